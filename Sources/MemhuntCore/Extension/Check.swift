@@ -1,0 +1,116 @@
+import MemhuntFormats
+
+/// A parameter a check accepts under `with:` in a playbook.
+public struct CheckParameter: Sendable, Hashable {
+    public var name: String
+    public var defaultValue: FactValue
+    public var help: String
+
+    public init(_ name: String, default defaultValue: FactValue, _ help: String) {
+        self.name = name
+        self.defaultValue = defaultValue
+        self.help = help
+    }
+}
+
+/// The one description of a check: drives `memhunt checks`, the docs and the check's tests.
+public struct CheckDescription: Sendable, Hashable {
+    /// Kebab-case id used in playbooks (`jetsam-rank`).
+    public var id: String
+    public var title: String
+    /// Id of the default playbook step this check serves (`jetsam-record`).
+    public var step: String
+    /// Why the check exists: what the number tells.
+    public var rationale: String
+    /// Kinds the check reads.
+    public var reads: [ArtifactKind]
+    /// Fact keys the check may record.
+    public var facts: [String]
+    public var parameters: [CheckParameter]
+    /// Whether the check runs when none of its artifacts is present (the crash check does:
+    /// no crash report is information).
+    public var runsWithoutArtifacts: Bool
+
+    public init(
+        id: String, title: String, step: String, rationale: String, reads: [ArtifactKind], facts: [String],
+        parameters: [CheckParameter] = [], runsWithoutArtifacts: Bool = false
+    ) {
+        self.id = id
+        self.title = title
+        self.step = step
+        self.rationale = rationale
+        self.reads = reads
+        self.facts = facts
+        self.parameters = parameters
+        self.runsWithoutArtifacts = runsWithoutArtifacts
+    }
+}
+
+/// What a check is handed: its step, merged parameters, artifacts, subject and the facts so far.
+public struct CheckContext: Sendable {
+    public var stepID: String
+    /// `with:` values over the description's defaults.
+    public var parameters: [String: FactValue]
+    /// Every artifact of the run with status `ok`; use `artifacts(of:)`.
+    public var artifacts: [Artifact]
+    public var subject: Subject
+    /// Facts recorded by earlier steps.
+    public var facts: Facts
+    /// Directory of the playbook file, for resolving relative paths (nil for built-in playbooks).
+    public var playbookDirectory: String?
+    /// Whether the playbook may run executables (local playbook, or `--allow-exec`).
+    public var allowExec: Bool
+
+    public init(
+        stepID: String, parameters: [String: FactValue], artifacts: [Artifact], subject: Subject, facts: Facts,
+        playbookDirectory: String? = nil, allowExec: Bool = true
+    ) {
+        self.stepID = stepID
+        self.parameters = parameters
+        self.artifacts = artifacts
+        self.subject = subject
+        self.facts = facts
+        self.playbookDirectory = playbookDirectory
+        self.allowExec = allowExec
+    }
+
+    /// The `ok` artifacts of one kind, in source order.
+    public func artifacts(of kind: ArtifactKind) -> [Artifact] {
+        artifacts.filter { $0.kind == kind && $0.status == .ok }
+    }
+
+    public func double(_ name: String) -> Double? { parameters[name]?.doubleValue }
+    public func int(_ name: String) -> Int? { parameters[name]?.intValue }
+    public func string(_ name: String) -> String? { parameters[name]?.stringValue }
+}
+
+/// What a check produced.
+public struct CheckOutput: Sendable, Hashable {
+    public var facts: Facts
+    public var findings: [Finding]
+    /// Set when the check found no input of its own to speak about (the step may then be `no-artifact`).
+    public var noInput: Bool
+
+    public init(facts: Facts = [:], findings: [Finding] = [], noInput: Bool = false) {
+        self.facts = facts
+        self.findings = findings
+        self.noInput = noInput
+    }
+
+    public mutating func record(_ key: String, _ value: FactValue?) {
+        if let value { facts[key] = value }
+    }
+
+    public mutating func emit(_ finding: Finding) { findings.append(finding) }
+}
+
+/// A check: reads artifacts and facts, records facts, emits findings. Stateless.
+public protocol Check: Sendable {
+    static var description: CheckDescription { get }
+    init()
+    func run(_ context: CheckContext) async throws -> CheckOutput
+}
+
+extension Check {
+    public var description: CheckDescription { Self.description }
+}

@@ -1,0 +1,48 @@
+import MemhuntFormats
+
+/// Whether an artifact could be read.
+public enum ArtifactStatus: String, Sendable, Hashable, Codable {
+    /// Its kind was detected and it parsed.
+    case ok
+    /// Its content matches no kind memhunt knows.
+    case unrecognized
+    /// It could not be read, or its kind was detected but the content is broken (truncated, invalid).
+    case error
+}
+
+/// One input file (or download) and what memhunt made of it.
+public struct Artifact: Sendable, Hashable {
+    /// As given or found: a path (relative to the operand) or a URL.
+    public var source: String
+    /// Where the bytes are on disk now (the same path for local files, a cache file for downloads).
+    public var localPath: String?
+    public var kind: ArtifactKind?
+    /// Hex sha256 of the bytes, when they could be read.
+    public var sha256: String?
+    public var size: Int?
+    public var status: ArtifactStatus
+    /// Why it is `unrecognized` or `error`.
+    public var error: String?
+    /// The parsed content, for `ok` artifacts.
+    public var content: ParsedArtifact?
+    /// For downloads: the URL after redirects, and the HTTP status.
+    public var finalURL: String?
+    public var httpStatus: Int?
+
+    public init(
+        source: String, localPath: String? = nil, kind: ArtifactKind? = nil, sha256: String? = nil,
+        size: Int? = nil, status: ArtifactStatus, error: String? = nil, content: ParsedArtifact? = nil,
+        finalURL: String? = nil, httpStatus: Int? = nil
+    ) {
+        self.source = source
+        self.localPath = localPath
+        self.kind = kind
+        self.sha256 = sha256
+        self.size = size
+        self.status = status
+        self.error = error
+        self.content = content
+        self.finalURL = finalURL
+        self.httpStatus = httpStatus
+    }
+}

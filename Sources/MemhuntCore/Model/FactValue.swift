@@ -1,0 +1,123 @@
+/// A fact's value: the JSON subset the findings document carries.
+public enum FactValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case bool(Bool)
+    case array([FactValue])
+    case object([String: FactValue])
+
+    /// Megabytes (1,048,576 bytes) rounded to one decimal, the unit of every `…MB` fact.
+    public static func megabytes(bytes: Double) -> FactValue {
+        .double(((bytes / 1_048_576) * 10).rounded() / 10)
+    }
+
+    /// Rounded to one decimal.
+    public static func oneDecimal(_ value: Double) -> FactValue {
+        .double((value * 10).rounded() / 10)
+    }
+
+    public var intValue: Int? {
+        switch self {
+        case .int(let v): v
+        case .double(let v) where v == v.rounded() && abs(v) < 9e15: Int(v)
+        default: nil
+        }
+    }
+
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let v): Double(v)
+        case .double(let v): v
+        default: nil
+        }
+    }
+
+    public var stringValue: String? {
+        if case .string(let v) = self { return v }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let v) = self { return v }
+        return nil
+    }
+
+    public var arrayValue: [FactValue]? {
+        if case .array(let v) = self { return v }
+        return nil
+    }
+
+    public var objectValue: [String: FactValue]? {
+        if case .object(let v) = self { return v }
+        return nil
+    }
+
+    /// Human text: integers with grouping (15,734,833), doubles with at most one decimal.
+    public var description: String {
+        switch self {
+        case .int(let v): return Self.grouped(v)
+        case .double(let v):
+            if v == v.rounded() && abs(v) < 9e15 { return Self.grouped(Int(v)) }
+            let tenths = Int((abs(v) * 10).rounded())
+            return (v < 0 ? "-" : "") + Self.grouped(tenths / 10) + "." + String(tenths % 10)
+        case .string(let v): return v
+        case .bool(let v): return v ? "true" : "false"
+        case .array(let v): return "[" + v.map(\.description).joined(separator: ", ") + "]"
+        case .object(let v):
+            return "{" + v.keys.sorted().map { "\($0): \(v[$0]!.description)" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// 15734833 → "15,734,833".
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return value < 0 ? "-" + out : out
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let v = try? c.decode(Bool.self) {
+            self = .bool(v)
+        } else if let v = try? c.decode(Int.self) {
+            self = .int(v)
+        } else if let v = try? c.decode(Double.self) {
+            self = .double(v)
+        } else if let v = try? c.decode(String.self) {
+            self = .string(v)
+        } else if let v = try? c.decode([FactValue].self) {
+            self = .array(v)
+        } else {
+            self = .object(try c.decode([String: FactValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .int(let v): try c.encode(v)
+        case .double(let v): try c.encode(v)
+        case .string(let v): try c.encode(v)
+        case .bool(let v): try c.encode(v)
+        case .array(let v): try c.encode(v)
+        case .object(let v): try c.encode(v)
+        }
+    }
+}
+
+extension FactValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
+    ExpressibleByBooleanLiteral
+{
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+/// Facts recorded by checks, keyed by dotted names such as `jetsam.app.peakMB`.
+public typealias Facts = [String: FactValue]

@@ -1,0 +1,36 @@
+/// The app under investigation and how to recognize its processes and reports.
+public struct Subject: Sendable, Hashable, Codable {
+    /// The name as given by `--app` or as named by the crash reports.
+    public var app: String?
+    /// How the subject was chosen: `option`, `crash-reports`, or `none`.
+    public var origin: String
+
+    public init(app: String?, origin: String) {
+        self.app = app
+        self.origin = origin
+    }
+
+    /// The kernel cuts process names at 32 characters (`2*MAXCOMLEN+1`).
+    public static let processNameLimit = 32
+
+    /// Whether a process or report name denotes the subject.
+    ///
+    /// Matches the exact name, a bundle id (`com.example.JustSend` matches the process
+    /// `JustSend` and the bundle id itself), or a name the kernel cut at 32 characters.
+    /// Never a different, longer name: `JustSend` does not match `JustSendWidget`.
+    public func matches(_ candidate: String?) -> Bool {
+        guard let app, !app.isEmpty, let candidate, !candidate.isEmpty else { return false }
+        if candidate == app { return true }
+        // A bundle id given as --app: its last component is usually the executable name.
+        if app.contains("."), let last = app.split(separator: ".").last, !last.isEmpty, candidate == last {
+            return true
+        }
+        // A process name truncated to 32 characters by the kernel.
+        if candidate.utf8.count == Self.processNameLimit, app.utf8.count > Self.processNameLimit,
+            app.utf8.starts(with: candidate.utf8)
+        {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,89 @@
+import MemhuntFormats
+
+/// A check invocation inside a step.
+public struct CheckInvocation: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// A built-in check by id.
+        case builtIn(String)
+        /// An external executable: argv (never a shell string) and a timeout in seconds.
+        case exec(argv: [String], timeout: Double)
+    }
+
+    public var kind: Kind
+    /// `with:` parameters.
+    public var parameters: [String: FactValue]
+    public var location: SourceLocation?
+
+    public init(kind: Kind, parameters: [String: FactValue] = [:], location: SourceLocation? = nil) {
+        self.kind = kind
+        self.parameters = parameters
+        self.location = location
+    }
+
+    /// Built-in id, or `exec:<program name>`.
+    public var id: String {
+        switch kind {
+        case .builtIn(let id): id
+        case .exec(let argv, _): "exec:" + (argv.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "")
+        }
+    }
+}
+
+/// One step of a playbook: what it inspects, what that tells, which artifacts it reads and checks it runs.
+public struct Step: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    /// "What I inspect" (the seed's table).
+    public var inspects: String
+    /// "What it tells me".
+    public var tells: String
+    public var reads: [ArtifactKind]
+    public var checks: [CheckInvocation]
+    /// What to collect for this step.
+    public var collect: String?
+    /// What an empty result means.
+    public var empty: String?
+    public var location: SourceLocation?
+
+    public init(
+        id: String, title: String, inspects: String = "", tells: String = "", reads: [ArtifactKind] = [],
+        checks: [CheckInvocation] = [], collect: String? = nil, empty: String? = nil, location: SourceLocation? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.inspects = inspects
+        self.tells = tells
+        self.reads = reads
+        self.checks = checks
+        self.collect = collect
+        self.empty = empty
+        self.location = location
+    }
+}
+
+/// An ordered investigation.
+public struct Playbook: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var summary: String
+    public var steps: [Step]
+    /// Where it was loaded from: a path, a URL, or `built-in:<id>`.
+    public var origin: String
+    /// Directory of a local playbook file, for relative `exec:` paths.
+    public var directory: String?
+    /// Loaded from a URL: `exec:` checks need `--allow-exec`.
+    public var isRemote: Bool
+
+    public init(
+        id: String, title: String, summary: String, steps: [Step], origin: String, directory: String? = nil,
+        isRemote: Bool = false
+    ) {
+        self.id = id
+        self.title = title
+        self.summary = summary
+        self.steps = steps
+        self.origin = origin
+        self.directory = directory
+        self.isRemote = isRemote
+    }
+}

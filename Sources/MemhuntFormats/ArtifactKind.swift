@@ -1,0 +1,36 @@
+/// What an artifact is, decided from its content (never its file name).
+///
+/// Raw values are the stable, user-facing kind ids: they appear in playbooks (`reads:`),
+/// in the findings document and in `memhunt inspect`.
+public enum ArtifactKind: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    /// bug_type 211: JSON lines of `JetsamAggregationV2/V3` counts. Not a JetsamEvent.
+    case analyticsLog = "analytics-log"
+    /// SwiftUI `_printChanges` / `_logChanges` output (console paste or `log show`).
+    case changeLog = "change-log"
+    /// A crash report: `.ips` 309 JSON, `.ips` header + legacy text (109, 185), or a header-less `.crash`.
+    case crashReport = "crash-report"
+    /// MetricKit `MXDiagnosticPayload` (crash, hang, CPU, disk diagnostics).
+    case diagnosticPayload = "metrickit-diagnostics"
+    /// `footprint` tool text output.
+    case footprint
+    /// A PNG, JPEG or HEIC image: pixel dimensions from its header only.
+    case image
+    /// bug_type 298 JetsamEvent: the memory of every process at one moment.
+    case jetsamEvent = "jetsam-event"
+    /// memhunt's own measurement format (CSV or JSON): numbers read off Xcode's gauge or Instruments.
+    case measurements
+    /// MetricKit `MXMetricPayload` (peak memory, average suspended memory, exit counts).
+    case metricPayload = "metrickit-metrics"
+    /// Microstackshot resource reports: bug_type 202 (`cpu_resource`), 145 (`diskwrites_resource`).
+    case resourceReport = "resource-report"
+    /// `sample` or spindump call-graph text.
+    case sample
+    /// bug_type 188 stackshot text.
+    case stackshot
+    /// UIKit `recursiveDescription` / Chisel `pviews` dump.
+    case viewHierarchy = "view-hierarchy"
+    /// `vmmap --summary` text.
+    case vmmapSummary = "vmmap"
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,21 @@
+/// Why bytes could not be read as the format they claim to be.
+///
+/// `line` is 1-based and `offset` is a byte offset from the start of the file; both are
+/// optional because not every failure has a place.
+public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var line: Int?
+    public var offset: Int?
+
+    public init(_ message: String, line: Int? = nil, offset: Int? = nil) {
+        self.message = message
+        self.line = line
+        self.offset = offset
+    }
+
+    public var description: String {
+        if let line { return "line \(line): \(message)" }
+        if let offset { return "byte \(offset): \(message)" }
+        return message
+    }
+}
