@@ -20,6 +20,19 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
 
+        // MARK: - Leaf: utilities with nothing memhunt-specific (sha256)
+        .target(name: "MemhuntBasics"),
+        .testTarget(
+            name: "MemhuntBasicsTests",
+            dependencies: ["MemhuntBasics"]
+        ),
+
+        // MARK: - HTTP: streaming downloads with retries (URLSession; libcurl on Linux)
+        .target(
+            name: "MemhuntHTTP",
+            dependencies: ["MemhuntBasics"]
+        ),
+
         // MARK: - Leaf: pure byte parsers of artifact formats (no I/O)
         .target(name: "MemhuntFormats"),
         .testTarget(
@@ -40,7 +53,9 @@ let package = Package(
         .target(
             name: "MemhuntCore",
             dependencies: [
+                "MemhuntBasics",
                 "MemhuntFormats",
+                "MemhuntHTTP",
                 "MemhuntYAML",
             ]
         ),
