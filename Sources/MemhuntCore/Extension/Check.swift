@@ -90,11 +90,15 @@ public struct CheckOutput: Sendable, Hashable {
     public var findings: [Finding]
     /// Set when the check found no input of its own to speak about (the step may then be `no-artifact`).
     public var noInput: Bool
+    /// Set when the check could not run (an external check that timed out, crashed, printed garbage).
+    /// The engine turns it into an error finding and the step's status into `error`.
+    public var failure: String?
 
-    public init(facts: Facts = [:], findings: [Finding] = [], noInput: Bool = false) {
+    public init(facts: Facts = [:], findings: [Finding] = [], noInput: Bool = false, failure: String? = nil) {
         self.facts = facts
         self.findings = findings
         self.noInput = noInput
+        self.failure = failure
     }
 
     public mutating func record(_ key: String, _ value: FactValue?) {

@@ -1,0 +1,64 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// Step 2 (field data): MetricKit's peak memory for the app over a day.
+struct MetricKitMemoryCheck: Check {
+    static let description = CheckDescription(
+        id: "metrickit-memory",
+        title: "MetricKit peak memory",
+        step: "jetsam-record",
+        rationale: """
+            MetricKit reports the app's peak footprint per day from real devices: a second source for \
+            the lifetime peak, and exit counts that say whether memory kills happen in the field.
+            """,
+        reads: [.metricPayload],
+        facts: ["metrickit.peakMB"],
+        parameters: [
+            CheckParameter("max_peak_mb", default: 0, "Warn when MetricKit's peak reaches this many MB (0 = never).")
+        ]
+    )
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        var output = CheckOutput()
+        guard let metrics = MetricKitSelection.newest(in: context) else { return CheckOutput(noInput: true) }
+        let app = context.subject.app ?? metrics.payload.bundleIdentifier ?? "the app"
+        if let peak = metrics.payload.peakMemoryBytes {
+            output.record("metrickit.peakMB", .megabytes(bytes: peak))
+            let limit = context.double("max_peak_mb") ?? 0
+            if limit > 0, peak >= limit * 1_048_576 {
+                output.emit(
+                    Finding(
+                        severity: .warning,
+                        title: "\(app) peaked at \(peak.megabytesText) (MetricKit)",
+                        detail: "MetricKit's peakMemoryUsage is \(peak.megabytesText) (threshold \(FactValue.oneDecimal(limit)) MB).",
+                        evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics/peakMemoryUsage")]
+                    ))
+            }
+        }
+        let exits = (metrics.payload.memoryResourceLimitExits ?? 0) + (metrics.payload.memoryPressureExits ?? 0)
+        if exits > 0 {
+            output.emit(
+                Finding(
+                    severity: .warning,
+                    title: "\(app) was ended for memory \(exits) time(s) in the field",
+                    detail: "MetricKit counts \(metrics.payload.memoryResourceLimitExits ?? 0) memory-limit exits and "
+                        + "\(metrics.payload.memoryPressureExits ?? 0) memory-pressure exits while in the background.",
+                    evidence: [Evidence(source: metrics.artifact.source, pointer: "/applicationExitMetrics")]
+                ))
+        }
+        return output
+    }
+}
+
+/// The newest MetricKit metric payload of a context.
+enum MetricKitSelection {
+    static func newest(in context: CheckContext) -> (artifact: Artifact, payload: MetricPayload)? {
+        let payloads = context.artifacts(of: .metricPayload).enumerated().compactMap {
+            offset, artifact -> (offset: Int, artifact: Artifact, payload: MetricPayload)? in
+            guard case .metricPayload(let payload)? = artifact.content else { return nil }
+            return (offset, artifact, payload)
+        }
+        let newest = payloads.max { a, b in (a.payload.time ?? 0, a.offset) < (b.payload.time ?? 0, b.offset) }
+        return newest.map { ($0.artifact, $0.payload) }
+    }
+}

@@ -1,0 +1,62 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// Step 3: what the app still holds while suspended in the background.
+struct SuspendedFootprintCheck: Check {
+    static let description = CheckDescription(
+        id: "suspended-footprint",
+        title: "Resident size while suspended",
+        step: "suspended-footprint",
+        rationale: """
+            A suspended app that does not release memory makes the system end another app instead: \
+            that is where "the whole phone is slow" comes from.
+            """,
+        reads: [.jetsamEvent, .metricPayload],
+        facts: ["jetsam.app.residentMB", "metrickit.suspendedMB"],
+        parameters: [
+            CheckParameter("max_suspended_mb", default: 50, "Warn when a suspended app holds at least this many MB.")
+        ]
+    )
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        var output = CheckOutput()
+        let limit = context.double("max_suspended_mb") ?? 50
+        let app = context.subject.app ?? "the app"
+        let next = "Release caches, images and view trees on entering the background; measure again."
+        if let record = JetsamRecord.chosen(in: context), let process = record.process(of: context.subject) {
+            let resident = record.bytes(pages: process.rpages)
+            output.record("jetsam.app.residentMB", .megabytes(bytes: resident))
+            let suspended = process.states.contains("suspended")
+            if suspended, resident >= limit * 1_048_576 {
+                output.emit(
+                    Finding(
+                        severity: .warning,
+                        title: "\(app) held \(resident.megabytesText) while suspended",
+                        detail: "At jetsam time \(app) was suspended and still held \(resident.megabytesText) "
+                            + "(\(process.rpages) pages; threshold \(FactValue.oneDecimal(limit)) MB). "
+                            + "If a background app does not release memory, another app dies instead.",
+                        evidence: [record.evidence(process, "rpages"), record.evidence(process, "states")],
+                        next: next
+                    ))
+            }
+        }
+        if let metrics = MetricKitSelection.newest(in: context), let bytes = metrics.payload.averageSuspendedMemoryBytes {
+            output.record("metrickit.suspendedMB", .megabytes(bytes: bytes))
+            if bytes >= limit * 1_048_576 {
+                output.emit(
+                    Finding(
+                        severity: .warning,
+                        title: "\(app) averaged \(bytes.megabytesText) while suspended (MetricKit)",
+                        detail: "MetricKit's averageSuspendedMemory is \(bytes.megabytesText) "
+                            + "(threshold \(FactValue.oneDecimal(limit)) MB). Another app dies instead.",
+                        evidence: [
+                            Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics/averageSuspendedMemory")
+                        ],
+                        next: next
+                    ))
+            }
+        }
+        if output.facts.isEmpty { output.noInput = true }
+        return output
+    }
+}

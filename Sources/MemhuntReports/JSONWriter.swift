@@ -1,0 +1,99 @@
+import MemhuntCore
+
+/// A JSON value in a fixed key order, so the findings document is byte-stable.
+public indirect enum JSONNode: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONNode])
+    /// Keys in the order given.
+    case object([(String, JSONNode)])
+
+    public static func == (lhs: JSONNode, rhs: JSONNode) -> Bool { lhs.rendered() == rhs.rendered() }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
+
+    /// From a fact value; objects get sorted keys.
+    public init(_ fact: FactValue) {
+        switch fact {
+        case .int(let v): self = .int(v)
+        case .double(let v): self = .double(v)
+        case .string(let v): self = .string(v)
+        case .bool(let v): self = .bool(v)
+        case .array(let v): self = .array(v.map(JSONNode.init))
+        case .object(let v): self = .object(v.keys.sorted().map { ($0, JSONNode(v[$0]!)) })
+        }
+    }
+
+    /// Optional strings become `null` when absent.
+    public static func string(_ value: String?) -> JSONNode { value.map { .string($0) } ?? .null }
+
+    /// Pretty-printed with two-space indentation and a trailing newline.
+    public func rendered() -> String {
+        var out = ""
+        write(into: &out, indent: "")
+        return out + "\n"
+    }
+
+    private func write(into out: inout String, indent: String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let v): out += v ? "true" : "false"
+        case .int(let v): out += String(v)
+        case .double(let v):
+            if !v.isFinite {
+                out += "null"
+            } else if v == v.rounded() && abs(v) < 1e15 {
+                out += String(Int(v))
+            } else {
+                out += String(v)
+            }
+        case .string(let v): Self.escape(v, into: &out)
+        case .array(let items):
+            if items.isEmpty {
+                out += "[]"
+                return
+            }
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += indent + "  "
+                item.write(into: &out, indent: indent + "  ")
+                out += i + 1 < items.count ? ",\n" : "\n"
+            }
+            out += indent + "]"
+        case .object(let pairs):
+            if pairs.isEmpty {
+                out += "{}"
+                return
+            }
+            out += "{\n"
+            for (i, (key, value)) in pairs.enumerated() {
+                out += indent + "  "
+                Self.escape(key, into: &out)
+                out += ": "
+                value.write(into: &out, indent: indent + "  ")
+                out += i + 1 < pairs.count ? ",\n" : "\n"
+            }
+            out += indent + "}"
+        }
+    }
+
+    private static func escape(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
