@@ -1,4 +1,4 @@
-import MemhuntCore
+
 
 /// A JSON value in a fixed key order, so the findings document is byte-stable.
 public indirect enum JSONNode: Sendable, Hashable {

@@ -1,0 +1,4 @@
+#!/bin/sh
+cat >/dev/null
+echo '{"fact": "a", "value": 1}'
+echo '{not json'

@@ -1,0 +1,3 @@
+#!/bin/sh
+cat >/dev/null
+exec yes '{"fact": "flood", "value": 1}'

@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "about to hang" >&2
+exec sleep 600

@@ -1,0 +1,257 @@
+import Foundation
+import MemhuntCore
+
+/// Runs `exec:` checks: an executable given as argv (never a shell string), fed one JSON request on
+/// stdin, answering with JSON lines of facts and findings on stdout. Protocol in Playbooks/README.md.
+public struct ProcessCheckRunner: ExternalCheckRunner {
+    /// stdout beyond this is a flood: the check is stopped and reported.
+    public var stdoutLimit: Int
+    /// stderr kept for the finding.
+    public var stderrLimit: Int
+
+    public init(stdoutLimit: Int = 1 << 20, stderrLimit: Int = 16 << 10) {
+        self.stdoutLimit = stdoutLimit
+        self.stderrLimit = stderrLimit
+    }
+
+    public static let protocolVersion = "memhunt.check/1"
+
+    public func run(argv: [String], timeout: Double, context: CheckContext) async -> CheckOutput {
+        guard let program = argv.first else { return CheckOutput(failure: "exec has an empty argv") }
+        let executable = Self.resolve(program, directory: context.playbookDirectory)
+        let request = Self.request(context).rendered()
+        let outcome = await Self.launch(
+            executable: executable, arguments: Array(argv.dropFirst()), input: Array(request.utf8), timeout: timeout,
+            stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: context.playbookDirectory)
+        let name = argv.joined(separator: " ")
+        let stderrNote = outcome.stderr.isEmpty ? "" : "; stderr: " + Self.excerpt(outcome.stderr)
+        switch outcome.ending {
+        case .launchFailed(let why):
+            return CheckOutput(failure: "could not start '\(executable)': \(why)")
+        case .timedOut:
+            return CheckOutput(failure: "'\(name)' timed out after \(FactValue.oneDecimal(timeout)) s and was killed" + stderrNote)
+        case .flooded:
+            return CheckOutput(
+                failure: "'\(name)' printed more than \(stdoutLimit >> 10) KB on stdout and was stopped" + stderrNote)
+        case .exited(let status) where status != 0:
+            return CheckOutput(failure: "'\(name)' exited with status \(status)" + stderrNote)
+        case .signaled(let signal):
+            return CheckOutput(failure: "'\(name)' was killed by signal \(signal)" + stderrNote)
+        case .exited:
+            break
+        }
+        return Self.parse(outcome.stdout, check: name, stderrNote: stderrNote)
+    }
+
+    /// A relative program path resolves against the playbook's directory; a bare name is looked up in PATH.
+    static func resolve(_ program: String, directory: String?) -> String {
+        if program.hasPrefix("/") { return program }
+        if program.contains("/") {
+            return ((directory ?? FileManager.default.currentDirectoryPath) as NSString).appendingPathComponent(program)
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = String(dir) + "/" + program
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return program
+    }
+
+    /// The JSON request written to the check's stdin.
+    static func request(_ context: CheckContext) -> JSONNode {
+        .object([
+            ("protocol", .string(protocolVersion)),
+            ("step", .string(context.stepID)),
+            ("parameters", .object(context.parameters.keys.sorted().map { ($0, JSONNode(context.parameters[$0]!)) })),
+            (
+                "artifacts",
+                .array(
+                    context.artifacts.map { artifact in
+                        .object([
+                            ("path", .string(artifact.localPath)), ("source", .string(artifact.source)),
+                            ("kind", .string(artifact.kind?.rawValue)), ("sha256", .string(artifact.sha256)),
+                        ])
+                    })
+            ),
+            ("facts", .object(context.facts.keys.sorted().map { ($0, JSONNode(context.facts[$0]!)) })),
+            ("subject", .object([("app", .string(context.subject.app))])),
+        ])
+    }
+
+    /// Reads the JSON lines: `{"fact": KEY, "value": V}` or `{"severity": …, "title": …, …}`.
+    static func parse(_ stdout: [UInt8], check: String, stderrNote: String) -> CheckOutput {
+        var output = CheckOutput()
+        let decoder = JSONDecoder()
+        for (index, line) in stdout.split(separator: UInt8(ascii: "\n")).enumerated() {
+            let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            if trimmed.isEmpty { continue }
+            let number = index + 1
+            guard let object = try? decoder.decode([String: FactValue].self, from: Data(trimmed)) else {
+                return CheckOutput(
+                    failure: "'\(check)' printed malformed JSON on stdout line \(number): "
+                        + excerpt(Array(trimmed)) + stderrNote)
+            }
+            if let key = object["fact"]?.stringValue, let value = object["value"] {
+                output.record(key, value)
+            } else if let severityText = object["severity"]?.stringValue, let severity = Severity(rawValue: severityText),
+                let title = object["title"]?.stringValue
+            {
+                let evidence = (object["evidence"]?.arrayValue ?? []).compactMap { item -> Evidence? in
+                    guard let o = item.objectValue, let source = o["source"]?.stringValue else { return nil }
+                    return Evidence(source: source, pointer: o["pointer"]?.stringValue, line: o["line"]?.intValue)
+                }
+                output.emit(
+                    Finding(
+                        severity: severity, title: title, detail: object["detail"]?.stringValue ?? "",
+                        evidence: evidence, next: object["next"]?.stringValue))
+            } else {
+                return CheckOutput(
+                    failure: "'\(check)' printed a line that is neither a fact nor a finding (line \(number)): "
+                        + excerpt(Array(trimmed)) + stderrNote)
+            }
+        }
+        return output
+    }
+
+    static func excerpt(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes.prefix(2000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return bytes.count > 2000 ? text + "…" : text
+    }
+
+    // MARK: - Process
+
+    enum Ending {
+        case exited(Int32), signaled(Int32), timedOut, flooded, launchFailed(String)
+    }
+
+    struct Outcome {
+        var ending: Ending
+        var stdout: [UInt8]
+        var stderr: [UInt8]
+    }
+
+    /// Collects a pipe's bytes up to a cap; thread-safe.
+    final class Sink: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes: [UInt8] = []
+        private(set) var overflowed = false
+        let limit: Int
+
+        init(limit: Int) { self.limit = limit }
+
+        /// Appends; returns false once the cap is crossed.
+        func append(_ data: Data) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            let room = max(0, limit - bytes.count)
+            bytes.append(contentsOf: data.prefix(room))
+            if data.count > room { overflowed = true }
+            return !overflowed
+        }
+
+        var value: [UInt8] {
+            lock.lock()
+            defer { lock.unlock() }
+            return bytes
+        }
+    }
+
+    final class Flags: @unchecked Sendable {
+        private let lock = NSLock()
+        private var timedOut = false
+        private var flooded = false
+        func set(timedOut: Bool = false, flooded: Bool = false) {
+            lock.lock()
+            self.timedOut = self.timedOut || timedOut
+            self.flooded = self.flooded || flooded
+            lock.unlock()
+        }
+        var state: (timedOut: Bool, flooded: Bool) {
+            lock.lock()
+            defer { lock.unlock() }
+            return (timedOut, flooded)
+        }
+    }
+
+    static func launch(
+        executable: String, arguments: [String], input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int,
+        directory: String?
+    ) async -> Outcome {
+        // Dedicated threads, not GCD's pool: the work blocks on pipes and on the child, and with two
+        // cores the pool starved (seven concurrent checks took 6 s each instead of milliseconds).
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    returning: launchBlocking(
+                        executable: executable, arguments: arguments, input: input, timeout: timeout,
+                        stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: directory))
+            }
+        }
+    }
+
+    private static func launchBlocking(
+        executable: String, arguments: [String], input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int,
+        directory: String?
+    ) -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
+        process.standardInput = stdinPipe
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        let out = Sink(limit: stdoutLimit), err = Sink(limit: stderrLimit)
+        let flags = Flags()
+        let group = DispatchGroup()
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do {
+            try process.run()
+        } catch {
+            return Outcome(ending: .launchFailed("\(error.localizedDescription)"), stdout: [], stderr: [])
+        }
+        let pid = process.processIdentifier
+        let kill9: @Sendable () -> Void = { _ = kill(pid, SIGKILL) }
+        for (pipe, sink, isStdout) in [(stdoutPipe, out, true), (stderrPipe, err, false)] {
+            group.enter()
+            Thread.detachNewThread {
+                let handle = pipe.fileHandleForReading
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    if !sink.append(data) && isStdout {
+                        flags.set(flooded: true)
+                        kill9()
+                    }
+                }
+                group.leave()
+            }
+        }
+        Thread.detachNewThread {
+            // A check that never reads stdin must not block us: write, then close, ignoring EPIPE.
+            let handle = stdinPipe.fileHandleForWriting
+            try? handle.write(contentsOf: Data(input))
+            try? handle.close()
+        }
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            flags.set(timedOut: true)
+            kill9()
+        }
+        process.waitUntilExit()
+        // A grandchild that keeps the pipes open must not hang us past the timeout.
+        _ = group.wait(timeout: .now() + 2)
+        let state = flags.state
+        let ending: Ending
+        if state.flooded {
+            ending = .flooded
+        } else if state.timedOut {
+            ending = .timedOut
+        } else if process.terminationReason == .uncaughtSignal {
+            ending = .signaled(process.terminationStatus)
+        } else {
+            ending = .exited(process.terminationStatus)
+        }
+        return Outcome(ending: ending, stdout: out.value, stderr: err.value)
+    }
+}
