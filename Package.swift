@@ -50,6 +50,7 @@ let package = Package(
                 "MemhuntCore",
                 "MemhuntChecks",
                 "MemhuntTestSupport",
+                "MemhuntYAML",
             ]
         ),
 
