@@ -9,17 +9,17 @@ public enum YAMLParser {
 
     /// Parses a single-document YAML text. An empty document is an empty mapping.
     public static func parse(_ text: String) throws(YAMLError) -> YAMLNode {
+        // libyaml reads from this buffer until the parser is deleted: it must outlive the parser.
+        let utf8 = Array(text.utf8)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(utf8.count, 1))
+        defer { buffer.deallocate() }
+        _ = buffer.initialize(from: utf8)
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
         guard yaml_parser_initialize(parser) == 1 else {
             throw YAMLError(message: "cannot initialize the YAML parser", mark: Mark(line: 1, column: 1))
         }
         defer { yaml_parser_delete(parser) }
-        // libyaml reads from this buffer until the parser is deleted: it must outlive the parse.
-        let utf8 = Array(text.utf8)
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(utf8.count, 1))
-        defer { buffer.deallocate() }
-        _ = buffer.initialize(from: utf8)
         yaml_parser_set_input_string(parser, buffer.baseAddress, utf8.count)
         var builder = Builder(parser: parser)
         return try builder.document()

@@ -127,4 +127,9 @@ import Testing
             try YAMLParser.parse("? [a]\n: 1\n")
         }
     }
+
+    @Test func deepNestingIsRejectedBeforeTheStackRunsOut() {
+        let text = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
+        #expect(throws: YAMLError.self) { try YAMLParser.parse(text) }
+    }
 }
