@@ -31,4 +31,13 @@ import Testing
             }
         }
     }
+
+    @Test func readmeExampleLoads() throws {
+        let readme = try String(contentsOfFile: Self.directory + "/README.md", encoding: .utf8)
+        let example = try #require(readme.components(separatedBy: "```yaml\n").dropFirst().first)
+        let text = example.components(separatedBy: "```").first ?? ""
+        let result = PlaybookLoader(knownChecks: fakeChecks).load(
+            text: text, origin: "Playbooks/README.md", directory: nil, isRemote: false)
+        #expect(throws: Never.self) { try result.get() }
+    }
 }
