@@ -65,6 +65,7 @@ let package = Package(
                 "MemhuntCore",
                 "MemhuntChecks",
                 "MemhuntTestSupport",
+                "MemhuntYAML",
             ]
         ),
 

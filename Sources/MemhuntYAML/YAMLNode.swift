@@ -59,11 +59,3 @@ public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(mark.line):\(mark.column): \(message)" }
 }
-
-/// Parses YAML text with libyaml.
-public enum YAMLParser {
-    /// Parses a single-document YAML text. An empty document is an empty mapping.
-    public static func parse(_ text: String) throws(YAMLError) -> YAMLNode {
-        throw YAMLError(message: "not implemented", mark: Mark(line: 1, column: 1))
-    }
-}

@@ -24,7 +24,8 @@ public struct CheckInvocation: Sendable, Hashable {
     public var id: String {
         switch kind {
         case .builtIn(let id): id
-        case .exec(let argv, _): "exec:" + (argv.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "")
+        case .exec(let argv, _):
+            "exec:" + (argv.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "")
         }
     }
 }

@@ -1,0 +1,328 @@
+import MemhuntFormats
+import MemhuntYAML
+
+/// Maps a `YAMLNode` onto the playbook schema, collecting a located diagnostic for every problem.
+struct PlaybookDecoder {
+    typealias Field = (keyMark: Mark, value: YAMLNode)
+
+    static let playbookKeys = ["id", "title", "summary", "steps"]
+    static let stepKeys = ["id", "title", "inspects", "tells", "reads", "checks", "guidance"]
+    static let checkKeys = ["id", "exec", "timeout", "with"]
+    static let guidanceKeys = ["collect", "empty"]
+    static let defaultTimeout = 30.0
+
+    let file: String
+    let checks: [String: CheckDescription]
+    let checkIDs: [String]
+    private(set) var diagnostics: [Diagnostic] = []
+    private var stepIDs: [String: Mark] = [:]
+
+    init(file: String, knownChecks: [CheckDescription]) {
+        self.file = file
+        checks = Dictionary(knownChecks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        checkIDs = knownChecks.map(\.id)
+    }
+
+    /// Diagnostics in document order.
+    var sortedDiagnostics: [Diagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            let (l, r) = (a.element.location, b.element.location)
+            let lk = [l?.line ?? 0, l?.column ?? 0, a.offset]
+            let rk = [r?.line ?? 0, r?.column ?? 0, b.offset]
+            return lk.lexicographicallyPrecedes(rk)
+        }.map(\.element)
+    }
+
+    // MARK: - Schema
+
+    mutating func playbook(_ root: YAMLNode, origin: String, directory: String?, isRemote: Bool) -> Playbook? {
+        guard let fields = fields(of: root, in: "playbook", allowed: Self.playbookKeys, required: Self.playbookKeys)
+        else { return nil }
+        let id = identifier(fields["id"], what: "playbook id")
+        let title = text(fields["title"], key: "title")
+        let summary = text(fields["summary"], key: "summary")
+        var steps: [Step] = []
+        if let field = fields["steps"], let items = list(field.value) {
+            if items.isEmpty { error("'steps' must list at least one step", at: field.value.mark) }
+            steps = items.compactMap { step($0) }
+        }
+        guard let id, let title, let summary, diagnostics.isEmpty else { return nil }
+        return Playbook(
+            id: id, title: title, summary: summary, steps: steps, origin: origin, directory: directory,
+            isRemote: isRemote)
+    }
+
+    mutating func step(_ node: YAMLNode) -> Step? {
+        guard let fields = fields(of: node, in: "step", allowed: Self.stepKeys, required: ["id", "title"]) else {
+            return nil
+        }
+        let id = identifier(fields["id"], what: "step id")
+        if let id, let mark = fields["id"]?.value.mark {
+            if let first = stepIDs[id] {
+                error("duplicate step id '\(id)' (first at line \(first.line))", at: mark)
+            } else {
+                stepIDs[id] = mark
+            }
+        }
+        let title = text(fields["title"], key: "title")
+        let inspects = text(fields["inspects"], key: "inspects", required: false) ?? ""
+        let tells = text(fields["tells"], key: "tells", required: false) ?? ""
+        let reads = fields["reads"].flatMap { list($0.value) }?.compactMap { kind($0) } ?? []
+        let invocations = fields["checks"].flatMap { list($0.value) }?.compactMap { check($0) } ?? []
+        var collect: String?
+        var empty: String?
+        if let guidance = fields["guidance"],
+            let inner = self.fields(of: guidance.value, in: "guidance", allowed: Self.guidanceKeys)
+        {
+            collect = text(inner["collect"], key: "collect", required: false)
+            empty = text(inner["empty"], key: "empty", required: false)
+        }
+        guard let id, let title else { return nil }
+        return Step(
+            id: id, title: title, inspects: inspects, tells: tells, reads: reads, checks: invocations,
+            collect: collect, empty: empty, location: location(node.mark))
+    }
+
+    mutating func kind(_ node: YAMLNode) -> ArtifactKind? {
+        guard let name = string(node) else { return nil }
+        if let kind = ArtifactKind(rawValue: name) { return kind }
+        let hint = Suggestion.hint(for: name, among: ArtifactKind.allCases.map(\.rawValue))
+        error("unknown artifact kind '\(name)'\(hint)", at: node.mark)
+        return nil
+    }
+
+    mutating func check(_ node: YAMLNode) -> CheckInvocation? {
+        if case .scalar(let value, _, let mark) = node {
+            error("expected a mapping with 'id' or 'exec' (write '- id: \(value)')", at: mark)
+            return nil
+        }
+        guard let fields = fields(of: node, in: "check", allowed: Self.checkKeys) else { return nil }
+        switch (fields["id"], fields["exec"]) {
+        case (nil, nil):
+            error("a check needs 'id' (a built-in check) or 'exec' (an external command)", at: node.mark)
+            return nil
+        case (.some, .some(let exec)):
+            error("a check takes either 'id' or 'exec', not both", at: exec.keyMark)
+            return nil
+        case (.some(let idField), nil):
+            if let timeout = fields["timeout"] { error("'timeout' applies only to 'exec' checks", at: timeout.keyMark) }
+            guard let id = string(idField.value) else { return nil }
+            guard let description = checks[id] else {
+                error("unknown check '\(id)'\(Suggestion.hint(for: id, among: checkIDs))", at: idField.value.mark)
+                return nil
+            }
+            let parameters = fields["with"].map { builtInParameters($0.value, of: description) } ?? [:]
+            return CheckInvocation(kind: .builtIn(id), parameters: parameters, location: location(node.mark))
+        case (nil, .some(let exec)):
+            var argv: [String]?
+            switch exec.value {
+            case .sequence(let items, _):
+                argv = items.compactMap { string($0) }
+                if items.isEmpty { error("exec needs at least a program", at: exec.value.mark) }
+            case .scalar: error("exec takes an argv list, not a shell string", at: exec.value.mark)
+            case .mapping: error("expected a list", at: exec.value.mark)
+            }
+            let timeout = fields["timeout"].map { seconds($0.value) } ?? Self.defaultTimeout
+            var parameters: [String: FactValue] = [:]
+            if let with = fields["with"] {
+                if case .mapping = with.value {
+                    parameters = value(with.value).objectValue ?? [:]
+                } else {
+                    error("expected a mapping", at: with.value.mark)
+                }
+            }
+            guard let argv else { return nil }
+            return CheckInvocation(
+                kind: .exec(argv: argv, timeout: timeout), parameters: parameters, location: location(node.mark))
+        }
+    }
+
+    mutating func seconds(_ node: YAMLNode) -> Double {
+        if case .scalar(let text, true, _) = node, case let seconds? = Self.number(text)?.doubleValue, seconds > 0 {
+            return seconds
+        }
+        error("'timeout' must be a number of seconds greater than 0", at: node.mark)
+        return Self.defaultTimeout
+    }
+
+    /// `with:` of a built-in check: known parameter names, values typed like the parameter's default.
+    mutating func builtInParameters(_ node: YAMLNode, of check: CheckDescription) -> [String: FactValue] {
+        guard case .mapping(let pairs, _) = node else {
+            error("expected a mapping", at: node.mark)
+            return [:]
+        }
+        let names = check.parameters.map(\.name)
+        var result: [String: FactValue] = [:]
+        for (key, keyMark, valueNode) in pairs {
+            guard let parameter = check.parameters.first(where: { $0.name == key }) else {
+                let hint =
+                    names.isEmpty ? " (it takes no parameters)" : Suggestion.hint(for: key, among: names)
+                error("unknown parameter '\(key)' for check '\(check.id)'\(hint)", at: keyMark)
+                continue
+            }
+            guard result[key] == nil else {
+                error("duplicate key '\(key)' in 'with'", at: keyMark)
+                continue
+            }
+            if let typed = typed(valueNode, like: parameter.defaultValue) {
+                result[key] = typed
+            } else {
+                let expected = Self.typeName(parameter.defaultValue)
+                error(
+                    "parameter '\(key)' of check '\(check.id)' expects \(expected), got \(Self.describe(valueNode))",
+                    at: valueNode.mark)
+            }
+        }
+        return result
+    }
+
+    /// `node` as a value of the same type as `example`, or nil when it does not fit.
+    mutating func typed(_ node: YAMLNode, like example: FactValue) -> FactValue? {
+        let plain: String? = if case .scalar(let text, true, _) = node { text } else { nil }
+        switch example {
+        case .int: return plain.flatMap { Int($0) }.map { .int($0) }
+        case .double: return plain.flatMap { Self.number($0)?.doubleValue }.map { .double($0) }
+        case .bool: return plain.flatMap(Self.bool).map { .bool($0) }
+        case .string: if case .scalar(let text, _, _) = node { return .string(text) } else { return nil }
+        case .array: if case .sequence = node { return value(node) } else { return nil }
+        case .object: if case .mapping = node { return value(node) } else { return nil }
+        }
+    }
+
+    /// A free-form value: numbers and booleans from plain scalars only.
+    mutating func value(_ node: YAMLNode) -> FactValue {
+        switch node {
+        case .scalar(let text, let plain, _):
+            guard plain else { return .string(text) }
+            return Self.bool(text).map { .bool($0) } ?? Self.number(text) ?? .string(text)
+        case .sequence(let items, _):
+            return .array(items.map { value($0) })
+        case .mapping(let pairs, _):
+            var object: [String: FactValue] = [:]
+            for (key, keyMark, valueNode) in pairs {
+                guard object[key] == nil else {
+                    error("duplicate key '\(key)' in 'with'", at: keyMark)
+                    continue
+                }
+                object[key] = value(valueNode)
+            }
+            return .object(object)
+        }
+    }
+
+    // MARK: - Primitives
+
+    mutating func error(_ message: String, at mark: Mark) {
+        diagnostics.append(Diagnostic(.error, message, at: location(mark)))
+    }
+
+    func location(_ mark: Mark) -> SourceLocation {
+        SourceLocation(file: file, line: mark.line, column: mark.column)
+    }
+
+    /// The entries of a mapping by key, reporting unknown, duplicate and missing keys.
+    mutating func fields(of node: YAMLNode, in context: String, allowed: [String], required: [String] = [])
+        -> [String: Field]?
+    {
+        guard case .mapping(let pairs, let mark) = node else {
+            error("expected a mapping", at: node.mark)
+            return nil
+        }
+        var result: [String: Field] = [:]
+        let present = Set(pairs.map(\.key))
+        for (key, keyMark, value) in pairs {
+            if !allowed.contains(key) {
+                let suggestion = Suggestion.closest(to: key, among: allowed)
+                let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+                error("unknown key '\(key)' in \(context)\(hint)", at: keyMark)
+                // Read a misspelled key as the one it resembles, so its contents are still checked.
+                if let suggestion, !present.contains(suggestion), result[suggestion] == nil {
+                    result[suggestion] = (keyMark, value)
+                }
+            } else if result[key] != nil {
+                error("duplicate key '\(key)' in \(context)", at: keyMark)
+            } else {
+                result[key] = (keyMark, value)
+            }
+        }
+        for key in required where result[key] == nil {
+            error("missing required key '\(key)' in \(context)", at: mark)
+        }
+        return result
+    }
+
+    mutating func string(_ node: YAMLNode) -> String? {
+        if case .scalar(let text, _, _) = node { return text }
+        error("expected a string", at: node.mark)
+        return nil
+    }
+
+    mutating func list(_ node: YAMLNode) -> [YAMLNode]? {
+        if case .sequence(let items, _) = node { return items }
+        error("expected a list", at: node.mark)
+        return nil
+    }
+
+    /// A string field; a required one must not be empty.
+    mutating func text(_ field: Field?, key: String, required: Bool = true) -> String? {
+        guard let field, let text = string(field.value) else { return nil }
+        if required && text.isEmpty {
+            error("'\(key)' must not be empty", at: field.value.mark)
+            return nil
+        }
+        return text
+    }
+
+    /// A kebab-case identifier: lowercase letters and digits in words joined by single hyphens.
+    mutating func identifier(_ field: Field?, what: String) -> String? {
+        guard let field, let text = string(field.value) else { return nil }
+        let words = text.split(separator: "-", omittingEmptySubsequences: false)
+        let valid = words.allSatisfy { word in
+            !word.isEmpty && word.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        }
+        guard valid else {
+            error(
+                "\(what) '\(text)' must be kebab-case (lowercase letters, digits, single hyphens)", at: field.value.mark
+            )
+            return nil
+        }
+        return text
+    }
+
+    static func bool(_ text: String) -> Bool? {
+        switch text {
+        case "true": true
+        case "false": false
+        default: nil
+        }
+    }
+
+    /// An integer or a decimal number written in plain digits (`10`, `-2.5`, `1e3`).
+    static func number(_ text: String) -> FactValue? {
+        if let int = Int(text) { return .int(int) }
+        guard text.contains(where: \.isNumber), text.allSatisfy({ "0123456789+-.eE".contains($0) }),
+            let double = Double(text)
+        else { return nil }
+        return .double(double)
+    }
+
+    static func typeName(_ value: FactValue) -> String {
+        switch value {
+        case .int: "an integer"
+        case .double: "a number"
+        case .bool: "true or false"
+        case .string: "a string"
+        case .array: "a list"
+        case .object: "a mapping"
+        }
+    }
+
+    static func describe(_ node: YAMLNode) -> String {
+        switch node {
+        case .scalar(let text, true, _): "'\(text)'"
+        case .scalar(let text, false, _): "the quoted string '\(text)'"
+        case .sequence: "a list"
+        case .mapping: "a mapping"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import MemhuntYAML
+
+/// Every problem found while loading a playbook, rendered one per line as `file:line:col: error: …`.
+public struct PlaybookLoadError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+
+    public init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}
+
+/// Turns playbook YAML into a `Playbook`, reporting every problem at once with its location.
+public struct PlaybookLoader: Sendable {
+    /// The checks a playbook may name under `checks: - id:` (the built-in checks, injected by the caller).
+    public var knownChecks: [CheckDescription]
+
+    /// A loader that accepts the given checks.
+    public init(knownChecks: [CheckDescription]) { self.knownChecks = knownChecks }
+
+    /// Loads playbook text; `origin` is the file part of every diagnostic and the playbook's origin.
+    public func load(text: String, origin: String, directory: String?, isRemote: Bool) -> Result<
+        Playbook, PlaybookLoadError
+    > {
+        let root: YAMLNode
+        do {
+            root = try YAMLParser.parse(text)
+        } catch {
+            let location = SourceLocation(file: origin, line: error.mark.line, column: error.mark.column)
+            return .failure(PlaybookLoadError(diagnostics: [Diagnostic(.error, error.message, at: location)]))
+        }
+        var decoder = PlaybookDecoder(file: origin, knownChecks: knownChecks)
+        let playbook = decoder.playbook(root, origin: origin, directory: directory, isRemote: isRemote)
+        let diagnostics = decoder.sortedDiagnostics
+        guard let playbook, diagnostics.isEmpty else { return .failure(PlaybookLoadError(diagnostics: diagnostics)) }
+        return .success(playbook)
+    }
+
+    /// Reads and loads a local playbook file; its directory resolves relative `exec:` paths.
+    public func load(path: String) -> Result<Playbook, PlaybookLoadError> {
+        func failure(_ message: String) -> Result<Playbook, PlaybookLoadError> {
+            .failure(PlaybookLoadError(diagnostics: [Diagnostic(.error, message)]))
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return failure("cannot read playbook '\(path)': no such file")
+        }
+        guard !isDirectory.boolValue else { return failure("cannot read playbook '\(path)': it is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return failure("cannot read playbook '\(path)': permission denied")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            return failure("cannot read playbook '\(path)': not UTF-8 text")
+        }
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        return load(text: text, origin: path, directory: directory, isRemote: false)
+    }
+}

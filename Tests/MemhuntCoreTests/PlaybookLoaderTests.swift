@@ -1,0 +1,166 @@
+import Foundation
+import MemhuntCore
+import MemhuntFormats
+import MemhuntTestSupport
+import Testing
+
+/// Stand-ins for built-in checks, so these tests do not depend on the real registry.
+let fakeChecks = [
+    CheckDescription(
+        id: "crash-report", title: "Crash report", step: "crash-report", rationale: "", reads: [.crashReport],
+        facts: []),
+    CheckDescription(
+        id: "jetsam-rank", title: "Jetsam rank", step: "jetsam-record", rationale: "", reads: [.jetsamEvent],
+        facts: [],
+        parameters: [
+            CheckParameter("max_rank", default: 10, "Largest rank reported."),
+            CheckParameter("min_mb", default: 50.0, "Smallest footprint considered."),
+            CheckParameter("include_system", default: false, "Whether system daemons count."),
+            CheckParameter("process", default: "", "Process name; empty means the subject."),
+        ]),
+]
+
+@Suite struct PlaybookLoaderTests {
+    let loader = PlaybookLoader(knownChecks: fakeChecks)
+
+    @Test func validPlaybookLoadsIntoExactValues() throws {
+        let text = """
+            id: memory-hunt
+            title: The memory hunt
+            summary: >-
+              Two steps,
+              folded.
+            steps:
+              - id: jetsam-record
+                title: Jetsam record
+                inspects: JetsamEvent
+                tells: Who was largest
+                reads: [jetsam-event, crash-report]
+                checks:
+                  - id: jetsam-rank
+                    with: { max_rank: 5, min_mb: 12, include_system: true, process: "10" }
+                  - id: crash-report
+                  - exec: [python3, checks/example.py, --flag]
+                    timeout: 2.5
+                    with: { anything: 1, nested: { list: [a, "1", 2.5, false] } }
+                guidance:
+                  collect: The .ips file.
+                  empty: Nothing was killed.
+              - id: notes
+                title: Notes
+                checks:
+                  - exec: [./check]
+            """
+        let playbook = try loader.load(text: text, origin: "p.yaml", directory: "/tmp", isRemote: true).get()
+        func at(_ line: Int, _ column: Int) -> MemhuntCore.SourceLocation {
+            MemhuntCore.SourceLocation(file: "p.yaml", line: line, column: column)
+        }
+        let expected = Playbook(
+            id: "memory-hunt", title: "The memory hunt", summary: "Two steps, folded.",
+            steps: [
+                Step(
+                    id: "jetsam-record", title: "Jetsam record", inspects: "JetsamEvent", tells: "Who was largest",
+                    reads: [.jetsamEvent, .crashReport],
+                    checks: [
+                        CheckInvocation(
+                            kind: .builtIn("jetsam-rank"),
+                            parameters: ["max_rank": 5, "min_mb": 12.0, "include_system": true, "process": "10"],
+                            location: at(13, 9)),
+                        CheckInvocation(kind: .builtIn("crash-report"), location: at(15, 9)),
+                        CheckInvocation(
+                            kind: .exec(argv: ["python3", "checks/example.py", "--flag"], timeout: 2.5),
+                            parameters: ["anything": 1, "nested": .object(["list": .array(["a", "1", 2.5, false])])],
+                            location: at(16, 9)),
+                    ],
+                    collect: "The .ips file.", empty: "Nothing was killed.", location: at(7, 5)),
+                Step(
+                    id: "notes", title: "Notes",
+                    checks: [CheckInvocation(kind: .exec(argv: ["./check"], timeout: 30), location: at(25, 9))],
+                    location: at(22, 5)),
+            ],
+            origin: "p.yaml", directory: "/tmp", isRemote: true)
+        #expect(playbook == expected)
+    }
+
+    static let invalidCases = [
+        "bad-kind", "duplicate-step-id", "empty-steps", "exec-string", "missing-title", "misspelled-key",
+        "syntax-error", "unknown-check", "wrong-types", "wrong-with-type",
+    ]
+
+    @Test(arguments: invalidCases)
+    func invalidPlaybookReportsEveryProblem(_ name: String) throws {
+        let relative = "Fixtures/playbooks/invalid/\(name).yaml"
+        let text = try String(contentsOfFile: Repo.root + "/" + relative, encoding: .utf8)
+        let expected = try String(
+            contentsOfFile: Repo.fixture("playbooks/invalid/\(name).diagnostics.txt"), encoding: .utf8
+        ).split(separator: "\n").map(String.init)
+        let result = loader.load(text: text, origin: relative, directory: nil, isRemote: false)
+        guard case .failure(let error) = result else {
+            Issue.record("\(relative) loaded without diagnostics")
+            return
+        }
+        #expect(error.diagnostics.map(\.description) == expected)
+        #expect(error.description == expected.joined(separator: "\n"))
+    }
+
+    @Test func everyInvalidFixtureIsTested() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Repo.fixture("playbooks/invalid"))
+        let yaml = files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+        #expect(yaml == Self.invalidCases)
+        #expect(files.filter { $0.hasSuffix(".diagnostics.txt") }.count == yaml.count)
+    }
+
+    @Test func loadPathReadsTheFileAndRecordsItsDirectory() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("p.yaml", "id: p\ntitle: P\nsummary: S\nsteps:\n  - { id: s, title: S }\n")
+        let playbook = try loader.load(path: directory.path + "/p.yaml").get()
+        #expect(playbook.origin == directory.path + "/p.yaml")
+        #expect(playbook.directory == directory.path)
+        #expect(playbook.isRemote == false)
+        #expect(
+            playbook.steps.map(\.location) == [
+                MemhuntCore.SourceLocation(file: directory.path + "/p.yaml", line: 5, column: 5)
+            ])
+    }
+
+    @Test func unreadableFileIsOneDiagnostic() {
+        let result = loader.load(path: "does/not/exist.yaml")
+        #expect(
+            throws: PlaybookLoadError(diagnostics: [
+                Diagnostic(.error, "cannot read playbook 'does/not/exist.yaml': no such file")
+            ])
+        ) {
+            try result.get()
+        }
+    }
+
+    @Test func emptyTextReportsTheMissingKeys() throws {
+        guard case .failure(let error) = loader.load(text: "", origin: "e.yaml", directory: nil, isRemote: false) else {
+            Issue.record("expected diagnostics")
+            return
+        }
+        #expect(
+            error.description == """
+                e.yaml:1:1: error: missing required key 'id' in playbook
+                e.yaml:1:1: error: missing required key 'title' in playbook
+                e.yaml:1:1: error: missing required key 'summary' in playbook
+                e.yaml:1:1: error: missing required key 'steps' in playbook
+                """)
+    }
+}
+
+@Suite struct SuggestionTests {
+    @Test func closeNamesAreSuggested() {
+        #expect(Suggestion.closest(to: "stpes", among: ["id", "title", "summary", "steps"]) == "steps")
+        #expect(Suggestion.closest(to: "jetsam-rnak", among: ["crash-report", "jetsam-rank"]) == "jetsam-rank")
+        #expect(Suggestion.closest(to: "jetsam", among: ["crash-report", "jetsam-rank"]) == "jetsam-rank")
+        #expect(Suggestion.closest(to: "guidanceText", among: ["guidance"]) == "guidance")
+    }
+
+    @Test func distantNamesAreNot() {
+        #expect(Suggestion.closest(to: "heap-growth", among: ["crash-report", "jetsam-rank"]) == nil)
+        #expect(Suggestion.closest(to: "ab", among: ["id"]) == nil)
+        #expect(Suggestion.hint(for: "zzz", among: ["id"]) == "")
+    }
+}
