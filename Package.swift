@@ -116,6 +116,10 @@ let package = Package(
         // MARK: - Test support (fixtures, temp dirs, binary runner)
         .target(
             name: "MemhuntTestSupport",
+            dependencies: [
+                "MemhuntChecks",
+                "MemhuntCore",
+            ],
             path: "Tests/MemhuntTestSupport"
         ),
     ],

@@ -5,38 +5,128 @@ public enum BuiltInPlaybooks {
     /// Every shipped playbook, sorted by file name: id (file name without `.yaml`) and exact YAML text.
     public static let all: [(id: String, text: String)] = [
         (
-            id: "example",
+            id: "memory-hunt",
             text: #"""
-            # An example playbook: two steps that name the evidence to collect, and one external check.
-            # Copy it, rename the id, and add built-in checks (`memhunt checks` lists them).
-            id: example
-            title: Example memory investigation
+            # The eight-step investigation order of seed 000 ("SwiftUI Memory Hunt: Narrowing 725MB with
+            # jetsam Logs"). Steps 1-4 read what the device left behind; steps 5-8 read what you measured
+            # while reproducing. Thresholds live here, under `with:`, so a team can tune them in a copy.
+            id: memory-hunt
+            title: The eight-step memory hunt
             summary: >-
-              A minimal playbook showing the format: what each step inspects, what it tells,
-              which artifacts it reads, and one external check run as an argv list.
-
+              From "the app gets slow" to the variable that matters: crash report, jetsam record, suspended
+              footprint and compressor pressure from the device; then a simulator reproduction, CoreAnimation
+              layers, a structure-only variation and change logging.
             steps:
               - id: crash-report
                 title: Crash report
-                inspects: The crash report of the session that ended
-                tells: If there is none, the app did not crash; look for a jetsam kill instead
+                inspects: Crash report
+                tells: If absent, the app did not die
                 reads: [crash-report]
-                guidance:
-                  collect: The .ips file from Settings > Privacy & Security > Analytics Data.
-                  empty: No crash report means the app was not killed by a crash.
-
-              - id: footprint
-                title: Memory footprint
-                inspects: footprint and vmmap summaries taken while the app runs
-                tells: Which regions hold the memory, and whether it is dirty or compressed
-                reads: [footprint, vmmap]
                 checks:
-                  - exec: [python3, checks/example.py, --format, json]
-                    timeout: 30
-                    with: { threshold_mb: 500, verbose: false }
+                  - id: crash-report
                 guidance:
-                  collect: Run `footprint <pid>` and `vmmap --summary <pid>` at the peak.
-                  empty: Without a footprint there is nothing to attribute the memory to.
+                  collect: >-
+                    Settings > Privacy & Security > Analytics & Improvements > Analytics Data, or
+                    `xcrun devicectl device info files` on a paired Mac: the app's .ips files around the time
+                    of the report.
+                  empty: >-
+                    No crash report is information: the app did not die. Do not stop at step 1.
+
+              - id: jetsam-record
+                title: Jetsam record
+                inspects: jetsam record
+                tells: Maximum use and system rank of a living app
+                reads: [jetsam-event, metrickit-metrics]
+                checks:
+                  - id: jetsam-rank
+                    with: { max_rank: 10, dominance_ratio: 2.0 }
+                  - id: metrickit-memory
+                guidance:
+                  collect: >-
+                    The JetsamEvent-*.ips file from the time the user saw the problem (Analytics Data). It
+                    lists every process alive at that moment, not only the dead.
+                  empty: >-
+                    Without a JetsamEvent there is no system-wide rank; MetricKit's peakMemoryUsage is a
+                    second source for the peak.
+
+              - id: suspended-footprint
+                title: Resident size while suspended
+                inspects: Resident amount in suspended
+                tells: What it holds after leaving the screen
+                reads: [jetsam-event, metrickit-metrics]
+                checks:
+                  - id: suspended-footprint
+                    with: { max_suspended_mb: 50 }
+                guidance:
+                  collect: >-
+                    The same JetsamEvent (the app's `states` and `rpages`), or MetricKit's
+                    averageSuspendedMemory.
+                  empty: >-
+                    The app was not suspended at jetsam time, or no record lists it.
+
+              - id: compressor-pressure
+                title: Compressor compressions
+                inspects: Accumulated compressions
+                tells: Pressure applied to the whole system
+                reads: [jetsam-event]
+                checks:
+                  - id: compressor-pressure
+                    with: { max_compressions: 1000000 }
+                guidance:
+                  collect: >-
+                    The JetsamEvent's memoryStatus.compressions (a counter since boot: compare two records).
+                  empty: >-
+                    No JetsamEvent, no compressor counters.
+
+              - id: simulator-repro
+                title: Simulator reproduction
+                inspects: Simulator reproduction
+                tells: Which screen is responsible
+                reads: [measurements, vmmap, footprint]
+                guidance:
+                  collect: >-
+                    Reproduce with data of the user's character (the size of the reported record) and write
+                    down the footprint before and after entering the suspect screen, as a measurements CSV
+                    (see Playbooks/measurements.md), or save `vmmap --summary <pid>` of the simulator app.
+                  empty: >-
+                    A device-only problem cannot tell you whether it is fixed: a reproduction makes it measurable.
+
+              - id: coreanimation-layers
+                title: CoreAnimation memory and layer count
+                inspects: CoreAnimation use and layer count
+                tells: Whether rendering structure is the problem
+                reads: [vmmap, footprint, measurements, view-hierarchy]
+                guidance:
+                  collect: >-
+                    `vmmap --summary <pid>` (the CoreAnimation row) and a view dump
+                    (`po UIApplication.shared.keyWindow?.value(forKey: "recursiveDescription")` or Chisel `pviews`).
+                  empty: >-
+                    Without a layer count you cannot tell whether every line became a layer.
+
+              - id: structure-variation
+                title: Structure-only variation
+                inspects: Change only structure for same input
+                tells: Which variable matters
+                reads: [measurements]
+                guidance:
+                  collect: >-
+                    Measure the same input in two or three structures (e.g. one block vs split blocks, and the
+                    fix), with the same input size, as rows of one scenario in a measurements file.
+                  empty: >-
+                    Without a same-input comparison, structure and size stay confounded.
+
+              - id: change-logging
+                title: Change logging
+                inspects: _logChanges()
+                tells: Why it redraws
+                reads: [change-log, sample]
+                guidance:
+                  collect: >-
+                    Add `let _ = Self._logChanges()` (or `_printChanges()`) to the suspect views, perform the
+                    interaction once, and save the console or
+                    `log show --info --predicate 'subsystem == "com.apple.SwiftUI"' --style ndjson`.
+                  empty: >-
+                    Silence during a freeze is a clue too: the loop is in layout, not data.
 
             """#
         )

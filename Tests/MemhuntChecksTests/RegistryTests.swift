@@ -1,0 +1,34 @@
+import Foundation
+import MemhuntCore
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntChecks
+
+@Suite struct RegistryTests {
+    @Test func builtInChecksAreSortedUniqueAndComplete() throws {
+        let ids = builtInChecks.map { $0.description.id }
+        #expect(ids == ids.sorted())
+        #expect(Set(ids).count == ids.count)
+        let typeNames = builtInChecks.map { String(describing: $0) }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/Sources/MemhuntChecks/BuiltIn")
+            .filter { $0.hasSuffix("Check.swift") }.map { String($0.dropLast(".swift".count)) }.sorted()
+        #expect(typeNames == files)
+        #expect(typeNames == typeNames.sorted())
+    }
+
+    @Test(arguments: builtInChecks.map { $0.description })
+    func descriptionsAreComplete(description: CheckDescription) {
+        #expect(description.id.allSatisfy { $0.isLowercase || $0 == "-" })
+        #expect(!description.title.isEmpty)
+        #expect(description.rationale.count > 40)
+        #expect(!description.facts.isEmpty)
+        #expect(Set(description.parameters.map(\.name)).count == description.parameters.count)
+    }
+
+    @Test(arguments: builtInChecks.map { $0.description })
+    func everyCheckIsUsedByAShippedPlaybook(description: CheckDescription) throws {
+        let playbooks = BuiltInPlaybooks.all.map(\.text).joined()
+        #expect(playbooks.contains("id: \(description.id)\n"), "\(description.id) is in no shipped playbook")
+    }
+}

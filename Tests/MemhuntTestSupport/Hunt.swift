@@ -1,0 +1,43 @@
+import Foundation
+import MemhuntChecks
+import MemhuntCore
+
+/// Runs a shipped playbook over fixture folders the way `memhunt run` does, without the CLI.
+public enum Hunt {
+    public static func playbook(_ id: String = "memory-hunt") throws -> Playbook {
+        let text = try require_(BuiltInPlaybooks.all.first { $0.id == id }?.text, "no built-in playbook \(id)")
+        switch PlaybookLoader(knownChecks: builtInChecks.map { $0.description })
+            .load(text: text, origin: "built-in:\(id)", directory: nil, isRemote: false)
+        {
+        case .success(let playbook): return playbook
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Loads every file under the given fixture folders (relative to `Fixtures/`) and walks the playbook.
+    public static func run(_ folders: [String], app: String?, playbook id: String = "memory-hunt") async throws
+        -> RunResult
+    {
+        let paths = LocalArtifacts.expand(folders.map(Repo.fixture))
+        let artifacts = paths.map { LocalArtifacts.load(path: $0, source: Repo.relative($0)) }
+        return await StepEngine(checks: builtInChecks, external: ProcessCheckRunner(), toolVersion: "test")
+            .run(playbook: try playbook(id), artifacts: artifacts, app: app)
+    }
+}
+
+struct MissingValue: Error, CustomStringConvertible {
+    var description: String
+}
+
+// A tiny stand-in for `#require` outside a test function.
+func require_<T>(_ value: T?, _ message: String) throws -> T {
+    guard let value else { throw MissingValue(description: message) }
+    return value
+}
+
+extension Repo {
+    /// A path relative to the repository root, as reports show it.
+    public static func relative(_ path: String) -> String {
+        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+    }
+}
