@@ -41,4 +41,9 @@ public enum ArgumentToken: Sendable, Equatable {
         default: false
         }
     }
+
+    /// Whether the token is `--version`.
+    var requestsVersion: Bool {
+        if case .long("version", _) = self { true } else { false }
+    }
 }

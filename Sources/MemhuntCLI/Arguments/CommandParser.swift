@@ -13,18 +13,13 @@ extension CommandSpec {
             case .positional("help"):
                 return .help(path: try helpPath(for: tokens))
             case .positional(let word):
-                guard let next = command.subcommands.first(where: { $0.name == word }) else {
-                    let names = command.subcommands.map(\.name)
-                    let guess = suggestion(for: word, among: names, maxDistance: word.count / 2)
-                    throw UsageError(path: path, reason: .unknownSubcommand(word, suggestion: guess))
-                }
+                command = try command.subcommand(word, at: path)
                 path.append(word)
-                command = next
             case .terminator:
                 continue
             case _ where token.requestsHelp:
                 return .help(path: path)
-            case .long("version", _) where command.hasVersionFlag:
+            case _ where token.requestsVersion && command.hasVersionFlag:
                 return .version
             case .long(let long, _):
                 throw command.unknownOption("--" + long, at: path)
@@ -40,22 +35,25 @@ extension CommandSpec {
         var path = [name]
         var command = self
         for case .positional(let word) in tokens {
-            guard let next = command.subcommands.first(where: { $0.name == word }) else {
-                let guess = suggestion(for: word, among: command.subcommands.map(\.name), maxDistance: word.count / 2)
-                throw UsageError(path: path, reason: .unknownSubcommand(word, suggestion: guess))
-            }
+            command = try command.subcommand(word, at: path)
             path.append(word)
-            command = next
         }
         return path
+    }
+
+    /// The subcommand named `word`, or an error suggesting the closest name.
+    private func subcommand(_ word: String, at path: [String]) throws(UsageError) -> CommandSpec {
+        guard let command = subcommands.first(where: { $0.name == word }) else {
+            let guess = suggestion(for: word, among: subcommands.map(\.name), maxDistance: max(2, word.count / 2))
+            throw UsageError(path: path, reason: .unknownSubcommand(word, suggestion: guess))
+        }
+        return command
     }
 
     private func parseLeaf(_ tokens: [ArgumentToken], at path: [String]) throws(UsageError) -> ParseOutcome {
         let optionTokens = tokens.prefix { $0 != .terminator }
         if optionTokens.contains(where: \.requestsHelp) { return .help(path: path) }
-        if hasVersionFlag, optionTokens.contains(where: { if case .long("version", _) = $0 { true } else { false } }) {
-            return .version
-        }
+        if hasVersionFlag, optionTokens.contains(where: \.requestsVersion) { return .version }
         var values = ParsedValues(command: self)
         var index = tokens.startIndex
         func bind(_ typed: String, inline: String?, last: Bool = true) throws(UsageError) {

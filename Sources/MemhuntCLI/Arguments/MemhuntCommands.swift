@@ -30,7 +30,7 @@ public enum MemhuntCommands {
         options: [
             OptionSpec(
                 "playbook", valueName: "id-or-path-or-url",
-                help: "The playbook to walk: a built-in id (see 'memhunt playbooks'), a file, or an http(s) URL."),
+                help: "A built-in playbook id, a playbook file, or an http(s) URL."),
             OptionSpec("app", valueName: "name", help: "The name of the app under investigation."),
             format,
             OptionSpec(
@@ -40,7 +40,7 @@ public enum MemhuntCommands {
                 "fail-on", valueName: "severity", help: "Exit 1 when a finding reaches this severity.",
                 allowedValues: ["info", "notice", "warning", "critical"]),
             OptionSpec(
-                "header", valueName: "header", help: "Send this HTTP header, as 'Name: value', with every download.",
+                "header", valueName: "header", help: "An HTTP header for every download, as 'Name: value'.",
                 isRepeatable: true),
             OptionSpec("max-artifact-size", valueName: "MB", help: "Refuse artifacts larger than this many megabytes."),
             OptionSpec("allow-exec", help: "Allow the playbook to run external programs."),

@@ -52,7 +52,8 @@ public struct UsageError: Error, Sendable, Equatable {
         case .missingValue(let option):
             "Missing value for '\(label(option, command))'"
         case .missingArgument(let name, _):
-            "Missing expected argument '<\(name)>\(command.arguments.first { $0.name == name }?.isRepeating == true ? " ..." : "")'"
+            "Missing expected argument '<\(name)>"
+                + (command.arguments.contains { $0.name == name && $0.isRepeating } ? " ...'" : "'")
         case .unexpectedArguments(let values) where values.count == 1:
             "Unexpected argument '\(values[0])'"
         case .unexpectedArguments(let values):

@@ -50,6 +50,12 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// The `errno` value.
     public var code: Int32
 
+    /// Creates an error for `path` with `errno` value `code`.
+    public init(path: String, code: Int32) {
+        self.path = path
+        self.code = code
+    }
+
     /// `Could not write '<path>': <strerror>`.
     public var description: String { "Could not write '\(path)': \(String(cString: strerror(code)))" }
 }
