@@ -76,14 +76,14 @@ public struct HelpRenderer: Sendable {
     /// One row: the label, then the help from column 26, or on the next line when the label reaches it.
     private func row(_ label: String, _ help: String) -> String {
         let label = pad + label
-        let wrapped = wrap(help, indent: Self.labelColumnWidth)
         if help.isEmpty { return label + "\n" }
+        let wrapped = wrap(help, indent: Self.labelColumnWidth)
         if label.count < Self.labelColumnWidth { return label + wrapped.dropFirst(label.count) + "\n" }
         return label + "\n" + wrapped + "\n"
     }
 
     /// Wraps `text` at spaces so each line fits `width`, indenting every line by `indent`.
-    func wrap(_ text: String, indent: Int) -> String {
+    private func wrap(_ text: String, indent: Int) -> String {
         let limit = max(1, width - indent)
         var lines: [Substring] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
