@@ -1,0 +1,49 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A serialized text sink for stdout, stderr or memory: concurrent writers never interleave within one `write`.
+public final class OutputWriter: TextOutputStream, @unchecked Sendable {
+    /// The process's standard output.
+    public static let standardOutput = OutputWriter(fileDescriptor: STDOUT_FILENO)
+    /// The process's standard error.
+    public static let standardError = OutputWriter(fileDescriptor: STDERR_FILENO)
+
+    private let lock = NSLock()
+    private let fileDescriptor: Int32?
+    private var buffer = ""
+
+    /// A writer to an open file descriptor; write errors (such as a closed pipe) are ignored.
+    public init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    /// A writer that keeps everything in memory, for tests and in-process runs.
+    public init() {
+        fileDescriptor = nil
+    }
+
+    /// Whether the writer goes to a terminal.
+    public var isTTY: Bool { fileDescriptor.map(TerminalCapabilities.isTTY) ?? false }
+
+    /// Everything written so far to an in-memory writer.
+    public var captured: String { lock.withLock { buffer } }
+
+    /// Writes `text` in one piece.
+    public func write(_ text: String) {
+        lock.withLock {
+            guard let fileDescriptor else { return buffer += text }
+            var bytes = Array(text.utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                bytes = bytes.dropFirst(written)
+            }
+        }
+    }
+}

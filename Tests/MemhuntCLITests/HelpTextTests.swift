@@ -1,0 +1,120 @@
+import MemhuntCLI
+import Testing
+
+struct HelpTextTests {
+    let renderer = HelpRenderer(width: 80)
+
+    @Test func root() {
+        #expect(
+            renderer.help(for: ["memhunt"], in: MemhuntCommands.root) == """
+                OVERVIEW: Run memory investigations over iOS device and simulator artifacts.
+
+                USAGE: memhunt <subcommand>
+
+                OPTIONS:
+                  --version               Show the version.
+                  -h, --help              Show help information.
+
+                SUBCOMMANDS:
+                  run                     Walk a playbook over artifacts and report facts and
+                                          findings.
+                  inspect                 Show the kind and facts of single artifacts.
+                  checks                  List the built-in checks.
+                  playbooks               List the built-in playbooks.
+                  validate                Check playbooks and report every problem as
+                                          file:line:col.
+
+                EXIT STATUS:
+                  0   the run completed and no finding reached --fail-on
+                  1   a finding reached --fail-on
+                  2   memhunt could not run (invalid playbook, unwritable output)
+                  64  usage error
+
+                  See 'memhunt help <subcommand>' for detailed help.
+
+                """)
+    }
+
+    @Test func run() {
+        #expect(
+            renderer.help(for: ["memhunt", "run"], in: MemhuntCommands.root) == """
+                OVERVIEW: Walk a playbook over artifacts and report facts and findings.
+
+                USAGE: \(runUsage)
+
+                ARGUMENTS:
+                  <artifact>              A file, a directory, or an http(s) URL of an artifact
+                                          or a manifest.
+
+                OPTIONS:
+                  --playbook <id-or-path-or-url>
+                                          A built-in playbook id, a playbook file, or an
+                                          http(s) URL.
+                  --app <name>            The name of the app under investigation.
+                  --format <format>       The output format. (values: text, json; default: text)
+                  -o, --output <file>     Write the report to this file (atomically) instead of
+                                          stdout.
+                  --fail-on <severity>    Exit 1 when a finding reaches this severity. (values:
+                                          info, notice, warning, critical)
+                  --header <header>       An HTTP header for every download, as 'Name: value'.
+                  --max-artifact-size <MB>
+                                          Refuse artifacts larger than this many megabytes.
+                  --allow-exec            Allow the playbook to run external programs.
+                  -h, --help              Show help information.
+
+
+                """)
+    }
+
+    @Test func checks() {
+        #expect(
+            renderer.help(for: ["memhunt", "checks"], in: MemhuntCommands.root) == """
+                OVERVIEW: List the built-in checks.
+
+                USAGE: memhunt checks [--format <format>]
+
+                OPTIONS:
+                  --format <format>       The output format. (values: text, json; default: text)
+                  -h, --help              Show help information.
+
+
+                """)
+    }
+
+    @Test func discussionWrapsAndLongUsagesCollapse() {
+        let options = (1...13).map { OptionSpec("option-\($0)", help: "") }
+        let spec = CommandSpec(
+            "tool", abstract: "Do a thing.",
+            discussion: "A discussion long enough to wrap onto a second line at forty columns.",
+            arguments: [ArgumentSpec("input", help: "The input file, read whole before anything happens.")],
+            options: options)
+        let help = HelpRenderer(width: 40).help(for: ["tool"], in: spec)
+        #expect(
+            help.hasPrefix(
+                """
+                OVERVIEW: Do a thing.
+
+                A discussion long enough to wrap onto a
+                second line at forty columns.
+
+                USAGE: tool [<options>] <input>
+
+                ARGUMENTS:
+                  <input>                 The input
+                                          file, read
+                                          whole before
+                                          anything
+                                          happens.
+
+                OPTIONS:
+                  --option-1
+                  --option-2
+
+                """))
+    }
+
+    @Test func usageOverrideWins() {
+        let spec = CommandSpec("tool", abstract: "", usage: "tool <anything>")
+        #expect(HelpRenderer().help(for: ["tool"], in: spec).hasPrefix("USAGE: tool <anything>\n"))
+    }
+}
