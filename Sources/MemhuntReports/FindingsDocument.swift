@@ -29,7 +29,7 @@ public enum FindingsDocument {
         ])
     }
 
-    static func facts(_ facts: Facts) -> JSONNode {
+    public static func facts(_ facts: Facts) -> JSONNode {
         .object(facts.keys.sorted().map { ($0, JSONNode(facts[$0]!)) })
     }
 
@@ -69,7 +69,7 @@ public enum FindingsDocument {
         ])
     }
 
-    static func artifact(_ artifact: Artifact) -> JSONNode {
+    public static func artifact(_ artifact: Artifact) -> JSONNode {
         var pairs: [(String, JSONNode)] = [
             ("source", .string(artifact.source)),
             ("kind", .string(artifact.kind?.rawValue)),

@@ -1,3 +1,5 @@
+import MemhuntCore
+
 extension CommandSpec {
     /// Resolves `arguments` (argv without the program name) against this root command.
     ///
@@ -44,7 +46,7 @@ extension CommandSpec {
     /// The subcommand named `word`, or an error suggesting the closest name.
     private func subcommand(_ word: String, at path: [String]) throws(UsageError) -> CommandSpec {
         guard let command = subcommands.first(where: { $0.name == word }) else {
-            let guess = suggestion(for: word, among: subcommands.map(\.name), maxDistance: max(2, word.count / 2))
+            let guess = Suggestion.closest(to: word, among: subcommands.map(\.name))
             throw UsageError(path: path, reason: .unknownSubcommand(word, suggestion: guess))
         }
         return command
@@ -98,7 +100,7 @@ extension CommandSpec {
 
     private func unknownOption(_ typed: String, at path: [String]) -> UsageError {
         let longNames = options.map(\.name) + (hasVersionFlag ? ["--version"] : []) + ["--help"]
-        let guess = typed.hasPrefix("--") ? suggestion(for: typed, among: longNames) : nil
+        let guess = typed.hasPrefix("--") ? Suggestion.closest(to: typed, among: longNames) : nil
         return UsageError(path: path, reason: .unknownOption(typed, suggestion: guess))
     }
 }
