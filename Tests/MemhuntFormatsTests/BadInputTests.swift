@@ -15,6 +15,9 @@ import Testing
         #expect(failure(ArtifactReader.read([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])) == binary)
         #expect(failure(ArtifactReader.read([0x7B, 0xFF, 0xFE, 0x7D])) == binary)
         #expect(ArtifactReader.read([0x7B, 0xFF, 0xFE, 0x7D]).kind == nil)
+        var generator = SplitMix64(seed: 42)
+        let random = (0..<1000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        #expect(failure(ArtifactReader.read(random)) == binary)
     }
 
     @Test func multibyteCharacterCutAtTheSniffWindowIsText() {
