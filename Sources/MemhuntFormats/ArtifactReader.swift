@@ -5,6 +5,200 @@ public enum ArtifactReader {
     /// Empty input, binary input and unknown text are errors with `kind == nil`; a known kind whose
     /// body is truncated or invalid keeps its kind and carries the error.
     public static func read(_ bytes: [UInt8]) -> ReadOutcome {
-        ReadOutcome(kind: nil, result: .failure(FormatError("not implemented")))
+        guard !bytes.isEmpty else { return unrecognized(FormatError("empty file")) }
+        guard isText(bytes.prefix(4096), complete: bytes.count <= 4096) else {
+            return unrecognized(FormatError("binary content, not a text artifact"))
+        }
+        let start = firstNonSpace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        if let (header, bodyOffset) = sniffIPSHeader(bytes) { return readIPS(bytes, header: header, body: bodyOffset) }
+        if start < bytes.count, bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
+            return readJSON(bytes)
+        }
+        if CrashParser.isCrashText(bytes[start...]) {
+            return success(.crashReport(CrashParser.parse(text: bytes[start...], header: nil)))
+        }
+        if let kind = jsonKindHint(bytes) {
+            do {
+                _ = try JSON.parse(bytes)
+            } catch {
+                return invalidJSON(kind, error)
+            }
+        }
+        return unrecognized(bytes)
+    }
+
+    /// The one-line JSON header of an `.ips` file (an object with `bug_type` that ends its line) and the
+    /// offset of the body after it.
+    public static func sniffIPSHeader(_ bytes: [UInt8]) -> (header: IPSHeader, bodyOffset: Int)? {
+        let start = firstNonSpace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "{"),
+            let (value, end) = try? JSON.parsePrefix(bytes, from: start),
+            !bytes[start..<end].contains(UInt8(ascii: "\n")), let bugType = value["bug_type"]
+        else { return nil }
+        var cursor = end
+        while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0D {
+            cursor += 1
+        }
+        guard cursor == bytes.count || bytes[cursor] == UInt8(ascii: "\n") else { return nil }
+        let header = IPSHeader(
+            bugType: bugType.string ?? bugType.int.map(String.init), timestamp: value["timestamp"]?.string,
+            osVersion: value["os_version"]?.string, appName: value["app_name"]?.string, name: value["name"]?.string,
+            bundleID: value["bundleID"]?.string, incidentID: value["incident_id"]?.string)
+        return (header, min(cursor + 1, bytes.count))
+    }
+
+    private static func readIPS(_ bytes: [UInt8], header: IPSHeader, body: Int) -> ReadOutcome {
+        let bodyStart = firstNonSpace(bytes, from: body)
+        let first = bodyStart < bytes.count ? bytes[bodyStart] : nil
+        let jsonBody = first == UInt8(ascii: "{")
+        switch header.bugType ?? "" {
+        case "298":
+            return readBody(bytes, from: bodyStart, kind: .jetsamEvent, header: header) { body throws(FormatError) in
+                .jetsamEvent(try JetsamParser.parse(body: body, header: header))
+            }
+        case "309" where jsonBody || first == nil:
+            return readBody(bytes, from: bodyStart, kind: .crashReport, header: header) { body throws(FormatError) in
+                .crashReport(try CrashParser.parse(jsonBody: body, header: header))
+            }
+        case "211": return success(.recognized(.analyticsLog))
+        case "202", "145": return success(.recognized(.resourceReport))
+        case "188": return success(.recognized(.stackshot))
+        case let bugType:
+            if !jsonBody, CrashParser.isCrashText(bytes[bodyStart...]) {
+                return success(.crashReport(CrashParser.parse(text: bytes[bodyStart...], header: header)))
+            }
+            if ["109", "185", "309"].contains(bugType) {
+                let what = first == nil ? "the body is missing" : "the body is not a crash report"
+                return ReadOutcome(
+                    kind: .crashReport,
+                    result: .failure(FormatError("crash report (bug_type \(bugType)): \(what)", line: 2, offset: body)))
+            }
+            return unrecognized(FormatError("unrecognized content (.ips bug_type \(bugType))"))
+        }
+    }
+
+    private static func readBody(
+        _ bytes: [UInt8], from start: Int, kind: ArtifactKind, header: IPSHeader,
+        parse: (JSONValue) throws(FormatError) -> ParsedArtifact
+    ) -> ReadOutcome {
+        let what = kind == .jetsamEvent ? "JetsamEvent" : "crash report"
+        guard start < bytes.count else {
+            return ReadOutcome(
+                kind: kind, result: .failure(FormatError("\(what) has only its header line: the body is missing")))
+        }
+        let body: JSONValue
+        do throws(FormatError) {
+            let (value, end) = try JSON.parsePrefix(bytes, from: start)
+            // Apple appends nothing after the body; tolerate trailing whitespace only.
+            let after = firstNonSpace(bytes, from: end)
+            if after < bytes.count {
+                let line = JSON.line(of: after, in: bytes)
+                throw FormatError("unexpected \(describe(bytes[after])) after the JSON body", line: line, offset: after)
+            }
+            body = value
+        } catch {
+            let message = "\(what) body is not valid JSON at line \(error.line ?? 1): \(error.message)"
+            return ReadOutcome(
+                kind: kind, result: .failure(FormatError(message, line: error.line, offset: error.offset)))
+        }
+        do throws(FormatError) {
+            return ReadOutcome(kind: kind, result: .success(try parse(body)))
+        } catch {
+            return ReadOutcome(kind: kind, result: .failure(error))
+        }
+    }
+
+    /// A header-less JSON document: a pasted JetsamEvent body or a MetricKit payload.
+    private static func readJSON(_ bytes: [UInt8]) -> ReadOutcome {
+        let value: JSONValue
+        do {
+            value = try JSON.parse(bytes)
+        } catch {
+            guard let kind = jsonKindHint(bytes) else { return unrecognized(bytes) }
+            return invalidJSON(kind, error)
+        }
+        if JetsamParser.isJetsamBody(value) {
+            do throws(FormatError) {
+                return success(.jetsamEvent(try JetsamParser.parse(body: value, header: nil)))
+            } catch {
+                return ReadOutcome(kind: .jetsamEvent, result: .failure(error))
+            }
+        }
+        switch MetricKitParser.payload(in: value) {
+        case (let payload, .metrics)?: return success(.metricPayload(MetricKitParser.metrics(payload)))
+        case (let payload, .diagnostics)?: return success(.diagnosticPayload(MetricKitParser.diagnostics(payload)))
+        case nil: return unrecognized(bytes)
+        }
+    }
+
+    /// The kind that invalid JSON text most likely meant, from the quoted keys it contains.
+    private static func jsonKindHint(_ bytes: [UInt8]) -> ArtifactKind? {
+        let text = String(decoding: bytes.prefix(65536), as: UTF8.self)
+        if text.contains("\"memoryStatus\""), text.contains("\"processes\"") { return .jetsamEvent }
+        if text.contains("Diagnostics\"") && text.contains("\"callStackTree\"") { return .diagnosticPayload }
+        if text.contains("\"memoryMetrics\"") || text.contains("\"applicationExitMetrics\"") { return .metricPayload }
+        return nil
+    }
+
+    private static func name(of kind: ArtifactKind) -> String {
+        switch kind {
+        case .jetsamEvent: "JetsamEvent"
+        case .metricPayload: "MetricKit metric payload"
+        case .diagnosticPayload: "MetricKit diagnostic payload"
+        default: kind.rawValue
+        }
+    }
+
+    private static func invalidJSON(_ kind: ArtifactKind, _ error: FormatError) -> ReadOutcome {
+        let message = "\(name(of: kind)) is not valid JSON at line \(error.line ?? 1): \(error.message)"
+        return ReadOutcome(kind: kind, result: .failure(FormatError(message, line: error.line, offset: error.offset)))
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+
+    private static func success(_ artifact: ParsedArtifact) -> ReadOutcome {
+        ReadOutcome(kind: artifact.kind, result: .success(artifact))
+    }
+
+    private static func unrecognized(_ error: FormatError) -> ReadOutcome {
+        ReadOutcome(kind: nil, result: .failure(error))
+    }
+
+    private static func unrecognized(_ bytes: [UInt8]) -> ReadOutcome {
+        let preview = String(decoding: bytes.prefix(40), as: UTF8.self)
+            .map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
+        return unrecognized(FormatError("unrecognized content (\(preview)…)"))
+    }
+
+    private static func firstNonSpace(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = max(0, start)
+        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        return index
+    }
+
+    /// No NUL bytes and valid UTF-8 (a sniffer: overlong forms are not checked); a sequence cut by the end
+    /// of an incomplete window is allowed.
+    private static func isText(_ window: ArraySlice<UInt8>, complete: Bool) -> Bool {
+        var index = window.startIndex
+        while index < window.endIndex {
+            let lead = window[index]
+            let width: Int
+            switch lead {
+            case 0x00: return false
+            case 0x01...0x7F: width = 1
+            case 0xC2...0xDF: width = 2
+            case 0xE0...0xEF: width = 3
+            case 0xF0...0xF4: width = 4
+            default: return false
+            }
+            let end = index + width
+            let continuation = window[(index + 1)..<min(end, window.endIndex)]
+            guard continuation.allSatisfy({ $0 & 0xC0 == 0x80 }) else { return false }
+            if end > window.endIndex { return !complete }
+            index = end
+        }
+        return true
     }
 }

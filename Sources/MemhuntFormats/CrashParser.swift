@@ -1,0 +1,163 @@
+/// Reads crash reports in their three shapes: 309 JSON body, `.ips` header + legacy text, header-less text.
+public enum CrashParser {
+    /// The crash report of a bug_type 309 JSON body.
+    public static func parse(jsonBody body: JSONValue, header: IPSHeader?) throws(FormatError) -> CrashReport {
+        guard body.members != nil else { throw FormatError("crash report body is not a JSON object") }
+        let exception = body["exception"]
+        let termination = body["termination"]
+        let processName = body["procName"]?.string
+        let bundleID = body[path: "bundleInfo", "CFBundleIdentifier"]?.string ?? header?.bundleID
+        let date = body["captureTime"]?.string ?? header?.timestamp
+        let codeValue = termination?["code"]
+        let code = codeValue?.uint64 ?? codeValue?.string.flatMap(parseCode)
+        let lines =
+            [termination?["indicator"]?.string].compactMap { $0 }
+            + (termination?["reasons"]?.elements?.compactMap(\.string) ?? [])
+        var report = CrashReport(
+            format: .ipsJSON, header: header,
+            appName: nonEmpty(header?.appName) ?? nonEmpty(header?.name) ?? nonEmpty(processName) ?? bundleID,
+            processName: processName, bundleID: bundleID, date: date, time: date.flatMap(AppleDate.parse),
+            exceptionType: exception?["type"]?.string, signal: exception?["signal"]?.string,
+            exceptionSubtype: exception?["subtype"]?.string, exceptionMessage: trimmed(exception?["message"]?.string),
+            terminationNamespace: termination?["namespace"]?.string, terminationCode: code,
+            terminationDescription: lines.isEmpty ? nil : lines.joined(separator: "\n"), kind: .other)
+        report.kind = classify(report)
+        return report
+    }
+
+    /// The crash report of legacy text (`Incident Identifier:` …, a fragment from `Exception Type:`, or a
+    /// Console "Translated Report"); `header` is set for `.ips` hybrids (109, 185).
+    public static func parse(text bytes: ArraySlice<UInt8>, header: IPSHeader?) -> CrashReport {
+        let fields = textFields(bytes)
+        let process = fields["Process"].map(stripPID)
+        let bundleID = fields["Identifier"] ?? header?.bundleID
+        let date = fields["Date/Time"] ?? header?.timestamp
+        let (exceptionType, parsedSignal) = splitExceptionType(fields["Exception Type"])
+        let (namespace, code, reasonText) = parseTerminationReason(fields["Termination Reason"])
+        var signal = parsedSignal ?? fields["Termination Signal"].flatMap { signalName(strsignal: $0) }
+        if namespace == "SIGNAL", signal == nil, let code { signal = signalName(number: code) }
+        var report = CrashReport(
+            format: header == nil ? .text : .ipsText, header: header,
+            appName: nonEmpty(header?.appName) ?? nonEmpty(header?.name) ?? nonEmpty(process) ?? bundleID,
+            processName: process, bundleID: bundleID, date: date, time: date.flatMap(AppleDate.parse),
+            exceptionType: exceptionType, signal: signal, exceptionSubtype: fields["Exception Subtype"],
+            exceptionMessage: fields["Exception Message"], terminationNamespace: namespace, terminationCode: code,
+            terminationDescription: fields["Termination Description"] ?? reasonText, kind: .other)
+        report.kind = classify(report)
+        return report
+    }
+
+    /// Whether the first 8 KiB look like a legacy crash report: an `Exception Type:` line (also macOS and
+    /// fragments), `Incident Identifier:` with `Process:`, or the Console "Translated Report" banner.
+    public static func isCrashText(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let fields = textFields(bytes.prefix(8192))
+        return fields["Exception Type"] != nil
+            || (fields["Incident Identifier"] != nil && fields["Process"] != nil)
+            || fields["Translated Report (Full Report Below)"] != nil
+    }
+
+    /// Classifies by termination first, then exception: a watchdog code wins over `EXC_BAD_ACCESS (SIGKILL)`.
+    public static func classify(_ report: CrashReport) -> CrashKind {
+        let type = report.exceptionType?.uppercased()
+        let signal = report.signal?.uppercased()
+        let text = [report.exceptionSubtype, report.exceptionMessage, report.terminationDescription]
+            .compactMap { $0?.lowercased() }.joined(separator: "\n")
+        if report.terminationCode == 0x8BAD_F00D { return .watchdog }
+        if type == "EXC_RESOURCE", report.exceptionSubtype?.uppercased().hasPrefix("MEMORY") == true {
+            return text.contains("does not indicate a memory limit violation") ? .other : .memoryLimit
+        }
+        if report.terminationNamespace?.uppercased() == "JETSAM" || text.contains("per-process-limit") {
+            return .memoryLimit
+        }
+        if signal == "SIGKILL" || killCodes.contains(report.terminationCode ?? 0) { return .killed }
+        if let signal, crashSignals.contains(signal) { return .crash }
+        if let type, crashExceptionTypes.contains(type) { return .crash }
+        return .other
+    }
+
+    private static let killCodes: Set<UInt64> = [0xDEAD_10CC, 0xC000_10FF, 0xBAD2_2222, 0x2BAD_45EC, 0xDEAD_FA11]
+    private static let crashSignals: Set<String> = ["SIGSEGV", "SIGBUS", "SIGABRT", "SIGTRAP", "SIGILL", "SIGFPE"]
+    private static let crashExceptionTypes: Set<String> = [
+        "EXC_BAD_ACCESS", "EXC_BREAKPOINT", "EXC_BAD_INSTRUCTION", "EXC_ARITHMETIC", "EXC_GUARD",
+    ]
+
+    /// `Key: value` lines, first occurrence wins; a line without a value (the banner) maps to "".
+    private static func textFields(_ bytes: ArraySlice<UInt8>) -> [String: String] {
+        var fields: [String: String] = [:]
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            var line = bytes[start..<end]
+            start = end < bytes.endIndex ? end + 1 : end
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            guard let first = line.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { continue }
+            let text = String(decoding: line, as: UTF8.self)
+            guard let colon = text.firstIndex(of: ":") else {
+                if text.hasPrefix("Translated Report") { fields[text] = fields[text] ?? "" }
+                continue
+            }
+            let key = String(text[..<colon])
+            guard fields[key] == nil, key.count <= 40 else { continue }
+            fields[key] = text[text.index(after: colon)...].trimmingSpaces
+        }
+        return fields
+    }
+
+    /// `EXC_BAD_ACCESS (SIGSEGV)` → (`EXC_BAD_ACCESS`, `SIGSEGV`); a bare `EXC_RESOURCE` has no signal.
+    private static func splitExceptionType(_ text: String?) -> (String?, String?) {
+        guard let text = nonEmpty(text) else { return (nil, nil) }
+        guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else {
+            return (text, nil)
+        }
+        let signal = text[text.index(after: open)..<close].trimmingSpaces
+        return (nonEmpty(text[..<open].trimmingSpaces), nonEmpty(signal))
+    }
+
+    /// `Namespace SPRINGBOARD, Code 0x8badf00d` or the modern `SIGNAL 5 Trace/BPT trap: 5`.
+    private static func parseTerminationReason(_ text: String?) -> (String?, UInt64?, String?) {
+        guard let text = nonEmpty(text) else { return (nil, nil, nil) }
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        if words.first == "Namespace", words.count >= 2 {
+            let namespace = words[1].trimming([","])
+            let codeIndex = words.firstIndex { $0.lowercased().hasPrefix("code") }
+            let code = codeIndex.flatMap { words.indices.contains($0 + 1) ? parseCode(String(words[$0 + 1])) : nil }
+            return (namespace, code, nil)
+        }
+        if let namespace = words.first, words.count >= 2, let code = parseCode(String(words[1])) {
+            let rest = words.dropFirst(2).joined(separator: " ")
+            return (String(namespace), code, nonEmpty(rest))
+        }
+        return (nil, nil, text)
+    }
+
+    /// `0x8badf00d` (any case) or a decimal number.
+    private static func parseCode(_ text: String) -> UInt64? {
+        let lower = text.lowercased().trimming([",", ";"])
+        if lower.hasPrefix("0x") { return UInt64(lower.dropFirst(2), radix: 16) }
+        return UInt64(lower)
+    }
+
+    private static let signalNames = [
+        1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 8: "SIGFPE", 9: "SIGKILL",
+        10: "SIGBUS", 11: "SIGSEGV", 12: "SIGSYS", 13: "SIGPIPE", 15: "SIGTERM",
+    ]
+
+    /// The Darwin signal name of a number.
+    private static func signalName(number: UInt64) -> String? {
+        number < 32 ? signalNames[Int(number)] : nil
+    }
+
+    /// The signal of a `strsignal()` text such as `Trace/BPT trap: 5`.
+    private static func signalName(strsignal text: String) -> String? {
+        guard let number = text.split(separator: ":").last.flatMap({ UInt64($0.trimmingSpaces) }) else { return nil }
+        return signalName(number: number)
+    }
+
+    /// `OneMessenger [10627]` → `OneMessenger`.
+    private static func stripPID(_ text: String) -> String {
+        guard text.hasSuffix("]"), let open = text.lastIndex(of: "[") else { return text }
+        return text[..<open].trimmingSpaces
+    }
+
+    private static func trimmed(_ text: String?) -> String? { nonEmpty(text?.trimmingSpaces) }
+}

@@ -1,0 +1,146 @@
+import MemhuntFormats
+import MemhuntTestSupport
+import Testing
+
+@Suite struct BadInputTests {
+    func read(_ text: String) -> ReadOutcome { ArtifactReader.read(Array(text.utf8)) }
+
+    func failure(_ outcome: ReadOutcome) -> FormatError? {
+        if case .failure(let error) = outcome.result { error } else { nil }
+    }
+
+    @Test func emptyAndBinary() {
+        #expect(ArtifactReader.read([]) == ReadOutcome(kind: nil, result: .failure(FormatError("empty file"))))
+        let binary = FormatError("binary content, not a text artifact")
+        #expect(failure(ArtifactReader.read([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])) == binary)
+        #expect(failure(ArtifactReader.read([0x7B, 0xFF, 0xFE, 0x7D])) == binary)
+        #expect(ArtifactReader.read([0x7B, 0xFF, 0xFE, 0x7D]).kind == nil)
+        var generator = SplitMix64(seed: 42)
+        let random = (0..<1000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        #expect(failure(ArtifactReader.read(random)) == binary)
+    }
+
+    @Test func multibyteCharacterCutAtTheSniffWindowIsText() {
+        let bytes = Array(repeating: UInt8(ascii: "a"), count: 4095) + Array("字节".utf8)
+        #expect(failure(ArtifactReader.read(bytes))?.message.hasPrefix("unrecognized content (aaaa") == true)
+    }
+
+    @Test func unknownText() {
+        #expect(
+            read("hello\nworld")
+                == ReadOutcome(kind: nil, result: .failure(FormatError("unrecognized content (hello world…)"))))
+    }
+
+    @Test func jsonThatIsNotAnArtifact() {
+        #expect(failure(read("\"just a string\""))?.message == "unrecognized content (\"just a string\"…)")
+        #expect(read("42").kind == nil)
+        #expect(read(#"{"callStacks": [], "callStackPerThread": true}"#).kind == nil)
+    }
+
+    @Test func headerLineOnly() {
+        let outcome = read(#"{"bug_type":"298","timestamp":"2020-01-01 00:00:00.00 +0000"}"# + "\n")
+        #expect(outcome.kind == .jetsamEvent)
+        #expect(failure(outcome)?.message == "JetsamEvent has only its header line: the body is missing")
+        let crash = read(#"{"bug_type":"309"}"#)
+        #expect(crash.kind == .crashReport)
+        #expect(failure(crash)?.message == "crash report has only its header line: the body is missing")
+    }
+
+    @Test func truncatedJetsamEvent() throws {
+        let bytes = try Repo.bytes("formats/jetsam-16k.ips")
+        let outcome = ArtifactReader.read(Array(bytes.prefix(900)))
+        #expect(outcome.kind == .jetsamEvent)
+        let error = try #require(failure(outcome))
+        #expect(error.message.hasPrefix("JetsamEvent body is not valid JSON at line "))
+        #expect(error.message.contains("truncated: JSON ends"))
+        #expect(error.offset == 900)
+    }
+
+    @Test func elidedJetsamEvent() {
+        let text = """
+            {"bug_type":"298","timestamp":"2016-01-01 00:00:00.00 +0000"}
+            {
+            "memoryStatus" : { "pageSize" : 16384 },
+            "processes" : [
+            {
+            ...
+            }
+            ]
+            }
+            """
+        let outcome = read(text)
+        #expect(outcome.kind == .jetsamEvent)
+        #expect(
+            failure(outcome)
+                == FormatError(
+                    "JetsamEvent body is not valid JSON at line 6: unexpected '.', expected a key", line: 6, offset: 123
+                ))
+    }
+
+    @Test func elidedHeaderlessBodyKeepsItsKind() {
+        let outcome = read("{\n\"memoryStatus\" : {\"pageSize\" : 4096},\n\"processes\" : [\n...\n]\n}")
+        #expect(outcome.kind == .jetsamEvent)
+        #expect(failure(outcome)?.message == "JetsamEvent is not valid JSON at line 4: unexpected '.'")
+    }
+
+    @Test func jetsamWithoutPageSize() {
+        let outcome = read("{\"bug_type\":\"298\"}\n{\"memoryStatus\":{\"compressions\":1},\"processes\":[]}")
+        #expect(outcome.kind == .jetsamEvent)
+        #expect(
+            failure(outcome)?.message
+                == "JetsamEvent has no memoryStatus.pageSize (bytes per page): sizes cannot be converted")
+    }
+
+    @Test func unknownBugType() {
+        #expect(
+            failure(read("{\"bug_type\":\"999\"}\n{}"))?.message == "unrecognized content (.ips bug_type 999)")
+    }
+
+    @Test func recognizedBugTypes() {
+        #expect(read("{\"bug_type\":\"211\"}\n{\"message\":{}}").result == .success(.recognized(.analyticsLog)))
+        #expect(read("{\"bug_type\":\"202\"}\nDate/Time: x").result == .success(.recognized(.resourceReport)))
+        #expect(read("{\"bug_type\":\"145\"}\nDate/Time: x").result == .success(.recognized(.resourceReport)))
+        #expect(read("{\"bug_type\":\"188\"}\nIncident Identifier: x").result == .success(.recognized(.stackshot)))
+    }
+
+    /// Truncations at every 7th offset and 2,000 seeded byte flips over all fixtures: `read` must return.
+    @Test func randomizedRobustness() throws {
+        var generator = SplitMix64(seed: 0x6D65_6D68_756E_74)
+        let names = [
+            "jetsam-16k.ips", "jetsam-4k-ios10.crash", "crash-309-watchdog.ips", "crash-309-memory.ips",
+            "crash-309-dead10cc.ips", "crash-legacy-sigsegv.crash", "crash-hybrid-109.crash", "metrics-en-US.json",
+            "metrics-zh_CN.json", "metrics-wrapped.json", "diagnostics.json",
+        ]
+        var cases = 0
+        for name in names {
+            let bytes = try Repo.bytes("formats/" + name)
+            for cut in stride(from: 0, to: bytes.count, by: 7) {
+                _ = ArtifactReader.read(Array(bytes.prefix(cut)))
+                cases += 1
+            }
+            for _ in 0..<200 {
+                var mutated = bytes
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
+                }
+                _ = ArtifactReader.read(mutated)
+                cases += 1
+            }
+        }
+        #expect(cases > 3000)
+    }
+}
+
+/// A small seeded generator so failures reproduce.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,67 @@
+import MemhuntFormats
+import Testing
+
+@Suite struct JSONTests {
+    @Test func keepsUInt64MaxAndDoublesExactly() throws {
+        let value = try JSON.parse(#"{"r": 18446744073709551615, "cpu": 0.066796999999999995, "n": -12, "e": 1E3}"#)
+        #expect(value["r"]?.uint64 == UInt64.max)
+        #expect(value["r"]?.int == nil)
+        #expect(value["cpu"] == .number("0.066796999999999995"))
+        #expect(value["cpu"]?.double == 0.066796999999999995)
+        #expect(value["n"]?.int == -12)
+        #expect(value["n"]?.uint64 == nil)
+        #expect(value["e"]?.double == 1000)
+    }
+
+    @Test func keepsKeyOrderAndFirstDuplicate() throws {
+        let value = try JSON.parse(#"{"b": 1, "a": [true, false, null], "b": 2}"#)
+        #expect(value.members?.map(\.key) == ["b", "a", "b"])
+        #expect(value["b"]?.int == 1)
+        #expect(value["a"]?[0]?.bool == true)
+        #expect(value["a"]?[2]?.isNull == true)
+        #expect(value["a"]?[3] == nil)
+        #expect(value[path: "a", "x"] == nil)
+    }
+
+    @Test func decodesEscapes() throws {
+        let value = try JSON.parse(#"["root:xnu\/RELEASE", "\u00e9\uD83D\uDE00\t\"\\", "\uD800x", "千字节"]"#)
+        #expect(value[0]?.string == "root:xnu/RELEASE")
+        #expect(value[1]?.string == "é😀\t\"\\")
+        #expect(value[2]?.string == "\u{FFFD}x")
+        #expect(value[3]?.string == "千字节")
+    }
+
+    @Test func reportsErrorsWithLineAndOffset() {
+        #expect(throws: FormatError("unexpected '.', expected a key", line: 3, offset: 12)) {
+            try JSON.parse("{\n\"a\": 1,\n  ...\n}")
+        }
+        #expect(throws: FormatError("truncated: JSON ends before the closing '}'", line: 1, offset: 9)) {
+            try JSON.parse("{\"a\": [1]")
+        }
+        #expect(throws: FormatError("truncated: JSON ends before the closing ']'", line: 1, offset: 7)) {
+            try JSON.parse("[1, 2, ")
+        }
+        #expect(throws: FormatError("unexpected 'x' after the JSON value", line: 1, offset: 3)) {
+            try JSON.parse("{} x")
+        }
+        #expect(throws: FormatError("leading zero in a number", line: 1, offset: 0)) { try JSON.parse("012") }
+        #expect(throws: FormatError("truncated: no JSON value before the end", line: 1, offset: 0)) {
+            try JSON.parse("")
+        }
+    }
+
+    @Test func limitsDepth() throws {
+        let ok = String(repeating: "[", count: JSON.maxDepth) + String(repeating: "]", count: JSON.maxDepth)
+        #expect(throws: Never.self) { try JSON.parse(ok) }
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(throws: FormatError("nesting deeper than 512 levels", line: 1, offset: 512)) { try JSON.parse(deep) }
+    }
+
+    @Test func parsesAPrefixAndTellsWhereItEnds() throws {
+        let bytes = Array("  {\"bug_type\":\"298\"}\n{\"x\": 1}".utf8)
+        let (value, end) = try JSON.parsePrefix(bytes, from: 0)
+        #expect(value["bug_type"]?.string == "298")
+        #expect(end == 20)
+        #expect(try JSON.parsePrefix(bytes, from: end).value["x"]?.int == 1)
+    }
+}
