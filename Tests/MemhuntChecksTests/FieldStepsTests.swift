@@ -37,7 +37,7 @@ import Testing
             ])
         let suspended = try #require(result.findings.first { $0.check == "suspended-footprint" })
         #expect(suspended.detail.contains("another app dies instead"))
-        #expect(suspended.evidence.first?.reference == "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips#/processes/6/rpages")
+        #expect(suspended.evidence.first?.reference == "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips#/processes/4/rpages")
     }
 
     @Test func widgetOfTheSameNameIsNotTheApp() async throws {

@@ -7,6 +7,29 @@ public enum FactValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case array([FactValue])
     case object([String: FactValue])
 
+    /// Numbers compare by value, as JSON has one number type: `.int(725) == .double(725)`.
+    public static func == (lhs: FactValue, rhs: FactValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.int(let a), .int(let b)): a == b
+        case (.int, .double), (.double, .int), (.double, .double): lhs.doubleValue == rhs.doubleValue
+        case (.string(let a), .string(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .int, .double: hasher.combine(doubleValue)
+        case .string(let v): hasher.combine(v)
+        case .bool(let v): hasher.combine(v)
+        case .array(let v): hasher.combine(v)
+        case .object(let v): hasher.combine(v)
+        }
+    }
+
     /// Megabytes (1,048,576 bytes) rounded to one decimal, the unit of every `…MB` fact.
     public static func megabytes(bytes: Double) -> FactValue {
         .double(((bytes / 1_048_576) * 10).rounded() / 10)
