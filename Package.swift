@@ -108,6 +108,7 @@ let package = Package(
         .testTarget(
             name: "MemhuntCLITests",
             dependencies: [
+                "MemhuntBasics",
                 "MemhuntCLI",
                 "MemhuntTestSupport",
             ]

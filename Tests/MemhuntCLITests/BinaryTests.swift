@@ -1,0 +1,63 @@
+import Foundation
+import MemhuntTestSupport
+import Testing
+
+/// The built `memhunt` executable, run as a separate process: signals and exit codes are real here.
+@Suite struct BinaryTests {
+    static var binary: String? {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("memhunt").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    static func execute(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        reason: Process.TerminationReason, status: Int32, stdout: String, stderr: String
+    ) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(binary))
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationReason, process.terminationStatus, String(decoding: stdout, as: UTF8.self),
+            String(decoding: stderr, as: UTF8.self)
+        )
+    }
+
+    @Test(.enabled(if: binary != nil && Repo.realworld != nil))
+    func inspectEveryRealWorldFileWithoutASignal() throws {
+        let root = try #require(Repo.realworld)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: root)
+            .filter { !$0.hasSuffix(".md") }.map { root + "/" + $0 }
+            .filter { var d: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &d) && !d.boolValue }
+        #expect(files.count >= 35)
+        let run = try Self.execute(["inspect"] + files)
+        #expect(run.reason == .exit)
+        #expect(run.status == 0)
+        #expect(run.stdout.components(separatedBy: "   kind: ").count - 1 == files.count)
+        let json = try Self.execute(["inspect", "--format", "json", root])
+        #expect(json.reason == .exit)
+        #expect(json.status == 0)
+    }
+
+    @Test(.enabled(if: binary != nil))
+    func exitStatusesOfTheRealBinary() throws {
+        #expect(try Self.execute(["run", "--app", "JustSend", "Fixtures/justsend"]).status == 0)
+        #expect(try Self.execute(["run", "--app", "JustSend", "--fail-on", "warning", "Fixtures/justsend"]).status == 1)
+        #expect(try Self.execute(["validate", "Fixtures/playbooks/invalid/misspelled-key.yaml"]).status == 2)
+        #expect(try Self.execute(["run", "--bogus"]).status == 64)
+        let random = try Self.execute(["run", "Fixtures/bad", "/dev/null"])
+        #expect(random.reason == .exit)
+        #expect(random.status == 0)
+    }
+}

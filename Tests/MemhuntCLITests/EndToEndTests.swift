@@ -1,0 +1,148 @@
+import Foundation
+import MemhuntBasics
+import MemhuntCore
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntCLI
+
+/// `memhunt` in-process with captured streams, as a user runs it from the repository root.
+func memhunt(_ arguments: String..., environment: [String: String] = [:]) async -> (
+    status: Int32, stdout: String, stderr: String
+) {
+    let out = OutputWriter(), err = OutputWriter()
+    let previous = FileManager.default.currentDirectoryPath
+    FileManager.default.changeCurrentDirectoryPath(Repo.root)
+    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+    let status = await Memhunt.main(arguments: arguments, environment: environment, stdout: out, stderr: err)
+    return (status, out.captured, err.captured)
+}
+
+/// The CLI changes the working directory, so these tests run one at a time.
+@Suite(.serialized) struct EndToEndTests {
+    @Test func jsonDocumentCarriesTheSeedFacts() async throws {
+        let run = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
+        #expect(run.status == 0)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(document["schema"] as? String == "memhunt.findings/1")
+        #expect((document["subject"] as? [String: Any])?["app"] as? String == "JustSend")
+        let facts = try #require(document["facts"] as? [String: Any])
+        #expect(facts["jetsam.app.peakMB"] as? Double == 725)
+        #expect(facts["jetsam.app.rank"] as? Int == 7)
+        #expect(facts["jetsam.app.residentMB"] as? Double == 122)
+        #expect(facts["jetsam.app.state"] as? String == "suspended")
+        #expect(facts["jetsam.compressions"] as? Int == 15_734_833)
+        #expect(facts["crash.reports"] as? Int == 0)
+        #expect(facts["crash.kind"] as? String == "none")
+        let steps = try #require(document["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["number"] as? Int } == Array(1...8))
+        #expect(steps.map { $0["status"] as? String } == ["clear", "finding", "finding", "finding"] + Array(repeating: "no-artifact", count: 4))
+        let artifacts = try #require(document["artifacts"] as? [[String: Any]])
+        #expect(artifacts.count == 1)
+        #expect(artifacts.first?["kind"] as? String == "jetsam-event")
+        #expect(artifacts.first?["sha256"] as? String == SHA256Hex.of(Repo.fixture("justsend/JetsamEvent-2026-08-11-112056.ips")))
+        #expect(run.stderr == "")
+    }
+
+    @Test func textWalkShowsEveryStepAndTheNumbers() async {
+        let run = await memhunt("run", "--app", "JustSend", "Fixtures/justsend")
+        #expect(run.status == 0)
+        for needle in ["725 MB", "rank", "ranked 7 of 16", "122 MB", "15,734,833", "JustSend 725 MB vs ChatGPT 362 MB"] {
+            #expect(run.stdout.contains(needle), "\(needle)")
+        }
+        for number in 1...8 { #expect(run.stdout.contains("\n \(number)  "), "step \(number)") }
+        #expect(!run.stdout.contains("\u{1B}["), "no color when not a terminal")
+    }
+
+    @Test func failOnWarningExitsOne() async {
+        #expect(await memhunt("run", "--app", "JustSend", "--fail-on", "warning", "Fixtures/justsend").status == 1)
+        #expect(await memhunt("run", "--app", "JustSend", "--fail-on", "critical", "Fixtures/justsend").status == 0)
+        #expect(await memhunt("run", "--app", "JustSend", "--fail-on", "critical", "Fixtures/killed").status == 1)
+    }
+
+    @Test func mixedFolderKeepsTheGoodFactsAndNamesEachBadFile() async throws {
+        let run = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend", "Fixtures/bad")
+        #expect(run.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect((document["facts"] as? [String: Any])?["jetsam.app.peakMB"] as? Double == 725)
+        let artifacts = try #require(document["artifacts"] as? [[String: Any]])
+        let bad = artifacts.filter { $0["status"] as? String != "ok" }
+        #expect(bad.count == 5)
+        for artifact in bad {
+            #expect((artifact["source"] as? String)?.hasPrefix("Fixtures/bad/") == true)
+            #expect((artifact["error"] as? String)?.isEmpty == false)
+        }
+    }
+
+    @Test func outputIsWrittenAtomicallyAndUnwritableIsExitTwo() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/report.json"
+        let run = await memhunt("run", "--app", "JustSend", "--format", "json", "-o", path, "Fixtures/justsend")
+        #expect(run.status == 0)
+        #expect(run.stdout == "")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"jetsam.app.rank\": 7"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["report.json"])
+        let bad = await memhunt("run", "--app", "JustSend", "-o", dir.path + "/missing/dir/r.txt", "Fixtures/justsend")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("Error: "))
+        #expect(bad.stderr.contains("missing/dir/r.txt"))
+    }
+
+    @Test func validateReportsLocationAndSuggestion() async {
+        let run = await memhunt("validate", "Fixtures/playbooks/invalid/misspelled-key.yaml")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("Fixtures/playbooks/invalid/misspelled-key.yaml:"))
+        #expect(run.stderr.contains("(did you mean '"))
+        #expect(run.stderr.range(of: #"\.yaml:\d+:\d+: error: "#, options: .regularExpression) != nil)
+        let good = await memhunt("validate", "Playbooks/memory-hunt.yaml")
+        #expect(good.status == 0)
+        #expect(good.stdout == "Playbooks/memory-hunt.yaml: ok (memory-hunt, 8 steps)\n")
+    }
+
+    @Test func invalidPlaybookIsExitTwoAndUsageIsSixtyFour() async {
+        let invalid = await memhunt("run", "--playbook", "Fixtures/playbooks/invalid/unknown-check.yaml", "Fixtures/justsend")
+        #expect(invalid.status == 2)
+        #expect(invalid.stderr.contains("unknown-check.yaml:"))
+        let unknown = await memhunt("run", "--formt", "json", "Fixtures/justsend")
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("Error: Unknown option '--formt'. Did you mean '--format'?"))
+        let noPlaybook = await memhunt("run", "--playbook", "memory-hnut", "Fixtures/justsend")
+        #expect(noPlaybook.status == 2)
+        #expect(noPlaybook.stderr.contains("(did you mean 'memory-hunt'?)"))
+    }
+
+    @Test func helpAndVersion() async {
+        let help = await memhunt("--help")
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("EXIT STATUS:"))
+        #expect(help.stdout.contains("64  usage error"))
+        #expect(await memhunt("--version").stdout == "memhunt \(Memhunt.version)\n")
+        #expect(await memhunt("run", "--help").stdout.contains("USAGE: memhunt run"))
+    }
+
+    @Test func checksAndPlaybooksListings() async throws {
+        let checks = await memhunt("checks", "--format", "json")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(checks.stdout.utf8)) as? [[String: Any]])
+        #expect(list.compactMap { $0["id"] as? String }.contains("jetsam-rank"))
+        #expect(await memhunt("checks").stdout.contains("with max_rank (default 10)"))
+        #expect(await memhunt("playbooks").stdout.contains("memory-hunt  The eight-step memory hunt  (8 steps)"))
+    }
+
+    @Test func inspectShowsKindAndFacts() async {
+        let run = await memhunt("inspect", "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", "Fixtures/bad/empty.ips")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("kind: jetsam-event  status: ok"))
+        #expect(run.stdout.contains("jetsam.compressions = 15,734,833"))
+        #expect(run.stdout.contains("jetsam.processes = 16"))
+        #expect(run.stdout.contains("Fixtures/bad/empty.ips\n   kind: -  status: error"))
+    }
+}
+
+/// sha256 of a file, via the library's own hasher.
+enum SHA256Hex {
+    static func of(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { SHA256.hex([UInt8]($0)) }
+    }
+}
