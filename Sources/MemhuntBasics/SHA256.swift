@@ -47,7 +47,9 @@ public struct SHA256: Sendable {
         var tail = buffer
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         for start in stride(from: 0, to: tail.count, by: 64) { compress(tail[start..<start + 64]) }
         buffer.removeAll()
         let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]

@@ -6,7 +6,9 @@ public enum TextReport {
     public static func render(_ result: RunResult, colored: Bool = false) -> String {
         let style = Style(enabled: colored)
         var out = style.bold("\(result.playbook.title)") + style.dim("  (playbook \(result.playbook.id))") + "\n"
-        let subject = result.subject.app.map { "\($0)" + (result.subject.origin == "option" ? "" : " (named by the crash reports)") }
+        let subject = result.subject.app.map {
+            "\($0)" + (result.subject.origin == "option" ? "" : " (named by the crash reports)")
+        }
         out += "Subject: " + (subject ?? "not chosen (pass --app)") + "\n\n"
         for step in result.steps {
             out += header(step, style: style)
@@ -33,7 +35,9 @@ public enum TextReport {
         for artifact in result.artifacts {
             let kind = artifact.kind?.rawValue ?? "-"
             let status = artifact.status == .ok ? style.green("ok") : style.yellow(artifact.status.rawValue)
-            var line = "   " + status + String(repeating: " ", count: max(1, 13 - artifact.status.rawValue.count)) + pad(kind, 22) + artifact.source
+            var line =
+                "   " + status + String(repeating: " ", count: max(1, 13 - artifact.status.rawValue.count))
+                + pad(kind, 22) + artifact.source
             if let sha = artifact.sha256 { line += style.dim("  sha256:" + sha.prefix(12)) }
             out += line + "\n"
             if let error = artifact.error { out += "      " + error + "\n" }

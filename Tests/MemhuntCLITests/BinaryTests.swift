@@ -39,7 +39,10 @@ import Testing
         let root = try #require(Repo.realworld)
         let files = try FileManager.default.subpathsOfDirectory(atPath: root)
             .filter { !$0.hasSuffix(".md") }.map { root + "/" + $0 }
-            .filter { var d: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &d) && !d.boolValue }
+            .filter {
+                var d: ObjCBool = false;
+                return FileManager.default.fileExists(atPath: $0, isDirectory: &d) && !d.boolValue
+            }
         #expect(files.count >= 35)
         let run = try Self.execute(["inspect"] + files)
         #expect(run.reason == .exit)
@@ -53,7 +56,8 @@ import Testing
     @Test(.enabled(if: binary != nil))
     func exitStatusesOfTheRealBinary() throws {
         #expect(try Self.execute(["run", "--app", "JustSend", "Fixtures/justsend"]).status == 0)
-        #expect(try Self.execute(["run", "--app", "JustSend", "--fail-on", "warning", "Fixtures/justsend"]).status == 1)
+        #expect(
+            try Self.execute(["run", "--app", "JustSend", "--fail-on", "warning", "Fixtures/justsend"]).status == 1)
         #expect(try Self.execute(["validate", "Fixtures/playbooks/invalid/misspelled-key.yaml"]).status == 2)
         #expect(try Self.execute(["run", "--bogus"]).status == 64)
         let random = try Self.execute(["run", "Fixtures/bad", "/dev/null"])

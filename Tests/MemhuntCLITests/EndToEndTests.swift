@@ -37,18 +37,23 @@ func memhunt(_ arguments: String..., environment: [String: String] = [:]) async 
         #expect(facts["crash.kind"] as? String == "none")
         let steps = try #require(document["steps"] as? [[String: Any]])
         #expect(steps.map { $0["number"] as? Int } == Array(1...8))
-        #expect(steps.map { $0["status"] as? String } == ["clear", "finding", "finding", "finding"] + Array(repeating: "no-artifact", count: 4))
+        #expect(
+            steps.map { $0["status"] as? String } == ["clear", "finding", "finding", "finding"]
+                + Array(repeating: "no-artifact", count: 4))
         let artifacts = try #require(document["artifacts"] as? [[String: Any]])
         #expect(artifacts.count == 1)
         #expect(artifacts.first?["kind"] as? String == "jetsam-event")
-        #expect(artifacts.first?["sha256"] as? String == SHA256Hex.of(Repo.fixture("justsend/JetsamEvent-2026-08-11-112056.ips")))
+        #expect(
+            artifacts.first?["sha256"] as? String
+                == SHA256Hex.of(Repo.fixture("justsend/JetsamEvent-2026-08-11-112056.ips")))
         #expect(run.stderr == "")
     }
 
     @Test func textWalkShowsEveryStepAndTheNumbers() async {
         let run = await memhunt("run", "--app", "JustSend", "Fixtures/justsend")
         #expect(run.status == 0)
-        for needle in ["725 MB", "rank", "ranked 7 of 16", "122 MB", "15,734,833", "JustSend 725 MB vs ChatGPT 362 MB"] {
+        for needle in ["725 MB", "rank", "ranked 7 of 16", "122 MB", "15,734,833", "JustSend 725 MB vs ChatGPT 362 MB"]
+        {
             #expect(run.stdout.contains(needle), "\(needle)")
         }
         for number in 1...8 { #expect(run.stdout.contains("\n \(number)  "), "step \(number)") }
@@ -102,7 +107,8 @@ func memhunt(_ arguments: String..., environment: [String: String] = [:]) async 
     }
 
     @Test func invalidPlaybookIsExitTwoAndUsageIsSixtyFour() async {
-        let invalid = await memhunt("run", "--playbook", "Fixtures/playbooks/invalid/unknown-check.yaml", "Fixtures/justsend")
+        let invalid = await memhunt(
+            "run", "--playbook", "Fixtures/playbooks/invalid/unknown-check.yaml", "Fixtures/justsend")
         #expect(invalid.status == 2)
         #expect(invalid.stderr.contains("unknown-check.yaml:"))
         let unknown = await memhunt("run", "--formt", "json", "Fixtures/justsend")
@@ -131,7 +137,8 @@ func memhunt(_ arguments: String..., environment: [String: String] = [:]) async 
     }
 
     @Test func inspectShowsKindAndFacts() async {
-        let run = await memhunt("inspect", "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", "Fixtures/bad/empty.ips")
+        let run = await memhunt(
+            "inspect", "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", "Fixtures/bad/empty.ips")
         #expect(run.status == 0)
         #expect(run.stdout.contains("kind: jetsam-event  status: ok"))
         #expect(run.stdout.contains("jetsam.compressions = 15,734,833"))

@@ -11,7 +11,9 @@ import Testing
     func context() -> CheckContext {
         CheckContext(
             stepID: "custom", parameters: ["threshold": 5],
-            artifacts: [Artifact(source: "Fixtures/justsend/x.ips", localPath: "/tmp/x.ips", kind: .jetsamEvent, status: .ok)],
+            artifacts: [
+                Artifact(source: "Fixtures/justsend/x.ips", localPath: "/tmp/x.ips", kind: .jetsamEvent, status: .ok)
+            ],
             subject: Subject(app: "JustSend", origin: "option"), facts: ["jetsam.compressions": 15_734_833],
             playbookDirectory: Repo.fixture("checks"))
     }

@@ -21,7 +21,9 @@ import Testing
         #expect(facts["jetsam.app.residentMB"] == 122)
         #expect(facts["jetsam.compressions"] == 15_734_833)
         #expect(facts["jetsam.app.reason"] == nil)
-        #expect(result.steps.map(\.status) == [.clear, .finding, .finding, .finding] + Array(repeating: .noArtifact, count: 4))
+        #expect(
+            result.steps.map(\.status) == [.clear, .finding, .finding, .finding]
+                + Array(repeating: .noArtifact, count: 4))
     }
 
     @Test func justSendFindings() async throws {
@@ -37,7 +39,9 @@ import Testing
             ])
         let suspended = try #require(result.findings.first { $0.check == "suspended-footprint" })
         #expect(suspended.detail.contains("another app dies instead"))
-        #expect(suspended.evidence.first?.reference == "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips#/processes/4/rpages")
+        #expect(
+            suspended.evidence.first?.reference
+                == "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips#/processes/4/rpages")
     }
 
     @Test func widgetOfTheSameNameIsNotTheApp() async throws {
@@ -59,7 +63,9 @@ import Testing
         let result = try await Hunt.run(["justsend"], app: nil)
         #expect(result.subject.app == nil)
         let ask = try #require(result.findings.first { $0.title == "Which app? Pass --app" })
-        #expect(ask.detail.hasSuffix("JustSend 725 MB, ChatGPT 362 MB, Spotify 328.1 MB, MobileMail 218.8 MB, JustSendWidget 31 MB."))
+        #expect(
+            ask.detail.hasSuffix(
+                "JustSend 725 MB, ChatGPT 362 MB, Spotify 328.1 MB, MobileMail 218.8 MB, JustSendWidget 31 MB."))
         #expect(result.facts["jetsam.compressions"] == 15_734_833)
     }
 

@@ -39,7 +39,10 @@ struct ChecksCommand {
                 "parameters",
                 .array(
                     d.parameters.map {
-                        .object([("name", .string($0.name)), ("default", JSONNode($0.defaultValue)), ("help", .string($0.help))])
+                        .object([
+                            ("name", .string($0.name)), ("default", JSONNode($0.defaultValue)),
+                            ("help", .string($0.help)),
+                        ])
                     })
             ),
         ])

@@ -54,7 +54,8 @@ struct RunCommand {
     private func loadPlaybook(_ reference: String) async throws -> Playbook {
         if let builtIn = BuiltInPlaybooks.all.first(where: { $0.id == reference }) {
             return try check(
-                playbookLoader.load(text: builtIn.text, origin: "built-in:\(builtIn.id)", directory: nil, isRemote: false))
+                playbookLoader.load(
+                    text: builtIn.text, origin: "built-in:\(builtIn.id)", directory: nil, isRemote: false))
         }
         guard FileManager.default.fileExists(atPath: reference) else {
             let ids = BuiltInPlaybooks.all.map(\.id)

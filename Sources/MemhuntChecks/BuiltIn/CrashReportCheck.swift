@@ -26,7 +26,9 @@ struct CrashReportCheck: Check {
         let mine =
             subject.app == nil
             ? all
-            : all.filter { subject.matches($0.1.appName) || subject.matches($0.1.processName) || subject.matches($0.1.bundleID) }
+            : all.filter {
+                subject.matches($0.1.appName) || subject.matches($0.1.processName) || subject.matches($0.1.bundleID)
+            }
         let others = all.count - mine.count
         output.record("crash.reports", .int(mine.count))
         let app = subject.app ?? "the app"
@@ -43,7 +45,8 @@ struct CrashReportCheck: Check {
                     detail: "No crash report of \(app) among the artifacts"
                         + (others > 0 ? " (\(others) of other processes)" : "")
                         + ". Slowness in an app that stays alive leaves no crash log; that is information, not a gap.",
-                    next: "Read the jetsam record (step 2): it lists every process alive at that moment, not only the dead."
+                    next:
+                        "Read the jetsam record (step 2): it lists every process alive at that moment, not only the dead."
                 ))
             return output
         }

@@ -20,7 +20,8 @@ struct JetsamRankCheck: Check {
         parameters: [
             CheckParameter("max_rank", default: 10, "Warn when the app ranks this high or higher by lifetime peak."),
             CheckParameter(
-                "dominance_ratio", default: 2.0, "Notice when the app's peak is at least this many times the next app's."),
+                "dominance_ratio", default: 2.0,
+                "Notice when the app's peak is at least this many times the next app's."),
         ]
     )
 
@@ -39,7 +40,9 @@ struct JetsamRankCheck: Check {
                 + (r.process(of: context.subject) == nil ? "" : ", lists \(context.subject.app ?? "")") + ")"
         }
         guard let app = context.subject.app else {
-            let top = record.appsByPeak.prefix(5).map { "\($0.name) \(record.bytes(pages: JetsamRecord.peakPages($0)).megabytesText)" }
+            let top = record.appsByPeak.prefix(5).map {
+                "\($0.name) \(record.bytes(pages: JetsamRecord.peakPages($0)).megabytesText)"
+            }
             output.emit(
                 Finding(
                     severity: .notice,
@@ -73,8 +76,10 @@ struct JetsamRankCheck: Check {
         output.record("jetsam.app.reason", process.reason.map(FactValue.string))
 
         let peakEvidence = record.evidence(process, process.lifetimeMax == nil ? "rpages" : "lifetimeMax")
-        let recordsNote = records.count > 1 ? " Facts come from the newest record that lists \(app); all records: "
-            + listing.joined(separator: "; ") + "." : ""
+        let recordsNote =
+            records.count > 1
+            ? " Facts come from the newest record that lists \(app); all records: "
+                + listing.joined(separator: "; ") + "." : ""
         if let reason = process.reason {
             output.emit(
                 Finding(
@@ -93,7 +98,8 @@ struct JetsamRankCheck: Check {
             output.emit(
                 Finding(
                     severity: .warning,
-                    title: "\(app) ranked \(rank) of \(event.processes.count) processes by lifetime peak (\(peak.megabytesText))",
+                    title:
+                        "\(app) ranked \(rank) of \(event.processes.count) processes by lifetime peak (\(peak.megabytesText))",
                     detail: "\(app) used a lifetime maximum of \(peak.megabytesText) (\(peakPages) pages of "
                         + "\(event.pageSize) bytes) and ranked \(rank) among \(event.processes.count) processes "
                         + "(threshold: rank ≤ \(maxRank))." + recordsNote,
@@ -109,7 +115,8 @@ struct JetsamRankCheck: Check {
                     Finding(
                         severity: .notice,
                         title: "\(app) \(peak.megabytesText) vs \(runnerUp.name) \(other.megabytesText)",
-                        detail: "\(app)'s lifetime peak is \(FactValue.oneDecimal(peak / other))× that of the next app, "
+                        detail:
+                            "\(app)'s lifetime peak is \(FactValue.oneDecimal(peak / other))× that of the next app, "
                             + "\(runnerUp.name) (threshold: \(FactValue.oneDecimal(ratio))×).",
                         evidence: [peakEvidence, record.evidence(runnerUp, "lifetimeMax")],
                         next: "Compare with what the app should need: a screen that allocates this much is the lead."

@@ -30,7 +30,8 @@ struct MetricKitMemoryCheck: Check {
                     Finding(
                         severity: .warning,
                         title: "\(app) peaked at \(peak.megabytesText) (MetricKit)",
-                        detail: "MetricKit's peakMemoryUsage is \(peak.megabytesText) (threshold \(FactValue.oneDecimal(limit)) MB).",
+                        detail:
+                            "MetricKit's peakMemoryUsage is \(peak.megabytesText) (threshold \(FactValue.oneDecimal(limit)) MB).",
                         evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics/peakMemoryUsage")]
                     ))
             }

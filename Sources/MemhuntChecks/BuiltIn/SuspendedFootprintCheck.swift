@@ -40,7 +40,8 @@ struct SuspendedFootprintCheck: Check {
                     ))
             }
         }
-        if let metrics = MetricKitSelection.newest(in: context), let bytes = metrics.payload.averageSuspendedMemoryBytes {
+        if let metrics = MetricKitSelection.newest(in: context), let bytes = metrics.payload.averageSuspendedMemoryBytes
+        {
             output.record("metrickit.suspendedMB", .megabytes(bytes: bytes))
             if bytes >= limit * 1_048_576 {
                 output.emit(

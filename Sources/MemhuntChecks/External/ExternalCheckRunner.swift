@@ -29,7 +29,8 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         case .launchFailed(let why):
             return CheckOutput(failure: "could not start '\(executable)': \(why)")
         case .timedOut:
-            return CheckOutput(failure: "'\(name)' timed out after \(FactValue.oneDecimal(timeout)) s and was killed" + stderrNote)
+            return CheckOutput(
+                failure: "'\(name)' timed out after \(FactValue.oneDecimal(timeout)) s and was killed" + stderrNote)
         case .flooded:
             return CheckOutput(
                 failure: "'\(name)' printed more than \(stdoutLimit >> 10) KB on stdout and was stopped" + stderrNote)
@@ -93,7 +94,8 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
             }
             if let key = object["fact"]?.stringValue, let value = object["value"] {
                 output.record(key, value)
-            } else if let severityText = object["severity"]?.stringValue, let severity = Severity(rawValue: severityText),
+            } else if let severityText = object["severity"]?.stringValue,
+                let severity = Severity(rawValue: severityText),
                 let title = object["title"]?.stringValue
             {
                 let evidence = (object["evidence"]?.arrayValue ?? []).compactMap { item -> Evidence? in

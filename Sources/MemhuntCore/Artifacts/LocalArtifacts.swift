@@ -39,7 +39,8 @@ public enum LocalArtifacts {
             return Artifact(source: source, status: .error, error: "no such file or directory")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            return Artifact(source: source, localPath: path, status: .error, error: "cannot be read (permission denied?)")
+            return Artifact(
+                source: source, localPath: path, status: .error, error: "cannot be read (permission denied?)")
         }
         defer { try? handle.close() }
         // Read in 1 MiB chunks: hash everything, keep at most `documentLimit` bytes.

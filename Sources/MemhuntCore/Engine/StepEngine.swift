@@ -103,7 +103,8 @@ public struct StepEngine: Sendable {
                 }
                 guard let external else {
                     failed = true
-                    output.emit(Self.errorFinding(step: step, check: invocation.id, "external checks are not available"))
+                    output.emit(
+                        Self.errorFinding(step: step, check: invocation.id, "external checks are not available"))
                     continue
                 }
                 produced = await external.run(argv: argv, timeout: timeout, context: context)
@@ -136,6 +137,7 @@ public struct StepEngine: Sendable {
     }
 
     private static func errorFinding(step: Step, check: String, _ message: String) -> Finding {
-        Finding(step: step.id, check: check, severity: .warning, title: "Check '\(check)' could not run", detail: message)
+        Finding(
+            step: step.id, check: check, severity: .warning, title: "Check '\(check)' could not run", detail: message)
     }
 }

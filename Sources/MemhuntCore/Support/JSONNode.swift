@@ -1,5 +1,3 @@
-
-
 /// A JSON value in a fixed key order, so the findings document is byte-stable.
 public indirect enum JSONNode: Sendable, Hashable {
     case null
