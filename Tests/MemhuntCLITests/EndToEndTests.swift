@@ -6,20 +6,17 @@ import Testing
 
 @testable import MemhuntCLI
 
-/// `memhunt` in-process with captured streams, as a user runs it from the repository root.
+/// `memhunt` in-process with captured streams, as a user runs it from the repository root
+/// (`swift test` and `scripts/test` run there; the tests never change directory, as suites run in parallel).
 func memhunt(_ arguments: String..., environment: [String: String] = [:]) async -> (
     status: Int32, stdout: String, stderr: String
 ) {
     let out = OutputWriter(), err = OutputWriter()
-    let previous = FileManager.default.currentDirectoryPath
-    FileManager.default.changeCurrentDirectoryPath(Repo.root)
-    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
     let status = await Memhunt.main(arguments: arguments, environment: environment, stdout: out, stderr: err)
     return (status, out.captured, err.captured)
 }
 
-/// The CLI changes the working directory, so these tests run one at a time.
-@Suite(.serialized) struct EndToEndTests {
+@Suite struct EndToEndTests {
     @Test func jsonDocumentCarriesTheSeedFacts() async throws {
         let run = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
         #expect(run.status == 0)
