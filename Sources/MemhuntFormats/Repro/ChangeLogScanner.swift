@@ -317,7 +317,7 @@ public struct ChangeLogScanner {
     }
 
     /// Items split at commas outside `<>`, `()` and `[]`, trimmed.
-    static func splitItems(_ text: String) -> [String] {
+    public static func splitItems(_ text: String) -> [String] {
         var items: [String] = []
         var depth = 0
         var current = ""
