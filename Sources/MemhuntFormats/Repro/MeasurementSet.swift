@@ -1,0 +1,263 @@
+/// One measurement of memhunt's own format: numbers read off Xcode's memory gauge or Instruments.
+public struct Measurement: Sendable, Hashable {
+    public var label: String
+    /// Physical footprint in MB of 1,048,576 bytes, as Xcode shows it.
+    public var footprintMB: Double
+    /// The CoreAnimation share in MB, when measured.
+    public var coreAnimationMB: Double?
+    /// Number of layers, when counted.
+    public var layers: Int?
+    /// Size of the input that was rendered, in bytes.
+    public var inputBytes: Int?
+    /// Lines of that input.
+    public var inputLines: Int?
+    /// What was changed between rows of one scenario (`one-block`, `2500-blocks`).
+    public var variant: String?
+    public var scenario: String?
+    /// Capture time as written: ISO 8601 or `yyyy-MM-dd HH:mm:ss`.
+    public var time: String?
+    public var note: String?
+    /// 0-based position in the file.
+    public var order: Int
+
+    public init(
+        label: String, footprintMB: Double, coreAnimationMB: Double? = nil, layers: Int? = nil, inputBytes: Int? = nil,
+        inputLines: Int? = nil, variant: String? = nil, scenario: String? = nil, time: String? = nil,
+        note: String? = nil, order: Int
+    ) {
+        self.label = label
+        self.footprintMB = footprintMB
+        self.coreAnimationMB = coreAnimationMB
+        self.layers = layers
+        self.inputBytes = inputBytes
+        self.inputLines = inputLines
+        self.variant = variant
+        self.scenario = scenario
+        self.time = time
+        self.note = note
+        self.order = order
+    }
+
+    /// `footprintMB` in bytes.
+    public var footprintBytes: Int { ReproText.int(footprintMB * 1_048_576) ?? Int.max }
+}
+
+/// A file of measurements in memhunt's CSV or JSON format (see `Playbooks/measurements.md`).
+public struct MeasurementSet: Sendable, Hashable {
+    /// Rows in file order.
+    public var measurements: [Measurement]
+
+    public init(measurements: [Measurement]) { self.measurements = measurements }
+
+    /// Rows by capture time when every row has a `time` (compared as written, with `T` read as a space),
+    /// else in file order; ties keep file order.
+    public var timeOrdered: [Measurement] {
+        guard measurements.allSatisfy({ $0.time != nil }) else { return measurements }
+        func key(_ row: Measurement) -> String { String(row.time!.map { $0 == "T" ? " " : $0 }) }
+        return measurements.sorted { (key($0), $0.order) < (key($1), $1.order) }
+    }
+
+    /// The first measurement in time order: what the others are compared with.
+    public var baseline: Measurement? { timeOrdered.first }
+
+    /// The first row with this label.
+    public func measurement(_ label: String) -> Measurement? { measurements.first { $0.label == label } }
+
+    /// CSV columns this format knows; others are ignored.
+    public static let columns = [
+        "label", "footprint_mb", "core_animation_mb", "layers", "input_bytes", "input_lines", "variant", "scenario",
+        "time", "note",
+    ]
+
+    /// A header line with `label` and `footprint_mb` columns, or JSON with `"memhunt": "measurements/1"` near the start.
+    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
+        let head = Array(prefix.prefix(4096))
+        if head.first(where: { ![9, 10, 13, 32].contains($0) }) == UInt8(ascii: "{") {
+            let text = String(decoding: head, as: UTF8.self).filter { !$0.isWhitespace }
+            return text.contains("\"memhunt\":\"measurements/1\"")
+        }
+        guard let header = ReproText.lines(head).first(where: { line in
+            let trimmed = ReproText.trimmed(line)
+            return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+        }) else { return false }
+        let names = header.split(separator: ",").map { ReproText.trimmed($0).filter { $0 != "\"" } }
+        return names.contains("label") && names.contains("footprint_mb")
+    }
+
+    /// Parses either form; errors carry the 1-based line.
+    public static func parse(_ bytes: [UInt8]) -> Result<MeasurementSet, FormatError> {
+        bytes.first(where: { ![9, 10, 13, 32].contains($0) }) == UInt8(ascii: "{") ? parseJSON(bytes) : parseCSV(bytes)
+    }
+
+    /// One field value of a row, with the line it came from for errors.
+    typealias Fields = [String: (text: String, line: Int)]
+
+    static func row(_ fields: Fields, order: Int, line: Int, scenario: String?) -> Result<Measurement, FormatError> {
+        func text(_ key: String) -> String? {
+            fields[key].flatMap { $0.text.isEmpty ? nil : $0.text }
+        }
+        func number(_ key: String) throws(FormatError) -> Double? {
+            guard let field = fields[key], !field.text.isEmpty else { return nil }
+            guard let value = ReproText.decimal(ReproText.trimmed(field.text)), value >= 0 else {
+                throw FormatError("\(key) '\(field.text)' is not a non-negative number", line: field.line)
+            }
+            return value
+        }
+        func integer(_ key: String) throws(FormatError) -> Int? {
+            guard let value = try number(key) else { return nil }
+            guard value == value.rounded(), let int = ReproText.int(value) else {
+                throw FormatError("\(key) '\(value)' is not a whole number", line: fields[key]?.line)
+            }
+            return int
+        }
+        do throws(FormatError) {
+            guard let label = text("label") else { throw FormatError("a row without a label", line: line) }
+            guard let footprint = try number("footprint_mb") else {
+                throw FormatError("row '\(label)' has no footprint_mb", line: line)
+            }
+            return .success(
+                Measurement(
+                    label: label, footprintMB: footprint, coreAnimationMB: try number("core_animation_mb"),
+                    layers: try integer("layers"), inputBytes: try integer("input_bytes"),
+                    inputLines: try integer("input_lines"), variant: text("variant"),
+                    scenario: text("scenario") ?? scenario, time: text("time"), note: text("note"), order: order))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func parseCSV(_ bytes: [UInt8]) -> Result<MeasurementSet, FormatError> {
+        var header: [String]?
+        var rows: [Measurement] = []
+        var reader = CSVReader(bytes: bytes)
+        while let record = reader.next() {
+            switch record {
+            case .failure(let error): return .failure(error)
+            case .success(let (fields, line)):
+                guard let names = header else {
+                    let names = fields.map { String(ReproText.trimmed($0)) }
+                    guard names.contains("label"), names.contains("footprint_mb") else {
+                        return .failure(FormatError("header needs 'label' and 'footprint_mb' columns", line: line))
+                    }
+                    header = names
+                    continue
+                }
+                guard fields.count <= names.count else {
+                    return .failure(FormatError("\(fields.count) fields but the header has \(names.count)", line: line))
+                }
+                var values: Fields = [:]
+                for (name, field) in zip(names, fields) { values[name] = (field, line) }
+                switch row(values, order: rows.count, line: line, scenario: nil) {
+                case .success(let measurement): rows.append(measurement)
+                case .failure(let error): return .failure(error)
+                }
+            }
+        }
+        guard header != nil else { return .failure(FormatError("no CSV header line")) }
+        return .success(MeasurementSet(measurements: rows))
+    }
+
+    static func parseJSON(_ bytes: [UInt8]) -> Result<MeasurementSet, FormatError> {
+        let root: MiniJSON
+        switch MiniJSON.parse(bytes) {
+        case .success(let value): root = value
+        case .failure(let error): return .failure(error)
+        }
+        guard case .string("measurements/1") = root["memhunt"] else {
+            return .failure(FormatError("'memhunt' must be \"measurements/1\"", line: 1))
+        }
+        guard case .array(let items) = root["measurements"] else {
+            return .failure(FormatError("'measurements' must be an array", line: 1))
+        }
+        var scenario: String?
+        if case .string(let value) = root["scenario"] { scenario = value }
+        var rows: [Measurement] = []
+        for item in items {
+            guard case .object(let members) = item else {
+                return .failure(FormatError("measurement \(rows.count) is not an object"))
+            }
+            var values: Fields = [:]
+            for (key, value) in members {
+                switch value {
+                case .string(let text): values[key] = (text, 0)
+                case .number(let number): values[key] = (number == number.rounded() && abs(number) < 1e15
+                    ? String(Int(number)) : String(number), 0)
+                case .null: break
+                default: return .failure(FormatError("measurement \(rows.count): '\(key)' must be a string or number"))
+                }
+            }
+            switch row(values, order: rows.count, line: 0, scenario: scenario) {
+            case .success(let measurement): rows.append(measurement)
+            case .failure(var error):
+                error.line = nil
+                error.message = "measurement \(rows.count): " + error.message
+                return .failure(error)
+            }
+        }
+        return .success(MeasurementSet(measurements: rows))
+    }
+}
+
+/// RFC 4180 records: quoted fields may hold commas, doubled quotes and newlines. Lines starting with `#`
+/// (outside quotes) and blank lines are skipped.
+struct CSVReader {
+    let bytes: [UInt8]
+    var offset = 0
+    var line = 1
+
+    /// The next record's fields and the 1-based line it starts on.
+    mutating func next() -> Result<(fields: [String], line: Int), FormatError>? {
+        while offset < bytes.count {
+            let start = line
+            if bytes[offset] == UInt8(ascii: "#") || bytes[offset] == 10 || bytes[offset] == 13 {
+                skipLine()
+                continue
+            }
+            var fields: [String] = []
+            var field: [UInt8] = []
+            var quoted = false
+            while true {
+                guard offset < bytes.count else {
+                    if quoted { return .failure(FormatError("unterminated quoted field", line: start)) }
+                    fields.append(String(decoding: field, as: UTF8.self))
+                    return .success((fields, start))
+                }
+                let byte = bytes[offset]
+                offset += 1
+                if quoted {
+                    if byte == 10 { line += 1 }
+                    if byte == UInt8(ascii: "\"") {
+                        if offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") {
+                            field.append(byte)
+                            offset += 1
+                        } else {
+                            quoted = false
+                        }
+                    } else {
+                        field.append(byte)
+                    }
+                } else if byte == UInt8(ascii: "\"") && field.allSatisfy({ $0 == 32 }) {
+                    field.removeAll()
+                    quoted = true
+                } else if byte == UInt8(ascii: ",") {
+                    fields.append(String(decoding: field, as: UTF8.self))
+                    field.removeAll()
+                } else if byte == 10 {
+                    line += 1
+                    if field.last == 13 { field.removeLast() }
+                    fields.append(String(decoding: field, as: UTF8.self))
+                    return .success((fields, start))
+                } else {
+                    field.append(byte)
+                }
+            }
+        }
+        return nil
+    }
+
+    mutating func skipLine() {
+        while offset < bytes.count, bytes[offset] != 10 { offset += 1 }
+        offset += 1
+        line += 1
+    }
+}

@@ -1,0 +1,55 @@
+/// A parsed artifact of the reproduction half of the hunt (steps 5 to 8).
+public enum ReproArtifact: Sendable, Hashable {
+    case vmmap(VMMapSummary)
+    case footprint(FootprintReport)
+    case measurements(MeasurementSet)
+    case viewHierarchy(ViewHierarchyDump)
+    case changeLog(ChangeLogSummary)
+    case sample(SampleReport)
+    case image(ImageInfo)
+
+    /// The artifact's kind.
+    public var kind: ArtifactKind {
+        switch self {
+        case .vmmap: .vmmapSummary
+        case .footprint: .footprint
+        case .measurements: .measurements
+        case .viewHierarchy: .viewHierarchy
+        case .changeLog: .changeLog
+        case .sample: .sample
+        case .image: .image
+        }
+    }
+}
+
+/// Sniffs and parses the reproduction-side kinds. Run it after the crash, JetsamEvent and MetricKit
+/// sniffers: a crash report can embed a vmmap table or a stack that looks like a sample.
+public enum ReproReader {
+    /// The kind of `prefix` (the first ≤ 64 KiB) when it is one of the reproduction kinds, from content only.
+    /// Order: magic bytes, memhunt's own format, tool banners, view dumps, then change logs (the loosest).
+    public static func detect(_ prefix: [UInt8]) -> ArtifactKind? {
+        let head = prefix.prefix(65_536)
+        if ImageInfo.matches(head) { return .image }
+        if MeasurementSet.matches(head) { return .measurements }
+        if VMMapSummary.matches(head) { return .vmmapSummary }
+        if FootprintReport.matches(head) { return .footprint }
+        if SampleReport.matches(head) { return .sample }
+        if ViewHierarchyDump.matches(head) { return .viewHierarchy }
+        if ChangeLogScanner.matches(head) { return .changeLog }
+        return nil
+    }
+
+    /// Detects and parses `bytes`; nil when they are none of the reproduction kinds.
+    public static func read(_ bytes: [UInt8]) -> Result<ReproArtifact, FormatError>? {
+        switch detect(bytes) {
+        case .image: ImageInfo.parse(bytes).map(ReproArtifact.image)
+        case .measurements: MeasurementSet.parse(bytes).map(ReproArtifact.measurements)
+        case .vmmapSummary: VMMapSummary.parse(bytes).map(ReproArtifact.vmmap)
+        case .footprint: FootprintReport.parse(bytes).map(ReproArtifact.footprint)
+        case .sample: SampleReport.parse(bytes).map(ReproArtifact.sample)
+        case .viewHierarchy: ViewHierarchyDump.parse(bytes).map(ReproArtifact.viewHierarchy)
+        case .changeLog: ChangeLogScanner.parse(bytes).map(ReproArtifact.changeLog)
+        default: nil
+        }
+    }
+}

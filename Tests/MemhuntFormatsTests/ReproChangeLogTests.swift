@@ -1,0 +1,152 @@
+import MemhuntFormats
+import Testing
+
+@Suite struct ReproChangeLogTests {
+    func summary(_ name: String) throws -> ChangeLogSummary {
+        guard case .changeLog(let summary) = try ReproFixture.read(name) else { throw FormatError("not a change log") }
+        return summary
+    }
+
+    func scan(_ text: String) -> ChangeLogSummary {
+        var scanner = ChangeLogScanner()
+        scanner.feed(Array(text.utf8)[...])
+        return scanner.finish()
+    }
+
+    @Test func drawerGestureBeforeAndAfter() throws {
+        let before = try summary("drawer-before.log")
+        #expect(before.views == ["RootView": 11, "StreamScreen": 11])
+        #expect(before.itemCounts["RootView"] == ["_dragProgress": 11, "_isDrawerOpen": 1])
+        #expect(before.selfChangedByView == ["StreamScreen": 11])
+        #expect(before.bursts == 1)  // frames 16 ms apart are one gesture
+        #expect(before.fanOut.first?.evaluations == 22)
+        #expect(before.fanOut.first?.triggerItems == ["_dragProgress", "_isDrawerOpen"])
+        #expect(before.firstTimestamp == "2026-08-12 14:03:05.000000+0900")
+        #expect(before.lastTimestamp == "2026-08-12 14:03:05.162000+0900")
+        let after = try summary("drawer-after.log")
+        #expect(after.views == ["RootView": 1, "StreamScreen": 1])
+        #expect(after.evaluations == 2)
+    }
+
+    @Test func thumbnailStoreFansOutToFourViews() throws {
+        let log = try summary("thumbnail-fanout.log")
+        #expect(log.bursts == 3)
+        let widest = try #require(log.fanOut.first)
+        #expect(widest.triggerView == "LibraryScreen")
+        #expect(widest.triggerItems == ["_thumbnailStore"])
+        #expect(widest.views == ["LibraryScreen", "ThumbnailGrid", "SidebarView", "StatusBar"])
+        #expect(widest.distinctViews == 4)
+        #expect(widest.evaluations == 5)
+        #expect(widest.line == 2)
+        #expect(widest.timestamp == "2026-08-12 14:03:20.000000+0900")
+        #expect(log.fanOut.map(\.distinctViews) == [4, 2, 1])
+        #expect(log.fanOut[1].triggerView == "LibraryList")
+        #expect(log.fanOut[1].triggerItems == [])
+        #expect(log.selfChangedByView == ["LibraryList": 1, "LibraryRow": 8])
+        #expect(log.unchangedCount == 1)
+        #expect(log.itemCounts["ThumbnailGrid"]?["\\ThumbnailStore.<computed> (Dictionary<String, Int>)"] == 1)
+        #expect(log.itemCounts["SidebarView"] == ["@dependencies": 1])
+    }
+
+    @Test func itemsSplitOnlyAtDepthZero() {
+        #expect(
+            ChangeLogScanner.splitItems("@self, \\Store.<computed> (Dictionary<String, Int>), _map, @3")
+                == ["@self", "\\Store.<computed> (Dictionary<String, Int>)", "_map", "@3"])
+        let log = scan("Grid<Int, String>: \\Store.<computed> (Dictionary<String, [Int]>), @self changed.\n")
+        #expect(log.itemCounts == ["Grid<Int, String>": ["\\Store.<computed> (Dictionary<String, [Int]>)": 1, "@self": 1]])
+    }
+
+    @Test func prefixesAndNonChangeLines() {
+        let log = scan(
+            """
+            ParentView init
+            ParentView body: @self, @identity, _env1 changed.
+            [com.apple.SwiftUI:Changed Body Properties] ChangedBodyPropertyTests.ContentView: @self changed.
+            ContentModel: unchanged.
+            The build changed.
+            Status: everything changed.
+            Foo: unchanged. trailing
+            """)
+        #expect(log.views == ["ParentView": 1, "ChangedBodyPropertyTests.ContentView": 1, "ContentModel": 1])
+        #expect(log.evaluations == 3)
+        #expect(log.unchangedCount == 1)
+        #expect(log.bursts == 1)  // a non-change line before the first evaluation starts nothing
+        #expect(log.lines == 7)
+    }
+
+    @Test func logShowStyles() throws {
+        for name in ["logshow-ndjson.log", "logshow-compact.log"] {
+            let log = try summary(name)
+            #expect(log.evaluations == 3, "\(name)")
+            #expect(log.views == ["ContentView": 2, "ChildView": 1], "\(name)")
+            #expect(log.itemCounts["ChildView"] == ["@dependencies": 1, "@self": 1], "\(name)")
+            #expect(log.bursts == 2, "\(name)")  // 24.184 and 24.190 together, 25.402 alone
+            #expect(log.firstTimestamp?.hasPrefix("2026-09-02 19:02:24.184") == true, "\(name)")
+        }
+    }
+
+    @Test func logShowJSONArray() {
+        let json = """
+            [{
+              "traceID" : 1,
+              "eventMessage" : "RootView: _dragProgress changed.",
+              "subsystem" : "com.apple.SwiftUI",
+              "timestamp" : "2026-09-02 19:02:24.184510+0900"
+            },{
+              "eventMessage" : "Note: \\"quoted\\" text",
+              "timestamp" : "2026-09-02 19:02:24.190000+0900"
+            },{
+              "timestamp" : "2026-09-02 19:02:24.200000+0900",
+              "eventMessage" : "StreamScreen: @self changed.\\u000aStreamScreen: unchanged."
+            }]
+            """
+        #expect(ReproReader.detect(Array(json.utf8)) == .changeLog)
+        let log = scan(json)
+        #expect(log.views == ["RootView": 1, "StreamScreen": 2])
+        #expect(log.bursts == 1)
+        #expect(log.lastTimestamp == "2026-09-02 19:02:24.200000+0900")
+    }
+
+    @Test func burstsWithoutTimestampsSplitAtBlankLines() {
+        let log = scan("A: _x changed.\nB: @self changed.\n\nC: _y changed.\n")
+        #expect(log.bursts == 2)
+        #expect(log.fanOut.map(\.views) == [["A", "B"], ["C"]])
+    }
+
+    @Test func burstsSpanMidnightAndMonthEnd() {
+        let log = scan(
+            "2026-04-30 23:59:59.990 A: _x changed.\n2026-05-01 00:00:00.010 B: @self changed.\n")
+        #expect(log.bursts == 1)
+    }
+
+    @Test(arguments: [1, 7, 4096])
+    func chunkingDoesNotChangeTheSummary(size: Int) throws {
+        for name in ["drawer-before.log", "thumbnail-fanout.log", "logshow-ndjson.log", "logshow-compact.log"] {
+            let bytes = try ReproFixture.bytes(name)
+            var scanner = ChangeLogScanner()
+            var offset = 0
+            while offset < bytes.count {
+                scanner.feed(bytes[offset..<min(bytes.count, offset + size)])
+                offset += size
+            }
+            #expect(scanner.finish() == (try summary(name)), "\(name) in chunks of \(size)")
+        }
+    }
+
+    @Test func overlongLinesAreSkipped() {
+        var scanner = ChangeLogScanner(lineCap: 64)
+        let long = String(repeating: "x", count: 500) + " A: @self changed.\n"
+        for size in [1, 7, 4096] {
+            let bytes = Array(("B: _y changed.\n" + long + "C: _z changed.\n" + long.dropLast()).utf8)
+            var offset = 0
+            while offset < bytes.count {
+                scanner.feed(bytes[offset..<min(bytes.count, offset + size)])
+                offset += size
+            }
+            let log = scanner.finish()
+            #expect(log.skippedLines == 2)
+            #expect(log.views == ["B": 1, "C": 1])
+            scanner = ChangeLogScanner(lineCap: 64)
+        }
+    }
+}
