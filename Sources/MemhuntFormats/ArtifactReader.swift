@@ -5,6 +5,16 @@ public enum ArtifactReader {
     /// Empty input, binary input and unknown text are errors with `kind == nil`; a known kind whose
     /// body is truncated or invalid keeps its kind and carries the error.
     public static func read(_ bytes: [UInt8]) -> ReadOutcome {
+        let outcome = readField(bytes)
+        // The reproduction kinds come second: a crash report can embed a vmmap table or a stack that
+        // looks like a sample. Images are binary, so they must be tried before the text check rejects them.
+        guard outcome.kind == nil, !bytes.isEmpty, let repro = ReproReader.read(bytes) else { return outcome }
+        let kind = ReproReader.detect(bytes)
+        return ReadOutcome(kind: kind, result: repro.map(ParsedArtifact.repro))
+    }
+
+    /// The device-side kinds: `.ips` containers, crash text, MetricKit and JetsamEvent JSON.
+    private static func readField(_ bytes: [UInt8]) -> ReadOutcome {
         guard !bytes.isEmpty else { return unrecognized(FormatError("empty file")) }
         guard isText(bytes.prefix(4096), complete: bytes.count <= 4096) else {
             return unrecognized(FormatError("binary content, not a text artifact"))

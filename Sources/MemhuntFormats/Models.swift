@@ -229,6 +229,8 @@ public enum ParsedArtifact: Sendable, Hashable {
     case jetsamEvent(JetsamEvent)
     case metricPayload(MetricPayload)
     case diagnosticPayload(DiagnosticPayload)
+    /// Steps 5-8: measurements, memory tools, view dumps, change logs, samples, images.
+    case repro(ReproArtifact)
     case recognized(ArtifactKind)
 
     public var kind: ArtifactKind {
@@ -237,6 +239,7 @@ public enum ParsedArtifact: Sendable, Hashable {
         case .jetsamEvent: .jetsamEvent
         case .metricPayload: .metricPayload
         case .diagnosticPayload: .diagnosticPayload
+        case .repro(let artifact): artifact.kind
         case .recognized(let kind): kind
         }
     }

@@ -46,7 +46,9 @@ import Testing
     @Test func hangingCheckIsKilledAtItsTimeout() async {
         let start = Date()
         let output = await runner.run(argv: ["./hangs.sh"], timeout: 1, context: context())
-        #expect(Date().timeIntervalSince(start) < 5)
+        // The child sleeps 600 s; coming back well before that proves the kill. The bound is loose
+        // because a loaded 2-core machine delays process start-up by seconds.
+        #expect(Date().timeIntervalSince(start) < 30)
         #expect(output.failure == "'./hangs.sh' timed out after 1 s and was killed; stderr: about to hang")
     }
 

@@ -12,7 +12,11 @@ import Testing
     @Test func emptyAndBinary() {
         #expect(ArtifactReader.read([]) == ReadOutcome(kind: nil, result: .failure(FormatError("empty file"))))
         let binary = FormatError("binary content, not a text artifact")
-        #expect(failure(ArtifactReader.read([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])) == binary)
+        #expect(failure(ArtifactReader.read([0x00, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])) == binary)
+        // A PNG signature makes it an image, and a cut one is a broken image rather than unknown binary.
+        let cutPNG = ArtifactReader.read([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])
+        #expect(cutPNG.kind == .image)
+        #expect(failure(cutPNG) == FormatError("PNG without a complete IHDR chunk", offset: 8))
         #expect(failure(ArtifactReader.read([0x7B, 0xFF, 0xFE, 0x7D])) == binary)
         #expect(ArtifactReader.read([0x7B, 0xFF, 0xFE, 0x7D]).kind == nil)
         var generator = SplitMix64(seed: 42)
