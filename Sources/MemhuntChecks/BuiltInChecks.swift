@@ -2,9 +2,16 @@ import MemhuntCore
 
 /// The built-in checks, sorted by id. A test guards the order and completeness.
 public let builtInChecks: [any Check.Type] = [
+    ChangeLogCheck.self,
     CompressorPressureCheck.self,
     CrashReportCheck.self,
     JetsamRankCheck.self,
+    LayerCountCheck.self,
     MetricKitMemoryCheck.self,
+    NavigationGrowthCheck.self,
+    ReproFootprintCheck.self,
+    SilentLoopCheck.self,
+    StructureVariationCheck.self,
     SuspendedFootprintCheck.self,
+    WidgetBudgetCheck.self,
 ]

@@ -5,6 +5,71 @@ public enum BuiltInPlaybooks {
     /// Every shipped playbook, sorted by file name: id (file name without `.yaml`) and exact YAML text.
     public static let all: [(id: String, text: String)] = [
         (
+            id: "layout-freeze",
+            text: #"""
+            # Seed 003 (German): a freeze that is not memory. The main thread sat at 100 % in SwiftUI layout,
+            # `_printChanges` stayed silent (so the loop was in layout, not data), and bisecting the view tree
+            # found ScrollView + LazyVStack + scrollTo feeding back on estimated sizes. The WebSocket timeout
+            # (-1001) was a consequence: the receive loop ran on the main thread.
+            id: layout-freeze
+            title: A frozen interface that is not memory
+            summary: >-
+              The picture still renders but nothing responds. Was it a watchdog, is the main thread in layout,
+              is the change log silent, and which part of the view tree feeds the loop?
+            steps:
+              - id: crash-report
+                title: Crash report
+                inspects: Crash report
+                tells: A watchdog kill (0x8badf00d) means the main thread was blocked past its allowance
+                reads: [crash-report]
+                checks:
+                  - id: crash-report
+                guidance:
+                  collect: The .ips file, if the system ended the app during the freeze.
+                  empty: >-
+                    The app stayed alive and frozen: take a time sample of the main thread while it is stuck.
+
+              - id: main-thread-sample
+                title: Main-thread sample and change log
+                inspects: A time sample taken during the freeze, and _printChanges over the same time
+                tells: Layout with a silent change log means the loop is in layout, not data
+                reads: [sample, change-log]
+                checks:
+                  - id: silent-loop
+                    with: { min_layout_share: 0.5, max_silent_evaluations: 0 }
+                  - id: change-log
+                guidance:
+                  collect: >-
+                    `sample <pid> 5 -file freeze.txt` (or a spindump) while the interface is frozen, and the
+                    console with `_printChanges()` in the suspect views over the same seconds.
+                  empty: >-
+                    Without a sample you cannot tell layout from business code.
+
+              - id: bisect-view-tree
+                title: Bisect the view tree
+                inspects: The same long content, the same interaction, one variable switched off at a time
+                tells: Which element feeds the loop
+                guidance:
+                  collect: >-
+                    Switch off automatic scrolling (proxy.scrollTo) first, then replace the LazyVStack with a
+                    VStack, one at a time, and watch the CPU. For chat-like lists taller than the screen, scroll
+                    without animation to a 1-pixel placeholder with anchor nil.
+                  empty: >-
+                    Static analysis finds amplifiers, not the loop: bisection finds it.
+
+              - id: network-timeout
+                title: Network timeout as a consequence
+                inspects: The WebSocket or URLSession timeout (-1001) seen during the freeze
+                tells: A consequence, not the cause, when the receive loop runs on the main thread
+                guidance:
+                  collect: >-
+                    A second client's log of the same server stream shows whether the server was healthy.
+                  empty: >-
+                    Fix the freeze first; the timeout disappears with it.
+
+            """#
+        ),
+        (
             id: "memory-hunt",
             text: #"""
             # The eight-step investigation order of seed 000 ("SwiftUI Memory Hunt: Narrowing 725MB with
@@ -83,6 +148,9 @@ public enum BuiltInPlaybooks {
                 inspects: Simulator reproduction
                 tells: Which screen is responsible
                 reads: [measurements, vmmap, footprint]
+                checks:
+                  - id: repro-footprint
+                    with: { max_ratio: 3.0 }
                 guidance:
                   collect: >-
                     Reproduce with data of the user's character (the size of the reported record) and write
@@ -96,6 +164,9 @@ public enum BuiltInPlaybooks {
                 inspects: CoreAnimation use and layer count
                 tells: Whether rendering structure is the problem
                 reads: [vmmap, footprint, measurements, view-hierarchy]
+                checks:
+                  - id: layer-count
+                    with: { max_layers: 1000, max_share: 0.3 }
                 guidance:
                   collect: >-
                     `vmmap --summary <pid>` (the CoreAnimation row) and a view dump
@@ -108,6 +179,9 @@ public enum BuiltInPlaybooks {
                 inspects: Change only structure for same input
                 tells: Which variable matters
                 reads: [measurements]
+                checks:
+                  - id: structure-variation
+                    with: { min_ratio: 2.0, fix_tolerance: 0.1 }
                 guidance:
                   collect: >-
                     Measure the same input in two or three structures (e.g. one block vs split blocks, and the
@@ -120,6 +194,10 @@ public enum BuiltInPlaybooks {
                 inspects: _logChanges()
                 tells: Why it redraws
                 reads: [change-log, sample]
+                checks:
+                  - id: change-log
+                    with: { hot_ratio: 5.0, hot_min: 10, fan_out_views: 4, churn_min: 8 }
+                  - id: silent-loop
                 guidance:
                   collect: >-
                     Add `let _ = Self._logChanges()` (or `_printChanges()`) to the suspect views, perform the
@@ -129,6 +207,93 @@ public enum BuiltInPlaybooks {
                     Silence during a freeze is a clue too: the loop is in layout, not data.
 
             """#
-        )
+        ),
+        (
+            id: "navigation-growth",
+            text: #"""
+            # Seed 001, "The Memory Monster Under the Bed": memory that grows on every navigation because the
+            # view reloads its data (a JSON file) each time it appears. The Allocations instrument shows a
+            # step per visit; the fix loads once into a shared store.
+            id: navigation-growth
+            title: Memory that grows on every navigation
+            summary: >-
+              Does the footprint step up per visit to a screen instead of returning to a plateau, and what
+              re-runs on every appearance?
+            steps:
+              - id: navigation-growth
+                title: Footprint per visit
+                inspects: The footprint after each of several visits to the same screen
+                tells: A stair (steady slope, good fit) means something is loaded again and kept
+                reads: [measurements, vmmap, footprint]
+                checks:
+                  - id: navigation-growth
+                    with: { min_slope_mb: 1.0, min_r2: 0.9, min_visits: 3 }
+                guidance:
+                  collect: >-
+                    Visit the screen four times, returning each time, and write down the footprint after each
+                    visit (Xcode's gauge, or the Allocations instrument's generation marks) in a measurements file.
+                  empty: >-
+                    One reading cannot tell a stair from a plateau.
+
+              - id: change-logging
+                title: What re-runs on every appearance
+                inspects: _printChanges() of the screen while navigating
+                tells: An @identity on every visit means the view's state, and what it loads, starts over
+                reads: [change-log]
+                checks:
+                  - id: change-log
+                guidance:
+                  collect: >-
+                    `let _ = Self._printChanges()` in the screen's body; navigate to it and back four times.
+                  empty: >-
+                    Look for work in `@State` initial values or `init`: it runs on every appearance.
+
+            """#
+        ),
+        (
+            id: "widget-budget",
+            text: #"""
+            # Seed 002, "WidgetKit under a memory budget": a widget extension gets roughly 30 MB; decoded images
+            # (width × height × 4 bytes) are the budget; phys_footprint is the number the system watches; gate
+            # the heaviest timeline in CI with headroom below the limit (`memhunt run --fail-on warning`).
+            id: widget-budget
+            title: Widget extension under its memory budget
+            summary: >-
+              Is the widget extension inside its ~30 MB budget with headroom, and which images eat it? Decoded
+              images first, everything else far behind.
+            steps:
+              - id: widget-killed
+                title: Was the extension killed?
+                inspects: JetsamEvent record of the extension process (run with --app YourWidgetExtension)
+                tells: A widget that went blank was killed, and no crash report says so
+                reads: [jetsam-event, crash-report]
+                checks:
+                  - id: jetsam-rank
+                    with: { max_rank: 10, dominance_ratio: 2.0 }
+                  - id: crash-report
+                guidance:
+                  collect: >-
+                    The JetsamEvent-*.ips from the time the widget went blank; the extension appears under its
+                    executable name (cut at 32 characters), with reason per-process-limit when it crossed the limit.
+                  empty: >-
+                    The simulator does not enforce the widget limit: the first widget OOM is often seen in the field.
+
+              - id: widget-budget
+                title: Footprint against the budget, and decoded images
+                inspects: phys_footprint of the heaviest timeline, and every image the entries draw
+                tells: Whether the extension fits with headroom, and which images are the budget
+                reads: [measurements, vmmap, footprint, image]
+                checks:
+                  - id: widget-budget
+                    with: { limit_mb: 30.0, headroom: 0.2, max_image_share: 0.1, max_pixel_size: 0 }
+                guidance:
+                  collect: >-
+                    Log phys_footprint (task_info TASK_VM_INFO) after rendering the heaviest timeline of every
+                    family, on a device, into a measurements file; add the images the entries use.
+                  empty: >-
+                    Xcode's gauge shows the app, not the extension: measure phys_footprint inside the extension.
+
+            """#
+        ),
     ]
 }

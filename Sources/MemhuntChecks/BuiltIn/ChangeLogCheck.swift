@@ -1,0 +1,162 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// Step 8: `_printChanges` / `_logChanges` output: why bodies re-evaluated, and how often.
+struct ChangeLogCheck: Check {
+    static let description = CheckDescription(
+        id: "change-log",
+        title: "Change logging: body evaluations per view",
+        step: "change-logging",
+        rationale: """
+            Time depends on the hardware; the number of body evaluations per interaction does not. \
+            Counting them per view shows a scope that is too broad (every finger movement rebuilds a tree), \
+            a store subscribed by views that do not draw it (fan-out), and closures that make rows \
+            unequal on every parent pass.
+            """,
+        reads: [.changeLog],
+        facts: ["changes.logs", "changes.evaluations", "changes.byLog"],
+        parameters: [
+            CheckParameter(
+                "hot_ratio", default: 5.0, "Warn when a view evaluates this many times its siblings' median."),
+            CheckParameter("hot_min", default: 10, "… and at least this many times."),
+            CheckParameter("fan_out_views", default: 4, "Warn when one change re-evaluates this many different views."),
+            CheckParameter("churn_min", default: 8, "Notice a view evaluated this many times with only @self changed."),
+        ]
+    )
+
+    struct Log {
+        var label: String
+        var source: String
+        var summary: ChangeLogSummary
+    }
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        let logs = context.artifacts(of: .changeLog).compactMap { artifact -> Log? in
+            guard case .repro(.changeLog(let summary))? = artifact.content else { return nil }
+            return Log(label: ReproSample.fileLabel(artifact.source), source: artifact.source, summary: summary)
+        }
+        guard !logs.isEmpty else { return CheckOutput(noInput: true) }
+        var output = CheckOutput()
+        output.record("changes.logs", .int(logs.count))
+        output.record("changes.evaluations", .int(logs.reduce(0) { $0 + $1.summary.evaluations }))
+        output.record(
+            "changes.byLog",
+            .object(
+                Dictionary(
+                    logs.map { log in
+                        (
+                            log.label,
+                            FactValue.object([
+                                "evaluations": .int(log.summary.evaluations),
+                                "views": .object(log.summary.views.mapValues { .int($0) }),
+                            ])
+                        )
+                    }, uniquingKeysWith: { a, _ in a })))
+        for group in Self.interactions(logs) { output.emit(Self.comparison(group)) }
+        for log in logs {
+            if let finding = hotView(log, context) { output.emit(finding) }
+            output.findings += fanOut(log, context)
+            output.findings += churn(log, context)
+        }
+        return output
+    }
+
+    /// Logs of the same interaction: labels that differ only after their last "-" (drawer-before,
+    /// drawer-after), ordered before → after.
+    static func interactions(_ logs: [Log]) -> [[Log]] {
+        func stem(_ label: String) -> String {
+            label.lastIndex(of: "-").map { String(label[..<$0]) } ?? label
+        }
+        func rank(_ label: String) -> Int {
+            let l = label.lowercased()
+            return l.hasSuffix("before") ? 0 : l.hasSuffix("after") ? 2 : 1
+        }
+        return Dictionary(grouping: logs) { stem($0.label) }.values
+            .filter { $0.count >= 2 }
+            .map { $0.sorted { (rank($0.label), $0.label) < (rank($1.label), $1.label) } }
+            .sorted { $0[0].label < $1[0].label }
+    }
+
+    /// "RootView +11 → +1, StreamScreen +11 → +1": evaluations per view across the logs of one interaction.
+    static func comparison(_ group: [Log]) -> Finding {
+        let views = Set(group.flatMap { $0.summary.views.keys }).sorted { a, b in
+            let ca = group[0].summary.views[a] ?? 0, cb = group[0].summary.views[b] ?? 0
+            return (ca, b) > (cb, a)
+        }
+        let rows = views.map { view in
+            view + " " + group.map { "+\($0.summary.views[view] ?? 0)" }.joined(separator: " → ")
+        }
+        let first = group.first!, last = group.last!
+        let changed = last.summary.evaluations < first.summary.evaluations
+        return Finding(
+            severity: .info,
+            title: group.map(\.label).joined(separator: " → ") + ": " + rows.prefix(3).joined(separator: ", "),
+            detail: "Body evaluations per view, " + group.map(\.label).joined(separator: " → ") + ": "
+                + rows.joined(separator: "; ") + ". In all: "
+                + group.map { "+\($0.summary.evaluations)" }.joined(separator: " → ") + ".",
+            evidence: group.map { Evidence(source: $0.source) },
+            next: changed
+                ? "Count, don't time: the evaluations per gesture are the hardware-independent measure of the fix."
+                : "No fewer evaluations: narrow what each body reads.")
+    }
+
+    func hotView(_ log: Log, _ context: CheckContext) -> Finding? {
+        let counts = log.summary.views.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        guard counts.count >= 2, let top = counts.first else { return nil }
+        let others = counts.dropFirst().map(\.value).sorted()
+        let median = Double(others[others.count / 2])
+        let ratio = context.double("hot_ratio") ?? 5
+        guard top.value >= context.int("hot_min") ?? 10, Double(top.value) >= ratio * median else { return nil }
+        return Finding(
+            severity: .warning,
+            title:
+                "\(top.key) re-evaluated \(top.value) times in \(log.label), \(Int((Double(top.value) / median).rounded()))× its siblings",
+            detail: "\(top.key)'s body ran \(top.value) times; the other \(others.count) views ran a median of "
+                + "\(Int(median)) times (threshold ×\(ratio.oneDecimalText)). Its inputs changed: "
+                + Self.items(log.summary.itemCounts[top.key]) + ".",
+            evidence: [Evidence(source: log.source)],
+            next: "Move what changes often (a drag offset, a progress) into a small observable read only by the "
+                + "view that draws it.")
+    }
+
+    func fanOut(_ log: Log, _ context: CheckContext) -> [Finding] {
+        let minimum = context.int("fan_out_views") ?? 4
+        return log.summary.fanOut.filter { $0.distinctViews >= minimum }.prefix(3).map { burst in
+            let trigger = burst.triggerItems.joined(separator: ", ")
+            return Finding(
+                severity: .warning,
+                title: "Fan-out: one \(trigger) change re-evaluated \(burst.distinctViews) views",
+                detail: "After \(burst.triggerView): \(trigger) changed, \(burst.distinctViews) different views "
+                    + "evaluated in the same burst (\(burst.evaluations) evaluations): "
+                    + burst.views.joined(separator: ", ") + ". Views that subscribe to a store they do not draw "
+                    + "re-run on every publish.",
+                evidence: [Evidence(source: log.source, line: burst.line)],
+                next:
+                    "Remove the subscription (@ObservedObject/@EnvironmentObject) from views that do not draw the value."
+            )
+        }
+    }
+
+    func churn(_ log: Log, _ context: CheckContext) -> [Finding] {
+        let minimum = context.int("churn_min") ?? 8
+        return log.summary.selfChangedByView.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.compactMap {
+            view, selfCount in
+            let total = log.summary.views[view] ?? 0
+            guard selfCount >= minimum, total > 0, Double(selfCount) >= 0.9 * Double(total) else { return nil }
+            return Finding(
+                severity: .notice,
+                title: "Closure churn: \(view) re-evaluated \(selfCount) times with @self changed",
+                detail: "In \(log.label), \(selfCount) of \(view)'s \(total) evaluations had only @self changed: the "
+                    + "parent rebuilt it with inputs that compare unequal every time. Closure properties are new on "
+                    + "every pass, so SwiftUI cannot call them equal.",
+                evidence: [Evidence(source: log.source)],
+                next: "Pass values instead of closures (or make the view Equatable on what it draws).")
+        }
+    }
+
+    static func items(_ counts: [String: Int]?) -> String {
+        guard let counts, !counts.isEmpty else { return "nothing named" }
+        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(4).map { "\($0.key) ×\($0.value)" }
+            .joined(separator: ", ")
+    }
+}

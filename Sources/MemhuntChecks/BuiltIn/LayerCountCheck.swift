@@ -1,0 +1,77 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// Step 6: CoreAnimation memory and the number of layers: is rendering structure the problem?
+struct LayerCountCheck: Check {
+    static let description = CheckDescription(
+        id: "layer-count",
+        title: "CoreAnimation memory and layer count",
+        step: "coreanimation-layers",
+        rationale: """
+            Thousands of layers for thousands of lines means a view was materialized for every line: \
+            laziness ended somewhere. CoreAnimation's share of the footprint says whether rendering \
+            structure, not data, holds the memory.
+            """,
+        reads: [.vmmapSummary, .footprint, .measurements, .viewHierarchy],
+        facts: ["layers.coreAnimationMB", "layers.count"],
+        parameters: [
+            CheckParameter("max_layers", default: 1000, "Warn at this many layers."),
+            CheckParameter(
+                "max_share", default: 0.3, "Warn when CoreAnimation is at least this share of the footprint."),
+        ]
+    )
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        let samples = ReproSample.all(in: context)
+        let withCA = samples.filter { $0.coreAnimationMB != nil }.max { $0.coreAnimationMB! < $1.coreAnimationMB! }
+        var layerSource: (count: Int, evidence: Evidence, lines: Int?)?
+        for artifact in context.artifacts(of: .viewHierarchy) {
+            guard case .repro(.viewHierarchy(let dump))? = artifact.content else { continue }
+            if dump.layers > (layerSource?.count ?? -1) {
+                layerSource = (dump.layers, Evidence(source: artifact.source), nil)
+            }
+        }
+        for sample in samples {
+            if let layers = sample.layers, layers > (layerSource?.count ?? -1) {
+                layerSource = (layers, sample.evidence, sample.inputLines)
+            }
+        }
+        guard withCA != nil || layerSource != nil else { return CheckOutput(noInput: true) }
+        var output = CheckOutput()
+        output.record("layers.coreAnimationMB", withCA?.coreAnimationMB.map(FactValue.oneDecimal))
+        output.record("layers.count", layerSource.map { .int($0.count) })
+        let lines = layerSource?.lines ?? samples.compactMap(\.inputLines).max()
+
+        var reasons: [String] = []
+        var evidence: [Evidence] = []
+        if let layerSource, layerSource.count >= context.int("max_layers") ?? 1000 {
+            var reason = "\(FactValue.grouped(layerSource.count)) layers"
+            if let lines, lines > 0 {
+                reason += " for \(FactValue.grouped(lines)) lines"
+                if layerSource.count >= lines { reason += ": a layer for every line" }
+            }
+            reasons.append(reason)
+            evidence.append(layerSource.evidence)
+        }
+        let share = context.double("max_share") ?? 0.3
+        if let withCA, let ca = withCA.coreAnimationMB, withCA.footprintMB > 0, ca / withCA.footprintMB >= share {
+            reasons.append(
+                "CoreAnimation \(ca.oneDecimalText) MB is \(Int((100 * ca / withCA.footprintMB).rounded())) % of the "
+                    + "\(withCA.footprintMB.oneDecimalText) MB footprint")
+            evidence.append(withCA.evidence)
+        }
+        if !reasons.isEmpty {
+            output.emit(
+                Finding(
+                    severity: .warning,
+                    title: "Rendering structure holds the memory: " + reasons.joined(separator: "; "),
+                    detail: reasons.joined(separator: "; ") + " (thresholds: \(context.int("max_layers") ?? 1000) "
+                        + "layers, \(Int((share * 100).rounded())) % of the footprint). Lazy containers are lazy only "
+                        + "at their own boundary: an ordinary VStack inside one materializes every child.",
+                    evidence: evidence,
+                    next: "Change only the structure for the same input (step 7) to find which variable matters."
+                ))
+        }
+        return output
+    }
+}

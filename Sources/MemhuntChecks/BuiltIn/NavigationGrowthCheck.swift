@@ -1,0 +1,80 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// Seed 001: memory that steps up on every visit to a screen instead of returning to a plateau.
+struct NavigationGrowthCheck: Check {
+    static let description = CheckDescription(
+        id: "navigation-growth",
+        title: "Growth per navigation",
+        step: "navigation-growth",
+        rationale: """
+            A screen that reloads its data every time it appears steps memory up per visit (the Allocations \
+            instrument shows a stair). A fit over repeated visits separates a stair (steady slope, R² near 1) \
+            from a plateau.
+            """,
+        reads: [.measurements, .vmmapSummary, .footprint],
+        facts: ["growth.visits", "growth.firstMB", "growth.lastMB", "growth.slopeMB", "growth.r2"],
+        parameters: [
+            CheckParameter(
+                "min_slope_mb", default: 1.0, "Warn when the footprint grows at least this many MB per visit."),
+            CheckParameter("min_r2", default: 0.9, "… with a fit at least this good."),
+            CheckParameter("min_visits", default: 3, "Visits needed before judging."),
+        ]
+    )
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        let visits = ReproSample.all(in: context).filter { $0.variant == nil }
+        guard !visits.isEmpty else { return CheckOutput(noInput: true) }
+        var output = CheckOutput()
+        output.record("growth.visits", .int(visits.count))
+        output.record("growth.firstMB", .oneDecimal(visits.first!.footprintMB))
+        output.record("growth.lastMB", .oneDecimal(visits.last!.footprintMB))
+        guard visits.count >= max(2, context.int("min_visits") ?? 3) else { return output }
+        let (slope, r2) = Self.fit(visits.map(\.footprintMB))
+        output.record("growth.slopeMB", .oneDecimal(slope))
+        output.record("growth.r2", .double((r2 * 100).rounded() / 100))
+        let minSlope = context.double("min_slope_mb") ?? 1
+        let minR2 = context.double("min_r2") ?? 0.9
+        let series = visits.map { $0.footprintMB.oneDecimalText }.joined(separator: " → ")
+        if slope >= minSlope, r2 >= minR2 {
+            output.emit(
+                Finding(
+                    severity: .warning,
+                    title: "Memory steps up \(slope.oneDecimalText) MB per visit over \(visits.count) visits",
+                    detail: "Footprint \(series) MB: +\(slope.oneDecimalText) MB per visit, R² \(format2(r2)) "
+                        + "(thresholds \(minSlope.oneDecimalText) MB, R² \(format2(minR2))). It does not "
+                        + "return to a plateau: something is loaded again on every appearance and kept.",
+                    evidence: [visits.first!.evidence, visits.last!.evidence],
+                    next: "Load once into a shared store (an environment object) instead of in the view's initial "
+                        + "state; confirm with the Allocations instrument's generations."))
+        } else {
+            output.emit(
+                Finding(
+                    severity: .info,
+                    title: "No stair: \(series) MB over \(visits.count) visits",
+                    detail: "Slope \(slope.oneDecimalText) MB per visit, R² \(format2(r2)): the footprint returns to a "
+                        + "plateau.",
+                    evidence: [visits.last!.evidence]))
+        }
+        return output
+    }
+
+    /// Least-squares slope per visit and R² of footprints against visit numbers 1…n.
+    static func fit(_ values: [Double]) -> (slope: Double, r2: Double) {
+        let n = Double(values.count)
+        let xs = (1...values.count).map(Double.init)
+        let meanX = xs.reduce(0, +) / n, meanY = values.reduce(0, +) / n
+        let sxy = zip(xs, values).reduce(0) { $0 + ($1.0 - meanX) * ($1.1 - meanY) }
+        let sxx = xs.reduce(0) { $0 + ($1 - meanX) * ($1 - meanX) }
+        let syy = values.reduce(0) { $0 + ($1 - meanY) * ($1 - meanY) }
+        guard sxx > 0 else { return (0, 0) }
+        let slope = sxy / sxx
+        return (slope, syy > 0 ? (sxy * sxy) / (sxx * syy) : 1)
+    }
+}
+
+/// "0.99".
+func format2(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+}

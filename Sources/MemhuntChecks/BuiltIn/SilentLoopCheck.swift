@@ -1,0 +1,76 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// Step 8 when the app froze: the main thread busy in layout while the change log is silent.
+struct SilentLoopCheck: Check {
+    static let description = CheckDescription(
+        id: "silent-loop",
+        title: "Silent loop: main thread in layout, change log silent",
+        step: "change-logging",
+        rationale: """
+            A data-driven re-evaluation loop makes _printChanges fire without pause. A main thread at 100 % in \
+            SwiftUI/UIKit layout while the change log stays silent means the loop is in layout, not data: \
+            watching @State leads nowhere; only bisecting the view tree does.
+            """,
+        reads: [.sample, .changeLog],
+        facts: ["sample.mainThreadSamples", "sample.layoutSamples", "sample.layoutShare"],
+        parameters: [
+            CheckParameter(
+                "min_layout_share", default: 0.5, "Share of main-thread samples in layout that counts as stuck."),
+            CheckParameter(
+                "max_silent_evaluations", default: 0, "A change log with at most this many evaluations is silent."),
+        ]
+    )
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        let samples = context.artifacts(of: .sample).compactMap { artifact -> (Artifact, SampleReport)? in
+            guard case .repro(.sample(let report))? = artifact.content else { return nil }
+            return (artifact, report)
+        }
+        guard let (artifact, report) = samples.max(by: { $0.1.layoutSamples < $1.1.layoutSamples }),
+            let total = report.mainThreadSamples, total > 0
+        else { return CheckOutput(noInput: true) }
+        var output = CheckOutput()
+        let share = Double(report.layoutSamples) / Double(total)
+        output.record("sample.mainThreadSamples", .int(total))
+        output.record("sample.layoutSamples", .int(report.layoutSamples))
+        output.record("sample.layoutShare", .oneDecimal(share * 100))
+        guard share >= context.double("min_layout_share") ?? 0.5 else { return output }
+
+        let logs = context.artifacts(of: .changeLog).compactMap { artifact -> ChangeLogSummary? in
+            guard case .repro(.changeLog(let summary))? = artifact.content else { return nil }
+            return summary
+        }
+        let evaluations = logs.reduce(0) { $0 + $1.evaluations }
+        let percent = Int((share * 100).rounded())
+        let where_ = "\(FactValue.grouped(report.layoutSamples)) of \(FactValue.grouped(total)) main-thread samples"
+        if evaluations <= context.int("max_silent_evaluations") ?? 0 {
+            output.emit(
+                Finding(
+                    severity: .warning,
+                    title: "Main thread \(percent) % in layout while the change log is "
+                        + (logs.isEmpty ? "absent" : "silent") + ": the loop is in layout, not data",
+                    detail: "\(where_) are in SwiftUI/UIKit layout (\(report.bodySamples) in body getters), and "
+                        + (logs.isEmpty
+                            ? "no change log covers the freeze. "
+                            : "the change log recorded \(evaluations) body evaluations. ")
+                        + "A data-driven loop would make _printChanges fire without pause; silence puts the loop in "
+                        + "layout. Suspects: ScrollView + LazyVStack + scrollTo anchoring content taller than the "
+                        + "screen (estimated sizes move the anchor, which scrolls again). A network timeout (-1001) "
+                        + "during the freeze is a consequence when the receive loop runs on the main thread.",
+                    evidence: [Evidence(source: artifact.source)],
+                    next: "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable at "
+                        + "a time, until the CPU drops to zero."))
+        } else {
+            output.emit(
+                Finding(
+                    severity: .notice,
+                    title: "Main thread \(percent) % in layout with \(evaluations) body evaluations logged",
+                    detail: "\(where_) are in layout and the change log is busy: a data-driven loop is likely. "
+                        + "Read which property changes in every pass.",
+                    evidence: [Evidence(source: artifact.source)],
+                    next: "Find the property that changes on every pass in the change log."))
+        }
+        return output
+    }
+}

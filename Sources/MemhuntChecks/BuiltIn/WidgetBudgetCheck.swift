@@ -1,0 +1,95 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// Seed 002: a widget extension under a ~30 MB budget, where decoded images are the budget.
+struct WidgetBudgetCheck: Check {
+    static let description = CheckDescription(
+        id: "widget-budget",
+        title: "Widget memory budget and decoded images",
+        step: "widget-budget",
+        rationale: """
+            A widget extension gets roughly 30 MB; cross it and the system kills it and the widget goes \
+            stale. phys_footprint is the number the system watches, and images decode to width × height × 4 \
+            bytes whatever their size on disk. Gate the heaviest timeline with headroom below the limit.
+            """,
+        reads: [.measurements, .vmmapSummary, .footprint, .image],
+        facts: [
+            "budget.footprintMB", "budget.limitMB", "budget.ceilingMB", "budget.images", "budget.imageMB",
+            "budget.heaviestImage",
+        ],
+        parameters: [
+            CheckParameter("limit_mb", default: 30.0, "The documented limit of the extension, in MB."),
+            CheckParameter(
+                "headroom", default: 0.2, "Fraction of the limit kept free: the ceiling is limit × (1 − headroom)."),
+            CheckParameter(
+                "max_image_share", default: 0.1, "Warn about an image that decodes to this share of the limit."),
+            CheckParameter(
+                "max_pixel_size", default: 0, "Largest pixel dimension a widget family draws (0 = unknown)."),
+        ]
+    )
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        let limit = context.double("limit_mb") ?? 30
+        let ceiling = limit * (1 - (context.double("headroom") ?? 0.2))
+        let samples = ReproSample.all(in: context)
+        let images = context.artifacts(of: .image).compactMap { artifact -> (Artifact, ImageInfo)? in
+            guard case .repro(.image(let info))? = artifact.content else { return nil }
+            return (artifact, info)
+        }.sorted { ($0.1.decodedBytes, $1.0.source) > ($1.1.decodedBytes, $0.0.source) }
+        guard !samples.isEmpty || !images.isEmpty else { return CheckOutput(noInput: true) }
+        var output = CheckOutput()
+        output.record("budget.limitMB", .oneDecimal(limit))
+        output.record("budget.ceilingMB", .oneDecimal(ceiling))
+
+        if let heaviest = samples.max(by: { $0.footprintMB < $1.footprintMB }) {
+            output.record("budget.footprintMB", .oneDecimal(heaviest.footprintMB))
+            if heaviest.footprintMB > ceiling {
+                let over = heaviest.footprintMB > limit
+                output.emit(
+                    Finding(
+                        severity: over ? .critical : .warning,
+                        title: over
+                            ? "\(heaviest.label) is over the \(limit.oneDecimalText) MB limit: \(heaviest.footprintMB.oneDecimalText) MB"
+                            : "\(heaviest.label) is inside the headroom: \(heaviest.footprintMB.oneDecimalText) MB of a "
+                                + "\(ceiling.oneDecimalText) MB ceiling",
+                        detail:
+                            "phys_footprint \(heaviest.footprintMB.oneDecimalText) MB; limit \(limit.oneDecimalText) MB, "
+                            + "ceiling with headroom \(ceiling.oneDecimalText) MB. The effective limit varies by device "
+                            + "and OS release: the system kills the extension without warning and the widget goes stale.",
+                        evidence: [heaviest.evidence],
+                        next: "Downsample images to the exact pixel size each family renders; entries carry data, "
+                            + "not decoded images."))
+            }
+        }
+        guard !images.isEmpty else { return output }
+        let total = images.reduce(0.0) { $0 + Double($1.1.decodedBytes) }
+        output.record("budget.images", .int(images.count))
+        output.record("budget.imageMB", .megabytes(bytes: total))
+        output.record("budget.heaviestImage", .string(ReproSample.fileLabel(images[0].0.source)))
+        let share = context.double("max_image_share") ?? 0.1
+        let maxPixels = context.int("max_pixel_size") ?? 0
+        for (artifact, info) in images where Double(info.decodedBytes) >= share * limit * 1_048_576 {
+            var detail =
+                "\(info.width)×\(info.height) × 4 bytes = \(Double(info.decodedBytes).megabytesText) decoded, "
+                + "\(Int((100 * Double(info.decodedBytes) / (limit * 1_048_576)).rounded())) % of the "
+                + "\(limit.oneDecimalText) MB budget, whatever its size on disk. All \(images.count) image(s) decode "
+                + "to \(total.megabytesText)."
+            if maxPixels > 0, max(info.width, info.height) > maxPixels {
+                let scale = Double(maxPixels) / Double(max(info.width, info.height))
+                let downsampled = Double(info.width) * scale * Double(info.height) * scale * 4
+                detail += " At the family's \(maxPixels) px it would decode to \(downsampled.megabytesText)."
+            }
+            output.emit(
+                Finding(
+                    severity: .warning,
+                    title:
+                        "\(ReproSample.fileLabel(artifact.source)) decodes to \(Double(info.decodedBytes).megabytesText) "
+                        + "(\(info.width)×\(info.height))",
+                    detail: detail,
+                    evidence: [Evidence(source: artifact.source)],
+                    next: "Decode straight to a thumbnail (CGImageSourceCreateThumbnailAtIndex with "
+                        + "kCGImageSourceShouldCache false) at the rendered size."))
+        }
+        return output
+    }
+}
