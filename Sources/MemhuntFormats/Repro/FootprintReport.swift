@@ -51,9 +51,10 @@ public struct FootprintReport: Sendable, Hashable {
     public var coreAnimationDirtyBytes: Int? { categories.first { $0.name == "CoreAnimation" }?.dirtyBytes }
 
     /// Whether `prefix` has the `====` banner and a `Name [pid]: 64-bit    Footprint:` line.
-    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
-        let lines = ReproText.sniffLines(prefix)
-        return lines.contains { $0.hasPrefix("=====") } && lines.contains { bannerLine($0) != nil }
+    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool { matches(lines: ReproText.sniffLines(prefix)) }
+
+    static func matches(lines: [String]) -> Bool {
+        lines.contains { $0.hasPrefix("=====") } && lines.contains { bannerLine($0) != nil }
     }
 
     /// Parses the first process block: banner, category table and auxiliary data.
@@ -89,8 +90,8 @@ public struct FootprintReport: Sendable, Hashable {
     /// `Name [pid]: 64-bit    Footprint: 242 MB` split into the name part and the footprint text.
     static func bannerLine(_ line: String) -> (name: Substring, footprint: Substring)? {
         guard let bits = line.firstRange(of: "]: "), let key = line.firstRange(of: "Footprint: "),
-            bits.upperBound <= key.lowerBound, line[bits.upperBound...].hasPrefix("64-bit") ||
-                line[bits.upperBound...].hasPrefix("32-bit")
+            bits.upperBound <= key.lowerBound,
+            line[bits.upperBound...].hasPrefix("64-bit") || line[bits.upperBound...].hasPrefix("32-bit")
         else { return nil }
         return (line[..<line.index(after: bits.lowerBound)], line[key.upperBound...])
     }

@@ -76,10 +76,12 @@ public struct MeasurementSet: Sendable, Hashable {
             let text = String(decoding: head, as: UTF8.self).filter { !$0.isWhitespace }
             return text.contains("\"memhunt\":\"measurements/1\"")
         }
-        guard let header = ReproText.lines(head).first(where: { line in
-            let trimmed = ReproText.trimmed(line)
-            return !trimmed.isEmpty && !trimmed.hasPrefix("#")
-        }) else { return false }
+        guard
+            let header = ReproText.lines(head).first(where: { line in
+                let trimmed = ReproText.trimmed(line)
+                return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+            })
+        else { return false }
         let names = header.split(separator: ",").map { ReproText.trimmed($0).filter { $0 != "\"" } }
         return names.contains("label") && names.contains("footprint_mb")
     }
@@ -180,8 +182,11 @@ public struct MeasurementSet: Sendable, Hashable {
             for (key, value) in members {
                 switch value {
                 case .string(let text): values[key] = (text, 0)
-                case .number(let number): values[key] = (number == number.rounded() && abs(number) < 1e15
-                    ? String(Int(number)) : String(number), 0)
+                case .number(let number):
+                    values[key] = (
+                        number == number.rounded() && abs(number) < 1e15
+                            ? String(Int(number)) : String(number), 0
+                    )
                 case .null: break
                 default: return .failure(FormatError("measurement \(rows.count): '\(key)' must be a string or number"))
                 }

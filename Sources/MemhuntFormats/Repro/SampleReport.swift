@@ -33,7 +33,8 @@ public struct SampleReport: Sendable, Hashable {
     public var physicalFootprintPeakBytes: Int?
 
     public init(
-        processName: String? = nil, pid: Int? = nil, mainThreadSamples: Int? = nil, mainThreadFrames: [SampleFrame] = [],
+        processName: String? = nil, pid: Int? = nil, mainThreadSamples: Int? = nil,
+        mainThreadFrames: [SampleFrame] = [],
         layoutSamples: Int = 0, bodySamples: Int = 0, idleSamples: Int = 0, heaviestFrames: [SampleFrame] = [],
         physicalFootprintBytes: Int? = nil, physicalFootprintPeakBytes: Int? = nil
     ) {
@@ -74,8 +75,10 @@ public struct SampleReport: Sendable, Hashable {
     }
 
     /// Whether `prefix` has `Analysis of sampling`, a `Call graph:` section or a spindump thread header.
-    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
-        ReproText.sniffLines(prefix).contains { line in
+    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool { matches(lines: ReproText.sniffLines(prefix)) }
+
+    static func matches(lines: [String]) -> Bool {
+        lines.contains { line in
             line.hasPrefix("Analysis of sampling") || line.hasPrefix("Call graph:") || spindumpThread(line) != nil
         }
     }
@@ -104,14 +107,17 @@ public struct SampleReport: Sendable, Hashable {
                 sawMainThread = sawMainThread || isMain
                 section = isMain ? .mainThread : .otherThread
                 if isMain { report.mainThreadSamples = thread.samples }
-            } else if trimmed.isEmpty || trimmed.hasPrefix("Total number in stack") || trimmed.hasPrefix("Binary Images") {
+            } else if trimmed.isEmpty || trimmed.hasPrefix("Total number in stack")
+                || trimmed.hasPrefix("Binary Images")
+            {
                 section = .none
             } else if section == .mainThread, let frame = frame(line) {
                 report.mainThreadFrames.append(frame)
             } else if section == .topOfStack, report.heaviestFrames.count < 10,
                 let count = ReproText.tokens(trimmed).last.flatMap({ Int($0) })
             {
-                let symbol = trimmed.firstRange(of: "  (in ").map { trimmed[..<$0.lowerBound] }
+                let symbol =
+                    trimmed.firstRange(of: "  (in ").map { trimmed[..<$0.lowerBound] }
                     ?? ReproText.trimmed(trimmed.dropLast(String(count).count))
                 report.heaviestFrames.append(SampleFrame(depth: 0, count: count, symbol: String(symbol)))
             }
