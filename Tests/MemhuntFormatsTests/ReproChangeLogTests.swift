@@ -53,7 +53,8 @@ import Testing
             ChangeLogScanner.splitItems("@self, \\Store.<computed> (Dictionary<String, Int>), _map, @3")
                 == ["@self", "\\Store.<computed> (Dictionary<String, Int>)", "_map", "@3"])
         let log = scan("Grid<Int, String>: \\Store.<computed> (Dictionary<String, [Int]>), @self changed.\n")
-        #expect(log.itemCounts == ["Grid<Int, String>": ["\\Store.<computed> (Dictionary<String, [Int]>)": 1, "@self": 1]])
+        #expect(
+            log.itemCounts == ["Grid<Int, String>": ["\\Store.<computed> (Dictionary<String, [Int]>)": 1, "@self": 1]])
     }
 
     @Test func prefixesAndNonChangeLines() {
