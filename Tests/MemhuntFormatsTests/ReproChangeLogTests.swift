@@ -94,7 +94,7 @@ import Testing
               "subsystem" : "com.apple.SwiftUI",
               "timestamp" : "2026-09-02 19:02:24.184510+0900"
             },{
-              "eventMessage" : "Note: \\"quoted\\" text",
+              "eventMessage" : "Note: \\"quoted\\" {braces},",
               "timestamp" : "2026-09-02 19:02:24.190000+0900"
             },{
               "timestamp" : "2026-09-02 19:02:24.200000+0900",

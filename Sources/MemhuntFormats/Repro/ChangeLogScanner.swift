@@ -261,7 +261,7 @@ public struct ChangeLogScanner {
                 }
             record(change, timestamp: stamp?.1, millis: stamp?.0?.millis)
         } else if json, "{}[]\"".utf8.contains(line[first]) {
-            jsonLine(line)
+            jsonLine(line, first: first)
         } else {
             separated = true
         }
@@ -422,13 +422,13 @@ public struct ChangeLogScanner {
 
     // MARK: - log show --style json / ndjson
 
-    /// Collects `"eventMessage"` and `"timestamp"` string values; a line ending a record (`}`) flushes it.
-    private mutating func jsonLine(_ line: UnsafeBufferPointer<UInt8>) {
+    /// Collects `"eventMessage"` and `"timestamp"` string values. A record ends on a line that starts with `}`
+    /// (`--style json`: `},{`, `}]`) or that is a whole `{…}` object (`--style ndjson`).
+    private mutating func jsonLine(_ line: UnsafeBufferPointer<UInt8>, first: Int) {
         if let value = jsonString(line, key: "\"eventMessage\"") { recordMessage = value }
         if let value = jsonString(line, key: "\"timestamp\"") { recordTimestamp = value }
-        let last = line[line.count - 1]
-        if last == UInt8(ascii: "}")
-            || line.contains(UInt8(ascii: "}")) && (last == UInt8(ascii: ",") || last == UInt8(ascii: "{"))
+        if line[first] == UInt8(ascii: "}")
+            || line[first] == UInt8(ascii: "{") && line[line.count - 1] == UInt8(ascii: "}")
         {
             flushRecord()
         }
