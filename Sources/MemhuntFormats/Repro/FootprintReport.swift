@@ -2,9 +2,13 @@
 public struct FootprintCategory: Sendable, Hashable {
     /// `CoreAnimation`, `MALLOC_NANO`, `mapped file`, … (the vmmap region type names).
     public var name: String
+    /// Dirty bytes (counted in the footprint).
     public var dirtyBytes: Int
+    /// Clean bytes (not counted).
     public var cleanBytes: Int
+    /// Reclaimable (purgeable) bytes.
     public var reclaimableBytes: Int
+    /// Number of VM regions.
     public var regions: Int
 
     public init(name: String, dirtyBytes: Int, cleanBytes: Int, reclaimableBytes: Int, regions: Int) {
@@ -18,7 +22,9 @@ public struct FootprintCategory: Sendable, Hashable {
 
 /// `footprint <pid|name>` text output. With several processes only the first block is read.
 public struct FootprintReport: Sendable, Hashable {
+    /// Process name from the banner.
     public var processName: String?
+    /// Process id from the banner.
     public var pid: Int?
     /// The banner's `Footprint:` value in bytes.
     public var footprintBytes: Int?
@@ -30,6 +36,7 @@ public struct FootprintReport: Sendable, Hashable {
     public var peakBytes: Int?
     /// Category rows in file order, without TOTAL.
     public var categories: [FootprintCategory]
+    /// The TOTAL row.
     public var total: FootprintCategory?
 
     public init(

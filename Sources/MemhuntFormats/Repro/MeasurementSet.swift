@@ -1,5 +1,6 @@
 /// One measurement of memhunt's own format: numbers read off Xcode's memory gauge or Instruments.
 public struct Measurement: Sendable, Hashable {
+    /// What the row is: `before-detail`, `one-block`, …
     public var label: String
     /// Physical footprint in MB of 1,048,576 bytes, as Xcode shows it.
     public var footprintMB: Double
@@ -13,9 +14,11 @@ public struct Measurement: Sendable, Hashable {
     public var inputLines: Int?
     /// What was changed between rows of one scenario (`one-block`, `2500-blocks`).
     public var variant: String?
+    /// Which reproduction the row belongs to (the JSON top-level one when the row has none).
     public var scenario: String?
     /// Capture time as written: ISO 8601 or `yyyy-MM-dd HH:mm:ss`.
     public var time: String?
+    /// Free text.
     public var note: String?
     /// 0-based position in the file.
     public var order: Int

@@ -2,6 +2,7 @@
 public struct SampleFrame: Sendable, Hashable {
     /// Column of the count, so deeper frames have larger values.
     public var depth: Int
+    /// Samples that include this frame (inclusive).
     public var count: Int
     /// The symbol and what follows it (`ViewRendererHost.render(interval:updateDisplayList:)  (in SwiftUI) + 12`).
     public var symbol: String
@@ -15,7 +16,9 @@ public struct SampleFrame: Sendable, Hashable {
 
 /// `sample` or spindump text: what the main thread was doing.
 public struct SampleReport: Sendable, Hashable {
+    /// From `Analysis of sampling` or `Process:`.
     public var processName: String?
+    /// From `Process:`.
     public var pid: Int?
     /// Samples of the main thread (`com.apple.main-thread`) from its thread header.
     public var mainThreadSamples: Int?
@@ -29,7 +32,9 @@ public struct SampleReport: Sendable, Hashable {
     public var idleSamples: Int
     /// The `Sort by top of stack` table, top 10, as (symbol, count).
     public var heaviestFrames: [SampleFrame]
+    /// `Physical footprint:` in bytes, when printed.
     public var physicalFootprintBytes: Int?
+    /// `Physical footprint (peak):` in bytes, when printed.
     public var physicalFootprintPeakBytes: Int?
 
     public init(

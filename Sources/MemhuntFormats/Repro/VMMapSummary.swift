@@ -2,9 +2,13 @@
 public struct VMMapRegion: Sendable, Hashable {
     /// Region type, which may contain spaces (`CG raster data`, `MALLOC_TINY (empty)`).
     public var name: String
+    /// The VIRTUAL SIZE column.
     public var virtualBytes: Int?
+    /// The RESIDENT SIZE column (8-column tables).
     public var residentBytes: Int?
+    /// The DIRTY SIZE column (8-column tables).
     public var dirtyBytes: Int?
+    /// The SWAPPED SIZE column (8-column tables).
     public var swappedBytes: Int?
     /// The `REGION COUNT` column.
     public var regionCount: Int?
@@ -33,7 +37,9 @@ public struct VMMapRegion: Sendable, Hashable {
 
 /// `vmmap --summary` text: the header footprint lines and the region table.
 public struct VMMapSummary: Sendable, Hashable {
+    /// From `Process:`.
     public var processName: String?
+    /// From `Process:`.
     public var pid: Int?
     /// `macOS`, `iOS Simulator`, …
     public var platform: String?
