@@ -53,7 +53,8 @@ import Testing
             ChangeLogScanner.splitItems("@self, \\Store.<computed> (Dictionary<String, Int>), _map, @3")
                 == ["@self", "\\Store.<computed> (Dictionary<String, Int>)", "_map", "@3"])
         let log = scan("Grid<Int, String>: \\Store.<computed> (Dictionary<String, [Int]>), @self changed.\n")
-        #expect(log.itemCounts == ["Grid<Int, String>": ["\\Store.<computed> (Dictionary<String, [Int]>)": 1, "@self": 1]])
+        #expect(
+            log.itemCounts == ["Grid<Int, String>": ["\\Store.<computed> (Dictionary<String, [Int]>)": 1, "@self": 1]])
     }
 
     @Test func prefixesAndNonChangeLines() {
@@ -93,7 +94,7 @@ import Testing
               "subsystem" : "com.apple.SwiftUI",
               "timestamp" : "2026-09-02 19:02:24.184510+0900"
             },{
-              "eventMessage" : "Note: \\"quoted\\" text",
+              "eventMessage" : "Note: \\"quoted\\" {braces},",
               "timestamp" : "2026-09-02 19:02:24.190000+0900"
             },{
               "timestamp" : "2026-09-02 19:02:24.200000+0900",

@@ -60,7 +60,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("label,footprint_mb\na,45\nb,lots\n", FormatError("footprint_mb 'lots' is not a non-negative number", line: 3)),
+        (
+            "label,footprint_mb\na,45\nb,lots\n",
+            FormatError("footprint_mb 'lots' is not a non-negative number", line: 3)
+        ),
         ("label,footprint_mb,layers\na,45,3.5\n", FormatError("layers '3.5' is not a whole number", line: 2)),
         ("label,footprint_mb\n,45\n", FormatError("a row without a label", line: 2)),
         ("label,footprint_mb\na,1,2\n", FormatError("3 fields but the header has 2", line: 2)),

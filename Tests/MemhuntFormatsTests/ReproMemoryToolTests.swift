@@ -15,9 +15,10 @@ import Testing
         #expect(summary.physicalFootprintPeakBytes == 640_679_936)
         #expect(summary.coreAnimationBytes == 346 * 1_048_576)  // dirty 346.0M + swapped 0K
         #expect(summary.region("CoreAnimation")?.regionCount == 3611)
-        #expect(summary.layerMemoryRegions.map(\.name) == [
-            "CoreAnimation", "IOSurface", "IOAccelerator", "CG image", "CG raster data",
-        ])
+        #expect(
+            summary.layerMemoryRegions.map(\.name) == [
+                "CoreAnimation", "IOSurface", "IOAccelerator", "CG image", "CG raster data",
+            ])
         #expect(summary.region("CG image")?.dirtyBytes == 4208 * 1024)
         let malloc = try #require(summary.region("MALLOC_LARGE"))
         #expect(malloc.note == "see MALLOC ZONE table below")

@@ -2,9 +2,13 @@
 public struct FootprintCategory: Sendable, Hashable {
     /// `CoreAnimation`, `MALLOC_NANO`, `mapped file`, … (the vmmap region type names).
     public var name: String
+    /// Dirty bytes (counted in the footprint).
     public var dirtyBytes: Int
+    /// Clean bytes (not counted).
     public var cleanBytes: Int
+    /// Reclaimable (purgeable) bytes.
     public var reclaimableBytes: Int
+    /// Number of VM regions.
     public var regions: Int
 
     public init(name: String, dirtyBytes: Int, cleanBytes: Int, reclaimableBytes: Int, regions: Int) {
@@ -18,7 +22,9 @@ public struct FootprintCategory: Sendable, Hashable {
 
 /// `footprint <pid|name>` text output. With several processes only the first block is read.
 public struct FootprintReport: Sendable, Hashable {
+    /// Process name from the banner.
     public var processName: String?
+    /// Process id from the banner.
     public var pid: Int?
     /// The banner's `Footprint:` value in bytes.
     public var footprintBytes: Int?
@@ -30,6 +36,7 @@ public struct FootprintReport: Sendable, Hashable {
     public var peakBytes: Int?
     /// Category rows in file order, without TOTAL.
     public var categories: [FootprintCategory]
+    /// The TOTAL row.
     public var total: FootprintCategory?
 
     public init(
@@ -51,9 +58,10 @@ public struct FootprintReport: Sendable, Hashable {
     public var coreAnimationDirtyBytes: Int? { categories.first { $0.name == "CoreAnimation" }?.dirtyBytes }
 
     /// Whether `prefix` has the `====` banner and a `Name [pid]: 64-bit    Footprint:` line.
-    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
-        let lines = ReproText.sniffLines(prefix)
-        return lines.contains { $0.hasPrefix("=====") } && lines.contains { bannerLine($0) != nil }
+    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool { matches(lines: ReproText.sniffLines(prefix)) }
+
+    static func matches(lines: [String]) -> Bool {
+        lines.contains { $0.hasPrefix("=====") } && lines.contains { bannerLine($0) != nil }
     }
 
     /// Parses the first process block: banner, category table and auxiliary data.
@@ -89,8 +97,8 @@ public struct FootprintReport: Sendable, Hashable {
     /// `Name [pid]: 64-bit    Footprint: 242 MB` split into the name part and the footprint text.
     static func bannerLine(_ line: String) -> (name: Substring, footprint: Substring)? {
         guard let bits = line.firstRange(of: "]: "), let key = line.firstRange(of: "Footprint: "),
-            bits.upperBound <= key.lowerBound, line[bits.upperBound...].hasPrefix("64-bit") ||
-                line[bits.upperBound...].hasPrefix("32-bit")
+            bits.upperBound <= key.lowerBound,
+            line[bits.upperBound...].hasPrefix("64-bit") || line[bits.upperBound...].hasPrefix("32-bit")
         else { return nil }
         return (line[..<line.index(after: bits.lowerBound)], line[key.upperBound...])
     }

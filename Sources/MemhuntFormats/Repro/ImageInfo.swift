@@ -2,7 +2,9 @@
 public struct ImageInfo: Sendable, Hashable {
     /// `png`, `jpeg` or `heic`.
     public var format: String
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
     public init(format: String, width: Int, height: Int) {

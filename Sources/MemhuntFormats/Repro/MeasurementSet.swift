@@ -1,5 +1,6 @@
 /// One measurement of memhunt's own format: numbers read off Xcode's memory gauge or Instruments.
 public struct Measurement: Sendable, Hashable {
+    /// What the row is: `before-detail`, `one-block`, …
     public var label: String
     /// Physical footprint in MB of 1,048,576 bytes, as Xcode shows it.
     public var footprintMB: Double
@@ -13,9 +14,11 @@ public struct Measurement: Sendable, Hashable {
     public var inputLines: Int?
     /// What was changed between rows of one scenario (`one-block`, `2500-blocks`).
     public var variant: String?
+    /// Which reproduction the row belongs to (the JSON top-level one when the row has none).
     public var scenario: String?
     /// Capture time as written: ISO 8601 or `yyyy-MM-dd HH:mm:ss`.
     public var time: String?
+    /// Free text.
     public var note: String?
     /// 0-based position in the file.
     public var order: Int
@@ -76,10 +79,12 @@ public struct MeasurementSet: Sendable, Hashable {
             let text = String(decoding: head, as: UTF8.self).filter { !$0.isWhitespace }
             return text.contains("\"memhunt\":\"measurements/1\"")
         }
-        guard let header = ReproText.lines(head).first(where: { line in
-            let trimmed = ReproText.trimmed(line)
-            return !trimmed.isEmpty && !trimmed.hasPrefix("#")
-        }) else { return false }
+        guard
+            let header = ReproText.lines(head).first(where: { line in
+                let trimmed = ReproText.trimmed(line)
+                return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+            })
+        else { return false }
         let names = header.split(separator: ",").map { ReproText.trimmed($0).filter { $0 != "\"" } }
         return names.contains("label") && names.contains("footprint_mb")
     }
@@ -180,8 +185,11 @@ public struct MeasurementSet: Sendable, Hashable {
             for (key, value) in members {
                 switch value {
                 case .string(let text): values[key] = (text, 0)
-                case .number(let number): values[key] = (number == number.rounded() && abs(number) < 1e15
-                    ? String(Int(number)) : String(number), 0)
+                case .number(let number):
+                    values[key] = (
+                        number == number.rounded() && abs(number) < 1e15
+                            ? String(Int(number)) : String(number), 0
+                    )
                 case .null: break
                 default: return .failure(FormatError("measurement \(rows.count): '\(key)' must be a string or number"))
                 }

@@ -31,7 +31,8 @@ enum MiniJSON {
         var offset = 0
 
         func error(_ message: String) -> FormatError {
-            FormatError(message, line: bytes[..<min(offset, bytes.count)].count(where: { $0 == 10 }) + 1, offset: offset)
+            FormatError(
+                message, line: bytes[..<min(offset, bytes.count)].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }, offset: offset)
         }
 
         mutating func skipSpace() {

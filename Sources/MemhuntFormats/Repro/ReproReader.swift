@@ -31,10 +31,11 @@ public enum ReproReader {
         let head = prefix.prefix(65_536)
         if ImageInfo.matches(head) { return .image }
         if MeasurementSet.matches(head) { return .measurements }
-        if VMMapSummary.matches(head) { return .vmmapSummary }
-        if FootprintReport.matches(head) { return .footprint }
-        if SampleReport.matches(head) { return .sample }
-        if ViewHierarchyDump.matches(head) { return .viewHierarchy }
+        let lines = ReproText.sniffLines(head)
+        if VMMapSummary.matches(lines: lines) { return .vmmapSummary }
+        if FootprintReport.matches(lines: lines) { return .footprint }
+        if SampleReport.matches(lines: lines) { return .sample }
+        if ViewHierarchyDump.matches(lines: lines) { return .viewHierarchy }
         if ChangeLogScanner.matches(head) { return .changeLog }
         return nil
     }

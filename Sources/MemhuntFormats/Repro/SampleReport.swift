@@ -2,6 +2,7 @@
 public struct SampleFrame: Sendable, Hashable {
     /// Column of the count, so deeper frames have larger values.
     public var depth: Int
+    /// Samples that include this frame (inclusive).
     public var count: Int
     /// The symbol and what follows it (`ViewRendererHost.render(interval:updateDisplayList:)  (in SwiftUI) + 12`).
     public var symbol: String
@@ -15,7 +16,9 @@ public struct SampleFrame: Sendable, Hashable {
 
 /// `sample` or spindump text: what the main thread was doing.
 public struct SampleReport: Sendable, Hashable {
+    /// From `Analysis of sampling` or `Process:`.
     public var processName: String?
+    /// From `Process:`.
     public var pid: Int?
     /// Samples of the main thread (`com.apple.main-thread`) from its thread header.
     public var mainThreadSamples: Int?
@@ -29,11 +32,14 @@ public struct SampleReport: Sendable, Hashable {
     public var idleSamples: Int
     /// The `Sort by top of stack` table, top 10, as (symbol, count).
     public var heaviestFrames: [SampleFrame]
+    /// `Physical footprint:` in bytes, when printed.
     public var physicalFootprintBytes: Int?
+    /// `Physical footprint (peak):` in bytes, when printed.
     public var physicalFootprintPeakBytes: Int?
 
     public init(
-        processName: String? = nil, pid: Int? = nil, mainThreadSamples: Int? = nil, mainThreadFrames: [SampleFrame] = [],
+        processName: String? = nil, pid: Int? = nil, mainThreadSamples: Int? = nil,
+        mainThreadFrames: [SampleFrame] = [],
         layoutSamples: Int = 0, bodySamples: Int = 0, idleSamples: Int = 0, heaviestFrames: [SampleFrame] = [],
         physicalFootprintBytes: Int? = nil, physicalFootprintPeakBytes: Int? = nil
     ) {
@@ -74,8 +80,10 @@ public struct SampleReport: Sendable, Hashable {
     }
 
     /// Whether `prefix` has `Analysis of sampling`, a `Call graph:` section or a spindump thread header.
-    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
-        ReproText.sniffLines(prefix).contains { line in
+    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool { matches(lines: ReproText.sniffLines(prefix)) }
+
+    static func matches(lines: [String]) -> Bool {
+        lines.contains { line in
             line.hasPrefix("Analysis of sampling") || line.hasPrefix("Call graph:") || spindumpThread(line) != nil
         }
     }
@@ -104,14 +112,17 @@ public struct SampleReport: Sendable, Hashable {
                 sawMainThread = sawMainThread || isMain
                 section = isMain ? .mainThread : .otherThread
                 if isMain { report.mainThreadSamples = thread.samples }
-            } else if trimmed.isEmpty || trimmed.hasPrefix("Total number in stack") || trimmed.hasPrefix("Binary Images") {
+            } else if trimmed.isEmpty || trimmed.hasPrefix("Total number in stack")
+                || trimmed.hasPrefix("Binary Images")
+            {
                 section = .none
             } else if section == .mainThread, let frame = frame(line) {
                 report.mainThreadFrames.append(frame)
             } else if section == .topOfStack, report.heaviestFrames.count < 10,
                 let count = ReproText.tokens(trimmed).last.flatMap({ Int($0) })
             {
-                let symbol = trimmed.firstRange(of: "  (in ").map { trimmed[..<$0.lowerBound] }
+                let symbol =
+                    trimmed.firstRange(of: "  (in ").map { trimmed[..<$0.lowerBound] }
                     ?? ReproText.trimmed(trimmed.dropLast(String(count).count))
                 report.heaviestFrames.append(SampleFrame(depth: 0, count: count, symbol: String(symbol)))
             }

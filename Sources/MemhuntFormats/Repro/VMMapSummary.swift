@@ -2,9 +2,13 @@
 public struct VMMapRegion: Sendable, Hashable {
     /// Region type, which may contain spaces (`CG raster data`, `MALLOC_TINY (empty)`).
     public var name: String
+    /// The VIRTUAL SIZE column.
     public var virtualBytes: Int?
+    /// The RESIDENT SIZE column (8-column tables).
     public var residentBytes: Int?
+    /// The DIRTY SIZE column (8-column tables).
     public var dirtyBytes: Int?
+    /// The SWAPPED SIZE column (8-column tables).
     public var swappedBytes: Int?
     /// The `REGION COUNT` column.
     public var regionCount: Int?
@@ -33,7 +37,9 @@ public struct VMMapRegion: Sendable, Hashable {
 
 /// `vmmap --summary` text: the header footprint lines and the region table.
 public struct VMMapSummary: Sendable, Hashable {
+    /// From `Process:`.
     public var processName: String?
+    /// From `Process:`.
     public var pid: Int?
     /// `macOS`, `iOS Simulator`, …
     public var platform: String?
@@ -84,8 +90,9 @@ public struct VMMapSummary: Sendable, Hashable {
     }
 
     /// Whether `prefix` looks like vmmap output: its `Analysis Tool`, or a region table outside a crash report.
-    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
-        let lines = ReproText.sniffLines(prefix)
+    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool { matches(lines: ReproText.sniffLines(prefix)) }
+
+    static func matches(lines: [String]) -> Bool {
         if lines.contains(where: { $0.hasPrefix("Analysis Tool:") }) {
             return lines.contains { $0.hasPrefix("Analysis Tool:") && $0.hasSuffix("vmmap") }
         }
@@ -144,10 +151,12 @@ public struct VMMapSummary: Sendable, Hashable {
     /// text before it the name and text after it the note.
     static func region(_ line: String, columns: [Substring]) -> VMMapRegion? {
         let tokens = ReproText.tokens(line)
-        guard let start = tokens.indices.first(where: { index in
-            index > 0 && index + 1 < tokens.count && ReproText.binarySize(tokens[index]) != nil
-                && ReproText.binarySize(tokens[index + 1]) != nil
-        }) else { return nil }
+        guard
+            let start = tokens.indices.first(where: { index in
+                index > 0 && index + 1 < tokens.count && ReproText.binarySize(tokens[index]) != nil
+                    && ReproText.binarySize(tokens[index + 1]) != nil
+            })
+        else { return nil }
         var end = start
         while end < tokens.count, let _ = ReproText.binarySize(tokens[end]) { end += 1 }
         let values = tokens[start..<end].map { ReproText.binarySize($0)! }

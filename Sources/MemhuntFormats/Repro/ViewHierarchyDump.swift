@@ -17,9 +17,11 @@ public struct ViewHierarchyDump: Sendable, Hashable {
     }
 
     /// Whether a line starts with `<UIWindow: 0x`, or at least two lines are `<Name: 0x…; … frame = (` views.
-    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
+    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool { matches(lines: ReproText.sniffLines(prefix)) }
+
+    static func matches(lines: [String]) -> Bool {
         var framed = 0
-        for line in ReproText.sniffLines(prefix) {
+        for line in lines {
             let body = stripDepth(line).body
             if body.hasPrefix("<UIWindow: 0x") { return true }
             if object(body) != nil, body.contains("; frame = (") { framed += 1 }
@@ -75,7 +77,9 @@ public struct ViewHierarchyDump: Sendable, Hashable {
     static func object(_ text: Substring) -> (name: Substring, address: Substring)? {
         guard text.first == "<" else { return nil }
         let nameStart = text.index(after: text.startIndex)
-        let nameEnd = text[nameStart...].firstIndex { !($0.isASCII && ($0.isLetter || $0.isNumber || "_.".contains($0))) }
+        let nameEnd = text[nameStart...].firstIndex {
+            !($0.isASCII && ($0.isLetter || $0.isNumber || "_.".contains($0)))
+        }
         guard let nameEnd, nameEnd > nameStart, text[nameStart].isLetter || text[nameStart] == "_",
             text[nameEnd...].hasPrefix(": 0x")
         else { return nil }
