@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """HTTP server with injectable faults for MemhuntHTTPTests (python3 stdlib only).
 
-Usage: fault_server.py --root DIR [--port 0]. Prints the bound port on its first stdout line.
+Usage: fault_server.py --root DIR [--port 0]. Prints the bound port on its first stdout line; exits on
+SIGTERM or when its stdin reaches end of file.
 
 Paths:
   /<file>                      the file under --root, or 404
@@ -11,6 +12,7 @@ Paths:
   /stall/<file>                headers and half the body, then silence until the client leaves
   /hang                        accepts the request and never answers
   /big/<bytes>                 Content-Length <bytes>, streams zeros
+  /unsized/<bytes>             zeros without Content-Length, ended by closing the connection
   /redirect/<n>/<file>         n redirects, then the file
   /redirect-loop/<n>           302 to /redirect-loop/<n+1>, forever
   /truncate/<file>             Content-Length of the file, half the body, then closes
@@ -21,6 +23,7 @@ Paths:
 import argparse
 import json
 import os
+import signal
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -107,15 +110,14 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "big":
             total = int(parts[1])
             self.head(200, total)
-            chunk = bytes(65536)
-            try:
-                sent = 0
-                while sent < total:
-                    n = min(len(chunk), total - sent)
-                    self.wfile.write(chunk[:n])
-                    sent += n
-            except OSError:
-                pass
+            self.zeros(total)
+        elif kind == "unsized":
+            self.record(200)
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            self.zeros(int(parts[1]))
         elif kind == "redirect":
             n = int(parts[1])
             rest = "/".join(parts[2:])
@@ -135,6 +137,15 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.serve_file("/".join(parts))
 
+    def zeros(self, total):
+        chunk = bytes(65536)
+        try:
+            while total > 0:
+                self.wfile.write(chunk[: min(len(chunk), total)])
+                total -= len(chunk)
+        except OSError:
+            pass
+
     def wait_for_disconnect(self):
         """Sleeps until the client closes the connection (a read returns EOF)."""
         self.close_connection = True
@@ -146,6 +157,10 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
+    # A child spawned from a libdispatch worker inherits its blocked signals, SIGTERM included.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    # Exit with the parent: it holds our stdin open until it stops us or dies.
+    threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
     parser.add_argument("--port", type=int, default=0)
