@@ -90,14 +90,21 @@ final class Locked<Value>: @unchecked Sendable {
     }
 }
 
-/// One attempt: a data task on its own session whose delegate streams the body into `partPath`, hashing as it
-/// writes. `URLSession.bytes(for:)` does not exist in swift-corelibs-foundation (Swift 6.3.1), hence the delegate.
+/// One attempt: a data task on its own session whose delegate appends the body to `partPath` while a hashing
+/// queue follows the file on disk, reading back at most 1 MB at a time from the page cache.
+///
+/// `URLSession.bytes(for:)` does not exist in swift-corelibs-foundation (Swift 6.3.1), hence the delegate. Its
+/// `didReceive data` calls are queued without backpressure, so whatever the delegate cannot keep up with piles up
+/// in memory. Fetching a 200 MB body from 127.0.0.1 (release build, /usr/bin/time -v), peak RSS was 230 MB with
+/// `SHA256.update` inside the delegate (the hasher does ~40 MB/s, loopback far more) and 43-59 MB with this
+/// follower (34 MB at rest), in 5.5 s.
 final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     private struct State {
         var continuation: CheckedContinuation<Outcome, Never>?
         var outcome = Outcome()
         var file: FileHandle?
-        var hasher = SHA256()
+        var hashing = false
+        var hashed = 0
         var expected: Int?
         var redirects = 0
         var reported = 0
@@ -111,6 +118,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     private let partPath: String
     private let onProgress: @Sendable (Int, Int?) -> Void
     private let state = Locked(State())
+    /// Touched only on `hashQueue` once the body starts: the reader following `partPath` and its digest so far.
+    private let follower = Locked((reader: FileHandle?.none, hasher: SHA256()))
+    private let hashQueue = DispatchQueue(label: "memhunt.http.hash")
 
     init(configuration: HTTPConfiguration, partPath: String, onProgress: @escaping @Sendable (Int, Int?) -> Void) {
         self.configuration = configuration
@@ -163,9 +173,10 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
             } else if let expected, expected > configuration.maxBytes {
                 state.outcome.failure = .tooLarge(configuration.maxBytes)
             } else if FileManager.default.createFile(atPath: partPath, contents: nil),
-                let file = FileHandle(forWritingAtPath: partPath)
+                let file = FileHandle(forWritingAtPath: partPath), let reader = FileHandle(forReadingAtPath: partPath)
             {
                 state.file = file
+                follower.withLock { $0.reader = reader }
                 return true
             } else {
                 state.outcome.failure = .file("cannot create \((partPath as NSString).lastPathComponent)")
@@ -177,26 +188,30 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (cancel, progress) = state.withLock { state -> (Bool, (Int, Int?)?) in
-            guard state.outcome.failure == nil, let file = state.file else { return (false, nil) }
+        var (cancel, hash) = (false, false)
+        let progress = state.withLock { state -> (Int, Int?)? in
+            guard state.outcome.failure == nil, let file = state.file else { return nil }
             guard state.outcome.size + data.count <= configuration.maxBytes else {
                 state.outcome.failure = .tooLarge(configuration.maxBytes)
-                return (true, nil)
+                cancel = true
+                return nil
             }
             do {
                 try file.write(contentsOf: data)
             } catch {
                 state.outcome.failure = .file("\(error)")
-                return (true, nil)
+                cancel = true
+                return nil
             }
-            state.hasher.update(data)
             state.outcome.size += data.count
+            (hash, state.hashing) = (!state.hashing, true)
             guard state.outcome.size - state.reported >= Self.progressStep || state.outcome.size == state.expected
-            else { return (false, nil) }
+            else { return nil }
             state.reported = state.outcome.size
-            return (false, (state.outcome.size, state.expected))
+            return (state.outcome.size, state.expected)
         }
         if cancel { dataTask.cancel() }
+        if hash { hashQueue.async { self.catchUp() } }
         if let (bytes, total) = progress { onProgress(bytes, total) }
     }
 
@@ -223,7 +238,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let finished = state.withLock { state -> (CheckedContinuation<Outcome, Never>, Outcome)? in
+        state.withLock { state in
             state.watchdog?.cancel()
             try? state.file?.close()
             if state.outcome.failure == nil {
@@ -235,14 +250,48 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
                     state.outcome.failure = Failure(error, idleTimeout: configuration.idleTimeout)
                 } else if let error {
                     state.outcome.failure = .network("\(type(of: error))", retryable: true)
-                } else {
-                    state.outcome.sha256 = state.hasher.finalizeHex()
                 }
             }
-            defer { state.continuation = nil }
-            return state.continuation.map { ($0, state.outcome) }
         }
-        if let (continuation, outcome) = finished { continuation.resume(returning: outcome) }
+        // Queued after every catch-up the body's chunks asked for.
+        hashQueue.async { [self] in
+            if state.withLock({ $0.outcome.failure == nil }) { catchUp() }
+            let sha256 = follower.withLock { follower in
+                try? follower.reader?.close()
+                return follower.hasher.finalizeHex()
+            }
+            let finished = state.withLock { state -> (CheckedContinuation<Outcome, Never>, Outcome)? in
+                if state.outcome.failure == nil {
+                    if state.hashed == state.outcome.size {
+                        state.outcome.sha256 = sha256
+                    } else {
+                        state.outcome.failure = .file("cannot read back the .part file")
+                    }
+                }
+                defer { state.continuation = nil }
+                return state.continuation.map { ($0, state.outcome) }
+            }
+            if let (continuation, outcome) = finished { continuation.resume(returning: outcome) }
+        }
+    }
+
+    /// Hashes what has been written and not yet hashed, re-reading it from disk 1 MB at a time; on `hashQueue`.
+    private func catchUp() {
+        while let (hashed, written) = state.withLock({ state -> (Int, Int)? in
+            state.hashing = state.outcome.size > state.hashed
+            return state.hashing ? (state.hashed, state.outcome.size) : nil
+        }) {
+            let count = follower.withLock { follower in
+                guard let chunk = try? follower.reader?.read(upToCount: min(1 << 20, written - hashed)) else {
+                    return 0
+                }
+                follower.hasher.update(chunk)
+                return chunk.count
+            }
+            // A short read leaves `hashed` behind `size`, which fails the attempt when it completes.
+            guard count > 0 else { return }
+            state.withLock { $0.hashed += count }
+        }
     }
 
     /// Records `failure` unless an earlier one explains the outcome.
