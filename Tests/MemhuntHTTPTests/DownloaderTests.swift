@@ -51,11 +51,11 @@ import Testing
         #expect(try await h.server.log().map(\.status) == [500, 500, 200, 500, 500, 500, 500])
     }
 
-    @Test func honorsRetryAfter() async throws {
+    @Test(arguments: ["ratelimit/x.ips", "ratelimit-date/x.ips"]) func honorsRetryAfter(path: String) async throws {
         let h = try await Harness()
         defer { h.stop() }
         let start = Date()
-        let result = await h.download("ratelimit/x.ips")
+        let result = await h.download(path)
         #expect(Date().timeIntervalSince(start) >= 1)
         #expect(result.error == nil)
         #expect(result.attempts == 2)
@@ -163,7 +163,12 @@ import Testing
         #expect(headers["Authorization"] == "Bearer \(token)")
         #expect(headers["X-Api-Key"] == "header-secret")
         #expect(results[2].error == "http://127.0.0.1:\(h.server.port)/status/404?token=…&x=…: HTTP 404 Not Found")
-        let shown = "\(results) \(h.events.values) \(h.cached())"
+        let elsewhere = await h.download("redirect-host/echo-headers") { $0.bearerToken = token }
+        let forwarded = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: elsewhere.localPath!)))
+        #expect(elsewhere.finalURL == "http://localhost:\(h.server.port)/echo-headers")
+        #expect((forwarded as? [String: String])?["Authorization"] == nil)
+        let shown = "\(results) \(elsewhere) \(h.events.values) \(h.cached())"
         for secret in [token, "header-secret", "abc"] { #expect(!shown.contains(secret)) }
     }
 

@@ -9,12 +9,14 @@ Paths:
   /status/<code>               that status with a short text body
   /flaky/<n>/<file>            500 for the first n requests of this exact path, then the file
   /ratelimit/<file>            429 with Retry-After: 1 for the first request of this path, then the file
+  /ratelimit-date/<file>       the same with Retry-After as an HTTP-date 2 s ahead
   /stall/<file>                headers and half the body, then silence until the client leaves
   /hang                        accepts the request and never answers
   /big/<bytes>                 Content-Length <bytes>, streams zeros
   /unsized/<bytes>             zeros without Content-Length, ended by closing the connection
   /redirect/<n>/<file>         n redirects, then the file
   /redirect-loop/<n>           302 to /redirect-loop/<n+1>, forever
+  /redirect-host/<path>        302 to the same path on http://localhost:<port> (another origin)
   /truncate/<file>             Content-Length of the file, half the body, then closes
   /echo-headers                the request headers as a JSON object
   /__log                       JSON list of {"path", "status"} for every request but this one
@@ -26,6 +28,8 @@ import os
 import signal
 import sys
 import threading
+import time
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
@@ -92,9 +96,10 @@ class Handler(BaseHTTPRequestHandler):
                 self.reply(500, b"flaky\n")
             else:
                 self.serve_file("/".join(parts[2:]))
-        elif kind == "ratelimit":
+        elif kind in ("ratelimit", "ratelimit-date"):
             if count(self.path) == 1:
-                self.reply(429, b"slow down\n", [("Retry-After", "1")])
+                after = "1" if kind == "ratelimit" else formatdate(time.time() + 2, usegmt=True)
+                self.reply(429, b"slow down\n", [("Retry-After", after)])
             else:
                 self.serve_file("/".join(parts[1:]))
         elif kind == "stall":
@@ -122,6 +127,9 @@ class Handler(BaseHTTPRequestHandler):
             n = int(parts[1])
             rest = "/".join(parts[2:])
             target = "/redirect/%d/%s" % (n - 1, rest) if n > 1 else "/" + rest
+            self.reply(302, b"", [("Location", target)])
+        elif kind == "redirect-host":
+            target = "http://localhost:%d/%s" % (self.server.server_address[1], "/".join(parts[1:]))
             self.reply(302, b"", [("Location", target)])
         elif kind == "redirect-loop":
             self.reply(302, b"", [("Location", "/redirect-loop/%d" % (int(parts[1]) + 1))])
