@@ -14,7 +14,7 @@ public struct HTTPConfiguration: Sendable {
     public var idleTimeout: TimeInterval = 30
     /// Retries after connection errors, timeouts, cut-short bodies, 408, 429 and 5xx (never other 4xx).
     public var maxRetries = 3
-    /// First backoff delay in seconds; doubled per retry, with jitter of up to half of it.
+    /// First backoff delay in seconds; doubled per retry, each delay randomly shortened by up to half.
     public var baseDelay: TimeInterval = 0.5
     /// Cap, in seconds, on any single wait between attempts, including one asked for by `Retry-After`.
     public var maxDelay: TimeInterval = 30

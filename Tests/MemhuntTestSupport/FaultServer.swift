@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// `Tests/Support/fault_server.py` running on 127.0.0.1 with a free port; `stop()` it when done.
-public final class FaultServer: Sendable {
+public final class FaultServer {
     /// Whether `python3` is on the PATH (tests that need the server are enabled on it).
     public static let available: Bool = locatePython() != nil
 
@@ -30,11 +30,11 @@ public final class FaultServer: Sendable {
         process.standardInput = input
         try process.run()
         // Reading blocks until python has started (~0.1 s); off the cooperative pool, which has one thread per core.
+        let reader = output.fileHandleForReading
         let line = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 var line: [UInt8] = []
-                while let byte = try? output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n")
-                {
+                while let byte = try? reader.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
                     line.append(byte)
                 }
                 continuation.resume(returning: line)
