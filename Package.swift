@@ -32,6 +32,13 @@ let package = Package(
             name: "MemhuntHTTP",
             dependencies: ["MemhuntBasics"]
         ),
+        .testTarget(
+            name: "MemhuntHTTPTests",
+            dependencies: [
+                "MemhuntHTTP",
+                "MemhuntTestSupport",
+            ]
+        ),
 
         // MARK: - Leaf: pure byte parsers of artifact formats (no I/O)
         .target(name: "MemhuntFormats"),

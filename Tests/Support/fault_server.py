@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""HTTP server with injectable faults for MemhuntHTTPTests (python3 stdlib only).
+
+Usage: fault_server.py --root DIR [--port 0]. Prints the bound port on its first stdout line; exits on
+SIGTERM or when its stdin reaches end of file.
+
+Paths:
+  /<file>                      the file under --root, or 404
+  /status/<code>               that status with a short text body
+  /flaky/<n>/<file>            500 for the first n requests of this exact path, then the file
+  /ratelimit/<file>            429 with Retry-After: 1 for the first request of this path, then the file
+  /ratelimit-date/<file>       the same with Retry-After as an HTTP-date 2 s ahead
+  /stall/<file>                headers and half the body, then silence until the client leaves
+  /hang                        accepts the request and never answers
+  /big/<bytes>                 Content-Length <bytes>, streams zeros
+  /unsized/<bytes>             zeros without Content-Length, ended by closing the connection
+  /redirect/<n>/<file>         n redirects, then the file
+  /redirect-loop/<n>           302 to /redirect-loop/<n+1>, forever
+  /redirect-host/<path>        302 to the same path on http://localhost:<port> (another origin)
+  /truncate/<file>             Content-Length of the file, half the body, then closes
+  /echo-headers                the request headers as a JSON object
+  /__log                       JSON list of {"path", "status"} for every request but this one
+"""
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from email.utils import formatdate
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
+LOG = []
+COUNTS = {}
+
+
+def count(path):
+    with LOCK:
+        COUNTS[path] = COUNTS.get(path, 0) + 1
+        return COUNTS[path]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    root = "."
+
+    def log_message(self, format, *args):
+        pass
+
+    def record(self, status):
+        with LOCK:
+            LOG.append({"path": self.path, "status": status})
+
+    def head(self, status, length, headers=()):
+        self.record(status)
+        self.send_response(status)
+        self.send_header("Content-Length", str(length))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+
+    def reply(self, status, body, headers=()):
+        self.head(status, len(body), headers)
+        self.wfile.write(body)
+
+    def file(self, name):
+        """The file's bytes, or None after answering 404."""
+        path = os.path.join(self.root, name)
+        if not os.path.isfile(path):
+            return self.reply(404, b"not found\n")
+        with open(path, "rb") as f:
+            return f.read()
+
+    def serve_file(self, name):
+        body = self.file(name)
+        if body is not None:
+            self.reply(200, body)
+
+    def do_GET(self):
+        parts = self.path.split("?")[0].strip("/").split("/")
+        kind = parts[0]
+        if kind == "__log":
+            with LOCK:
+                body = json.dumps(LOG).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif kind == "status":
+            self.reply(int(parts[1]), b"status %s\n" % parts[1].encode())
+        elif kind == "flaky":
+            if count(self.path) <= int(parts[1]):
+                self.reply(500, b"flaky\n")
+            else:
+                self.serve_file("/".join(parts[2:]))
+        elif kind in ("ratelimit", "ratelimit-date"):
+            if count(self.path) == 1:
+                after = "1" if kind == "ratelimit" else formatdate(time.time() + 2, usegmt=True)
+                self.reply(429, b"slow down\n", [("Retry-After", after)])
+            else:
+                self.serve_file("/".join(parts[1:]))
+        elif kind == "stall":
+            body = self.file("/".join(parts[1:]))
+            if body is not None:
+                self.head(200, len(body))
+                self.wfile.write(body[: len(body) // 2])
+                self.wfile.flush()
+                self.wait_for_disconnect()
+        elif kind == "hang":
+            self.record(0)
+            self.wait_for_disconnect()
+        elif kind == "big":
+            total = int(parts[1])
+            self.head(200, total)
+            self.zeros(total)
+        elif kind == "unsized":
+            self.record(200)
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            self.zeros(int(parts[1]))
+        elif kind == "redirect":
+            n = int(parts[1])
+            rest = "/".join(parts[2:])
+            target = "/redirect/%d/%s" % (n - 1, rest) if n > 1 else "/" + rest
+            self.reply(302, b"", [("Location", target)])
+        elif kind == "redirect-host":
+            target = "http://localhost:%d/%s" % (self.server.server_address[1], "/".join(parts[1:]))
+            self.reply(302, b"", [("Location", target)])
+        elif kind == "redirect-loop":
+            self.reply(302, b"", [("Location", "/redirect-loop/%d" % (int(parts[1]) + 1))])
+        elif kind == "truncate":
+            body = self.file("/".join(parts[1:]))
+            if body is not None:
+                self.head(200, len(body))
+                self.wfile.write(body[: len(body) // 2])
+                self.wfile.flush()
+                self.close_connection = True
+        elif kind == "echo-headers":
+            self.reply(200, json.dumps(dict(self.headers.items())).encode(), [("Content-Type", "application/json")])
+        else:
+            self.serve_file("/".join(parts))
+
+    def zeros(self, total):
+        chunk = bytes(65536)
+        try:
+            while total > 0:
+                self.wfile.write(chunk[: min(len(chunk), total)])
+                total -= len(chunk)
+        except OSError:
+            pass
+
+    def wait_for_disconnect(self):
+        """Sleeps until the client closes the connection (a read returns EOF)."""
+        self.close_connection = True
+        try:
+            while self.rfile.read1(1):
+                pass
+        except OSError:
+            pass
+
+
+def main():
+    # A child spawned from a libdispatch worker inherits its blocked signals, SIGTERM included.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    # Exit with the parent: it holds our stdin open until it stops us or dies.
+    threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    Handler.root = args.root
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
