@@ -81,7 +81,7 @@ import Testing
             Issue.record("parsed")
             return
         }
-        #expect(error.message == "invalid JSON value")
+        #expect(error.message == "unexpected '}'")
         #expect(error.line == 3)
     }
 

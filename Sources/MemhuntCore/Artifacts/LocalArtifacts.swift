@@ -43,7 +43,8 @@ public enum LocalArtifacts {
             return Artifact(source: source, status: .error, error: "no such file or directory")
         }
         guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
-            return Artifact(source: source, localPath: path, status: .error, error: "cannot be read (permission denied?)")
+            return Artifact(
+                source: source, localPath: path, status: .error, error: "cannot be read (permission denied?)")
         }
         defer { try? handle.close() }
         var hasher = SHA256()

@@ -163,35 +163,33 @@ public struct MeasurementSet: Sendable, Hashable {
     }
 
     static func parseJSON(_ bytes: [UInt8]) -> Result<MeasurementSet, FormatError> {
-        let root: MiniJSON
-        switch MiniJSON.parse(bytes) {
-        case .success(let value): root = value
-        case .failure(let error): return .failure(error)
+        let root: JSONValue
+        do {
+            root = try JSON.parse(bytes)
+        } catch {
+            return .failure(error)
         }
-        guard case .string("measurements/1") = root["memhunt"] else {
+        guard root["memhunt"]?.string == "measurements/1" else {
             return .failure(FormatError("'memhunt' must be \"measurements/1\"", line: 1))
         }
-        guard case .array(let items) = root["measurements"] else {
+        guard let items = root["measurements"]?.elements else {
             return .failure(FormatError("'measurements' must be an array", line: 1))
         }
-        var scenario: String?
-        if case .string(let value) = root["scenario"] { scenario = value }
+        let scenario = root["scenario"]?.string
         var rows: [Measurement] = []
         for item in items {
-            guard case .object(let members) = item else {
+            guard let members = item.members else {
                 return .failure(FormatError("measurement \(rows.count) is not an object"))
             }
             var values: Fields = [:]
-            for (key, value) in members {
-                switch value {
-                case .string(let text): values[key] = (text, 0)
-                case .number(let number):
-                    values[key] = (
-                        number == number.rounded() && abs(number) < 1e15
-                            ? String(Int(number)) : String(number), 0
-                    )
+            for member in members {
+                switch member.value {
+                case .string(let text): values[member.key] = (text, 0)
+                case .number(let literal): values[member.key] = (literal, 0)
                 case .null: break
-                default: return .failure(FormatError("measurement \(rows.count): '\(key)' must be a string or number"))
+                default:
+                    return .failure(
+                        FormatError("measurement \(rows.count): '\(member.key)' must be a string or number"))
                 }
             }
             switch row(values, order: rows.count, line: 0, scenario: scenario) {
