@@ -25,7 +25,7 @@ public enum TextReport {
                 if let next = finding.next { out += "      next: " + next + "\n" }
             }
             if step.status == .noArtifact {
-                out += "   no artifact for this step\n"
+                out += step.step.reads.isEmpty && step.step.checks.isEmpty ? "" : "   no artifact for this step\n"
                 if let collect = step.step.collect { out += wrap("collect: " + collect, indent: "   ") }
                 if let empty = step.step.empty { out += wrap("if empty: " + empty, indent: "   ") }
             }
@@ -67,7 +67,8 @@ public enum TextReport {
         switch step.status {
         case .clear: status = style.green("clear")
         case .finding: status = style.yellow("finding")
-        case .noArtifact: status = style.dim("no artifact")
+        case .noArtifact:
+            status = style.dim(step.step.reads.isEmpty && step.step.checks.isEmpty ? "guidance" : "no artifact")
         case .error: status = style.red("error")
         }
         return style.bold(number + "  " + step.step.title) + "  " + status + "\n"

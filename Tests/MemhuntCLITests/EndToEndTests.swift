@@ -34,11 +34,14 @@ func memhunt(_ arguments: String..., environment: [String: String] = [:]) async 
         #expect(facts["crash.kind"] as? String == "none")
         let steps = try #require(document["steps"] as? [[String: Any]])
         #expect(steps.map { $0["number"] as? Int } == Array(1...8))
-        #expect(
-            steps.map { $0["status"] as? String } == ["clear", "finding", "finding", "finding"]
-                + Array(repeating: "no-artifact", count: 4))
+        #expect(steps.map { $0["status"] as? String } == ["clear"] + Array(repeating: "finding", count: 7))
+        #expect((facts["repro.ratio"] as? Double) == 13.6)
+        #expect(facts["layers.count"] as? Int == 3573)
+        #expect(facts["variation.maxMB"] as? Double == 623)
+        #expect(facts["variation.minMB"] as? Double == 103)
         let artifacts = try #require(document["artifacts"] as? [[String: Any]])
-        #expect(artifacts.count == 1)
+        #expect(artifacts.count == 7)
+        #expect(artifacts.allSatisfy { $0["status"] as? String == "ok" })
         #expect(artifacts.first?["kind"] as? String == "jetsam-event")
         #expect(
             artifacts.first?["sha256"] as? String
@@ -70,6 +73,7 @@ func memhunt(_ arguments: String..., environment: [String: String] = [:]) async 
         #expect((document["facts"] as? [String: Any])?["jetsam.app.peakMB"] as? Double == 725)
         let artifacts = try #require(document["artifacts"] as? [[String: Any]])
         let bad = artifacts.filter { $0["status"] as? String != "ok" }
+        #expect(artifacts.count == 12)
         #expect(bad.count == 5)
         for artifact in bad {
             #expect((artifact["source"] as? String)?.hasPrefix("Fixtures/bad/") == true)
@@ -148,5 +152,28 @@ func memhunt(_ arguments: String..., environment: [String: String] = [:]) async 
 enum SHA256Hex {
     static func of(_ path: String) -> String? {
         FileManager.default.contents(atPath: path).map { SHA256.hex([UInt8]($0)) }
+    }
+}
+
+/// Each shipped playbook on its fixture gates CI where its seed says the budget is blown.
+@Suite struct PlaybookGateTests {
+    @Test(arguments: [
+        ("memory-hunt", "Fixtures/justsend"), ("widget-budget", "Fixtures/widget"),
+        ("layout-freeze", "Fixtures/layout-freeze"), ("navigation-growth", "Fixtures/navigation-growth"),
+    ])
+    func failOnWarningExitsOne(playbook: String, fixture: String) async {
+        let run = await memhunt("run", "--playbook", playbook, "--app", "JustSend", "--fail-on", "warning", fixture)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("Summary: "))
+        let lenient = await memhunt(
+            "run", "--playbook", playbook, "--app", "JustSend", "--fail-on", "critical", fixture)
+        #expect(lenient.status == 0)
+    }
+
+    @Test func playbooksListsAllFour() async {
+        let list = await memhunt("playbooks")
+        for id in ["layout-freeze", "memory-hunt", "navigation-growth", "widget-budget"] {
+            #expect(list.stdout.contains("\n" + id + "  ") || list.stdout.hasPrefix(id + "  "), "\(id)")
+        }
     }
 }

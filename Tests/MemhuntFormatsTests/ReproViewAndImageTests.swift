@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("image-1024.png", ImageInfo(format: "png", width: 1024, height: 1024)),
+        ("illustration-1024.png", ImageInfo(format: "png", width: 1024, height: 1024)),
         ("image-2048x1536.jpg", ImageInfo(format: "jpeg", width: 2048, height: 1536)),
         ("image-4032x3024.heic", ImageInfo(format: "heic", width: 4032, height: 3024)),
     ])

@@ -14,11 +14,11 @@ public enum Hunt {
         }
     }
 
-    /// Loads every file under the given fixture folders (relative to `Fixtures/`) and walks the playbook.
+    /// Loads every file under the given folders (relative to `Fixtures/`, or absolute) and walks the playbook.
     public static func run(_ folders: [String], app: String?, playbook id: String = "memory-hunt") async throws
         -> RunResult
     {
-        let paths = LocalArtifacts.expand(folders.map(Repo.fixture))
+        let paths = LocalArtifacts.expand(folders.map { $0.hasPrefix("/") ? $0 : Repo.fixture($0) })
         let artifacts = paths.map { LocalArtifacts.load(path: $0, source: Repo.relative($0)) }
         return await StepEngine(checks: builtInChecks, external: ProcessCheckRunner(), toolVersion: "test")
             .run(playbook: try playbook(id), artifacts: artifacts, app: app)

@@ -11,7 +11,7 @@ def png_chunk(kind, data):
 
 png = b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", 1024, 1024, 8, 6, 0, 0, 0))
 png += png_chunk(b"IDAT", zlib.compress(b"")) + png_chunk(b"IEND", b"")
-open("image-1024.png", "wb").write(png)
+open("../../widget/illustration-1024.png", "wb").write(png)
 
 app0 = b"JFIF\x00\x01\x01\x00\x00\x48\x00\x48\x00\x00"
 app1 = b"Exif\x00\x00" + b"\x00" * 20

@@ -35,4 +35,4 @@ for row in range(566):
 lines.append(view(6, "UILabel", "frame = (16 0; 370 20); text = 'a; b > c layer = <Fake: 0x1>'; userInteractionEnabled = NO", "_UILabelLayer")[0])
 # The same sublayer printed twice must count once.
 lines.append(f"{'   | ' * 7}<_UILabelContentLayer: {label_layers[0]}> (layer)")
-open("pviews-detail.txt", "w").write("\n".join(lines) + "\n")
+open("../../justsend/pviews-detail.txt", "w").write("\n".join(lines) + "\n")

@@ -21,6 +21,7 @@ struct ChangeLogCheck: Check {
             CheckParameter("hot_min", default: 10, "… and at least this many times."),
             CheckParameter("fan_out_views", default: 4, "Warn when one change re-evaluates this many different views."),
             CheckParameter("churn_min", default: 8, "Notice a view evaluated this many times with only @self changed."),
+            CheckParameter("identity_min", default: 3, "Notice a view that got a new identity this many times."),
         ]
     )
 
@@ -57,6 +58,7 @@ struct ChangeLogCheck: Check {
             if let finding = hotView(log, context) { output.emit(finding) }
             output.findings += fanOut(log, context)
             output.findings += churn(log, context)
+            output.findings += identities(log, context)
         }
         return output
     }
@@ -151,6 +153,24 @@ struct ChangeLogCheck: Check {
                     + "every pass, so SwiftUI cannot call them equal.",
                 evidence: [Evidence(source: log.source)],
                 next: "Pass values instead of closures (or make the view Equatable on what it draws).")
+        }
+    }
+
+    /// Views whose state was recreated again and again: `@identity` on every appearance.
+    func identities(_ log: Log, _ context: CheckContext) -> [Finding] {
+        let minimum = context.int("identity_min") ?? 3
+        return log.summary.itemCounts.compactMap { view, items -> (String, Int)? in
+            guard let count = items["@identity"], count >= minimum else { return nil }
+            return (view, count)
+        }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map { view, count in
+            Finding(
+                severity: .notice,
+                title: "\(view) got a new identity \(count) times",
+                detail: "In \(log.label), \(view) was evaluated with @identity \(count) times: each time SwiftUI made "
+                    + "new storage for it, so its @State started over and whatever computes the initial values ran "
+                    + "again (a file load, a decode).",
+                evidence: [Evidence(source: log.source)],
+                next: "Load once into a shared store (an environment object) instead of a @State initial value.")
         }
     }
 

@@ -23,7 +23,10 @@ struct LayerCountCheck: Check {
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
         let samples = ReproSample.all(in: context)
-        let withCA = samples.filter { $0.coreAnimationMB != nil }.max { $0.coreAnimationMB! < $1.coreAnimationMB! }
+        // The reproduction (rows without a variant) speaks for the screen; variation rows are step 7's.
+        let withCA = samples.filter { $0.coreAnimationMB != nil }.min { a, b in
+            (a.variant == nil ? 0 : 1, -a.coreAnimationMB!) < (b.variant == nil ? 0 : 1, -b.coreAnimationMB!)
+        }
         var layerSource: (count: Int, evidence: Evidence, lines: Int?)?
         for artifact in context.artifacts(of: .viewHierarchy) {
             guard case .repro(.viewHierarchy(let dump))? = artifact.content else { continue }

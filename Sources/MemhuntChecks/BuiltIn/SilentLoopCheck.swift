@@ -13,7 +13,7 @@ struct SilentLoopCheck: Check {
             watching @State leads nowhere; only bisecting the view tree does.
             """,
         reads: [.sample, .changeLog],
-        facts: ["sample.mainThreadSamples", "sample.layoutSamples", "sample.layoutShare"],
+        facts: ["sample.mainThreadSamples", "sample.layoutSamples", "sample.layoutPercent"],
         parameters: [
             CheckParameter(
                 "min_layout_share", default: 0.5, "Share of main-thread samples in layout that counts as stuck."),
@@ -34,7 +34,7 @@ struct SilentLoopCheck: Check {
         let share = Double(report.layoutSamples) / Double(total)
         output.record("sample.mainThreadSamples", .int(total))
         output.record("sample.layoutSamples", .int(report.layoutSamples))
-        output.record("sample.layoutShare", .oneDecimal(share * 100))
+        output.record("sample.layoutPercent", .oneDecimal(share * 100))
         guard share >= context.double("min_layout_share") ?? 0.5 else { return output }
 
         let logs = context.artifacts(of: .changeLog).compactMap { artifact -> ChangeLogSummary? in

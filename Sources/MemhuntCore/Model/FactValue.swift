@@ -142,5 +142,12 @@ extension FactValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, Exp
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
+extension FactValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    public init(arrayLiteral elements: FactValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, FactValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
 /// Facts recorded by checks, keyed by dotted names such as `jetsam.app.peakMB`.
 public typealias Facts = [String: FactValue]

@@ -1,0 +1,167 @@
+import MemhuntCore
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntChecks
+
+/// Steps 5-8 and the playbooks of seeds 001-003 over their fixtures, asserting the seeds' numbers.
+@Suite struct ReproStepsTests {
+    @Test func justSendWalksEightStepsWithNumbersInEvery() async throws {
+        let result = try await Hunt.run(["justsend"], app: "JustSend")
+        #expect(result.steps.map(\.status) == [.clear] + Array(repeating: .finding, count: 7))
+        for step in result.steps { #expect(!step.facts.isEmpty, "step \(step.number) has no numbers") }
+        #expect(result.artifacts.allSatisfy { $0.status == .ok })
+    }
+
+    @Test func simulatorReproduction() async throws {
+        let facts = try await Hunt.run(["justsend"], app: "JustSend").facts
+        #expect(facts["repro.baselineMB"] == 45)
+        #expect(facts["repro.peakMB"] == 611)
+        #expect(facts["repro.ratio"] == 13.6)
+        #expect(facts["repro.label"] == "after-detail")
+    }
+
+    @Test func layersAndCoreAnimation() async throws {
+        let result = try await Hunt.run(["justsend"], app: "JustSend")
+        #expect(result.facts["layers.coreAnimationMB"] == 346)
+        #expect(result.facts["layers.count"] == 3573)
+        let finding = try #require(result.findings.first { $0.check == "layer-count" })
+        #expect(
+            finding.title == "Rendering structure holds the memory: 3,573 layers for 2,500 lines: a layer for every "
+                + "line; CoreAnimation 346 MB is 57 % of the 611 MB footprint")
+    }
+
+    @Test func structureOnlyVariationAndTheFix() async throws {
+        let result = try await Hunt.run(["justsend"], app: "JustSend")
+        #expect(result.facts["variation.variants"] == ["one-block", "2500-blocks"])
+        #expect(result.facts["variation.minMB"] == 103)
+        #expect(result.facts["variation.maxMB"] == 623)
+        #expect(result.facts["variation.ratio"] == 6.0)
+        #expect(result.facts["variation.sameInput"] == true)
+        let titles = result.findings.filter { $0.check == "structure-variation" }.map { "\($0.severity): \($0.title)" }
+        #expect(
+            titles == [
+                "warning: Structure is the variable: one-block 623 MB vs 2500-blocks 103 MB",
+                "info: The fix holds: one-block-after-fix 102 MB vs 2500-blocks 103 MB",
+            ])
+    }
+
+    @Test func differentInputsAreConfounded() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write(
+            "variation.csv",
+            """
+            label,footprint_mb,variant,scenario,input_bytes
+            one-block,623,one-block,detail,291840
+            split,103,split,detail,150000
+            """)
+        let result = try await Hunt.run([dir.path], app: "JustSend")
+        #expect(result.facts["variation.sameInput"] == false)
+        let finding = try #require(result.findings.first { $0.check == "structure-variation" })
+        #expect(finding.severity == .notice)
+        #expect(finding.title == "one-block 623 MB vs split 103 MB, but the inputs differ")
+    }
+
+    @Test func changeLogsPerViewAndTheDrawerComparison() async throws {
+        let result = try await Hunt.run(["justsend"], app: "JustSend")
+        #expect(result.facts["changes.logs"] == 3)
+        #expect(result.facts["changes.evaluations"] == 39)
+        let byLog = try #require(result.facts["changes.byLog"]?.objectValue)
+        #expect(byLog["drawer-before"] == ["evaluations": 22, "views": ["RootView": 11, "StreamScreen": 11]])
+        #expect(byLog["drawer-after"] == ["evaluations": 2, "views": ["RootView": 1, "StreamScreen": 1]])
+        let titles = result.findings.filter { $0.check == "change-log" }.map { "\($0.severity): \($0.title)" }
+        #expect(
+            titles == [
+                "info: drawer-before → drawer-after: RootView +11 → +1, StreamScreen +11 → +1",
+                "notice: Closure churn: StreamScreen re-evaluated 11 times with @self changed",
+                "warning: Fan-out: one _thumbnailStore change re-evaluated 4 views",
+                "notice: Closure churn: LibraryRow re-evaluated 8 times with @self changed",
+            ])
+        let fanOut = try #require(result.findings.first { $0.title.hasPrefix("Fan-out") })
+        #expect(fanOut.detail.contains("LibraryScreen, ThumbnailGrid, SidebarView, StatusBar"))
+        #expect(fanOut.evidence == [Evidence(source: "Fixtures/justsend/thumbnail-fanout.log", line: 2)])
+    }
+
+    @Test func silentLoopInLayout() async throws {
+        let result = try await Hunt.run(["layout-freeze"], app: nil, playbook: "layout-freeze")
+        #expect(result.facts["sample.mainThreadSamples"] == 2000)
+        #expect(result.facts["sample.layoutSamples"] == 1991)
+        #expect(result.facts["sample.layoutPercent"] == 99.6)
+        let finding = try #require(result.findings.first { $0.check == "silent-loop" })
+        #expect(finding.severity == .warning)
+        #expect(
+            finding.title
+                == "Main thread 100 % in layout while the change log is absent: the loop is in layout, not data")
+        #expect(finding.detail.contains("ScrollView + LazyVStack + scrollTo"))
+        #expect(finding.detail.contains("(-1001)"))
+        #expect(finding.next?.hasPrefix("Bisect the view tree") == true)
+        #expect(result.steps.map(\.status) == [.clear, .finding, .noArtifact, .noArtifact])
+    }
+
+    @Test func busyChangeLogMeansADataLoop() async throws {
+        let result = try await Hunt.run(["layout-freeze", "justsend"], app: nil, playbook: "layout-freeze")
+        let finding = try #require(result.findings.first { $0.check == "silent-loop" })
+        #expect(finding.severity == .notice)
+        #expect(finding.title == "Main thread 100 % in layout with 39 body evaluations logged")
+    }
+
+    @Test func widgetBudgetWithHeadroomAndDecodedImages() async throws {
+        let result = try await Hunt.run(["widget"], app: nil, playbook: "widget-budget")
+        #expect(result.facts["budget.footprintMB"] == 26.4)
+        #expect(result.facts["budget.limitMB"] == 30)
+        #expect(result.facts["budget.ceilingMB"] == 24)
+        #expect(result.facts["budget.images"] == 2)
+        #expect(result.facts["budget.imageMB"] == 5)
+        #expect(result.facts["budget.heaviestImage"] == "illustration-1024")
+        let titles = result.findings.filter { $0.check == "widget-budget" }.map { "\($0.severity): \($0.title)" }
+        #expect(
+            titles == [
+                "warning: systemLarge heaviest timeline is inside the headroom: 26.4 MB of a 24 MB ceiling",
+                "warning: illustration-1024 decodes to 4 MB (1024×1024)",
+            ])
+    }
+
+    @Test func widgetOverTheLimitIsCritical() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("m.csv", "label,footprint_mb\nsystemLarge,31.5\n")
+        let result = try await Hunt.run([dir.path], app: nil, playbook: "widget-budget")
+        let finding = try #require(result.findings.first { $0.check == "widget-budget" })
+        #expect(finding.severity == .critical)
+        #expect(finding.title == "systemLarge is over the 30 MB limit: 31.5 MB")
+    }
+
+    @Test func growthPerVisit() async throws {
+        let result = try await Hunt.run(["navigation-growth"], app: nil, playbook: "navigation-growth")
+        #expect(result.facts["growth.visits"] == 4)
+        #expect(result.facts["growth.firstMB"] == 82.4)
+        #expect(result.facts["growth.lastMB"] == 123.8)
+        #expect(result.facts["growth.slopeMB"] == 13.8)
+        #expect(result.facts["growth.r2"] == 1.0)
+        let titles = result.findings.map { "\($0.severity): \($0.title)" }
+        #expect(
+            titles == [
+                "warning: Memory steps up 13.8 MB per visit over 4 visits",
+                "notice: FAQAccordion got a new identity 4 times",
+            ])
+    }
+
+    @Test func plateauIsNoStair() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("visits.csv", "label,footprint_mb\nvisit 1,82.4\nvisit 2,84.0\nvisit 3,83.1\nvisit 4,83.6\n")
+        let result = try await Hunt.run([dir.path], app: nil, playbook: "navigation-growth")
+        let finding = try #require(result.findings.first)
+        #expect(finding.severity == .info)
+        #expect(finding.title == "No stair: 82.4 → 84 → 83.1 → 83.6 MB over 4 visits")
+    }
+
+    @Test func leastSquaresFit() {
+        let (slope, r2) = NavigationGrowthCheck.fit([10, 20, 30, 40])
+        #expect(slope == 10)
+        #expect(r2 == 1)
+        let flat = NavigationGrowthCheck.fit([5, 5, 5])
+        #expect(flat.slope == 0)
+    }
+}
