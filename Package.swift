@@ -105,6 +105,7 @@ let package = Package(
             dependencies: [
                 "MemhuntChecks",
                 "MemhuntCore",
+                "MemhuntHTTP",
                 "MemhuntReports",
             ]
         ),
@@ -117,6 +118,7 @@ let package = Package(
             dependencies: [
                 "MemhuntBasics",
                 "MemhuntCLI",
+                "MemhuntHTTP",
                 "MemhuntTestSupport",
             ]
         ),

@@ -40,6 +40,11 @@ public enum TextReport {
                 + pad(kind, 22) + artifact.source
             if let sha = artifact.sha256 { line += style.dim("  sha256:" + sha.prefix(12)) }
             out += line + "\n"
+            if let status = artifact.httpStatus, artifact.status == .ok {
+                let size = artifact.size.map { " · " + FactValue.grouped($0) + " bytes" } ?? ""
+                let final = artifact.finalURL.map { $0 == artifact.source ? "" : " · final URL " + $0 } ?? ""
+                out += style.dim("      HTTP \(status)" + size + final) + "\n"
+            }
             if let error = artifact.error { out += "      " + error + "\n" }
         }
         out += "\n" + summary(result) + "\n"
@@ -56,8 +61,10 @@ public enum TextReport {
         var parts = [counts.isEmpty ? "no findings" : counts.joined(separator: ", ")]
         let empty = result.steps.count { $0.status == .noArtifact }
         if empty > 0 { parts.append("\(empty) step\(empty == 1 ? "" : "s") without artifacts") }
-        let bad = result.artifacts.count { $0.status != .ok }
-        if bad > 0 { parts.append("\(bad) artifact\(bad == 1 ? "" : "s") not understood") }
+        let unrecognized = result.artifacts.count { $0.status == .unrecognized }
+        if unrecognized > 0 { parts.append("\(unrecognized) artifact\(unrecognized == 1 ? "" : "s") not understood") }
+        let failed = result.artifacts.count { $0.status == .error }
+        if failed > 0 { parts.append("\(failed) artifact\(failed == 1 ? "" : "s") could not be read") }
         return "Summary: " + parts.joined(separator: " · ")
     }
 

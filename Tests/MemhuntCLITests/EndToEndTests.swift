@@ -11,6 +11,13 @@ import Testing
 func memhunt(_ arguments: String..., environment: [String: String] = [:]) async -> (
     status: Int32, stdout: String, stderr: String
 ) {
+    await memhunt(arguments, environment: environment)
+}
+
+/// The same, with the arguments as an array.
+func memhunt(_ arguments: [String], environment: [String: String] = [:]) async -> (
+    status: Int32, stdout: String, stderr: String
+) {
     let out = OutputWriter(), err = OutputWriter()
     let status = await Memhunt.main(arguments: arguments, environment: environment, stdout: out, stderr: err)
     return (status, out.captured, err.captured)
@@ -40,7 +47,7 @@ func memhunt(_ arguments: String..., environment: [String: String] = [:]) async 
         #expect(facts["variation.maxMB"] as? Double == 623)
         #expect(facts["variation.minMB"] as? Double == 103)
         let artifacts = try #require(document["artifacts"] as? [[String: Any]])
-        #expect(artifacts.count == 7)
+        #expect(artifacts.count == 8)
         #expect(artifacts.allSatisfy { $0["status"] as? String == "ok" })
         #expect(artifacts.first?["kind"] as? String == "jetsam-event")
         #expect(
@@ -73,7 +80,7 @@ func memhunt(_ arguments: String..., environment: [String: String] = [:]) async 
         #expect((document["facts"] as? [String: Any])?["jetsam.app.peakMB"] as? Double == 725)
         let artifacts = try #require(document["artifacts"] as? [[String: Any]])
         let bad = artifacts.filter { $0["status"] as? String != "ok" }
-        #expect(artifacts.count == 12)
+        #expect(artifacts.count == 13)
         #expect(bad.count == 5)
         for artifact in bad {
             #expect((artifact["source"] as? String)?.hasPrefix("Fixtures/bad/") == true)

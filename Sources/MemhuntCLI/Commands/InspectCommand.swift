@@ -19,7 +19,9 @@ struct InspectCommand {
         ).get()
         let engine = StepEngine(checks: builtInChecks, toolVersion: Memhunt.version)
         var entries: [(Artifact, Facts)] = []
-        for artifact in await ArtifactCollector(console: console).collect(command.values.positionals) {
+        let collector = ArtifactCollector(console: console)
+        defer { collector.removeCache() }
+        for artifact in await collector.collect(command.values.positionals) {
             let facts =
                 artifact.status == .ok
                 ? await engine.run(playbook: playbook, artifacts: [artifact], app: nil).facts : [:]

@@ -1,6 +1,7 @@
 import Foundation
 import MemhuntChecks
 import MemhuntCore
+import MemhuntHTTP
 import MemhuntReports
 
 /// `memhunt run`: walk a playbook over artifacts and report.
@@ -17,8 +18,10 @@ struct RunCommand {
 
     func execute() async throws -> Memhunt.ExitStatus {
         let values = command.values
-        let playbook = try await loadPlaybook(values.string("--playbook") ?? "memory-hunt")
-        let artifacts = await ArtifactCollector(console: console).collect(values.positionals)
+        let collector = try ArtifactCollector(command, console: console)
+        defer { collector.removeCache() }
+        let playbook = try await loadPlaybook(values.string("--playbook") ?? "memory-hunt", collector: collector)
+        let artifacts = await collector.collect(values.positionals)
         let engine = StepEngine(checks: builtInChecks, external: ProcessCheckRunner(), toolVersion: Memhunt.version)
         let progress = console.stderr.isTTY
         let stderr = console.stderr
@@ -50,8 +53,13 @@ struct RunCommand {
         return (result.highestSeverity.map { $0 >= failOn } ?? false) ? .findingsReachedThreshold : .success
     }
 
-    /// A built-in id, a local path or (later) a URL.
-    private func loadPlaybook(_ reference: String) async throws -> Playbook {
+    /// A built-in id, a local path or an http(s) URL (a remote playbook may not run executables
+    /// unless `--allow-exec` is given).
+    private func loadPlaybook(_ reference: String, collector: ArtifactCollector) async throws -> Playbook {
+        if ArtifactStore.isURL(reference) {
+            let (text, source) = try await collector.fetchText(reference)
+            return try check(playbookLoader.load(text: text, origin: source, directory: nil, isRemote: true))
+        }
         if let builtIn = BuiltInPlaybooks.all.first(where: { $0.id == reference }) {
             return try check(
                 playbookLoader.load(
@@ -76,11 +84,69 @@ struct RunCommand {
     }
 }
 
-/// Turns operands into artifacts: local files and directories (URLs come with the HTTP source).
+/// Turns operands into artifacts through the artifact store, with the run's HTTP settings and a
+/// per-run download cache that is removed when the run ends.
 struct ArtifactCollector {
+    var store: ArtifactStore
     var console: Console
 
-    func collect(_ operands: [String]) async -> [Artifact] {
-        LocalArtifacts.expand(operands).map { LocalArtifacts.load(path: $0) }
+    init(_ command: ParsedCommand, console: Console) throws {
+        var http = HTTPConfiguration()
+        for header in command.values.strings("--header") {
+            do {
+                let (name, value) = try HTTPConfiguration.header(header)
+                http.headers[name] = value
+            } catch {
+                throw UsageError(
+                    path: command.path, reason: .invalidValue("…", option: "--header", explanation: "\(error)"))
+            }
+        }
+        if let token = console.environment["MEMHUNT_HTTP_TOKEN"], !token.isEmpty { http.bearerToken = token }
+        if let limit = command.values.string("--max-artifact-size") {
+            guard let megabytes = Int(limit), megabytes > 0 else {
+                throw UsageError(
+                    path: command.path,
+                    reason: .invalidValue(
+                        limit, option: "--max-artifact-size", explanation: "a whole number of megabytes"))
+            }
+            http.maxBytes = megabytes << 20
+        }
+        let cache = NSTemporaryDirectory() + "memhunt-run-" + UUID().uuidString
+        let progress = console.stderr.isTTY
+        let stderr = console.stderr
+        store = ArtifactStore(http: http, cacheDirectory: cache) { event in
+            guard progress else { return }
+            switch event {
+            case .started(_, let url, let attempt):
+                stderr.write("↓ \(url)" + (attempt > 1 ? " (attempt \(attempt))" : "") + "\n")
+            case .finished(_, let result):
+                stderr.write("✓ \(result.requestedURL) \(FactValue.grouped(result.size ?? 0)) bytes\n")
+            case .failed(_, let result):
+                stderr.write("✗ \(result.error ?? result.requestedURL)\n")
+            case .progress:
+                break
+            }
+        }
+        self.console = console
     }
+
+    /// For commands without HTTP options.
+    init(console: Console) {
+        store = ArtifactStore(cacheDirectory: NSTemporaryDirectory() + "memhunt-run-" + UUID().uuidString)
+        self.console = console
+    }
+
+    func collect(_ operands: [String]) async -> [Artifact] { await store.collect(operands) }
+
+    /// Downloads one text (a playbook) through the same store and settings.
+    func fetchText(_ url: String) async throws -> (text: String, source: String) {
+        guard let parsed = URL(string: url) else { throw CommandError("not a valid URL: \(url)") }
+        let result = await Downloader(configuration: store.http, cacheDirectory: store.cacheDirectory)
+            .download([DownloadRequest(url: parsed)])[0]
+        guard result.error == nil, let path = result.localPath, let data = FileManager.default.contents(atPath: path)
+        else { throw CommandError("could not fetch the playbook: \(result.error ?? result.requestedURL)") }
+        return (String(decoding: data, as: UTF8.self), result.requestedURL)
+    }
+
+    func removeCache() { try? FileManager.default.removeItem(atPath: store.cacheDirectory) }
 }

@@ -81,7 +81,11 @@ public enum LocalArtifacts {
             artifact.error = "larger than the \(documentLimit >> 20) MB limit for documents (\(size) bytes)"
             return artifact
         }
-        return classify(artifact, outcome: ArtifactReader.read(bytes))
+        let outcome = ArtifactReader.read(bytes)
+        if outcome.kind == nil, Manifest.looksLikeManifest(bytes), (try? Manifest.parse(bytes)) != nil {
+            return classify(artifact, outcome: ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest))))
+        }
+        return classify(artifact, outcome: outcome)
     }
 
     /// A change log by its first chunk, and not something the device-side readers claim

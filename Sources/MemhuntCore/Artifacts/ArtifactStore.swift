@@ -1,0 +1,195 @@
+import Foundation
+import MemhuntFormats
+import MemhuntHTTP
+
+/// Turns operands into artifacts: local files and directories, http(s) URLs, and manifests of either.
+///
+/// Downloads stream to `cacheDirectory` (never held whole in memory) and run concurrently; every
+/// failure becomes an artifact error naming the URL without credentials, and the rest goes on.
+public struct ArtifactStore: Sendable {
+    public var http: HTTPConfiguration
+    public var cacheDirectory: String
+    public var onDownload: @Sendable (DownloadEvent) -> Void
+
+    public init(
+        http: HTTPConfiguration = HTTPConfiguration(), cacheDirectory: String,
+        onDownload: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
+    ) {
+        self.http = http
+        self.cacheDirectory = cacheDirectory
+        self.onDownload = onDownload
+    }
+
+    /// Whether an operand is an http(s) URL rather than a path.
+    public static func isURL(_ operand: String) -> Bool {
+        let lower = operand.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// Every artifact the operands name, in operand order; a manifest is listed, then its entries.
+    public func collect(_ operands: [String]) async -> [Artifact] {
+        var groups: [[Slot]] = []
+        var downloads: [(group: Int, request: DownloadRequest)] = []
+        for operand in operands {
+            groups.append([])
+            let group = groups.count - 1
+            if Self.isURL(operand) {
+                guard let url = URL(string: operand) else {
+                    groups[group].append(.done(Artifact(source: operand, status: .error, error: "not a valid URL")))
+                    continue
+                }
+                downloads.append((group, DownloadRequest(url: url)))
+                groups[group].append(.pending(downloads.count - 1))
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory)
+            if exists, !isDirectory.boolValue, let manifest = localManifest(operand) {
+                groups[group].append(.done(manifest.artifact))
+                for entry in manifest.entries {
+                    switch entry {
+                    case .local(let path, let sha256): groups[group].append(.done(load(path, expecting: sha256)))
+                    case .remote(let request):
+                        downloads.append((group, request))
+                        groups[group].append(.pending(downloads.count - 1))
+                    case .invalid(let artifact): groups[group].append(.done(artifact))
+                    }
+                }
+                continue
+            }
+            // In a directory walk a manifest is listed, not followed: its entries sit beside it.
+            groups[group] += LocalArtifacts.expand([operand]).map { .done(LocalArtifacts.load(path: $0)) }
+        }
+        let downloader = Downloader(configuration: http, cacheDirectory: cacheDirectory, onEvent: onDownload)
+        let results = await downloader.download(downloads.map(\.request))
+
+        // Downloaded manifests expand into a second round of downloads, resolved against their final URL.
+        var second: [(slot: Int, request: DownloadRequest)] = []
+        var expanded: [Int: [Slot]] = [:]
+        for (index, result) in results.enumerated() {
+            var artifact = Self.artifact(from: result, request: downloads[index].request)
+            guard artifact.status == .ok || artifact.status == .unrecognized, let path = result.localPath,
+                let bytes = FileManager.default.contents(atPath: path).map([UInt8].init),
+                Manifest.looksLikeManifest(bytes)
+            else {
+                expanded[index] = [.done(artifact)]
+                continue
+            }
+            artifact.kind = .manifest
+            artifact.content = .recognized(.manifest)
+            var slots: [Slot] = []
+            do {
+                let base = URL(string: result.finalURL) ?? downloads[index].request.url
+                for (offset, entry) in try Manifest.parse(bytes).enumerated() {
+                    do {
+                        let url = try Manifest.resolve(entry, against: base, number: offset + 1)
+                        second.append((index, DownloadRequest(url: url, expectedSHA256: entry.sha256)))
+                        slots.append(.pending(-second.count))
+                    } catch {
+                        slots.append(.done(Artifact(source: artifact.source, status: .error, error: error.description)))
+                    }
+                }
+                artifact.status = .ok
+                artifact.error = nil
+            } catch {
+                artifact.status = .error
+                artifact.error = error.description
+            }
+            expanded[index] = [.done(artifact)] + slots
+        }
+        let secondResults = second.isEmpty ? [] : await downloader.download(second.map(\.request))
+
+        var out: [Artifact] = []
+        for slots in groups {
+            for slot in slots {
+                switch slot {
+                case .done(let artifact): out.append(artifact)
+                case .pending(let index):
+                    for inner in expanded[index] ?? [] {
+                        switch inner {
+                        case .done(let artifact): out.append(artifact)
+                        case .pending(let negative):
+                            let i = -negative - 1
+                            out.append(Self.artifact(from: secondResults[i], request: second[i].request))
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    private enum Slot {
+        case done(Artifact)
+        /// Index into the first round of downloads; negative (-1 - i) into the second.
+        case pending(Int)
+    }
+
+    private enum LocalEntry {
+        case local(String, sha256: String?)
+        case remote(DownloadRequest)
+        case invalid(Artifact)
+    }
+
+    /// A local file that is a manifest: its own artifact and its entries, relative to its folder.
+    private func localManifest(_ path: String) -> (artifact: Artifact, entries: [LocalEntry])? {
+        guard let data = FileManager.default.contents(atPath: path), data.count < 4 << 20 else { return nil }
+        let bytes = [UInt8](data)
+        guard Manifest.looksLikeManifest(bytes) else { return nil }
+        var artifact = LocalArtifacts.load(path: path)
+        artifact.kind = .manifest
+        artifact.content = .recognized(.manifest)
+        let entries: [ManifestEntry]
+        do {
+            entries = try Manifest.parse(bytes)
+        } catch {
+            artifact.status = .error
+            artifact.error = error.description
+            return (artifact, [])
+        }
+        artifact.status = .ok
+        artifact.error = nil
+        let directory = (path as NSString).deletingLastPathComponent
+        return (
+            artifact,
+            entries.map { entry in
+                if Self.isURL(entry.reference) {
+                    guard let url = URL(string: entry.reference) else {
+                        return .invalid(
+                            Artifact(source: path, status: .error, error: "manifest entry: not a valid URL"))
+                    }
+                    return .remote(DownloadRequest(url: url, expectedSHA256: entry.sha256))
+                }
+                let resolved =
+                    entry.reference.hasPrefix("/")
+                    ? entry.reference : (directory.isEmpty ? entry.reference : directory + "/" + entry.reference)
+                return .local(resolved, sha256: entry.sha256)
+            }
+        )
+    }
+
+    /// A local file named by a manifest, checked against the sha256 the manifest gives.
+    private func load(_ path: String, expecting sha256: String?) -> Artifact {
+        var artifact = LocalArtifacts.load(path: path)
+        if let sha256, let actual = artifact.sha256, actual != sha256 {
+            artifact.status = .error
+            artifact.content = nil
+            artifact.error = "sha256 mismatch: the manifest expects \(sha256), the file has \(actual)"
+        }
+        return artifact
+    }
+
+    /// The artifact of one download: an error naming the URL, or the cached file read like a local one.
+    static func artifact(from result: DownloadResult, request: DownloadRequest) -> Artifact {
+        guard result.error == nil, let path = result.localPath else {
+            return Artifact(
+                source: result.requestedURL, sha256: result.sha256, size: result.size, status: .error,
+                error: result.error ?? "\(result.requestedURL): download failed", finalURL: result.finalURL,
+                httpStatus: result.status)
+        }
+        var artifact = LocalArtifacts.load(path: path, source: result.requestedURL)
+        artifact.finalURL = result.finalURL
+        artifact.httpStatus = result.status
+        return artifact
+    }
+}

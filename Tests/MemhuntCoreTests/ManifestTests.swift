@@ -1,0 +1,53 @@
+import Foundation
+import MemhuntCore
+import Testing
+
+@Suite struct ManifestTests {
+    let base = URL(string: "https://host.example/runs/7/manifest.json?sig=abc")!
+    static let hash = String(repeating: "AB", count: 32)
+
+    @Test(arguments: [
+        #"["a.ips", "https://other.example/b.ips"]"#,
+        #"[{"url": "a.ips"}, {"url": "https://other.example/b.ips", "sha256": "\#(hash)"}]"#,
+        #"{"artifacts": [{"url": "a.ips"}, {"url": "https://other.example/b.ips", "sha256": "\#(hash)"}]}"#,
+        "- a.ips\n- https://other.example/b.ips\n",
+        "artifacts:\n  - url: a.ips\n  - url: https://other.example/b.ips\n    sha256: \(hash)\n",
+    ])
+    func parsesEveryShape(text: String) throws {
+        let bytes = Array(text.utf8)
+        #expect(Manifest.looksLikeManifest(bytes))
+        let entries = try Manifest.parse(bytes)
+        #expect(entries.map(\.reference) == ["a.ips", "https://other.example/b.ips"])
+        #expect(entries[0].sha256 == nil)
+        #expect(entries[1].sha256 == nil || entries[1].sha256 == Self.hash.lowercased())
+        let urls = try entries.enumerated().map { try Manifest.resolve($1, against: base, number: $0 + 1) }
+        #expect(urls.map(\.absoluteString) == ["https://host.example/runs/7/a.ips", "https://other.example/b.ips"])
+    }
+
+    @Test(arguments: [
+        (#"[{"url": "a"}, {"sha256": "x"}]"#, "manifest entry 2: no \"url\" string"),
+        (#"[{"url": "a", "sha256": "xyz"}]"#, "manifest entry 1: sha256 is not 64 hex digits"),
+        (#"{"files": []}"#, "manifest is neither a list nor an object with an \"artifacts\" list"),
+        ("[nope: [", "manifest is neither valid JSON nor valid YAML (line 2)"),
+    ])
+    func rejectsBadManifests(text: String, message: String) {
+        let error = #expect(throws: ManifestError.self) { try Manifest.parse(Array(text.utf8)) }
+        #expect(error?.description == message)
+    }
+
+    @Test func onlyHTTPEntriesResolveAgainstAURL() {
+        let error = #expect(throws: ManifestError.self) {
+            try Manifest.resolve(ManifestEntry("file:///etc/passwd"), against: base, number: 3)
+        }
+        #expect(error?.description == "manifest entry 3: not an http(s) URL")
+    }
+
+    @Test func recognizesManifestsButNotReportsOrLogs() {
+        #expect(!Manifest.looksLikeManifest(Array("{\"app_name\":\"x\",\"bug_type\":\"298\"}\n{}".utf8)))
+        #expect(!Manifest.looksLikeManifest(Array("Incident Identifier: 1".utf8)))
+        #expect(!Manifest.looksLikeManifest(Array("--- launch ---\nRootView: @self changed.\n".utf8)))
+        #expect(!Manifest.looksLikeManifest(Array("id: memory-hunt\nsteps: []\n".utf8)))
+        #expect(!Manifest.looksLikeManifest([]))
+        #expect(Manifest.looksLikeManifest(Array("# incident 42\n\n- a.ips\n".utf8)))
+    }
+}

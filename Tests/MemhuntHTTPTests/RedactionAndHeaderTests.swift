@@ -1,0 +1,22 @@
+import Foundation
+import MemhuntBasics
+import MemhuntHTTP
+import MemhuntTestSupport
+import Testing
+
+@Suite struct RedactionAndHeaderTests {
+    @Test func redactsCredentialsAndQueryValues() {
+        #expect(
+            Redact.url(URL(string: "https://u:p@h.example:8443/a/b?token=abc&flag&x=1#f")!)
+                == "https://h.example:8443/a/b?token=…&…&x=…")
+        #expect(Redact.url(URL(string: "http://h/x.ips")!) == "http://h/x.ips")
+    }
+
+    @Test func splitsHeaderArgumentsWithoutEchoingThem() throws {
+        let header = try HTTPConfiguration.header("X-Api-Key:  v a l ")
+        #expect(header.name == "X-Api-Key")
+        #expect(header.value == "v a l")
+        let error = #expect(throws: HeaderError.self) { try HTTPConfiguration.header("secretvalue") }
+        #expect(error?.description == "a header argument is not of the form 'Name: value'")
+    }
+}
