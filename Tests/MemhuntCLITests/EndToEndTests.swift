@@ -184,3 +184,22 @@ enum SHA256Hex {
         }
     }
 }
+
+/// A local playbook's `exec:` check, resolved from the playbook's folder: Playbooks/checks/peak-budget.py.
+@Suite struct ExampleExternalCheckTests {
+    @Test func peakBudgetCheckRecordsFactsAndAFinding() async throws {
+        let run = await memhunt(
+            "run", "--playbook", "Fixtures/playbooks/valid/team-budget.yaml", "--app", "JustSend", "--format", "json",
+            "Fixtures/justsend")
+        #expect(run.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let facts = try #require(document["facts"] as? [String: Any])
+        #expect(facts["team.peakBudgetMB"] as? Double == 600)
+        #expect(facts["team.peakOverBudgetMB"] as? Double == 125)
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        let team = try #require(findings.first { $0["check"] as? String == "exec:peak-budget.py" })
+        #expect(team["title"] as? String == "JustSend peaked at 725 MB, over the team's 600 MB budget")
+        #expect(team["severity"] as? String == "warning")
+        #expect(team["step"] as? String == "jetsam-record")
+    }
+}

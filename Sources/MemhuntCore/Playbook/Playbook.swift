@@ -20,13 +20,23 @@ public struct CheckInvocation: Sendable, Hashable {
         self.location = location
     }
 
-    /// Built-in id, or `exec:<program name>`.
+    /// Built-in id, or `exec:<program name>`: the script's name when the program is an interpreter
+    /// (`[python3, checks/peak-budget.py]` is `exec:peak-budget.py`).
     public var id: String {
         switch kind {
         case .builtIn(let id): id
         case .exec(let argv, _):
-            "exec:" + (argv.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "")
+            "exec:" + (Self.program(argv).split(separator: "/").last.map(String.init) ?? "")
         }
+    }
+
+    private static let interpreters: Set<String> = ["bash", "env", "node", "perl", "python", "python3", "ruby", "sh"]
+
+    private static func program(_ argv: [String]) -> String {
+        guard let first = argv.first else { return "" }
+        let name = first.split(separator: "/").last.map(String.init) ?? first
+        guard interpreters.contains(name), argv.count > 1, !argv[1].hasPrefix("-") else { return first }
+        return argv[1]
     }
 }
 
