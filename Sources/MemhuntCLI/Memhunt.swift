@@ -54,11 +54,11 @@ public enum Memhunt {
 
     private static func dispatch(_ command: ParsedCommand, console: Console) async throws -> ExitStatus {
         switch command.path.dropFirst().first {
-        case "run": try await RunCommand(command, console: console).execute()
-        case "inspect": try await InspectCommand(command, console: console).execute()
-        case "checks": try ChecksCommand(command, console: console).execute()
+        case "run": try await RunCommand(command: command, console: console).execute()
+        case "inspect": try await InspectCommand(command: command, console: console).execute()
+        case "checks": try ChecksCommand(command: command, console: console).execute()
         case "playbooks": PlaybooksCommand(console: console).execute()
-        case "validate": ValidateCommand(command, console: console).execute()
+        case "validate": ValidateCommand(command: command, console: console).execute()
         default: .usage
         }
     }

@@ -5,13 +5,8 @@ import MemhuntCore
 /// Runs a shipped playbook over fixture folders the way `memhunt run` does, without the CLI.
 public enum Hunt {
     public static func playbook(_ id: String = "memory-hunt") throws -> Playbook {
-        let text = try require_(BuiltInPlaybooks.all.first { $0.id == id }?.text, "no built-in playbook \(id)")
-        switch PlaybookLoader(knownChecks: builtInChecks.map { $0.description })
-            .load(text: text, origin: "built-in:\(id)", directory: nil, isRemote: false)
-        {
-        case .success(let playbook): return playbook
-        case .failure(let error): throw error
-        }
+        let loader = PlaybookLoader(knownChecks: builtInChecks.map { $0.description })
+        return try require_(loader.builtIn(id), "no built-in playbook \(id)").get()
     }
 
     /// Loads every file under the given folders (relative to `Fixtures/`, or absolute) and walks the playbook.

@@ -7,16 +7,8 @@ struct InspectCommand {
     var command: ParsedCommand
     var console: Console
 
-    init(_ command: ParsedCommand, console: Console) {
-        self.command = command
-        self.console = console
-    }
-
     func execute() async throws -> Memhunt.ExitStatus {
-        let playbook = try playbookLoader.load(
-            text: BuiltInPlaybooks.all.first { $0.id == "memory-hunt" }!.text, origin: "built-in:memory-hunt",
-            directory: nil, isRemote: false
-        ).get()
+        let playbook = try playbookLoader.builtIn("memory-hunt")!.get()
         let engine = StepEngine(checks: builtInChecks, toolVersion: Memhunt.version)
         var entries: [(Artifact, Facts)] = []
         let collector = ArtifactCollector(console: console)

@@ -6,11 +6,6 @@ struct ChecksCommand {
     var command: ParsedCommand
     var console: Console
 
-    init(_ command: ParsedCommand, console: Console) {
-        self.command = command
-        self.console = console
-    }
-
     func execute() throws -> Memhunt.ExitStatus {
         let descriptions = builtInChecks.map { $0.description }
         if command.values.string("--format") == "json" {
@@ -55,9 +50,8 @@ struct PlaybooksCommand {
 
     func execute() -> Memhunt.ExitStatus {
         var out = ""
-        for (id, text) in BuiltInPlaybooks.all {
-            guard case .success(let p) = playbookLoader.load(text: text, origin: id, directory: nil, isRemote: false)
-            else { continue }
+        for id in BuiltInPlaybooks.all.map(\.id) {
+            guard case .success(let p)? = playbookLoader.builtIn(id) else { continue }
             out += id.styled(.bold, enabled: console.stdoutColored) + "  " + p.title + "  (\(p.steps.count) steps)\n"
             out += "   " + p.summary + "\n"
         }
@@ -70,11 +64,6 @@ struct PlaybooksCommand {
 struct ValidateCommand {
     var command: ParsedCommand
     var console: Console
-
-    init(_ command: ParsedCommand, console: Console) {
-        self.command = command
-        self.console = console
-    }
 
     func execute() -> Memhunt.ExitStatus {
         var invalid = 0

@@ -11,11 +11,6 @@ struct RunCommand {
     var command: ParsedCommand
     var console: Console
 
-    init(_ command: ParsedCommand, console: Console) {
-        self.command = command
-        self.console = console
-    }
-
     func execute() async throws -> Memhunt.ExitStatus {
         let values = command.values
         let collector = try ArtifactCollector(command, console: console)
@@ -60,11 +55,7 @@ struct RunCommand {
             let (text, source) = try await collector.fetchText(reference)
             return try check(playbookLoader.load(text: text, origin: source, directory: nil, isRemote: true))
         }
-        if let builtIn = BuiltInPlaybooks.all.first(where: { $0.id == reference }) {
-            return try check(
-                playbookLoader.load(
-                    text: builtIn.text, origin: "built-in:\(builtIn.id)", directory: nil, isRemote: false))
-        }
+        if let builtIn = playbookLoader.builtIn(reference) { return try check(builtIn) }
         guard FileManager.default.fileExists(atPath: reference) else {
             let ids = BuiltInPlaybooks.all.map(\.id)
             throw CommandError(

@@ -56,3 +56,12 @@ public struct PlaybookLoader: Sendable {
         return load(text: text, origin: path, directory: directory, isRemote: false)
     }
 }
+
+extension PlaybookLoader {
+    /// A shipped playbook by id, loaded from the copy compiled into the binary; nil for an unknown id.
+    public func builtIn(_ id: String) -> Result<Playbook, PlaybookLoadError>? {
+        BuiltInPlaybooks.all.first { $0.id == id }.map {
+            load(text: $0.text, origin: "built-in:\($0.id)", directory: nil, isRemote: false)
+        }
+    }
+}
