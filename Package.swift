@@ -119,6 +119,7 @@ let package = Package(
                 "MemhuntBasics",
                 "MemhuntCLI",
                 "MemhuntHTTP",
+                "MemhuntReports",
                 "MemhuntTestSupport",
             ]
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import MemhuntChecks
 import MemhuntCore
+import MemhuntReports
 
 /// The command-line tool as a function: argv in, exit status out. Fully testable in-process.
 public enum Memhunt {

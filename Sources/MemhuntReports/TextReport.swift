@@ -111,15 +111,14 @@ public enum TextReport {
     }
 }
 
-/// ANSI styles, applied only when enabled.
+/// `ANSIStyle` bound to one decision (color or not), for the renderer's many call sites.
 struct Style {
     var enabled: Bool
 
-    private func sgr(_ code: String, _ text: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-    func bold(_ t: String) -> String { sgr("1", t) }
-    func dim(_ t: String) -> String { sgr("2", t) }
-    func red(_ t: String) -> String { sgr("31", t) }
-    func green(_ t: String) -> String { sgr("32", t) }
-    func yellow(_ t: String) -> String { sgr("33", t) }
-    func cyan(_ t: String) -> String { sgr("36", t) }
+    func bold(_ text: String) -> String { text.styled(.bold, enabled: enabled) }
+    func dim(_ text: String) -> String { text.styled(.dim, enabled: enabled) }
+    func red(_ text: String) -> String { text.styled(.red, enabled: enabled) }
+    func green(_ text: String) -> String { text.styled(.green, enabled: enabled) }
+    func yellow(_ text: String) -> String { text.styled(.yellow, enabled: enabled) }
+    func cyan(_ text: String) -> String { text.styled(.cyan, enabled: enabled) }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import MemhuntCLI
+import MemhuntReports
 import Testing
 
 struct TerminalTests {

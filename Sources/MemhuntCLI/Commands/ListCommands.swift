@@ -1,5 +1,6 @@
 import MemhuntChecks
 import MemhuntCore
+import MemhuntReports
 
 /// `memhunt checks`: every built-in check from its description.
 struct ChecksCommand {

@@ -39,7 +39,7 @@ public struct ArtifactStore: Sendable {
                     continue
                 }
                 downloads.append((group, DownloadRequest(url: url)))
-                groups[group].append(.pending(downloads.count - 1))
+                groups[group].append(.first(downloads.count - 1))
                 continue
             }
             var isDirectory: ObjCBool = false
@@ -51,7 +51,7 @@ public struct ArtifactStore: Sendable {
                     case .local(let path, let sha256): groups[group].append(.done(load(path, expecting: sha256)))
                     case .remote(let request):
                         downloads.append((group, request))
-                        groups[group].append(.pending(downloads.count - 1))
+                        groups[group].append(.first(downloads.count - 1))
                     case .invalid(let artifact): groups[group].append(.done(artifact))
                     }
                 }
@@ -84,7 +84,7 @@ public struct ArtifactStore: Sendable {
                     do {
                         let url = try Manifest.resolve(entry, against: base, number: offset + 1)
                         second.append((index, DownloadRequest(url: url, expectedSHA256: entry.sha256)))
-                        slots.append(.pending(-second.count))
+                        slots.append(.second(second.count - 1))
                     } catch {
                         slots.append(.done(Artifact(source: artifact.source, status: .error, error: error.description)))
                     }
@@ -99,30 +99,23 @@ public struct ArtifactStore: Sendable {
         }
         let secondResults = second.isEmpty ? [] : await downloader.download(second.map(\.request))
 
-        var out: [Artifact] = []
-        for slots in groups {
-            for slot in slots {
-                switch slot {
-                case .done(let artifact): out.append(artifact)
-                case .pending(let index):
-                    for inner in expanded[index] ?? [] {
-                        switch inner {
-                        case .done(let artifact): out.append(artifact)
-                        case .pending(let negative):
-                            let i = -negative - 1
-                            out.append(Self.artifact(from: secondResults[i], request: second[i].request))
-                        }
-                    }
-                }
+        func resolve(_ slot: Slot) -> [Artifact] {
+            switch slot {
+            case .done(let artifact): [artifact]
+            case .first(let index): (expanded[index] ?? []).flatMap(resolve)
+            case .second(let index): [Self.artifact(from: secondResults[index], request: second[index].request)]
             }
         }
-        return out
+        return groups.flatMap { $0.flatMap(resolve) }
     }
 
+    /// A place in the output: an artifact already made, or the result of a download of either round.
     private enum Slot {
         case done(Artifact)
-        /// Index into the first round of downloads; negative (-1 - i) into the second.
-        case pending(Int)
+        /// Index into the first round: operands and the entries of local manifests.
+        case first(Int)
+        /// Index into the second round: the entries of downloaded manifests.
+        case second(Int)
     }
 
     private enum LocalEntry {
