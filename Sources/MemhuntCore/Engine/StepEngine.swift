@@ -68,15 +68,13 @@ public struct StepEngine: Sendable {
         for invocation in step.checks {
             var context = CheckContext(
                 stepID: step.id, parameters: invocation.parameters, artifacts: stepArtifacts, subject: subject,
-                facts: facts.merging(output.facts) { _, new in new }, playbookDirectory: playbook.directory,
-                allowExec: allowExec)
+                facts: facts.merging(output.facts) { _, new in new }, playbookDirectory: playbook.directory)
             let produced: CheckOutput
             switch invocation.kind {
             case .builtIn(let id):
                 guard let type = checks[id] else {
-                    failed = true
-                    output.emit(Self.errorFinding(step: step, check: id, "unknown check '\(id)'"))
-                    continue
+                    produced = CheckOutput(failure: "unknown check '\(id)'")
+                    break
                 }
                 let description = type.description
                 let readsAny = stepArtifacts.contains { $0.kind.map(description.reads.contains) ?? false }
@@ -87,27 +85,18 @@ public struct StepEngine: Sendable {
                 do {
                     produced = try await type.init().run(context)
                 } catch {
-                    failed = true
-                    output.emit(Self.errorFinding(step: step, check: id, "check failed: \(error)"))
-                    continue
+                    produced = CheckOutput(failure: "check failed: \(error)")
                 }
             case .exec(let argv, let timeout):
-                guard allowExec else {
-                    failed = true
-                    output.emit(
-                        Self.errorFinding(
-                            step: step, check: invocation.id,
-                            "refused to run '\(argv.first ?? "")': playbook \(playbook.origin) was loaded from a URL, "
-                                + "and remote playbooks may not run executables. Pass --allow-exec to allow it."))
-                    continue
+                if !allowExec {
+                    produced = CheckOutput(
+                        failure: "refused to run '\(argv.first ?? "")': playbook \(playbook.origin) was loaded from a "
+                            + "URL, and remote playbooks may not run executables. Pass --allow-exec to allow it.")
+                } else if let external {
+                    produced = await external.run(argv: argv, timeout: timeout, context: context)
+                } else {
+                    produced = CheckOutput(failure: "external checks are not available")
                 }
-                guard let external else {
-                    failed = true
-                    output.emit(
-                        Self.errorFinding(step: step, check: invocation.id, "external checks are not available"))
-                    continue
-                }
-                produced = await external.run(argv: argv, timeout: timeout, context: context)
             }
             if let failure = produced.failure {
                 failed = true

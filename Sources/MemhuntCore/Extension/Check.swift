@@ -58,12 +58,10 @@ public struct CheckContext: Sendable {
     public var facts: Facts
     /// Directory of the playbook file, for resolving relative paths (nil for built-in playbooks).
     public var playbookDirectory: String?
-    /// Whether the playbook may run executables (local playbook, or `--allow-exec`).
-    public var allowExec: Bool
 
     public init(
         stepID: String, parameters: [String: FactValue], artifacts: [Artifact], subject: Subject, facts: Facts,
-        playbookDirectory: String? = nil, allowExec: Bool = true
+        playbookDirectory: String? = nil
     ) {
         self.stepID = stepID
         self.parameters = parameters
@@ -71,7 +69,6 @@ public struct CheckContext: Sendable {
         self.subject = subject
         self.facts = facts
         self.playbookDirectory = playbookDirectory
-        self.allowExec = allowExec
     }
 
     /// The `ok` artifacts of one kind, in source order.
