@@ -1,0 +1,103 @@
+import MemhuntCore
+import MemhuntFormats
+import Testing
+
+/// The engine with fake checks: statuses, facts flowing forward, failures that do not stop the walk.
+@Suite struct StepEngineTests {
+    struct Counts: Check {
+        static let description = CheckDescription(
+            id: "counts", title: "Counts", step: "one",
+            rationale: "Counts the artifacts it reads, for the engine tests.",
+            reads: [.jetsamEvent], facts: ["count"], parameters: [CheckParameter("scale", default: 1, "Multiplier.")])
+        func run(_ context: CheckContext) async throws -> CheckOutput {
+            let n = context.artifacts(of: .jetsamEvent).count * (context.int("scale") ?? 0)
+            return CheckOutput(
+                facts: ["count": .int(n)],
+                findings: n > 1 ? [Finding(severity: .notice, title: "\(n) records", detail: "")] : [])
+        }
+    }
+
+    struct ReadsEarlierFacts: Check {
+        static let description = CheckDescription(
+            id: "doubles", title: "Doubles", step: "two", rationale: "Reads a fact of an earlier step, for the tests.",
+            reads: [], facts: ["double"], runsWithoutArtifacts: true)
+        func run(_ context: CheckContext) async throws -> CheckOutput {
+            CheckOutput(facts: ["double": .int((context.facts["count"]?.intValue ?? -1) * 2)])
+        }
+    }
+
+    struct Throws: Check {
+        struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
+        static let description = CheckDescription(
+            id: "throws", title: "Throws", step: "three", rationale: "Always throws, to prove the walk goes on.",
+            reads: [], facts: [], runsWithoutArtifacts: true)
+        func run(_ context: CheckContext) async throws -> CheckOutput { throw Boom() }
+    }
+
+    let engine = StepEngine(checks: [Counts.self, ReadsEarlierFacts.self, Throws.self], toolVersion: "test")
+
+    func playbook(_ steps: [Step]) -> Playbook {
+        Playbook(id: "p", title: "P", summary: "", steps: steps, origin: "test")
+    }
+
+    func jetsam(_ source: String, status: ArtifactStatus = .ok) -> Artifact {
+        Artifact(source: source, kind: .jetsamEvent, status: status)
+    }
+
+    @Test func walksEveryStepInOrderAndPassesFactsForward() async {
+        let result = await engine.run(
+            playbook: playbook([
+                Step(
+                    id: "one", title: "One", reads: [.jetsamEvent],
+                    checks: [.init(kind: .builtIn("counts"), parameters: ["scale": 3])]),
+                Step(id: "two", title: "Two", checks: [.init(kind: .builtIn("doubles"))]),
+                Step(
+                    id: "three", title: "Three",
+                    checks: [.init(kind: .builtIn("throws")), .init(kind: .builtIn("nope"))]),
+                Step(id: "four", title: "Four", reads: [.changeLog], checks: [.init(kind: .builtIn("counts"))]),
+            ]),
+            artifacts: [jetsam("a"), jetsam("b"), jetsam("broken", status: .error)], app: nil)
+        #expect(result.steps.map(\.status) == [.finding, .clear, .error, .noArtifact])
+        #expect(result.facts == ["count": 6, "double": 12])
+        #expect(result.steps[0].findings.map(\.title) == ["6 records"])
+        #expect(result.steps[0].findings.first?.step == "one")
+        #expect(result.steps[0].findings.first?.check == "counts")
+        #expect(
+            result.steps[2].findings.map(\.detail) == ["check failed: boom", "unknown check 'nope'"])
+        #expect(result.steps[2].findings.map(\.check) == ["throws", "nope"])
+        #expect(result.highestSeverity == .warning)
+    }
+
+    @Test func defaultsFillParametersTheStepDoesNotGive() async {
+        let result = await engine.run(
+            playbook: playbook([
+                Step(id: "one", title: "One", reads: [.jetsamEvent], checks: [.init(kind: .builtIn("counts"))])
+            ]),
+            artifacts: [jetsam("a")], app: nil)
+        #expect(result.facts["count"] == 1)
+        #expect(result.steps[0].status == .clear)
+    }
+
+    @Test func remotePlaybookExecIsRefusedUnlessAllowed() async {
+        var remote = playbook([Step(id: "x", title: "X", checks: [.init(kind: .exec(argv: ["./check"], timeout: 1))])])
+        remote.isRemote = true
+        let refused = await engine.run(playbook: remote, artifacts: [], app: nil)
+        #expect(refused.steps[0].status == .error)
+        #expect(refused.findings.first?.detail.hasSuffix("Pass --allow-exec to allow it.") == true)
+        let allowed = await engine.run(playbook: remote, artifacts: [], app: nil, allowExec: true)
+        #expect(allowed.findings.first?.detail == "external checks are not available")
+    }
+
+    @Test func subjectComesFromTheOptionOrFromAgreeingCrashReports() {
+        let report = { (name: String) in
+            Artifact(
+                source: name, kind: .crashReport, status: .ok,
+                content: .crashReport(CrashReport(format: .ipsJSON, appName: name, kind: .watchdog)))
+        }
+        #expect(StepEngine.resolveSubject(app: "X", artifacts: [report("A")]) == Subject(app: "X", origin: "option"))
+        #expect(StepEngine.resolveSubject(app: nil, artifacts: [report("A"), report("A")]).app == "A")
+        #expect(
+            StepEngine.resolveSubject(app: nil, artifacts: [report("A"), report("B")])
+                == Subject(app: nil, origin: "none"))
+    }
+}
