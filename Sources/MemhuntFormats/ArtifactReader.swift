@@ -107,7 +107,7 @@ public enum ArtifactReader {
             }
             body = value
         } catch {
-            let message = "\(what) body is not valid JSON at line \(error.line ?? 1): \(error.message)"
+            let message = "\(what) body is not valid JSON: \(error.message)"
             return ReadOutcome(
                 kind: kind, result: .failure(FormatError(message, line: error.line, offset: error.offset)))
         }
@@ -160,7 +160,7 @@ public enum ArtifactReader {
     }
 
     private static func invalidJSON(_ kind: ArtifactKind, _ error: FormatError) -> ReadOutcome {
-        let message = "\(name(of: kind)) is not valid JSON at line \(error.line ?? 1): \(error.message)"
+        let message = "\(name(of: kind)) is not valid JSON: \(error.message)"
         return ReadOutcome(kind: kind, result: .failure(FormatError(message, line: error.line, offset: error.offset)))
     }
 

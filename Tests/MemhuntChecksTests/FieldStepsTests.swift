@@ -122,6 +122,14 @@ import Testing
             #expect(statuses["Fixtures/bad/\(bad)"] == .error, "\(bad)")
         }
         #expect(statuses["Fixtures/bad/notes.txt"] == .unrecognized)
+        let unreadable = result.findings.filter { $0.check == "artifacts" }
+        #expect(unreadable.map(\.step) == ["jetsam-record", "jetsam-record"])
+        #expect(
+            unreadable.map(\.title) == [
+                "JetsamEvent-elided.ips could not be read as jetsam-event",
+                "JetsamEvent-truncated.ips could not be read as jetsam-event",
+            ])
+        #expect(unreadable.last?.detail.contains("truncated: JSON ends") == true)
         for artifact in result.artifacts where artifact.status != .ok {
             #expect(artifact.error?.isEmpty == false, "\(artifact.source) has no reason")
         }

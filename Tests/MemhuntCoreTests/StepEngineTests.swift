@@ -59,7 +59,9 @@ import Testing
             artifacts: [jetsam("a"), jetsam("b"), jetsam("broken", status: .error)], app: nil)
         #expect(result.steps.map(\.status) == [.finding, .clear, .error, .noArtifact])
         #expect(result.facts == ["count": 6, "double": 12])
-        #expect(result.steps[0].findings.map(\.title) == ["6 records"])
+        #expect(result.steps[0].findings.map(\.title) == ["6 records", "broken could not be read as jetsam-event"])
+        #expect(result.steps[0].findings.last?.check == "artifacts")
+        #expect(result.steps[3].findings.isEmpty, "a broken artifact is reported once, in the first step reading it")
         #expect(result.steps[0].findings.first?.step == "one")
         #expect(result.steps[0].findings.first?.check == "counts")
         #expect(

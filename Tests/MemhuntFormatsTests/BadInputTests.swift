@@ -55,7 +55,7 @@ import Testing
         let outcome = ArtifactReader.read(Array(bytes.prefix(900)))
         #expect(outcome.kind == .jetsamEvent)
         let error = try #require(failure(outcome))
-        #expect(error.message.hasPrefix("JetsamEvent body is not valid JSON at line "))
+        #expect(error.message.hasPrefix("JetsamEvent body is not valid JSON: "))
         #expect(error.message.contains("truncated: JSON ends"))
         #expect(error.offset == 900)
     }
@@ -77,14 +77,16 @@ import Testing
         #expect(
             failure(outcome)
                 == FormatError(
-                    "JetsamEvent body is not valid JSON at line 6: unexpected '.', expected a key", line: 6, offset: 123
+                    "JetsamEvent body is not valid JSON: unexpected '.', expected a key", line: 6, offset: 123
                 ))
     }
 
     @Test func elidedHeaderlessBodyKeepsItsKind() {
         let outcome = read("{\n\"memoryStatus\" : {\"pageSize\" : 4096},\n\"processes\" : [\n...\n]\n}")
         #expect(outcome.kind == .jetsamEvent)
-        #expect(failure(outcome)?.message == "JetsamEvent is not valid JSON at line 4: unexpected '.'")
+        #expect(failure(outcome)?.message == "JetsamEvent is not valid JSON: unexpected '.'")
+        #expect(failure(outcome)?.line == 4)
+        #expect(failure(outcome)?.description == "line 4: JetsamEvent is not valid JSON: unexpected '.'")
     }
 
     @Test func jetsamWithoutPageSize() {

@@ -32,11 +32,19 @@ public struct StepEngine: Sendable {
         let usable = artifacts.filter { $0.status == .ok }
         var facts = Facts()
         var results: [StepResult] = []
+        var unreported = artifacts.filter { $0.status == .error && $0.kind != nil }
         for (index, step) in playbook.steps.enumerated() {
             events(.stepStarted(number: index + 1, of: playbook.steps.count, step))
-            let result = await runStep(
+            var result = await runStep(
                 step, number: index + 1, playbook: playbook, artifacts: usable, subject: subject, facts: facts,
                 allowExec: allowExec || !playbook.isRemote)
+            // A JetsamEvent that was given but could not be read matters to the step that reads JetsamEvents.
+            let broken = unreported.filter { step.reads.contains($0.kind!) }
+            unreported.removeAll { step.reads.contains($0.kind!) }
+            if !broken.isEmpty {
+                result.findings += broken.map { Self.unreadable($0, step: step) }
+                if result.status == .clear || result.status == .noArtifact { result.status = .finding }
+            }
             facts.merge(result.facts) { _, new in new }
             results.append(result)
             events(.stepFinished(result))
@@ -123,6 +131,18 @@ public struct StepEngine: Sendable {
             status = .clear
         }
         return StepResult(number: number, step: step, status: status, facts: output.facts, findings: output.findings)
+    }
+
+    /// A notice naming an artifact of this step's kinds that could not be read, and why.
+    private static func unreadable(_ artifact: Artifact, step: Step) -> Finding {
+        let name = artifact.source.split(separator: "/").last.map(String.init) ?? artifact.source
+        return Finding(
+            step: step.id, check: "artifacts", severity: .notice,
+            title: "\(name) could not be read as \(artifact.kind!.rawValue)",
+            detail:
+                "\(artifact.source): \(artifact.error ?? "unreadable"). The step's facts come from the other artifacts.",
+            evidence: [Evidence(source: artifact.source)],
+            next: "Collect the file again whole (copies pasted from blogs and issues are often elided with '...').")
     }
 
     private static func errorFinding(step: Step, check: String, _ message: String) -> Finding {
