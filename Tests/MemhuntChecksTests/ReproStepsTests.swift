@@ -83,6 +83,22 @@ import Testing
         #expect(fanOut.evidence == [Evidence(source: "Fixtures/justsend/thumbnail-fanout.log", line: 2)])
     }
 
+    @Test func viewReEvaluatedFarMoreThanItsSiblings() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var lines = Array(repeating: "ComposerView: _text changed.", count: 30)
+        lines += [
+            "HeaderView: @self changed.", "HeaderView: @self changed.", "SendButton: @self changed.",
+            "SendButton: @self changed.", "Toolbar: @self changed.",
+        ]
+        try dir.write("typing.log", lines.joined(separator: "\n") + "\n")
+        let result = try await Hunt.run([dir.path], app: nil)
+        let hot = try #require(result.findings.first { $0.title.contains("re-evaluated 30 times") })
+        #expect(hot.severity == .warning)
+        #expect(hot.title == "ComposerView re-evaluated 30 times in typing, 15× its siblings")
+        #expect(hot.detail.contains("Its inputs changed: _text ×30."))
+    }
+
     @Test func silentLoopInLayout() async throws {
         let result = try await Hunt.run(["layout-freeze"], app: nil, playbook: "layout-freeze")
         #expect(result.facts["sample.mainThreadSamples"] == 2000)
@@ -96,6 +112,10 @@ import Testing
         #expect(finding.detail.contains("ScrollView + LazyVStack + scrollTo"))
         #expect(finding.detail.contains("(-1001)"))
         #expect(finding.next?.hasPrefix("Bisect the view tree") == true)
+        #expect(
+            finding.detail.hasSuffix(
+                "Heaviest busy frames (top of stack, all threads): AG::Graph::UpdateStack::update() (1204), "
+                    + "DynamicLayoutViewAdaptor.updatedItems() (408), ScrollViewReader.Child.updateValue() (359)."))
         #expect(result.steps.map(\.status) == [.clear, .finding, .noArtifact, .noArtifact])
     }
 

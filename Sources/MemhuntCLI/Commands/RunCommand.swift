@@ -121,9 +121,11 @@ struct ArtifactCollector {
         self.console = console
     }
 
-    /// For commands without HTTP options.
+    /// For commands without HTTP options: defaults, and the token from the environment.
     init(console: Console) {
-        store = ArtifactStore(cacheDirectory: NSTemporaryDirectory() + "memhunt-run-" + UUID().uuidString)
+        var http = HTTPConfiguration()
+        if let token = console.environment["MEMHUNT_HTTP_TOKEN"], !token.isEmpty { http.bearerToken = token }
+        store = ArtifactStore(http: http, cacheDirectory: NSTemporaryDirectory() + "memhunt-run-" + UUID().uuidString)
         self.console = console
     }
 

@@ -44,6 +44,13 @@ struct SilentLoopCheck: Check {
         let evaluations = logs.reduce(0) { $0 + $1.evaluations }
         let percent = Int((share * 100).rounded())
         let where_ = "\(FactValue.grouped(report.layoutSamples)) of \(FactValue.grouped(total)) main-thread samples"
+        let busy = report.heaviestFrames.filter { frame in
+            !SampleReport.idleMarkers.contains { frame.symbol.contains($0) }
+        }
+        let heaviest = busy.prefix(3).map { "\($0.symbol) (\($0.count))" }
+        let heaviestText =
+            heaviest.isEmpty
+            ? "" : " Heaviest busy frames (top of stack, all threads): " + heaviest.joined(separator: ", ") + "."
         if evaluations <= context.int("max_silent_evaluations") ?? 0 {
             output.emit(
                 Finding(
@@ -57,7 +64,8 @@ struct SilentLoopCheck: Check {
                         + "A data-driven loop would make _printChanges fire without pause; silence puts the loop in "
                         + "layout. Suspects: ScrollView + LazyVStack + scrollTo anchoring content taller than the "
                         + "screen (estimated sizes move the anchor, which scrolls again). A network timeout (-1001) "
-                        + "during the freeze is a consequence when the receive loop runs on the main thread.",
+                        + "during the freeze is a consequence when the receive loop runs on the main thread."
+                        + heaviestText,
                     evidence: [Evidence(source: artifact.source)],
                     next: "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable at "
                         + "a time, until the CPU drops to zero."))
