@@ -19,6 +19,8 @@ public enum LocalArtifacts {
         }
     }
 
+    /// Symbolic links to directories are not followed inside a walk (as `find` does not), so a link
+    /// to a parent cannot loop; links to files are read like files.
     private static func walk(_ directory: String) -> [String] {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: directory) else { return [] }
@@ -27,7 +29,12 @@ public enum LocalArtifacts {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue { files += walk(path) } else { files.append(path) }
+            let isLink = (try? fm.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeSymbolicLink
+            if isDirectory.boolValue {
+                if !isLink { files += walk(path) }
+            } else {
+                files.append(path)
+            }
         }
         return files
     }
@@ -36,11 +43,17 @@ public enum LocalArtifacts {
     ///
     /// Documents are read whole (up to `documentLimit`); change logs, which can be gigabytes, are
     /// detected from their first chunk and streamed through the scanner in bounded memory.
-    public static func load(path: String, source: String? = nil) -> Artifact {
+    public static func load(path: String, source: String? = nil, documentLimit: Int = documentLimit) -> Artifact {
         let source = source ?? path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return Artifact(source: source, status: .error, error: "no such file or directory")
+        }
+        // Devices and pipes never end (/dev/zero) or block on open (a FIFO): only regular files are read.
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
+        guard isDirectory.boolValue || type == .typeRegular else {
+            return Artifact(source: source, localPath: path, status: .error, error: "not a regular file")
         }
         guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
             return Artifact(
@@ -78,7 +91,8 @@ public enum LocalArtifacts {
         }
         if size > documentLimit {
             artifact.status = .error
-            artifact.error = "larger than the \(documentLimit >> 20) MB limit for documents (\(size) bytes)"
+            artifact.error =
+                "larger than the \(FactValue.oneDecimal(Double(documentLimit) / 1_048_576)) MB limit for documents (\(size) bytes)"
             return artifact
         }
         let outcome = ArtifactReader.read(bytes)
