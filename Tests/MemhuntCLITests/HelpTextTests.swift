@@ -49,8 +49,9 @@ struct HelpTextTests {
                 OPTIONS:
                   --playbook <id-or-path-or-url>
                                           A built-in playbook id, a playbook file, or an
-                                          http(s) URL.
-                  --app <name>            The name of the app under investigation.
+                                          http(s) URL. (default: memory-hunt)
+                  --app <name>            The app under investigation: a process name or a
+                                          bundle id.
                   --format <format>       The output format. (values: text, json; default: text)
                   -o, --output <file>     Write the report to this file (atomically) instead of
                                           stdout.
@@ -58,7 +59,8 @@ struct HelpTextTests {
                                           info, notice, warning, critical)
                   --header <header>       An HTTP header for every download, as 'Name: value'.
                   --max-artifact-size <MB>
-                                          Refuse artifacts larger than this many megabytes.
+                                          Refuse downloads larger than this many megabytes.
+                                          (default: 256)
                   --allow-exec            Allow the playbook to run external programs.
                   -h, --help              Show help information.
 

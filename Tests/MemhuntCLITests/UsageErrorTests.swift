@@ -48,7 +48,7 @@ struct UsageErrorTests {
             ["run", "a.ips", "--app"],
             """
             Error: Missing value for '--app <name>'
-            Help:  --app <name>  The name of the app under investigation.
+            Help:  --app <name>  The app under investigation: a process name or a bundle id.
             Usage: \(runUsage)
               See 'memhunt run --help' for more information.
 
@@ -203,7 +203,7 @@ struct UsageErrorTests {
         #expect(
             error.render(root: MemhuntCommands.root) == """
                 Error: The value 'ten' is invalid for '--max-artifact-size <MB>': expected a whole number
-                Help:  --max-artifact-size <MB>  Refuse artifacts larger than this many megabytes.
+                Help:  --max-artifact-size <MB>  Refuse downloads larger than this many megabytes.
                 Usage: \(runUsage)
                   See 'memhunt run --help' for more information.
 

@@ -30,8 +30,8 @@ public enum MemhuntCommands {
         options: [
             OptionSpec(
                 "playbook", valueName: "id-or-path-or-url",
-                help: "A built-in playbook id, a playbook file, or an http(s) URL."),
-            OptionSpec("app", valueName: "name", help: "The name of the app under investigation."),
+                help: "A built-in playbook id, a playbook file, or an http(s) URL.", defaultValue: "memory-hunt"),
+            OptionSpec("app", valueName: "name", help: "The app under investigation: a process name or a bundle id."),
             format,
             OptionSpec(
                 "output", short: "o", valueName: "file",
@@ -42,7 +42,9 @@ public enum MemhuntCommands {
             OptionSpec(
                 "header", valueName: "header", help: "An HTTP header for every download, as 'Name: value'.",
                 isRepeatable: true),
-            OptionSpec("max-artifact-size", valueName: "MB", help: "Refuse artifacts larger than this many megabytes."),
+            OptionSpec(
+                "max-artifact-size", valueName: "MB", help: "Refuse downloads larger than this many megabytes.",
+                defaultValue: "256"),
             OptionSpec("allow-exec", help: "Allow the playbook to run external programs."),
         ]
     )
