@@ -49,11 +49,20 @@ public struct DownloadRequest: Sendable, Equatable {
     public var url: URL
     /// The lowercase hex SHA-256 the body must have, if known.
     public var expectedSHA256: String?
+    /// Whether the configured headers and bearer token go with this request. False for URLs that a
+    /// downloaded manifest names on another origin: a manifest must not be able to collect the token.
+    public var sendsCredentials: Bool
 
     /// A request.
-    public init(url: URL, expectedSHA256: String? = nil) {
+    public init(url: URL, expectedSHA256: String? = nil, sendsCredentials: Bool = true) {
         self.url = url
         self.expectedSHA256 = expectedSHA256
+        self.sendsCredentials = sendsCredentials
+    }
+
+    /// Whether two URLs share scheme, host and port.
+    public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        (a.scheme?.lowercased(), a.host?.lowercased(), a.port) == (b.scheme?.lowercased(), b.host?.lowercased(), b.port)
     }
 }
 

@@ -62,7 +62,7 @@ public final class Downloader: Sendable {
             let transfer = Transfer(configuration: configuration, partPath: path + ".part") { [onEvent] in
                 onEvent(.progress(index: index, bytes: $0, total: $1))
             }
-            var outcome = await transfer.run(urlRequest(request.url))
+            var outcome = await transfer.run(urlRequest(request))
             if outcome.failure == nil, let expected = request.expectedSHA256?.lowercased(), expected != outcome.sha256 {
                 outcome.failure = .mismatch(expected: expected, got: outcome.sha256)
             }
@@ -106,8 +106,9 @@ public final class Downloader: Sendable {
         return min(configuration.maxDelay, retryAfter ?? backoff * Double.random(in: 0.5...1))
     }
 
-    private func urlRequest(_ url: URL) -> URLRequest {
-        var request = URLRequest(url: url)
+    private func urlRequest(_ download: DownloadRequest) -> URLRequest {
+        var request = URLRequest(url: download.url)
+        guard download.sendsCredentials else { return request }
         for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
         if let token = configuration.bearerToken {
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")

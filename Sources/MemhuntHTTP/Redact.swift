@@ -21,4 +21,16 @@ public enum Redact {
         }
         return text
     }
+
+    /// Text that did not parse as a URL, cut before anything that may be a secret: user info (`…@`),
+    /// the query and the fragment. `https://user:pass@ho st/x?token=t` becomes `https://…@ho st/x`.
+    public static func invalidURL(_ text: String) -> String {
+        var rest = Substring(text)
+        if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
+        let schemeEnd = rest.range(of: "://")?.upperBound ?? rest.startIndex
+        if let at = rest[schemeEnd...].lastIndex(of: "@") {
+            return String(rest[..<schemeEnd]) + "…@" + rest[rest.index(after: at)...]
+        }
+        return String(rest)
+    }
 }

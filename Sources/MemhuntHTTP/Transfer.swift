@@ -228,11 +228,10 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
         }
         guard follow else { return completionHandler(nil) }
         var request = request
-        // Credentials stay with the origin they were given for.
-        if let from = task.originalRequest?.url, let to = request.url,
-            (from.scheme, from.host, from.port) != (to.scheme, to.host, to.port)
-        {
+        // Credentials stay with the origin they were given for: the token and every configured header.
+        if let from = task.originalRequest?.url, let to = request.url, !DownloadRequest.sameOrigin(from, to) {
             request.setValue(nil, forHTTPHeaderField: "Authorization")
+            for name in configuration.headers.keys { request.setValue(nil, forHTTPHeaderField: name) }
         }
         completionHandler(request)
     }

@@ -51,3 +51,21 @@ import Testing
         for input in inputs { _ = ReproReader.read(input) }
     }
 }
+
+@Suite struct ReproOverflowTests {
+    @Test func absurdSampleCountsSaturateInsteadOfTrapping() throws {
+        let text = """
+            Analysis of sampling Memo (pid 1) every 1 millisecond
+            Call graph:
+                9223372036854775807 Thread_1   DispatchQueue_1: com.apple.main-thread  (serial)
+                + 9223372036854775807 Foo.body.getter  (in Memo) + 1  [0x1]
+                + 9223372036854775807 Bar.body.getter  (in Memo) + 1  [0x2]
+            """
+        let result = try #require(ReproReader.read(Array(text.utf8)))
+        guard case .success(.sample(let report)) = result else {
+            Issue.record("not a sample: \(result)")
+            return
+        }
+        #expect(report.bodySamples == Int.max)
+    }
+}

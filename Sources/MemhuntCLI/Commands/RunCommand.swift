@@ -133,7 +133,9 @@ struct ArtifactCollector {
 
     /// Downloads one text (a playbook) through the same store and settings.
     func fetchText(_ url: String) async throws -> (text: String, source: String) {
-        guard let parsed = URL(string: url) else { throw CommandError("not a valid URL: \(url)") }
+        guard let parsed = URL(string: url), parsed.host != nil else {
+            throw CommandError("not a valid URL: \(Redact.invalidURL(url))")
+        }
         let result = await Downloader(configuration: store.http, cacheDirectory: store.cacheDirectory)
             .download([DownloadRequest(url: parsed)])[0]
         guard result.error == nil, let path = result.localPath, let data = FileManager.default.contents(atPath: path)

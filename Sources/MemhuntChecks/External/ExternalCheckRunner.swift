@@ -83,7 +83,8 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
     static func parse(_ stdout: [UInt8], check: String, stderrNote: String) -> CheckOutput {
         var output = CheckOutput()
         let decoder = JSONDecoder()
-        for (index, line) in stdout.split(separator: UInt8(ascii: "\n")).enumerated() {
+        for (index, line) in stdout.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        {
             let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
             if trimmed.isEmpty { continue }
             let number = index + 1
@@ -175,6 +176,17 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         }
     }
 
+    /// A check that exits without reading its request closes the pipe under our write; without this
+    /// the write raises SIGPIPE and ends memhunt (exit 141, measured with a 200 KB request to /bin/true).
+    private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
+    /// The environment of a check: memhunt's own, minus its secrets.
+    static func checkEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> [String: String]
+    {
+        environment.filter { $0.key != "MEMHUNT_HTTP_TOKEN" }
+    }
+
     static func launch(
         executable: String, arguments: [String], input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int,
         directory: String?
@@ -195,9 +207,11 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         executable: String, arguments: [String], input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int,
         directory: String?
     ) -> Outcome {
+        _ = ignoreBrokenPipes
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        process.environment = checkEnvironment()
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
         process.standardInput = stdinPipe

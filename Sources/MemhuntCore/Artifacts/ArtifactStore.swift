@@ -34,8 +34,10 @@ public struct ArtifactStore: Sendable {
             groups.append([])
             let group = groups.count - 1
             if Self.isURL(operand) {
-                guard let url = URL(string: operand) else {
-                    groups[group].append(.done(Artifact(source: operand, status: .error, error: "not a valid URL")))
+                guard let url = URL(string: operand), url.host != nil else {
+                    let shown = Redact.invalidURL(operand)
+                    groups[group].append(
+                        .done(Artifact(source: shown, status: .error, error: "\(shown): not a valid URL")))
                     continue
                 }
                 downloads.append((group, DownloadRequest(url: url)))
@@ -83,7 +85,10 @@ public struct ArtifactStore: Sendable {
                 for (offset, entry) in try Manifest.parse(bytes).enumerated() {
                     do {
                         let url = try Manifest.resolve(entry, against: base, number: offset + 1)
-                        second.append((index, DownloadRequest(url: url, expectedSHA256: entry.sha256)))
+                        let request = DownloadRequest(
+                            url: url, expectedSHA256: entry.sha256,
+                            sendsCredentials: DownloadRequest.sameOrigin(url, base))
+                        second.append((index, request))
                         slots.append(.second(second.count - 1))
                     } catch {
                         slots.append(.done(Artifact(source: artifact.source, status: .error, error: error.description)))
@@ -126,9 +131,7 @@ public struct ArtifactStore: Sendable {
 
     /// A local file that is a manifest: its own artifact and its entries, relative to its folder.
     private func localManifest(_ path: String) -> (artifact: Artifact, entries: [LocalEntry])? {
-        guard let data = FileManager.default.contents(atPath: path), data.count < 4 << 20 else { return nil }
-        let bytes = [UInt8](data)
-        guard Manifest.looksLikeManifest(bytes) else { return nil }
+        guard let bytes = Self.prefix(path), Manifest.looksLikeManifest(bytes) else { return nil }
         var artifact = LocalArtifacts.load(path: path)
         artifact.kind = .manifest
         artifact.content = .recognized(.manifest)
@@ -159,6 +162,17 @@ public struct ArtifactStore: Sendable {
                 return .local(resolved, sha256: entry.sha256)
             }
         )
+    }
+
+    /// A manifest is small: the bytes of a regular file under 4 MB, else nil (without reading a larger one).
+    static func prefix(_ path: String) -> [UInt8]? {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? NSNumber, size.intValue < 4 << 20,
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
+        return [UInt8](data)
     }
 
     /// A local file named by a manifest, checked against the sha256 the manifest gives.

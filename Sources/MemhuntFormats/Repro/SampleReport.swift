@@ -73,7 +73,9 @@ public struct SampleReport: Sendable, Hashable {
             matchedDepth = nil
             if markers.contains(where: { frame.symbol.contains($0) }) {
                 matchedDepth = frame.depth
-                total += frame.count
+                // Counts come from the input: saturate instead of trapping on absurd values.
+                let (sum, overflow) = total.addingReportingOverflow(max(0, frame.count))
+                total = overflow ? Int.max : sum
             }
         }
         return min(total, mainThreadSamples ?? total)
