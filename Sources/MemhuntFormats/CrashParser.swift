@@ -116,10 +116,11 @@ public enum CrashParser {
     /// `Namespace SPRINGBOARD, Code 0x8badf00d` or the modern `SIGNAL 5 Trace/BPT trap: 5`.
     private static func parseTerminationReason(_ text: String?) -> (String?, UInt64?, String?) {
         guard let text = nonEmpty(text) else { return (nil, nil, nil) }
-        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         if words.first == "Namespace", words.count >= 2 {
             let namespace = words[1].trimming([","])
-            let codeIndex = words.firstIndex { $0.lowercased().hasPrefix("code") }
+            // The word `Code` after the namespace (not a namespace that starts with it, like CODESIGNING).
+            let codeIndex = words.indices.dropFirst(2).first { words[$0].trimming([","]).lowercased() == "code" }
             let code = codeIndex.flatMap { words.indices.contains($0 + 1) ? parseCode(String(words[$0 + 1])) : nil }
             return (namespace, code, nil)
         }

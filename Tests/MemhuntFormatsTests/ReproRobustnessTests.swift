@@ -69,3 +69,16 @@ import Testing
         #expect(report.bodySamples == Int.max)
     }
 }
+
+@Suite struct ChangeLogBoundsTests {
+    @Test func longNamesAreCutSoTheTablesStayBounded() throws {
+        let long = String(repeating: "V", count: 1000)
+        var scanner = ChangeLogScanner()
+        scanner.feed(Array("\(long): _x changed.\n\(long): _x changed.\n".utf8)[...])
+        let summary = scanner.finish()
+        let name = try #require(summary.views.keys.first)
+        #expect(name.count == 257, "256 characters and an ellipsis")
+        #expect(name.hasSuffix("…"))
+        #expect(summary.views[name] == 2)
+    }
+}

@@ -6,8 +6,10 @@ struct JetsamRecord {
     var artifact: Artifact
     var event: JetsamEvent
 
-    /// Lifetime peak in pages; `rpages` when the record predates `lifetimeMax`.
-    static func peakPages(_ process: JetsamProcess) -> UInt64 { process.lifetimeMax ?? process.rpages }
+    /// Lifetime peak in pages: `lifetimeMax`, but never below the current footprint `rpages`. Up to
+    /// iOS 12 `lifetimeMax` was the maximum *resident* size and can be smaller (SpringBoard 24,516 vs
+    /// 61,443 pages in an iOS 10 record); without it, `rpages`.
+    static func peakPages(_ process: JetsamProcess) -> UInt64 { max(process.lifetimeMax ?? 0, process.rpages) }
 
     func bytes(pages: UInt64) -> Double { Double(pages) * Double(event.pageSize) }
 

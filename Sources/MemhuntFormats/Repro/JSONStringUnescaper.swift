@@ -10,15 +10,15 @@ struct JSONStringUnescaper {
         switch state {
         case .done: break
         case .plain:
-            if byte == UInt8(ascii: "\"") {
-                state = .done
-            } else if byte == UInt8(ascii: "\\") {
+            if byte == UInt8(ascii: "\\") {
                 state = .escape
-            } else {
-                output.append(byte)
+                return state
             }
+            flushSurrogate()
+            if byte == UInt8(ascii: "\"") { state = .done } else { output.append(byte) }
         case .escape:
             state = .plain
+            if byte != UInt8(ascii: "u") { flushSurrogate() }
             switch byte {
             case UInt8(ascii: "n"): output.append(10)
             case UInt8(ascii: "t"): output.append(9)
@@ -44,17 +44,27 @@ struct JSONStringUnescaper {
         return state
     }
 
+    /// Lone surrogates become U+FFFD, as `JSON.parse` decodes them.
     private mutating func append(codeUnit: UInt32) {
         var scalar = codeUnit
         if (0xD800..<0xDC00).contains(codeUnit) {
+            flushSurrogate()
             highSurrogate = codeUnit
             return
         }
         if (0xDC00..<0xE000).contains(codeUnit), let high = highSurrogate {
             scalar = 0x10000 + ((high - 0xD800) << 10) + (codeUnit - 0xDC00)
+            highSurrogate = nil
         }
-        highSurrogate = nil
+        flushSurrogate()
         output.append(contentsOf: String(Character(UnicodeScalar(scalar) ?? "\u{FFFD}")).utf8)
+    }
+
+    /// A high surrogate not followed by a low one.
+    private mutating func flushSurrogate() {
+        guard highSurrogate != nil else { return }
+        highSurrogate = nil
+        output.append(contentsOf: "\u{FFFD}".utf8)
     }
 
     /// Empties the output and starts a new string.
