@@ -19,7 +19,7 @@ public enum ArtifactReader {
         guard isText(bytes.prefix(4096), complete: bytes.count <= 4096) else {
             return unrecognized(FormatError("binary content, not a text artifact"))
         }
-        let start = firstNonSpace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         if let (header, bodyOffset) = sniffIPSHeader(bytes) { return readIPS(bytes, header: header, body: bodyOffset) }
         if start < bytes.count, bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
             return readJSON(bytes)
@@ -40,7 +40,7 @@ public enum ArtifactReader {
     /// The one-line JSON header of an `.ips` file (an object with `bug_type` that ends its line) and the
     /// offset of the body after it.
     public static func sniffIPSHeader(_ bytes: [UInt8]) -> (header: IPSHeader, bodyOffset: Int)? {
-        let start = firstNonSpace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         guard start < bytes.count, bytes[start] == UInt8(ascii: "{"),
             let (value, end) = try? JSON.parsePrefix(bytes, from: start),
             !bytes[start..<end].contains(UInt8(ascii: "\n")), let bugType = value["bug_type"]
@@ -58,7 +58,7 @@ public enum ArtifactReader {
     }
 
     private static func readIPS(_ bytes: [UInt8], header: IPSHeader, body: Int) -> ReadOutcome {
-        let bodyStart = firstNonSpace(bytes, from: body)
+        let bodyStart = JSON.skipWhitespace(bytes, from: body)
         let first = bodyStart < bytes.count ? bytes[bodyStart] : nil
         let jsonBody = first == UInt8(ascii: "{")
         switch header.bugType ?? "" {
@@ -100,10 +100,11 @@ public enum ArtifactReader {
         do throws(FormatError) {
             let (value, end) = try JSON.parsePrefix(bytes, from: start)
             // Apple appends nothing after the body; tolerate trailing whitespace only.
-            let after = firstNonSpace(bytes, from: end)
+            let after = JSON.skipWhitespace(bytes, from: end)
             if after < bytes.count {
                 let line = JSON.line(of: after, in: bytes)
-                throw FormatError("unexpected \(describe(bytes[after])) after the JSON body", line: line, offset: after)
+                throw FormatError(
+                    "unexpected \(JSON.describe(bytes[after])) after the JSON body", line: line, offset: after)
             }
             body = value
         } catch {
@@ -164,10 +165,6 @@ public enum ArtifactReader {
         return ReadOutcome(kind: kind, result: .failure(FormatError(message, line: error.line, offset: error.offset)))
     }
 
-    private static func describe(_ byte: UInt8) -> String {
-        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
-    }
-
     private static func success(_ artifact: ParsedArtifact) -> ReadOutcome {
         ReadOutcome(kind: artifact.kind, result: .success(artifact))
     }
@@ -180,12 +177,6 @@ public enum ArtifactReader {
         let preview = String(decoding: bytes.prefix(40), as: UTF8.self)
             .map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
         return unrecognized(FormatError("unrecognized content (\(preview)…)"))
-    }
-
-    private static func firstNonSpace(_ bytes: [UInt8], from start: Int) -> Int {
-        var index = max(0, start)
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
-        return index
     }
 
     /// No NUL bytes and valid UTF-8 (a sniffer: overlong forms are not checked); a sequence cut by the end

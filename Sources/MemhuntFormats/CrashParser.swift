@@ -29,7 +29,7 @@ public enum CrashParser {
     /// Console "Translated Report"); `header` is set for `.ips` hybrids (109, 185).
     public static func parse(text bytes: ArraySlice<UInt8>, header: IPSHeader?) -> CrashReport {
         let fields = textFields(bytes)
-        let process = fields["Process"].map(stripPID)
+        let process = fields["Process"].map { ReproText.nameAndPID($0).name }
         let bundleID = fields["Identifier"] ?? header?.bundleID
         let date = fields["Date/Time"] ?? header?.timestamp
         let (exceptionType, parsedSignal) = splitExceptionType(fields["Exception Type"])
@@ -155,10 +155,5 @@ public enum CrashParser {
     }
 
     /// `OneMessenger [10627]` → `OneMessenger`.
-    private static func stripPID(_ text: String) -> String {
-        guard text.hasSuffix("]"), let open = text.lastIndex(of: "[") else { return text }
-        return text[..<open].trimmingSpaces
-    }
-
     private static func trimmed(_ text: String?) -> String? { nonEmpty(text?.trimmingSpaces) }
 }

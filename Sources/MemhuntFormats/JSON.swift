@@ -115,6 +115,18 @@ public enum JSON {
         return (value, parser.index)
     }
 
+    /// `'x'` for a printable byte, `byte 0x…` otherwise: how errors name what they found.
+    static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+
+    /// The first index at or after `start` that is not JSON whitespace (space, tab, CR, LF).
+    static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = max(0, start)
+        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index &+= 1 }
+        return index
+    }
+
     /// The 1-based line of byte `offset` in `bytes`.
     public static func line(of offset: Int, in bytes: [UInt8]) -> Int {
         var line = 1
@@ -132,15 +144,11 @@ private struct Parser {
         return FormatError(message, line: JSON.line(of: offset, in: bytes), offset: offset)
     }
 
-    func describe(_ byte: UInt8) -> String {
-        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
-    }
+    func describe(_ byte: UInt8) -> String { JSON.describe(byte) }
 
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index &+= 1 }
-    }
+    mutating func skipWhitespace() { index = JSON.skipWhitespace(bytes, from: index) }
 
     mutating func parseValue(depth: Int) throws(FormatError) -> JSONValue {
         guard let byte = current else { throw error("truncated: no JSON value before the end") }

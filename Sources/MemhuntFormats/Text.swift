@@ -4,15 +4,21 @@ func nonEmpty<S: StringProtocol>(_ text: S?) -> String? {
     return String(text)
 }
 
+/// Spaces, tabs and the `\r` of CRLF text: what every text parser trims.
+let spaceCharacters: Set<Character> = [" ", "\t", "\r"]
+
 extension StringProtocol {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String { trimming([" ", "\t", "\r"]) }
+    /// Without leading and trailing spaces, tabs and `\r`.
+    var trimmingSpaces: String { String(trimmedSlice(spaceCharacters)) }
 
     /// Without leading and trailing characters of `set`.
-    func trimming(_ set: Set<Character>) -> String {
+    func trimming(_ set: Set<Character>) -> String { String(trimmedSlice(set)) }
+
+    /// The part between leading and trailing characters of `set`, without copying.
+    func trimmedSlice(_ set: Set<Character>) -> SubSequence {
         guard let first = firstIndex(where: { !set.contains($0) }),
             let last = lastIndex(where: { !set.contains($0) })
-        else { return "" }
-        return String(self[first...last])
+        else { return self[endIndex...] }
+        return self[first...last]
     }
 }

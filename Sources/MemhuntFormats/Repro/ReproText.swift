@@ -12,12 +12,9 @@ enum ReproText {
         text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Substring($0) }
     }
 
-    /// `text` without leading and trailing spaces and tabs.
+    /// `text` without leading and trailing spaces, tabs and `\r`.
     static func trimmed(_ text: some StringProtocol) -> Substring {
-        let sub = Substring(text)
-        guard let start = sub.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
-        let end = sub.lastIndex(where: { $0 != " " && $0 != "\t" })!
-        return sub[start...end]
+        Substring(text).trimmedSlice(spaceCharacters)
     }
 
     /// A finite decimal number, rejecting `nan`, `inf` and hexadecimal forms that `Double` accepts.
