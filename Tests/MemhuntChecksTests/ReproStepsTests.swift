@@ -21,6 +21,21 @@ import Testing
         #expect(facts["repro.label"] == "after-detail")
     }
 
+    @Test func baselineIsFirstInTimeAcrossFormsAndFiles() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        // Row order and file order say "later" first; the parsed times say otherwise.
+        try dir.write("a.csv", "label,footprint_mb,time\nlater,611,2026-08-11T14:02:31+09:00\n")
+        try dir.write("b.csv", "label,footprint_mb,time\nearlier,45,2026-08-11 14:01:58 +0900\n")
+        let timed = try await Hunt.run([dir.path], app: nil)
+        #expect(timed.facts["repro.baselineMB"] == 45)
+        #expect(timed.facts["repro.ratio"] == 13.6)
+        // One reading without a time: file and row order decide.
+        try dir.write("c.csv", "label,footprint_mb\nuntimed,50\n")
+        let untimed = try await Hunt.run([dir.path], app: nil)
+        #expect(untimed.facts["repro.baselineMB"] == 611)
+    }
+
     @Test func layersAndCoreAnimation() async throws {
         let result = try await Hunt.run(["justsend"], app: "JustSend")
         #expect(result.facts["layers.coreAnimationMB"] == 346)
@@ -29,6 +44,20 @@ import Testing
         #expect(
             finding.title == "Rendering structure holds the memory: 3,573 layers for 2,500 lines: a layer for every "
                 + "line; CoreAnimation 346 MB is 57 % of the 611 MB footprint")
+    }
+
+    @Test func vmmapAloneGivesFootprintCoreAnimationAndBackingStores() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("after.txt", try Repo.bytes("formats/repro/vmmap-detail-after.txt"))
+        let result = try await Hunt.run([dir.path], app: nil)
+        #expect(result.facts["repro.peakMB"] == 611)
+        #expect(result.facts["layers.coreAnimationMB"] == 346)
+        let finding = try #require(result.findings.first { $0.check == "layer-count" })
+        #expect(
+            finding.detail.hasSuffix(
+                "Layer backing stores outside the CoreAnimation row: IOSurface 38.3 MB, IOAccelerator 41.2 MB, "
+                    + "CG image 4.1 MB, CG raster data 12.5 MB."))
     }
 
     @Test func structureOnlyVariationAndTheFix() async throws {

@@ -63,6 +63,12 @@ struct LayerCountCheck: Check {
                     + "\(withCA.footprintMB.oneDecimalText) MB footprint")
             evidence.append(withCA.evidence)
         }
+        let backing = context.artifacts(of: .vmmapSummary).flatMap { artifact -> [String] in
+            guard case .repro(.vmmap(let summary))? = artifact.content else { return [] }
+            return summary.layerMemoryRegions.filter { $0.name != "CoreAnimation" }.compactMap { region in
+                (region.footprintBytes ?? region.virtualBytes).map { "\(region.name) \(Double($0).megabytesText)" }
+            }
+        }
         if !reasons.isEmpty {
             output.emit(
                 Finding(
@@ -70,7 +76,11 @@ struct LayerCountCheck: Check {
                     title: "Rendering structure holds the memory: " + reasons.joined(separator: "; "),
                     detail: reasons.joined(separator: "; ") + " (thresholds: \(context.int("max_layers") ?? 1000) "
                         + "layers, \(Int((share * 100).rounded())) % of the footprint). Lazy containers are lazy only "
-                        + "at their own boundary: an ordinary VStack inside one materializes every child.",
+                        + "at their own boundary: an ordinary VStack inside one materializes every child."
+                        + (backing.isEmpty
+                            ? ""
+                            : " Layer backing stores outside the CoreAnimation row: " + backing.joined(separator: ", ")
+                                + "."),
                     evidence: evidence,
                     next: "Change only the structure for the same input (step 7) to find which variable matters."
                 ))

@@ -52,20 +52,6 @@ public struct MeasurementSet: Sendable, Hashable {
 
     public init(measurements: [Measurement]) { self.measurements = measurements }
 
-    /// Rows by capture time when every row has a `time` (compared as written, with `T` read as a space),
-    /// else in file order; ties keep file order.
-    public var timeOrdered: [Measurement] {
-        guard measurements.allSatisfy({ $0.time != nil }) else { return measurements }
-        func key(_ row: Measurement) -> String { String(row.time!.map { $0 == "T" ? " " : $0 }) }
-        return measurements.sorted { (key($0), $0.order) < (key($1), $1.order) }
-    }
-
-    /// The first measurement in time order: what the others are compared with.
-    public var baseline: Measurement? { timeOrdered.first }
-
-    /// The first row with this label.
-    public func measurement(_ label: String) -> Measurement? { measurements.first { $0.label == label } }
-
     /// CSV columns this format knows; others are ignored.
     public static let columns = [
         "label", "footprint_mb", "core_animation_mb", "layers", "input_bytes", "input_lines", "variant", "scenario",
