@@ -8,9 +8,8 @@ public enum ArtifactReader {
         let outcome = readField(bytes)
         // The reproduction kinds come second: a crash report can embed a vmmap table or a stack that
         // looks like a sample. Images are binary, so they must be tried before the text check rejects them.
-        guard outcome.kind == nil, !bytes.isEmpty, let repro = ReproReader.read(bytes) else { return outcome }
-        let kind = ReproReader.detect(bytes)
-        return ReadOutcome(kind: kind, result: repro.map(ParsedArtifact.repro))
+        guard outcome.kind == nil, !bytes.isEmpty, let repro = ReproReader.readWithKind(bytes) else { return outcome }
+        return ReadOutcome(kind: repro.kind, result: repro.result.map(ParsedArtifact.repro))
     }
 
     /// The device-side kinds: `.ips` containers, crash text, MetricKit and JetsamEvent JSON.
@@ -41,9 +40,12 @@ public enum ArtifactReader {
     /// offset of the body after it.
     public static func sniffIPSHeader(_ bytes: [UInt8]) -> (header: IPSHeader, bodyOffset: Int)? {
         let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
-        guard start < bytes.count, bytes[start] == UInt8(ascii: "{"),
-            let (value, end) = try? JSON.parsePrefix(bytes, from: start),
-            !bytes[start..<end].contains(UInt8(ascii: "\n")), let bugType = value["bug_type"]
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
+        // Parse the first line only: a pretty-printed JSON document would otherwise be parsed whole
+        // here just to be rejected for spanning lines.
+        let lineEnd = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        guard let (value, end) = try? JSON.parsePrefix(Array(bytes[..<lineEnd]), from: start),
+            let bugType = value["bug_type"]
         else { return nil }
         var cursor = end
         while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0D {

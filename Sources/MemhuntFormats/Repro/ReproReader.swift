@@ -41,8 +41,18 @@ public enum ReproReader {
     }
 
     /// Detects and parses `bytes`; nil when they are none of the reproduction kinds.
-    public static func read(_ bytes: [UInt8]) -> Result<ReproArtifact, FormatError>? {
-        switch detect(bytes) {
+    public static func read(_ bytes: [UInt8]) -> Result<ReproArtifact, FormatError>? { readWithKind(bytes)?.result }
+
+    /// Detects once and parses: the kind is known even when parsing fails.
+    public static func readWithKind(_ bytes: [UInt8]) -> (
+        kind: ArtifactKind, result: Result<ReproArtifact, FormatError>
+    )? {
+        guard let kind = detect(bytes), let result = parse(bytes, as: kind) else { return nil }
+        return (kind, result)
+    }
+
+    private static func parse(_ bytes: [UInt8], as kind: ArtifactKind) -> Result<ReproArtifact, FormatError>? {
+        switch kind {
         case .image: ImageInfo.parse(bytes).map(ReproArtifact.image)
         case .measurements: MeasurementSet.parse(bytes).map(ReproArtifact.measurements)
         case .vmmapSummary: VMMapSummary.parse(bytes).map(ReproArtifact.vmmap)
