@@ -62,8 +62,9 @@ public struct ArtifactStore: Sendable {
             // In a directory walk a manifest is listed, not followed: its entries sit beside it.
             groups[group] += LocalArtifacts.expand([operand]).map { .done(LocalArtifacts.load(path: $0)) }
         }
+        // A run without URLs starts no URL session.
         let downloader = Downloader(configuration: http, cacheDirectory: cacheDirectory, onEvent: onDownload)
-        let results = await downloader.download(downloads.map(\.request))
+        let results = downloads.isEmpty ? [] : await downloader.download(downloads.map(\.request))
 
         // Downloaded manifests expand into a second round of downloads, resolved against their final URL.
         var second: [(slot: Int, request: DownloadRequest)] = []
