@@ -214,3 +214,33 @@ import Testing
         #expect(flat.slope == 0)
     }
 }
+
+/// Numbers from input can be absurd; no check may trap on them (found by mutating the fixtures).
+@Suite struct AbsurdNumbersTests {
+    @Test(arguments: ["memory-hunt", "widget-budget", "layout-freeze", "navigation-growth"])
+    func hugeMeasurementsDoNotTrap(playbook: String) async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write(
+            "m.csv",
+            """
+            label,footprint_mb,core_animation_mb,layers,input_lines,variant,scenario
+            a,1e30,1e30,9223372036854775807,1,,s
+            b,1e-30,,,1,,s
+            c,1e300,,,1,x,v
+            d,0.0001,,,1,y,v
+            """)
+        let result = try await Hunt.run([dir.path], app: nil, playbook: playbook)
+        let rendered = result.steps.flatMap { $0.facts.values.map(\.description) + $0.findings.map(\.detail) }
+        #expect(!rendered.isEmpty)
+    }
+
+    @Test func saturatingConversion() {
+        #expect(Int(saturating: 1e30) == .max)
+        #expect(Int(saturating: -1e30) == .min)
+        #expect(Int(saturating: .nan) == 0)
+        #expect(Int(saturating: 2.5) == 3)
+        #expect(FactValue.double(1e30).description == "1e+30")
+        #expect(FactValue.double(1234.56).description == "1,234.6")
+    }
+}

@@ -112,9 +112,9 @@ struct ChangeLogCheck: Check {
         return Finding(
             severity: .warning,
             title:
-                "\(top.key) re-evaluated \(top.value) times in \(log.label), \(Int((Double(top.value) / median).rounded()))× its siblings",
+                "\(top.key) re-evaluated \(top.value) times in \(log.label), \(Int(saturating: Double(top.value) / median))× its siblings",
             detail: "\(top.key)'s body ran \(top.value) times; the other \(others.count) views ran a median of "
-                + "\(Int(median)) times (threshold ×\(ratio.oneDecimalText)). Its inputs changed: "
+                + "\(Int(saturating: median)) times (threshold ×\(ratio.oneDecimalText)). Its inputs changed: "
                 + Self.items(log.summary.itemCounts[top.key]) + ".",
             evidence: [Evidence(source: log.source)],
             next: "Move what changes often (a drag offset, a progress) into a small observable read only by the "

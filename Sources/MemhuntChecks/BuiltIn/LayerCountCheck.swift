@@ -59,7 +59,7 @@ struct LayerCountCheck: Check {
         let share = context.double("max_share") ?? 0.3
         if let withCA, let ca = withCA.coreAnimationMB, withCA.footprintMB > 0, ca / withCA.footprintMB >= share {
             reasons.append(
-                "CoreAnimation \(ca.oneDecimalText) MB is \(Int((100 * ca / withCA.footprintMB).rounded())) % of the "
+                "CoreAnimation \(ca.oneDecimalText) MB is \(Int(saturating: 100 * ca / withCA.footprintMB)) % of the "
                     + "\(withCA.footprintMB.oneDecimalText) MB footprint")
             evidence.append(withCA.evidence)
         }
@@ -75,7 +75,7 @@ struct LayerCountCheck: Check {
                     severity: .warning,
                     title: "Rendering structure holds the memory: " + reasons.joined(separator: "; "),
                     detail: reasons.joined(separator: "; ") + " (thresholds: \(context.int("max_layers") ?? 1000) "
-                        + "layers, \(Int((share * 100).rounded())) % of the footprint). Lazy containers are lazy only "
+                        + "layers, \(Int(saturating: share * 100)) % of the footprint). Lazy containers are lazy only "
                         + "at their own boundary: an ordinary VStack inside one materializes every child."
                         + (backing.isEmpty
                             ? ""

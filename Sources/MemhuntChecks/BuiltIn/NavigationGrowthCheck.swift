@@ -75,6 +75,6 @@ struct NavigationGrowthCheck: Check {
 
 /// "0.99".
 func format2(_ value: Double) -> String {
-    let hundredths = Int((value * 100).rounded())
+    let hundredths = Int(saturating: value * 100)
     return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
 }

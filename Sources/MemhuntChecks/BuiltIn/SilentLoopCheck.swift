@@ -42,7 +42,7 @@ struct SilentLoopCheck: Check {
             return summary
         }
         let evaluations = logs.reduce(0) { $0 + $1.evaluations }
-        let percent = Int((share * 100).rounded())
+        let percent = Int(saturating: share * 100)
         let where_ = "\(FactValue.grouped(report.layoutSamples)) of \(FactValue.grouped(total)) main-thread samples"
         let busy = report.heaviestFrames.filter { frame in
             !SampleReport.idleMarkers.contains { frame.symbol.contains($0) }

@@ -88,7 +88,7 @@ struct StructureVariationCheck: Check {
                         : "The fix does not reach the best variant: \(fix.text) vs \(smallest.text)",
                     detail: "\(fix.label) measured \(fix.footprintMB.oneDecimalText) MB; the best variant "
                         + "\(smallest.label) measured \(smallest.footprintMB.oneDecimalText) MB (tolerance "
-                        + "\(Int((tolerance * 100).rounded())) %).",
+                        + "\(Int(saturating: tolerance * 100)) %).",
                     evidence: [fix.evidence, smallest.evidence],
                     next: holds
                         ? "Leave the measured numbers in a comment beside the fix, so nobody undoes it."

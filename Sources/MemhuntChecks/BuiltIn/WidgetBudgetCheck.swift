@@ -71,7 +71,7 @@ struct WidgetBudgetCheck: Check {
         for (artifact, info) in images where Double(info.decodedBytes) >= share * limit * 1_048_576 {
             var detail =
                 "\(info.width)×\(info.height) × 4 bytes = \(Double(info.decodedBytes).megabytesText) decoded, "
-                + "\(Int((100 * Double(info.decodedBytes) / (limit * 1_048_576)).rounded())) % of the "
+                + "\(Int(saturating: 100 * Double(info.decodedBytes) / (limit * 1_048_576))) % of the "
                 + "\(limit.oneDecimalText) MB budget, whatever its size on disk. All \(images.count) image(s) decode "
                 + "to \(total.megabytesText)."
             if maxPixels > 0, max(info.width, info.height) > maxPixels {

@@ -81,7 +81,8 @@ public enum FactValue: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .int(let v): return Self.grouped(v)
         case .double(let v):
-            if v == v.rounded() && abs(v) < 9e15 { return Self.grouped(Int(v)) }
+            guard v.isFinite, abs(v) < 9e14 else { return String(v) }  // absurd input: say it as it is
+            if v == v.rounded() { return Self.grouped(Int(v)) }
             let tenths = Int((abs(v) * 10).rounded())
             return (v < 0 ? "-" : "") + Self.grouped(tenths / 10) + "." + String(tenths % 10)
         case .string(let v): return v
@@ -146,6 +147,23 @@ extension FactValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public init(arrayLiteral elements: FactValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, FactValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension Int {
+    /// `value` rounded, clamped to `Int`'s range (NaN is 0). Numbers derived from input can be absurd
+    /// (a measured footprint of 10^30 MB), and `Int(Double)` traps on those.
+    public init(saturating value: Double) {
+        let rounded = value.rounded()
+        if rounded.isNaN {
+            self = 0
+        } else if rounded >= 9.2e18 {
+            self = .max
+        } else if rounded <= -9.2e18 {
+            self = .min
+        } else {
+            self = Int(rounded)
+        }
     }
 }
 
