@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Mutation sweep: every fixture (and ../shared/realworld when present) mutated thousands of ways,
+pushed through the release binary with every shipped playbook. Fails on any signal or invalid JSON.
+
+Mutations: truncation, random byte flips, splices of two files, repeated slices, and numbers replaced
+by hostile ones (1e999, 2^64, -2^63, NaN, ...). The first sweep (seed 7) found a trap: a measured
+footprint of 1e30 MB reached a Double-to-Int conversion.
+
+    Benchmarks/fuzz-sweep.py [--seed 7] [--rounds 40]
+"""
+import argparse
+import glob
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NASTY = [b"1e999", b"-1e999", b"-0", b"1e-999", b"18446744073709551615", b"18446744073709551616",
+         b"-9223372036854775808", b"0", b"NaN", b"0.0000001", b"99999999999999999999999", b"1e30"]
+
+
+def mutate(data, sources, rng):
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 3)):
+        if not data:
+            break
+        op = rng.choice(["trunc", "flip", "splice", "dup", "numbers"])
+        if op == "trunc":
+            data = data[:rng.randrange(len(data))]
+        elif op == "flip":
+            for _ in range(rng.randint(1, 16)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+        elif op == "splice":
+            other = open(rng.choice(sources), "rb").read()
+            i = rng.randrange(len(data))
+            data = data[:i] + other[rng.randrange(max(1, len(other))):]
+        elif op == "dup":
+            i = rng.randrange(len(data))
+            j = min(len(data), i + rng.randint(1, 2048))
+            data = data[:j] + data[i:j] * rng.randint(2, 20) + data[j:]
+        else:
+            numbers = list(re.finditer(rb"-?\d+(\.\d+)?([eE][-+]?\d+)?", bytes(data)))
+            for m in sorted(rng.sample(numbers, min(len(numbers), rng.randint(1, 6))), key=lambda m: -m.start()):
+                data[m.start():m.end()] = rng.choice(NASTY)
+    return bytes(data)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=40)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+
+    patterns = [os.path.join(ROOT, "Fixtures", "**", "*"), os.path.join(ROOT, "..", "shared", "realworld", "**", "*")]
+    sources = sorted(p for pattern in patterns for p in glob.glob(pattern, recursive=True)
+                     if os.path.isfile(p) and 0 < os.path.getsize(p) < 300_000)
+    work = tempfile.mkdtemp(prefix="memhunt-fuzz-")
+    count = 0
+    for _ in range(args.rounds):
+        for path in sources:
+            with open(os.path.join(work, "%05d" % count), "wb") as f:
+                f.write(mutate(open(path, "rb").read(), sources, rng))
+            count += 1
+    print("building memhunt (release) ...", file=sys.stderr)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "memhunt"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    memhunt = os.path.join(ROOT, ".build", "release", "memhunt")
+    failures = 0
+    runs = [["inspect", "--format", "json"]] + [["run", "--playbook", p, "--app", "JustSend", "--format", "json"]
+                                                 for p in ("memory-hunt", "widget-budget", "layout-freeze",
+                                                           "navigation-growth")]
+    for argv in runs:
+        result = subprocess.run([memhunt] + argv + [work], capture_output=True, timeout=1800)
+        problem = None
+        if result.returncode != 0:
+            problem = "exit %d: %s" % (result.returncode, result.stderr.decode(errors="replace")[-600:])
+        else:
+            try:
+                json.loads(result.stdout)
+            except ValueError as error:
+                problem = "invalid JSON: %s" % error
+        print("%-60s %s" % (" ".join(argv), "ok" if problem is None else "FAIL " + problem))
+        failures += problem is not None
+    print("%d mutated files from %d sources, seed %d: %s" % (count, len(sources), args.seed,
+                                                             "no failure" if not failures else "%d FAILED" % failures))
+    if failures:
+        print("inputs kept in %s" % work)
+    else:
+        shutil.rmtree(work)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
