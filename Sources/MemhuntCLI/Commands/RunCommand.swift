@@ -82,7 +82,7 @@ struct ArtifactCollector {
     var console: Console
 
     init(_ command: ParsedCommand, console: Console) throws {
-        var http = HTTPConfiguration()
+        var http = Self.configuration(console.environment)
         for header in command.values.strings("--header") {
             do {
                 let (name, value) = try HTTPConfiguration.header(header)
@@ -92,7 +92,6 @@ struct ArtifactCollector {
                     path: command.path, reason: .invalidValue("…", option: "--header", explanation: "\(error)"))
             }
         }
-        if let token = console.environment["MEMHUNT_HTTP_TOKEN"], !token.isEmpty { http.bearerToken = token }
         if let limit = command.values.string("--max-artifact-size") {
             guard let megabytes = Int(limit), megabytes > 0 else {
                 throw UsageError(
@@ -123,10 +122,17 @@ struct ArtifactCollector {
 
     /// For commands without HTTP options: defaults, and the token from the environment.
     init(console: Console) {
-        var http = HTTPConfiguration()
-        if let token = console.environment["MEMHUNT_HTTP_TOKEN"], !token.isEmpty { http.bearerToken = token }
-        store = ArtifactStore(http: http, cacheDirectory: NSTemporaryDirectory() + "memhunt-run-" + UUID().uuidString)
+        store = ArtifactStore(
+            http: Self.configuration(console.environment),
+            cacheDirectory: NSTemporaryDirectory() + "memhunt-run-" + UUID().uuidString)
         self.console = console
+    }
+
+    /// The defaults, with `MEMHUNT_HTTP_TOKEN` as the bearer token when set.
+    static func configuration(_ environment: [String: String]) -> HTTPConfiguration {
+        var http = HTTPConfiguration()
+        if let token = environment["MEMHUNT_HTTP_TOKEN"], !token.isEmpty { http.bearerToken = token }
+        return http
     }
 
     func collect(_ operands: [String]) async -> [Artifact] { await store.collect(operands) }

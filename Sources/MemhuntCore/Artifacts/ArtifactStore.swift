@@ -167,10 +167,7 @@ public struct ArtifactStore: Sendable {
 
     /// A manifest is small: the bytes of a regular file under 4 MB, else nil (without reading a larger one).
     static func prefix(_ path: String) -> [UInt8]? {
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
-            attributes[.type] as? FileAttributeType == .typeRegular,
-            let size = attributes[.size] as? NSNumber, size.intValue < 4 << 20,
+        guard let size = LocalArtifacts.regularFileSize(path), size < 4 << 20,
             let data = FileManager.default.contents(atPath: path)
         else { return nil }
         return [UInt8](data)

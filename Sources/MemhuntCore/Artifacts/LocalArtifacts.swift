@@ -50,9 +50,7 @@ public enum LocalArtifacts {
             return Artifact(source: source, status: .error, error: "no such file or directory")
         }
         // Devices and pipes never end (/dev/zero) or block on open (a FIFO): only regular files are read.
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
-        guard isDirectory.boolValue || type == .typeRegular else {
+        guard isDirectory.boolValue || regularFileSize(path) != nil else {
             return Artifact(source: source, localPath: path, status: .error, error: "not a regular file")
         }
         guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
@@ -107,6 +105,16 @@ public enum LocalArtifacts {
     private static func isChangeLog(_ prefix: [UInt8]) -> Bool {
         ReproReader.detect(prefix) == .changeLog && ArtifactReader.sniffIPSHeader(prefix) == nil
             && !CrashParser.isCrashText(prefix[...])
+    }
+
+    /// The size of a regular file, following symbolic links; nil for anything else (devices, pipes,
+    /// directories, missing paths).
+    public static func regularFileSize(_ path: String) -> Int? {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
+            attributes[.type] as? FileAttributeType == .typeRegular
+        else { return nil }
+        return (attributes[.size] as? NSNumber)?.intValue
     }
 
     /// Applies a reader outcome to an artifact.
