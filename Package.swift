@@ -50,6 +50,12 @@ let package = Package(
             ]
         ),
 
+        // MARK: - Record snapshots: per-record numbers computed once (peak, rank, resident, exits)
+        .target(
+            name: "MemhuntSnapshots",
+            dependencies: ["MemhuntFormats"]
+        ),
+
         // MARK: - YAML (the only importer of CYaml)
         .target(
             name: "MemhuntYAML",
@@ -69,6 +75,7 @@ let package = Package(
         .testTarget(
             name: "MemhuntCoreTests",
             dependencies: [
+                "MemhuntBasics",
                 "MemhuntCore",
                 "MemhuntChecks",
                 "MemhuntTestSupport",
@@ -82,6 +89,7 @@ let package = Package(
             dependencies: [
                 "MemhuntCore",
                 "MemhuntFormats",
+                "MemhuntSnapshots",
             ]
         ),
         .testTarget(
@@ -105,6 +113,7 @@ let package = Package(
             dependencies: [
                 "MemhuntChecks",
                 "MemhuntCore",
+                "MemhuntFormats",
                 "MemhuntHTTP",
                 "MemhuntReports",
             ]

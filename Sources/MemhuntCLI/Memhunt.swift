@@ -5,7 +5,7 @@ import MemhuntReports
 
 /// The command-line tool as a function: argv in, exit status out. Fully testable in-process.
 public enum Memhunt {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// The exit statuses, decided here and nowhere else.
     public enum ExitStatus: Int32 {
@@ -13,7 +13,7 @@ public enum Memhunt {
         case success = 0
         /// A finding reached `--fail-on`.
         case findingsReachedThreshold = 1
-        /// memhunt could not run: invalid playbook, unwritable output.
+        /// The hunt could not be done as asked: a check failed, an invalid playbook, unwritable output.
         case couldNotRun = 2
         /// Usage error (EX_USAGE).
         case usage = 64
@@ -21,10 +21,10 @@ public enum Memhunt {
 
     /// Runs memhunt with `arguments` (argv without the program name).
     public static func main(
-        arguments: [String], environment: [String: String],
+        arguments: [String], environment: [String: String], stdin: InputReader = .standardInput,
         stdout: OutputWriter = .standardOutput, stderr: OutputWriter = .standardError
     ) async -> Int32 {
-        let console = Console(stdout: stdout, stderr: stderr, environment: environment)
+        var console = Console(stdin: stdin, stdout: stdout, stderr: stderr, environment: environment)
         let root = MemhuntCommands.root
         let outcome: ParseOutcome
         do {
@@ -40,9 +40,14 @@ public enum Memhunt {
         case .help(let path):
             stdout.write(HelpRenderer(width: console.width).help(for: path, in: root))
             return ExitStatus.success.rawValue
-        case .command(let command):
+        case .command(let parsed):
+            if let choice = parsed.optionalValue(Options.color, as: ColorChoice.self) { console.color = choice }
+            guard let type = commandList.first(where: { $0.spec.name == parsed.path.dropFirst().first }) else {
+                return ExitStatus.usage.rawValue
+            }
             do {
-                return try await dispatch(command, console: console).rawValue
+                let command = try type.init(parsed, console: console)
+                return try await command.execute().rawValue
             } catch let error as UsageError {
                 stderr.write(error.render(root: root, width: console.width))
                 return ExitStatus.usage.rawValue
@@ -52,28 +57,36 @@ public enum Memhunt {
             }
         }
     }
-
-    private static func dispatch(_ command: ParsedCommand, console: Console) async throws -> ExitStatus {
-        switch command.path.dropFirst().first {
-        case "run": try await RunCommand(command: command, console: console).execute()
-        case "inspect": try await InspectCommand(command: command, console: console).execute()
-        case "checks": try ChecksCommand(command: command, console: console).execute()
-        case "playbooks": PlaybooksCommand(console: console).execute()
-        case "validate": ValidateCommand(command: command, console: console).execute()
-        default: .usage
-        }
-    }
 }
 
-/// The two streams, the environment and what follows from them (width, color).
+/// The streams, the environment and what follows from them (width, color).
 struct Console: Sendable {
+    var stdin: InputReader
     var stdout: OutputWriter
     var stderr: OutputWriter
     var environment: [String: String]
+    /// `--color`.
+    var color: ColorChoice = .auto
+
+    init(stdin: InputReader = .standardInput, stdout: OutputWriter, stderr: OutputWriter, environment: [String: String])
+    {
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        self.environment = environment
+    }
 
     var width: Int { TerminalCapabilities.columns(environment: environment) }
-    var stdoutColored: Bool { TerminalCapabilities.colorEnabled(isTTY: stdout.isTTY, environment: environment) }
-    var stderrColored: Bool { TerminalCapabilities.colorEnabled(isTTY: stderr.isTTY, environment: environment) }
+    var stdoutColored: Bool { colored(isTTY: stdout.isTTY) }
+    var stderrColored: Bool { colored(isTTY: stderr.isTTY) }
+
+    private func colored(isTTY: Bool) -> Bool {
+        switch color {
+        case .always: true
+        case .never: false
+        case .auto: TerminalCapabilities.colorEnabled(isTTY: isTTY, environment: environment)
+        }
+    }
 
     /// `Error: …` on stderr, as swift-argument-parser prints it.
     func error(_ message: String) {
@@ -93,9 +106,16 @@ struct CommandError: Error, CustomStringConvertible {
 /// The playbook loader with the built-in checks.
 let playbookLoader = PlaybookLoader(knownChecks: builtInChecks.map { $0.description })
 
+/// How the command line makes the decisions a finding may ask for.
+let commandLineDecisions: [Decision: String] = [
+    .chooseApp: "Run again with --app NAME.",
+    .allowExec: "Pass --allow-exec to allow it.",
+]
+
 extension ParsedCommand {
-    /// The value of an option that must be one of `Enum`'s raw values (the spec already checked it).
-    func value<E: RawRepresentable>(_ name: String, as: E.Type) -> E? where E.RawValue == String {
-        values.string(name).flatMap(E.init(rawValue:))
+    /// The value of an option the command may not have (`--color` on commands without it: nil).
+    func optionalValue<E: RawRepresentable>(_ option: OptionSpec, as: E.Type) -> E? where E.RawValue == String {
+        guard MemhuntCommands.root.command(at: path)?.options.contains(option) == true else { return nil }
+        return values.value(option, as: E.self)
     }
 }

@@ -1,87 +1,272 @@
+import Foundation
 import MemhuntCore
+import MemhuntFormats
 
-/// The findings document, `memhunt.findings/1`: the stable JSON every other output derives from.
+/// The findings document, `memhunt.findings/2`: one run's result as a type, encoded and decoded by the
+/// same code. Every output (the text walk, JSON, and the reports, postmortems and tracker bodies built
+/// on it) is a function of this document alone, so a saved document re-renders exactly as the live run.
 ///
-/// Adding keys is compatible; renaming or removing one bumps the schema to `/2`.
-public enum FindingsDocument {
-    public static let schema = "memhunt.findings/1"
+/// Adding keys is compatible; renaming or removing one bumps the schema.
+public struct FindingsDocument: Sendable, Hashable, Codable {
+    /// The schema this code writes and reads.
+    public static let currentSchema = "memhunt.findings/2"
 
-    /// Renders a run as the findings document.
-    public static func render(_ result: RunResult) -> String { node(result).rendered() }
+    public var schema: String
+    public var tool: Tool
+    public var run: RunInfo
+    public var playbook: PlaybookInfo
+    public var subject: Subject
+    public var steps: [StepRecord]
+    /// Every fact of every step, for consumers (`jq '.facts["jetsam.app.peakMB"]'`).
+    public var facts: Facts
+    /// Unit, meaning and check of every fact in `facts`.
+    public var factCatalog: [String: FactInfo]
+    /// Every finding, in step order.
+    public var findings: [Finding]
+    public var artifacts: [ArtifactRecord]
+    public var summary: Summary
+    public var gate: Gate
 
-    /// The document as a JSON tree (for reporters that embed it).
-    public static func node(_ result: RunResult) -> JSONNode {
-        .object([
-            ("schema", .string(schema)),
-            ("tool", .object([("name", .string("memhunt")), ("version", .string(result.toolVersion))])),
-            (
-                "playbook",
-                .object([
-                    ("id", .string(result.playbook.id)), ("title", .string(result.playbook.title)),
-                    ("origin", .string(result.playbook.origin)),
-                ])
-            ),
-            ("subject", .object([("app", .string(result.subject.app)), ("origin", .string(result.subject.origin))])),
-            ("facts", facts(result.facts)),
-            ("steps", .array(result.steps.map(step))),
-            ("findings", .array(result.findings.map(finding))),
-            ("artifacts", .array(result.artifacts.map(artifact))),
-        ])
+    /// The tool that wrote the document.
+    public struct Tool: Sendable, Hashable, Codable {
+        public var name: String
+        public var version: String
     }
 
-    public static func facts(_ facts: Facts) -> JSONNode {
-        .object(facts.keys.sorted().map { ($0, JSONNode(facts[$0]!)) })
-    }
+    /// The run: an id, and when it started and ended (ISO 8601, UTC).
+    public struct RunInfo: Sendable, Hashable, Codable {
+        public var id: String
+        public var startedAt: String?
+        public var finishedAt: String?
 
-    static func step(_ step: StepResult) -> JSONNode {
-        var pairs: [(String, JSONNode)] = [
-            ("number", .int(step.number)),
-            ("id", .string(step.step.id)),
-            ("title", .string(step.step.title)),
-            ("status", .string(step.status.rawValue)),
-            ("facts", facts(step.facts)),
-            ("findings", .array(step.findings.map(finding))),
-        ]
-        if step.status == .noArtifact {
-            pairs.append(("guidance", .string(step.step.collect)))
+        public init(id: String, startedAt: String? = nil, finishedAt: String? = nil) {
+            self.id = id
+            self.startedAt = startedAt
+            self.finishedAt = finishedAt
         }
-        return .object(pairs)
     }
 
-    static func finding(_ finding: Finding) -> JSONNode {
-        .object([
-            ("step", .string(finding.step)),
-            ("check", .string(finding.check)),
-            ("severity", .string(finding.severity.rawValue)),
-            ("title", .string(finding.title)),
-            ("detail", .string(finding.detail)),
-            (
-                "evidence",
-                .array(
-                    finding.evidence.map { evidence in
-                        var pairs: [(String, JSONNode)] = [("source", .string(evidence.source))]
-                        if let pointer = evidence.pointer { pairs.append(("pointer", .string(pointer))) }
-                        if let line = evidence.line { pairs.append(("line", .int(line))) }
-                        return .object(pairs)
-                    })
-            ),
-            ("next", .string(finding.next)),
-        ])
+    /// The playbook walked.
+    public struct PlaybookInfo: Sendable, Hashable, Codable {
+        public var id: String
+        public var title: String
+        public var summary: String
+        /// A path, a URL (credentials removed) or `built-in:<id>`.
+        public var origin: String
+        /// Hex sha256 of the playbook's text.
+        public var sha256: String?
     }
 
-    public static func artifact(_ artifact: Artifact) -> JSONNode {
-        var pairs: [(String, JSONNode)] = [
-            ("source", .string(artifact.source)),
-            ("kind", .string(artifact.kind?.rawValue)),
-            ("sha256", .string(artifact.sha256)),
-            ("size", artifact.size.map { .int($0) } ?? .null),
-            ("status", .string(artifact.status.rawValue)),
-            ("error", .string(artifact.error)),
-        ]
-        if artifact.finalURL != nil || artifact.httpStatus != nil {
-            pairs.append(("finalURL", .string(artifact.finalURL)))
-            pairs.append(("httpStatus", artifact.httpStatus.map { .int($0) } ?? .null))
+    /// What to collect for a step and what an empty result means.
+    public struct Guidance: Sendable, Hashable, Codable {
+        public var collect: String?
+        public var empty: String?
+    }
+
+    /// One step: the playbook's words for it and what the run found.
+    public struct StepRecord: Sendable, Hashable, Codable {
+        public var number: Int
+        public var id: String
+        public var title: String
+        /// "What I inspect".
+        public var inspects: String
+        /// "What it tells me".
+        public var tells: String
+        /// The kinds the step reads.
+        public var reads: [ArtifactKind]
+        /// The checks the playbook names for the step.
+        public var checks: [String]
+        /// The checks that ran.
+        public var checksRun: [String]
+        public var status: StepStatus
+        public var guidance: Guidance?
+        public var facts: Facts
+        public var findings: [Finding]
+        /// Checks that could not run.
+        public var failures: [CheckFailure]
+
+        /// A step with nothing to read and nothing to run: guidance for the person only.
+        public var isGuidanceOnly: Bool { reads.isEmpty && checks.isEmpty }
+    }
+
+    /// One artifact and what memhunt made of it.
+    public struct ArtifactRecord: Sendable, Hashable, Codable {
+        /// A path or a URL, with any credentials removed.
+        public var source: String
+        public var kind: ArtifactKind?
+        public var sha256: String?
+        public var size: Int?
+        public var status: ArtifactStatus
+        /// Why it is unrecognized or unreadable.
+        public var diagnostics: [String]
+        /// When the incident it records happened, as the artifact writes it.
+        public var incidentTime: String?
+        /// For downloads: the URL after redirects, and the HTTP status.
+        public var finalURL: String?
+        public var httpStatus: Int?
+    }
+
+    /// Counts, for a glance and for dashboards.
+    public struct Summary: Sendable, Hashable, Codable {
+        /// Findings per severity (every severity present, zero included).
+        public var findings: [String: Int]
+        /// Steps per status (every status present, zero included).
+        public var steps: [String: Int]
+        /// Artifacts per status (every status present, zero included).
+        public var artifacts: [String: Int]
+        /// Checks that could not run.
+        public var failedChecks: Int
+    }
+
+    /// The exit status the run ended with, and why.
+    public struct Gate: Sendable, Hashable, Codable {
+        /// `--fail-on`, when given.
+        public var failOn: Severity?
+        public var exitStatus: Int
+        /// Why the status is not 0.
+        public var reason: String?
+
+        public init(failOn: Severity? = nil, exitStatus: Int = 0, reason: String? = nil) {
+            self.failOn = failOn
+            self.exitStatus = exitStatus
+            self.reason = reason
         }
-        return .object(pairs)
+    }
+}
+
+extension FindingsDocument {
+    /// The document of a run.
+    public init(_ result: RunResult, run: RunInfo, gate: Gate = Gate()) {
+        schema = Self.currentSchema
+        tool = Tool(name: "memhunt", version: result.toolVersion)
+        self.run = run
+        playbook = PlaybookInfo(
+            id: result.playbook.id, title: result.playbook.title, summary: result.playbook.summary,
+            origin: result.playbook.origin, sha256: result.playbook.sha256)
+        subject = result.subject
+        steps = result.steps.map { step in
+            let guidance =
+                step.step.collect == nil && step.step.empty == nil
+                ? nil : Guidance(collect: step.step.collect, empty: step.step.empty)
+            return StepRecord(
+                number: step.number, id: step.step.id, title: step.step.title, inspects: step.step.inspects,
+                tells: step.step.tells, reads: step.step.reads, checks: step.step.checks.map(\.id),
+                checksRun: step.checksRun, status: step.status, guidance: guidance, facts: step.facts,
+                findings: step.findings, failures: step.failures)
+        }
+        facts = result.facts
+        factCatalog = result.factCatalog
+        findings = result.findings
+        artifacts = result.artifacts.map(ArtifactRecord.init)
+        summary = Summary(steps: steps, artifacts: artifacts)
+        self.gate = gate
+    }
+
+    /// The step with this id, if the document has it.
+    public func step(id: String) -> StepRecord? { steps.first { $0.id == id } }
+
+    /// The first step that reads `kind`.
+    public func step(reading kind: ArtifactKind) -> StepRecord? { steps.first { $0.reads.contains(kind) } }
+
+    /// A fact's value as every renderer prints it: with the unit of the catalog.
+    public func formatted(_ key: String, _ value: FactValue) -> String {
+        (factCatalog[key]?.unit ?? .number).format(value)
+    }
+
+    /// Every check that could not run, in step order.
+    public var failures: [CheckFailure] { steps.flatMap(\.failures) }
+
+    /// The most severe finding, if any.
+    public var highestSeverity: Severity? { findings.map(\.severity).max() }
+}
+
+extension FindingsDocument.ArtifactRecord {
+    public init(_ artifact: Artifact) {
+        source = artifact.source
+        kind = artifact.kind
+        sha256 = artifact.sha256
+        size = artifact.size
+        status = artifact.status
+        diagnostics = artifact.error.map { [$0] } ?? []
+        finalURL = artifact.finalURL
+        httpStatus = artifact.httpStatus
+        switch artifact.content {
+        case .crashReport(let report)?: incidentTime = report.date
+        case .jetsamEvent(let event)?: incidentTime = event.date
+        case .metricPayload(let payload)?: incidentTime = payload.timeStampEnd
+        case .diagnosticPayload(let payload)?: incidentTime = payload.timeStampEnd
+        default: incidentTime = nil
+        }
+    }
+}
+
+extension FindingsDocument.Summary {
+    init(steps: [FindingsDocument.StepRecord], artifacts: [FindingsDocument.ArtifactRecord]) {
+        let all = steps.flatMap(\.findings)
+        findings = Dictionary(
+            uniqueKeysWithValues: Severity.allCases.map { s in (s.rawValue, all.count { $0.severity == s }) })
+        self.steps = Dictionary(
+            uniqueKeysWithValues: StepStatus.allCases.map { s in (s.rawValue, steps.count { $0.status == s }) })
+        self.artifacts = Dictionary(
+            uniqueKeysWithValues: [ArtifactStatus.ok, .unrecognized, .error].map { s in
+                (s.rawValue, artifacts.count { $0.status == s })
+            })
+        failedChecks = steps.reduce(0) { $0 + $1.failures.count }
+    }
+}
+
+/// Reading and writing the document as JSON.
+extension FindingsDocument {
+    /// Why a document could not be read.
+    public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The document as pretty-printed JSON with sorted keys (stable across runs and platforms).
+    public func encoded() -> String { JSONText.pretty(self) }
+
+    /// Reads a document written by `encoded()`. `memhunt.findings/1` is refused with the reason (see the README).
+    public static func decode(_ bytes: [UInt8]) throws(DecodingFailure) -> FindingsDocument {
+        struct Probe: Decodable { var schema: String? }
+        let data = Data(bytes)
+        let probe: Probe
+        do {
+            probe = try JSONDecoder().decode(Probe.self, from: data)
+        } catch {
+            throw DecodingFailure(description: "not a findings document: the input is not a JSON object")
+        }
+        switch probe.schema {
+        case currentSchema?: break
+        case "memhunt.findings/1"?:
+            throw DecodingFailure(
+                description: "memhunt.findings/1 cannot be re-rendered: it has no finding codes, step texts or "
+                    + "fact units; run the hunt again with this memhunt to write memhunt.findings/2")
+        case let other?:
+            throw DecodingFailure(description: "unknown schema '\(other)' (this memhunt reads \(currentSchema))")
+        case nil: throw DecodingFailure(description: "not a findings document: no \"schema\" key")
+        }
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        do {
+            return try decoder.decode(FindingsDocument.self, from: data)
+        } catch let error as DecodingError {
+            throw DecodingFailure(description: "invalid findings document: " + Self.describe(error))
+        } catch {
+            throw DecodingFailure(description: "invalid findings document: \(error)")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.isEmpty ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing key '\(key.stringValue)' at \(path(context.codingPath))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(context.debugDescription) at \(path(context.codingPath))"
+        @unknown default: return "\(error)"
+        }
     }
 }

@@ -18,16 +18,22 @@ struct HelpTextTests {
                 SUBCOMMANDS:
                   run                     Walk a playbook over artifacts and report facts and
                                           findings.
+                  checks                  List the built-in checks: their finding codes, facts
+                                          with units, and parameters.
+                  completions             Print a shell completion script (bash, zsh or fish)
+                                          generated from the commands.
                   inspect                 Show the kind and facts of single artifacts.
-                  checks                  List the built-in checks.
-                  playbooks               List the built-in playbooks.
-                  validate                Check playbooks and report every problem as
-                                          file:line:col.
+                  playbooks               List the built-in playbooks, or print one's YAML
+                                          (playbooks show ID) to copy and tune.
+                  report                  Render a saved findings document (memhunt run
+                                          --format json) in any format.
+                  validate                Check playbooks (files or built-in ids) and report
+                                          every problem as file:line:col.
 
                 EXIT STATUS:
                   0   the run completed and no finding reached --fail-on
                   1   a finding reached --fail-on
-                  2   memhunt could not run (invalid playbook, unwritable output)
+                  2   the hunt could not be done as asked (the reason is on stderr)
                   64  usage error
 
                   See 'memhunt help <subcommand>' for detailed help.
@@ -43,8 +49,8 @@ struct HelpTextTests {
                 USAGE: \(runUsage)
 
                 ARGUMENTS:
-                  <artifact>              A file, a directory, or an http(s) URL of an artifact
-                                          or a manifest.
+                  <artifact>              A file, a directory, an http(s) URL of an artifact or
+                                          a manifest, or - for stdin.
 
                 OPTIONS:
                   --playbook <id-or-path-or-url>
@@ -52,9 +58,9 @@ struct HelpTextTests {
                                           http(s) URL. (default: memory-hunt)
                   --app <name>            The app under investigation: a process name or a
                                           bundle id.
-                  --format <format>       The output format. (values: text, json; default: text)
-                  -o, --output <file>     Write the report to this file (atomically) instead of
-                                          stdout.
+                  --format <format>       The output format. (values: json, text; default: text)
+                  -o, --output <file>     Write the report to this file (atomically; '-' is
+                                          stdout) instead of stdout.
                   --fail-on <severity>    Exit 1 when a finding reaches this severity. (values:
                                           info, notice, warning, critical)
                   --header <header>       An HTTP header for every download, as 'Name: value'.
@@ -62,6 +68,9 @@ struct HelpTextTests {
                                           Refuse downloads larger than this many megabytes.
                                           (default: 256)
                   --allow-exec            Allow the playbook to run external programs.
+                  --color <when>          Color the output: auto (a terminal without NO_COLOR),
+                                          always or never. (values: auto, always, never;
+                                          default: auto)
                   -h, --help              Show help information.
 
 
@@ -71,12 +80,16 @@ struct HelpTextTests {
     @Test func checks() {
         #expect(
             renderer.help(for: ["memhunt", "checks"], in: MemhuntCommands.root) == """
-                OVERVIEW: List the built-in checks.
+                OVERVIEW: List the built-in checks: their finding codes, facts with units, and
+                parameters.
 
-                USAGE: memhunt checks [--format <format>]
+                USAGE: memhunt checks [--format <format>] [--color <when>]
 
                 OPTIONS:
-                  --format <format>       The output format. (values: text, json; default: text)
+                  --format <format>       The output format. (values: json, text; default: text)
+                  --color <when>          Color the output: auto (a terminal without NO_COLOR),
+                                          always or never. (values: auto, always, never;
+                                          default: auto)
                   -h, --help              Show help information.
 
 

@@ -146,8 +146,13 @@ import Testing
         defer { server.stop() }
         let url = server.url("remote.yaml").absoluteString
         let refused = await memhunt("run", "--playbook", url, "--format", "json", "Fixtures/justsend")
-        #expect(refused.status == 0)
-        #expect(refused.stdout.contains("remote playbooks may not run executables. Pass --allow-exec to allow it."))
+        #expect(refused.status == 2, "a check that could not run means the hunt was not done as asked")
+        #expect(refused.stderr.contains("memhunt: exit 2: 1 check could not run: 'exec:python3'"))
+        let text = await memhunt("run", "--playbook", url, "Fixtures/justsend")
+        #expect(text.stdout.contains("remote playbooks may not run executables"))
+        #expect(
+            text.stdout.contains(
+                "next: Allow this playbook to run its programs, if you trust it. Pass --allow-exec to allow it."))
         #expect(refused.stdout.contains("\"status\": \"error\""))
         #expect(!refused.stdout.contains("team.ran"))
         let allowed = await memhunt("run", "--playbook", url, "--allow-exec", "--format", "json", "Fixtures/justsend")

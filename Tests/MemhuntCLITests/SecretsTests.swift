@@ -78,7 +78,7 @@ import Testing
         // the write raises SIGPIPE and this test process dies (exit 141).
         let context = CheckContext(
             stepID: "s", parameters: ["pad": .string(String(repeating: "x", count: 200_000))], artifacts: [],
-            subject: Subject(app: nil, origin: "none"), facts: [:])
+            subject: Subject(app: nil, origin: .none), facts: [:])
         let output = await ProcessCheckRunner().run(argv: ["/bin/true"], timeout: 10, context: context)
         #expect(output.failure == nil)
         #expect(output.facts.isEmpty)

@@ -3,7 +3,8 @@ import Testing
 
 let runUsage = """
     memhunt run [--playbook <id-or-path-or-url>] [--app <name>] [--format <format>] [--output <file>] \
-    [--fail-on <severity>] [--header <header> ...] [--max-artifact-size <MB>] [--allow-exec] <artifact> ...
+    [--fail-on <severity>] [--header <header> ...] [--max-artifact-size <MB>] [--allow-exec] [--color <when>] \
+    <artifact> ...
     """
 
 struct UsageErrorTests {
@@ -58,7 +59,7 @@ struct UsageErrorTests {
             ["run", "-o", "--", "a.ips"],
             """
             Error: Missing value for '-o <file>'
-            Help:  -o <file>  Write the report to this file (atomically) instead of stdout.
+            Help:  -o <file>  Write the report to this file (atomically; '-' is stdout) instead of stdout.
             Usage: \(runUsage)
               See 'memhunt run --help' for more information.
 
@@ -68,7 +69,7 @@ struct UsageErrorTests {
             ["run", "--format", "json"],
             """
             Error: Missing expected argument '<artifact> ...'
-            Help:  <artifact>  A file, a directory, or an http(s) URL of an artifact or a manifest.
+            Help:  <artifact>  A file, a directory, an http(s) URL of an artifact or a manifest, or - for stdin.
             Usage: \(runUsage)
               See 'memhunt run --help' for more information.
 
@@ -79,14 +80,19 @@ struct UsageErrorTests {
             """
             Error: Missing expected argument '<playbook> ...'
 
-            OVERVIEW: Check playbooks and report every problem as file:line:col.
+            OVERVIEW: Check playbooks (files or built-in ids) and report every problem as
+            file:line:col.
 
-            USAGE: memhunt validate <playbook> ...
+            USAGE: memhunt validate [--format <format>] [--color <when>] <playbook> ...
 
             ARGUMENTS:
-              <playbook>              A playbook file to check.
+              <playbook>              A playbook file or a built-in playbook id.
 
             OPTIONS:
+              --format <format>       The output format. (values: json, text; default: text)
+              --color <when>          Color the output: auto (a terminal without NO_COLOR),
+                                      always or never. (values: auto, always, never;
+                                      default: auto)
               -h, --help              Show help information.
 
 
@@ -96,17 +102,17 @@ struct UsageErrorTests {
             ["checks", "extra"],
             """
             Error: Unexpected argument 'extra'
-            Usage: memhunt checks [--format <format>]
+            Usage: memhunt checks [--format <format>] [--color <when>]
               See 'memhunt checks --help' for more information.
 
             """
         ),
         (
-            ["playbooks", "a", "b"],
+            ["completions", "bash", "zsh"],
             """
-            Error: 2 unexpected arguments: 'a', 'b'
-            Usage: memhunt playbooks
-              See 'memhunt playbooks --help' for more information.
+            Error: Unexpected argument 'zsh'
+            Usage: memhunt completions <shell>
+              See 'memhunt completions --help' for more information.
 
             """
         ),
@@ -122,9 +128,9 @@ struct UsageErrorTests {
         (
             ["checks", "--format", "xml"],
             """
-            Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.
+            Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'json' and 'text'.
             Help:  --format <format>  The output format.
-            Usage: memhunt checks [--format <format>]
+            Usage: memhunt checks [--format <format>] [--color <when>]
               See 'memhunt checks --help' for more information.
 
             """

@@ -14,7 +14,7 @@ import Testing
             artifacts: [
                 Artifact(source: "Fixtures/justsend/x.ips", localPath: "/tmp/x.ips", kind: .jetsamEvent, status: .ok)
             ],
-            subject: Subject(app: "JustSend", origin: "option"), facts: ["jetsam.compressions": 15_734_833],
+            subject: Subject(app: "JustSend", origin: .given), facts: ["jetsam.compressions": 15_734_833],
             playbookDirectory: Repo.fixture("checks"))
     }
 

@@ -60,7 +60,7 @@ import Testing
     @Test func withoutAppTheFindingListsTheFiveLargestApps() async throws {
         let result = try await Hunt.run(["justsend"], app: nil)
         #expect(result.subject.app == nil)
-        let ask = try #require(result.findings.first { $0.title == "Which app? Pass --app" })
+        let ask = try #require(result.findings.first { $0.code == "jetsam-rank.no-subject" })
         #expect(
             ask.detail.hasSuffix(
                 "JustSend 725 MB, ChatGPT 362 MB, Spotify 328.1 MB, MobileMail 218.8 MB, JustSendWidget 31 MB."))
@@ -98,7 +98,7 @@ import Testing
 
     @Test func watchdogReportNamesTheApp() async throws {
         let result = try await Hunt.run(["watchdog", "justsend"], app: nil)
-        #expect(result.subject == Subject(app: "JustSend", origin: "crash-reports"))
+        #expect(result.subject == Subject(app: "JustSend", origin: .crashReports))
         #expect(result.facts["crash.reports"] == 1)
         #expect(result.facts["crash.kind"] == "watchdog")
         #expect(result.facts["jetsam.app.rank"] == 7)

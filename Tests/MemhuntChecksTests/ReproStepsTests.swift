@@ -102,10 +102,10 @@ import Testing
         let titles = result.findings.filter { $0.check == "change-log" }.map { "\($0.severity): \($0.title)" }
         #expect(
             titles == [
-                "info: drawer-before → drawer-after: RootView +11 → +1, StreamScreen +11 → +1",
-                "notice: Closure churn: StreamScreen re-evaluated 11 times with @self changed",
                 "warning: Fan-out: one _thumbnailStore change re-evaluated 4 views",
+                "notice: Closure churn: StreamScreen re-evaluated 11 times with @self changed",
                 "notice: Closure churn: LibraryRow re-evaluated 8 times with @self changed",
+                "info: drawer-before → drawer-after: RootView +11 → +1, StreamScreen +11 → +1",
             ])
         let fanOut = try #require(result.findings.first { $0.title.hasPrefix("Fan-out") })
         #expect(fanOut.detail.contains("LibraryScreen, ThumbnailGrid, SidebarView, StatusBar"))
@@ -140,7 +140,7 @@ import Testing
                 == "Main thread 100 % in layout while the change log is absent: the loop is in layout, not data")
         #expect(finding.detail.contains("ScrollView + LazyVStack + scrollTo"))
         #expect(finding.detail.contains("(-1001)"))
-        #expect(finding.next?.hasPrefix("Bisect the view tree") == true)
+        #expect(finding.next?.text.hasPrefix("Bisect the view tree") == true)
         #expect(
             finding.detail.hasSuffix(
                 "Heaviest busy frames (top of stack, all threads): AG::Graph::UpdateStack::update() (1204), "

@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntBasics
 import MemhuntCore
 import MemhuntFormats
 import MemhuntTestSupport
@@ -8,10 +9,10 @@ import Testing
 let fakeChecks = [
     CheckDescription(
         id: "crash-report", title: "Crash report", step: "crash-report", rationale: "", reads: [.crashReport],
-        facts: []),
+        facts: [], codes: []),
     CheckDescription(
         id: "jetsam-rank", title: "Jetsam rank", step: "jetsam-record", rationale: "", reads: [.jetsamEvent],
-        facts: [],
+        facts: [], codes: [],
         parameters: [
             CheckParameter("max_rank", default: 10, "Largest rank reported."),
             CheckParameter("min_mb", default: 50.0, "Smallest footprint considered."),
@@ -78,7 +79,8 @@ let fakeChecks = [
                     checks: [CheckInvocation(kind: .exec(argv: ["./check"], timeout: 30), location: at(25, 9))],
                     location: at(22, 5)),
             ],
-            origin: "p.yaml", directory: "/tmp", isRemote: true)
+            origin: "p.yaml", directory: "/tmp", isRemote: true,
+            sha256: SHA256.hex(Array(text.utf8)))
         #expect(playbook == expected)
     }
 

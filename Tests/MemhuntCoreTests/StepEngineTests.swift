@@ -8,19 +8,23 @@ import Testing
         static let description = CheckDescription(
             id: "counts", title: "Counts", step: "one",
             rationale: "Counts the artifacts it reads, for the engine tests.",
-            reads: [.jetsamEvent], facts: ["count"], parameters: [CheckParameter("scale", default: 1, "Multiplier.")])
+            reads: [.jetsamEvent], facts: [FactDescription("count", .count, "Artifacts read.")],
+            codes: [FindingCode("counts.records", .notice, "More than one record.")],
+            parameters: [CheckParameter("scale", default: 1, "Multiplier.")])
         func run(_ context: CheckContext) async throws -> CheckOutput {
-            let n = context.artifacts(of: .jetsamEvent).count * (context.int("scale") ?? 0)
+            let n = context.artifacts(of: .jetsamEvent).count * context.int("scale")
             return CheckOutput(
                 facts: ["count": .int(n)],
-                findings: n > 1 ? [Finding(severity: .notice, title: "\(n) records", detail: "")] : [])
+                findings: n > 1
+                    ? [Finding(code: "counts.records", severity: .notice, title: "\(n) records", detail: "")] : [])
         }
     }
 
     struct ReadsEarlierFacts: Check {
         static let description = CheckDescription(
             id: "doubles", title: "Doubles", step: "two", rationale: "Reads a fact of an earlier step, for the tests.",
-            reads: [], facts: ["double"], runsWithoutArtifacts: true)
+            reads: [], facts: [FactDescription("double", .count, "Twice the count.")], codes: [],
+            runsWithoutArtifacts: true)
         func run(_ context: CheckContext) async throws -> CheckOutput {
             CheckOutput(facts: ["double": .int((context.facts["count"]?.intValue ?? -1) * 2)])
         }
@@ -30,7 +34,7 @@ import Testing
         struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
         static let description = CheckDescription(
             id: "throws", title: "Throws", step: "three", rationale: "Always throws, to prove the walk goes on.",
-            reads: [], facts: [], runsWithoutArtifacts: true)
+            reads: [], facts: [], codes: [], runsWithoutArtifacts: true)
         func run(_ context: CheckContext) async throws -> CheckOutput { throw Boom() }
     }
 
@@ -64,10 +68,10 @@ import Testing
         #expect(result.steps[3].findings.isEmpty, "a broken artifact is reported once, in the first step reading it")
         #expect(result.steps[0].findings.first?.step == "one")
         #expect(result.steps[0].findings.first?.check == "counts")
-        #expect(
-            result.steps[2].findings.map(\.detail) == ["check failed: boom", "unknown check 'nope'"])
-        #expect(result.steps[2].findings.map(\.check) == ["throws", "nope"])
-        #expect(result.highestSeverity == .warning)
+        #expect(result.steps[2].failures.map(\.message) == ["check failed: boom", "unknown check 'nope'"])
+        #expect(result.steps[2].failures.map(\.check) == ["throws", "nope"])
+        #expect(result.steps[2].findings.isEmpty, "a check that could not run is a failure, never a finding")
+        #expect(result.highestSeverity == .notice)
     }
 
     @Test func defaultsFillParametersTheStepDoesNotGive() async {
@@ -85,9 +89,12 @@ import Testing
         remote.isRemote = true
         let refused = await engine.run(playbook: remote, artifacts: [], app: nil)
         #expect(refused.steps[0].status == .error)
-        #expect(refused.findings.first?.detail.hasSuffix("Pass --allow-exec to allow it.") == true)
+        #expect(refused.failures.first?.message.hasSuffix("remote playbooks may not run executables") == true)
+        #expect(
+            refused.failures.first?.next
+                == .decide(.allowExec, "Allow this playbook to run its programs, if you trust it."))
         let allowed = await engine.run(playbook: remote, artifacts: [], app: nil, allowExec: true)
-        #expect(allowed.findings.first?.detail == "external checks are not available")
+        #expect(allowed.failures.first?.message == "external checks are not available")
     }
 
     @Test func subjectComesFromTheOptionOrFromAgreeingCrashReports() {
@@ -96,10 +103,10 @@ import Testing
                 source: name, kind: .crashReport, status: .ok,
                 content: .crashReport(CrashReport(format: .ipsJSON, appName: name, kind: .watchdog)))
         }
-        #expect(StepEngine.resolveSubject(app: "X", artifacts: [report("A")]) == Subject(app: "X", origin: "option"))
+        #expect(StepEngine.resolveSubject(app: "X", artifacts: [report("A")]) == Subject(app: "X", origin: .given))
         #expect(StepEngine.resolveSubject(app: nil, artifacts: [report("A"), report("A")]).app == "A")
         #expect(
             StepEngine.resolveSubject(app: nil, artifacts: [report("A"), report("B")])
-                == Subject(app: nil, origin: "none"))
+                == Subject(app: nil, origin: .none))
     }
 }

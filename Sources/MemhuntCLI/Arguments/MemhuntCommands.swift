@@ -1,10 +1,12 @@
-/// The declarative specs of memhunt's commands: what they accept and what their help says.
+import MemhuntReports
+
+/// The declarative spec of the root command, built from the command list.
 public enum MemhuntCommands {
     /// `memhunt`.
     public static let root = CommandSpec(
         "memhunt",
         abstract: "Run memory investigations over iOS device and simulator artifacts.",
-        subcommands: [run, inspect, checks, playbooks, validate],
+        subcommands: commandList.map { $0.spec },
         hasVersionFlag: true,
         sections: [
             HelpSection(
@@ -12,68 +14,43 @@ public enum MemhuntCommands {
                 lines: [
                     "0   the run completed and no finding reached --fail-on",
                     "1   a finding reached --fail-on",
-                    "2   memhunt could not run (invalid playbook, unwritable output)",
+                    "2   the hunt could not be done as asked (the reason is on stderr)",
                     "64  usage error",
                 ])
         ]
     )
+}
 
-    /// `memhunt run`.
-    public static let run = CommandSpec(
-        "run",
-        abstract: "Walk a playbook over artifacts and report facts and findings.",
-        arguments: [
-            ArgumentSpec(
-                "artifact", help: "A file, a directory, or an http(s) URL of an artifact or a manifest.",
-                isRepeating: true)
-        ],
-        options: [
-            OptionSpec(
-                "playbook", valueName: "id-or-path-or-url",
-                help: "A built-in playbook id, a playbook file, or an http(s) URL.", defaultValue: "memory-hunt"),
-            OptionSpec("app", valueName: "name", help: "The app under investigation: a process name or a bundle id."),
-            format,
-            OptionSpec(
-                "output", short: "o", valueName: "file",
-                help: "Write the report to this file (atomically) instead of stdout."),
-            OptionSpec(
-                "fail-on", valueName: "severity", help: "Exit 1 when a finding reaches this severity.",
-                allowedValues: ["info", "notice", "warning", "critical"]),
-            OptionSpec(
-                "header", valueName: "header", help: "An HTTP header for every download, as 'Name: value'.",
-                isRepeatable: true),
-            OptionSpec(
-                "max-artifact-size", valueName: "MB", help: "Refuse downloads larger than this many megabytes.",
-                defaultValue: "256"),
-            OptionSpec("allow-exec", help: "Allow the playbook to run external programs."),
-        ]
-    )
+/// Options shared by several commands, declared once and read through `ParsedValues`' typed getters.
+enum Options {
+    /// `--format`, with the values a command supports (every report format for `run` and `report`).
+    static func format(_ supported: [String] = reporters.identifiers) -> OptionSpec {
+        OptionSpec(
+            "format", valueName: "format",
+            help: "The output format.",
+            allowedValues: supported, defaultValue: "text")
+    }
 
-    /// `memhunt inspect`.
-    public static let inspect = CommandSpec(
-        "inspect",
-        abstract: "Show the kind and facts of single artifacts.",
-        arguments: [
-            ArgumentSpec("artifact", help: "A file, a directory, or an http(s) URL of an artifact.", isRepeating: true)
-        ],
-        options: [format]
-    )
+    /// The formats of commands that print listings rather than a findings document.
+    static let listingFormats = ["json", "text"]
 
-    /// `memhunt checks`.
-    public static let checks = CommandSpec("checks", abstract: "List the built-in checks.", options: [format])
+    /// `-o, --output`.
+    static let output = OptionSpec(
+        "output", short: "o", valueName: "file",
+        help: "Write the report to this file (atomically; '-' is stdout) instead of stdout.")
 
-    /// `memhunt playbooks`.
-    public static let playbooks = CommandSpec("playbooks", abstract: "List the built-in playbooks.")
+    /// `--color`.
+    static let color = OptionSpec(
+        "color", valueName: "when", help: "Color the output: auto (a terminal without NO_COLOR), always or never.",
+        allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: ColorChoice.auto.rawValue)
 
-    /// `memhunt validate`.
-    public static let validate = CommandSpec(
-        "validate",
-        abstract: "Check playbooks and report every problem as file:line:col.",
-        arguments: [ArgumentSpec("playbook", help: "A playbook file to check.", isRepeating: true)]
-    )
+    /// `--fail-on`.
+    static let failOn = OptionSpec(
+        "fail-on", valueName: "severity", help: "Exit 1 when a finding reaches this severity.",
+        allowedValues: ["info", "notice", "warning", "critical"])
+}
 
-    /// `--format text|json`, shared by the commands that print a report.
-    static let format = OptionSpec(
-        "format", valueName: "format", help: "The output format.", allowedValues: ["text", "json"],
-        defaultValue: "text")
+/// `--color`'s values.
+enum ColorChoice: String, CaseIterable {
+    case auto, always, never
 }

@@ -51,3 +51,19 @@ public enum ParseOutcome: Sendable, Equatable {
     /// Print the version to stdout and exit 0.
     case version
 }
+
+extension ParsedValues {
+    /// The last value given for `option`, else its default.
+    public func string(_ option: OptionSpec) -> String? { string(option.name) }
+
+    /// Every value given for `option`, else its default if any.
+    public func strings(_ option: OptionSpec) -> [String] { strings(option.name) }
+
+    /// Whether the flag `option` was given.
+    public func flag(_ option: OptionSpec) -> Bool { flag(option.name) }
+
+    /// The value of `option` as one of `E`'s raw values (the spec's allowed values already checked it).
+    public func value<E: RawRepresentable>(_ option: OptionSpec, as: E.Type) -> E? where E.RawValue == String {
+        string(option).flatMap(E.init(rawValue:))
+    }
+}

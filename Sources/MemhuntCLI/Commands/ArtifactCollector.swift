@@ -62,7 +62,38 @@ struct ArtifactCollector {
         return http
     }
 
-    func collect(_ operands: [String]) async -> [Artifact] { await store.collect(operands) }
+    /// The artifacts of the operands, in order; `-` is standard input (read once, up to the document limit).
+    func collect(_ operands: [String]) async -> [Artifact] {
+        guard operands.contains("-") else { return await store.collect(operands) }
+        var artifacts: [Artifact] = []
+        var stdinRead = false
+        for operand in operands {
+            guard operand == "-" else {
+                artifacts += await store.collect([operand])
+                continue
+            }
+            guard !stdinRead else { continue }
+            stdinRead = true
+            artifacts.append(await readStandardInput())
+        }
+        return artifacts
+    }
+
+    /// Standard input as an artifact named `-`: copied into the run's cache, then read like a file.
+    private func readStandardInput() async -> Artifact {
+        let limit = 64 << 20
+        try? FileManager.default.createDirectory(
+            atPath: store.cacheDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = store.cacheDirectory + "/stdin"
+        guard console.stdin.copy(to: path, limit: limit) != nil else {
+            return Artifact(
+                source: "-", status: .error,
+                error: "standard input could not be read, or is larger than \(limit >> 20) MB")
+        }
+        var artifact = await store.collect([path]).first ?? Artifact(source: "-", status: .error, error: "empty input")
+        artifact.source = "-"
+        return artifact
+    }
 
     /// Downloads one text (a playbook) through the same store and settings.
     func fetchText(_ url: String) async throws -> (text: String, source: String) {

@@ -2,41 +2,63 @@ import MemhuntChecks
 import MemhuntCore
 import MemhuntReports
 
-/// `memhunt inspect`: the kind and facts of single artifacts, each read on its own.
-struct InspectCommand {
-    var command: ParsedCommand
+/// `memhunt inspect`: the kind and facts of single artifacts, each described by its own record.
+struct InspectCommand: MemhuntCommand {
+    static let spec = CommandSpec(
+        "inspect",
+        abstract: "Show the kind and facts of single artifacts.",
+        arguments: [
+            ArgumentSpec(
+                "artifact", help: "A file, a directory, an http(s) URL of an artifact, or - for stdin.",
+                isRepeating: true)
+        ],
+        options: [Options.format(Options.listingFormats), Options.color]
+    )
+
+    var parsed: ParsedCommand
     var console: Console
 
+    init(_ parsed: ParsedCommand, console: Console) throws {
+        self.parsed = parsed
+        self.console = console
+    }
+
+    /// One artifact as `inspect --format json` lists it.
+    struct Entry: Encodable {
+        var artifact: FindingsDocument.ArtifactRecord
+        var facts: Facts
+        var factCatalog: [String: FactInfo]
+    }
+
     func execute() async throws -> Memhunt.ExitStatus {
-        let playbook = try playbookLoader.builtIn("memory-hunt")!.get()
-        let engine = StepEngine(checks: builtInChecks, toolVersion: Memhunt.version)
-        var entries: [(Artifact, Facts)] = []
         let collector = ArtifactCollector(console: console)
         defer { collector.removeCache() }
-        for artifact in await collector.collect(command.values.positionals) {
-            let facts =
-                artifact.status == .ok
-                ? await engine.run(playbook: playbook, artifacts: [artifact], app: nil).facts : [:]
-            entries.append((artifact, facts))
+        var entries: [Entry] = []
+        for artifact in await collector.collect(parsed.values.positionals) {
+            let described = await RecordFacts.describe(artifact)
+            entries.append(
+                Entry(
+                    artifact: FindingsDocument.ArtifactRecord(artifact), facts: described.facts,
+                    factCatalog: described.catalog))
         }
-        if command.values.string("--format") == "json" {
-            let node = JSONNode.array(
-                entries.map { artifact, facts in
-                    guard case .object(let pairs) = FindingsDocument.artifact(artifact) else { return .null }
-                    return .object(pairs + [("facts", FindingsDocument.facts(facts))])
-                })
-            console.stdout.write(node.rendered())
+        if parsed.values.string(Options.format()) == "json" {
+            console.stdout.write(JSONOutput.encode(entries))
             return .success
         }
         var out = ""
-        for (artifact, facts) in entries {
+        for entry in entries {
+            let artifact = entry.artifact
             out += artifact.source + "\n"
             out += "   kind: \(artifact.kind?.rawValue ?? "-")  status: \(artifact.status.rawValue)"
             if let size = artifact.size { out += "  size: \(FactValue.grouped(size)) bytes" }
             out += "\n"
             if let sha = artifact.sha256 { out += "   sha256: \(sha)\n" }
-            if let error = artifact.error { out += "   error: \(error)\n" }
-            for key in facts.keys.sorted() { out += "   \(key) = \(facts[key]!)\n" }
+            if let time = artifact.incidentTime { out += "   time: \(time)\n" }
+            for diagnostic in artifact.diagnostics { out += "   error: \(diagnostic)\n" }
+            for key in entry.facts.keys.sorted() {
+                let unit = entry.factCatalog[key]?.unit ?? .number
+                out += "   \(key) = \(unit.format(entry.facts[key]!))\n"
+            }
         }
         console.stdout.write(out)
         return .success

@@ -5,67 +5,173 @@ import MemhuntHTTP
 import MemhuntReports
 
 /// `memhunt run`: walk a playbook over artifacts and report.
-struct RunCommand {
-    enum Format: String { case text, json }
+struct RunCommand: MemhuntCommand {
+    static let playbook = OptionSpec(
+        "playbook", valueName: "id-or-path-or-url",
+        help: "A built-in playbook id, a playbook file, or an http(s) URL.", defaultValue: "memory-hunt")
+    static let app = OptionSpec(
+        "app", valueName: "name", help: "The app under investigation: a process name or a bundle id.")
+    static let header = OptionSpec(
+        "header", valueName: "header", help: "An HTTP header for every download, as 'Name: value'.",
+        isRepeatable: true)
+    static let maxArtifactSize = OptionSpec(
+        "max-artifact-size", valueName: "MB", help: "Refuse downloads larger than this many megabytes.",
+        defaultValue: "256")
+    static let allowExec = OptionSpec("allow-exec", help: "Allow the playbook to run external programs.")
 
-    var command: ParsedCommand
+    static let spec = CommandSpec(
+        "run",
+        abstract: "Walk a playbook over artifacts and report facts and findings.",
+        arguments: [
+            ArgumentSpec(
+                "artifact", help: "A file, a directory, an http(s) URL of an artifact or a manifest, or - for stdin.",
+                isRepeating: true)
+        ],
+        options: [
+            playbook, app, Options.format(), Options.output, Options.failOn, header, maxArtifactSize, allowExec,
+            Options.color,
+        ]
+    )
+
+    var parsed: ParsedCommand
     var console: Console
+    var output: ReportDestination
+
+    init(_ parsed: ParsedCommand, console: Console) throws {
+        self.parsed = parsed
+        self.console = console
+        output = try ReportDestination(parsed)
+    }
 
     func execute() async throws -> Memhunt.ExitStatus {
-        let values = command.values
-        let collector = try ArtifactCollector(command, console: console)
+        let values = parsed.values
+        let started = Date()
+        let collector = try ArtifactCollector(parsed, console: console)
         defer { collector.removeCache() }
-        let playbook = try await loadPlaybook(values.string("--playbook") ?? "memory-hunt", collector: collector)
+        let playbook = try await PlaybookReference.load(
+            values.string(Self.playbook) ?? "memory-hunt", collector: collector, console: console)
         let artifacts = await collector.collect(values.positionals)
         let engine = StepEngine(checks: builtInChecks, external: ProcessCheckRunner(), toolVersion: Memhunt.version)
         let progress = console.stderr.isTTY
         let stderr = console.stderr
         let result = await engine.run(
-            playbook: playbook, artifacts: artifacts, app: values.string("--app"),
-            allowExec: values.flag("--allow-exec")
+            playbook: playbook, artifacts: artifacts, app: values.string(Self.app),
+            allowExec: values.flag(Self.allowExec)
         ) { event in
-            guard progress, case .stepFinished(let step) = event else { return }
-            stderr.write("[\(step.number)/\(playbook.steps.count)] \(step.step.id): \(step.status.rawValue)\n")
-        }
-        let format = command.value("--format", as: Format.self) ?? .text
-        let output = values.string("--output")
-        let report: String
-        switch format {
-        case .json: report = FindingsDocument.render(result)
-        case .text: report = TextReport.render(result, colored: output == nil && console.stdoutColored)
-        }
-        if let output {
-            do {
-                try AtomicFile.write(report, to: output)
-            } catch {
-                throw CommandError("\(error)")
+            guard progress else { return }
+            switch event {
+            case .stepStarted(let number, let count, let step): stderr.write("[\(number)/\(count)] \(step.id) …\n")
+            case .stepFinished(let step):
+                stderr.write("[\(step.number)/\(playbook.steps.count)] \(step.step.id): \(step.status.rawValue)\n")
             }
-            console.note("memhunt: wrote \(output) (\(TextReport.summary(result)))")
-        } else {
-            console.stdout.write(report)
         }
-        guard let failOn = command.value("--fail-on", as: Severity.self) else { return .success }
-        return (result.highestSeverity.map { $0 >= failOn } ?? false) ? .findingsReachedThreshold : .success
+        var document = FindingsDocument(
+            result,
+            run: FindingsDocument.RunInfo(
+                id: UUID().uuidString.lowercased(), startedAt: Timestamps.iso8601(started, console.environment),
+                finishedAt: Timestamps.iso8601(Date(), console.environment)))
+        document.gate = Gate.decide(document, failOn: values.value(Options.failOn, as: Severity.self))
+        try output.write(document, format: values.string(Options.format()) ?? "text", console: console)
+        return Gate.announce(document.gate, console: console)
+    }
+}
+
+/// The exit status of a run, decided once from the document: 2 when the hunt could not be done as
+/// asked, 1 when a finding reached `--fail-on`, else 0.
+enum Gate {
+    static func decide(_ document: FindingsDocument, failOn: Severity?) -> FindingsDocument.Gate {
+        let failed = document.failures
+        if !failed.isEmpty {
+            let names = failed.map { "'\($0.check)'" }.joined(separator: ", ")
+            return FindingsDocument.Gate(
+                failOn: failOn, exitStatus: Int(Memhunt.ExitStatus.couldNotRun.rawValue),
+                reason: (failed.count == 1 ? "1 check" : "\(failed.count) checks") + " could not run: \(names)")
+        }
+        if let failOn {
+            let reached = document.findings.count { $0.severity >= failOn }
+            if reached > 0 {
+                return FindingsDocument.Gate(
+                    failOn: failOn, exitStatus: Int(Memhunt.ExitStatus.findingsReachedThreshold.rawValue),
+                    reason: (reached == 1 ? "1 finding" : "\(reached) findings")
+                        + " at \(failOn.rawValue) or above (--fail-on \(failOn.rawValue))")
+            }
+        }
+        return FindingsDocument.Gate(failOn: failOn)
     }
 
-    /// A built-in id, a local path or an http(s) URL (a remote playbook may not run executables
-    /// unless `--allow-exec` is given).
-    private func loadPlaybook(_ reference: String, collector: ArtifactCollector) async throws -> Playbook {
+    /// The exit status; when it is not 0, one line on stderr says why.
+    static func announce(_ gate: FindingsDocument.Gate, console: Console) -> Memhunt.ExitStatus {
+        let status = Memhunt.ExitStatus(rawValue: Int32(gate.exitStatus)) ?? .couldNotRun
+        if status != .success { console.note("memhunt: exit \(gate.exitStatus): \(gate.reason ?? "")") }
+        return status
+    }
+}
+
+/// Times in the findings document: ISO 8601 UTC; `SOURCE_DATE_EPOCH` pins them for reproducible output.
+enum Timestamps {
+    static func iso8601(_ date: Date, _ environment: [String: String]) -> String {
+        let pinned = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: pinned ?? date)
+    }
+}
+
+/// Where `-o` sends a report: stdout (no option, or `-`) or a file written atomically.
+struct ReportDestination {
+    var path: String?
+
+    init(_ parsed: ParsedCommand) throws {
+        let given = parsed.values.string(Options.output)
+        if given == "" {
+            throw UsageError(
+                path: parsed.path,
+                reason: .invalidValue("", option: "--output", explanation: "a file path, or - for stdout"))
+        }
+        path = given == "-" ? nil : given
+    }
+
+    /// Renders `document` in `format` and writes it; a file gets a note on stderr.
+    func write(_ document: FindingsDocument, format: String, console: Console) throws {
+        guard let reporter = reporters.named(format) else { throw CommandError("unknown format '\(format)'") }
+        let options = ReportOptions(
+            colored: path == nil && console.stdoutColored, decisions: commandLineDecisions)
+        let report = reporter.render(document, options: options)
+        guard let path else { return console.stdout.write(report) }
+        do {
+            try AtomicFile.write(report, to: path)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        console.note("memhunt: wrote \(path) (\(TextReporter.summaryLine(document)))")
+    }
+}
+
+/// A playbook named on the command line: a built-in id, a local path or an http(s) URL (a remote
+/// playbook may not run executables unless the person allows it).
+enum PlaybookReference {
+    static func load(_ reference: String, collector: ArtifactCollector, console: Console) async throws -> Playbook {
         if ArtifactStore.isURL(reference) {
             let (text, source) = try await collector.fetchText(reference)
-            return try check(playbookLoader.load(text: text, origin: source, directory: nil, isRemote: true))
+            return try check(
+                playbookLoader.load(text: text, origin: source, directory: nil, isRemote: true), console: console)
         }
-        if let builtIn = playbookLoader.builtIn(reference) { return try check(builtIn) }
+        return try loadLocal(reference, console: console)
+    }
+
+    /// A built-in id or a local path.
+    static func loadLocal(_ reference: String, console: Console) throws -> Playbook {
+        if let builtIn = playbookLoader.builtIn(reference) { return try check(builtIn, console: console) }
         guard FileManager.default.fileExists(atPath: reference) else {
             let ids = BuiltInPlaybooks.all.map(\.id)
             throw CommandError(
                 "No playbook '\(reference)': not a built-in id (\(ids.joined(separator: ", ")))"
                     + " and no such file\(Suggestion.hint(for: reference, among: ids))")
         }
-        return try check(playbookLoader.load(path: reference))
+        return try check(playbookLoader.load(path: reference), console: console)
     }
 
-    private func check(_ result: Result<Playbook, PlaybookLoadError>) throws -> Playbook {
+    private static func check(_ result: Result<Playbook, PlaybookLoadError>, console: Console) throws -> Playbook {
         switch result {
         case .success(let playbook): return playbook
         case .failure(let error):

@@ -14,7 +14,20 @@ struct ChangeLogCheck: Check {
             unequal on every parent pass.
             """,
         reads: [.changeLog],
-        facts: ["changes.logs", "changes.evaluations", "changes.byLog"],
+        facts: [
+            FactDescription("changes.logs", .count, "Change logs among the artifacts."),
+            FactDescription("changes.evaluations", .count, "Body evaluations in all change logs."),
+            FactDescription("changes.byLog", .map, "Body evaluations per change log, by label."),
+        ],
+        codes: [
+            FindingCode("change-log.before-after", .info, "Body evaluations per view across logs of one interaction."),
+            FindingCode("change-log.hot-view", .warning, "One view evaluates many times more often than its siblings."),
+            FindingCode("change-log.fan-out", .warning, "One change re-evaluated many different views in one burst."),
+            FindingCode(
+                "change-log.closure-churn", .notice,
+                "A view re-evaluated with only @self changed: closures or non-Equatable inputs."),
+            FindingCode("change-log.identity-churn", .notice, "A view got a new identity again and again."),
+        ],
         parameters: [
             CheckParameter(
                 "hot_ratio", default: 5.0, "Warn when a view evaluates this many times its siblings' median."),
@@ -91,15 +104,17 @@ struct ChangeLogCheck: Check {
         let first = group.first!, last = group.last!
         let changed = last.summary.evaluations < first.summary.evaluations
         return Finding(
+            code: "change-log.before-after",
             severity: .info,
             title: group.map(\.label).joined(separator: " → ") + ": " + rows.prefix(3).joined(separator: ", "),
             detail: "Body evaluations per view, " + group.map(\.label).joined(separator: " → ") + ": "
                 + rows.joined(separator: "; ") + ". In all: "
                 + group.map { "+\($0.summary.evaluations)" }.joined(separator: " → ") + ".",
             evidence: group.map { Evidence(source: $0.source) },
-            next: changed
-                ? "Count, don't time: the evaluations per gesture are the hardware-independent measure of the fix."
-                : "No fewer evaluations: narrow what each body reads.")
+            next: .change(
+                changed
+                    ? "Count, don't time: the evaluations per gesture are the hardware-independent measure of the fix."
+                    : "No fewer evaluations: narrow what each body reads."))
     }
 
     func hotView(_ log: Log, _ context: CheckContext) -> Finding? {
@@ -107,9 +122,10 @@ struct ChangeLogCheck: Check {
         guard counts.count >= 2, let top = counts.first else { return nil }
         let others = counts.dropFirst().map(\.value).sorted()
         let median = Double(others[others.count / 2])
-        let ratio = context.double("hot_ratio") ?? 5
-        guard top.value >= context.int("hot_min") ?? 10, Double(top.value) >= ratio * median else { return nil }
+        let ratio = context.double("hot_ratio")
+        guard top.value >= context.int("hot_min"), Double(top.value) >= ratio * median else { return nil }
         return Finding(
+            code: "change-log.hot-view",
             severity: .warning,
             title:
                 "\(top.key) re-evaluated \(top.value) times in \(log.label), \(Int(saturating: Double(top.value) / median))× its siblings",
@@ -117,15 +133,17 @@ struct ChangeLogCheck: Check {
                 + "\(Int(saturating: median)) times (threshold ×\(ratio.oneDecimalText)). Its inputs changed: "
                 + Self.items(log.summary.itemCounts[top.key]) + ".",
             evidence: [Evidence(source: log.source)],
-            next: "Move what changes often (a drag offset, a progress) into a small observable read only by the "
-                + "view that draws it.")
+            next: .change(
+                "Move what changes often (a drag offset, a progress) into a small observable read only by the "
+                    + "view that draws it."))
     }
 
     func fanOut(_ log: Log, _ context: CheckContext) -> [Finding] {
-        let minimum = context.int("fan_out_views") ?? 4
+        let minimum = context.int("fan_out_views")
         return log.summary.fanOut.filter { $0.distinctViews >= minimum }.prefix(3).map { burst in
             let trigger = burst.triggerItems.joined(separator: ", ")
             return Finding(
+                code: "change-log.fan-out",
                 severity: .warning,
                 title: "Fan-out: one \(trigger) change re-evaluated \(burst.distinctViews) views",
                 detail: "After \(burst.triggerView): \(trigger) changed, \(burst.distinctViews) different views "
@@ -134,43 +152,48 @@ struct ChangeLogCheck: Check {
                     + "re-run on every publish.",
                 evidence: [Evidence(source: log.source, line: burst.line)],
                 next:
-                    "Remove the subscription (@ObservedObject/@EnvironmentObject) from views that do not draw the value."
+                    .change(
+                        "Remove the subscription (@ObservedObject/@EnvironmentObject) from views that do not draw the value."
+                    )
             )
         }
     }
 
     func churn(_ log: Log, _ context: CheckContext) -> [Finding] {
-        let minimum = context.int("churn_min") ?? 8
+        let minimum = context.int("churn_min")
         return log.summary.selfChangedByView.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.compactMap {
             view, selfCount in
             let total = log.summary.views[view] ?? 0
             guard selfCount >= minimum, total > 0, Double(selfCount) >= 0.9 * Double(total) else { return nil }
             return Finding(
+                code: "change-log.closure-churn",
                 severity: .notice,
                 title: "Closure churn: \(view) re-evaluated \(selfCount) times with @self changed",
                 detail: "In \(log.label), \(selfCount) of \(view)'s \(total) evaluations had only @self changed: the "
                     + "parent rebuilt it with inputs that compare unequal every time. Closure properties are new on "
                     + "every pass, so SwiftUI cannot call them equal.",
                 evidence: [Evidence(source: log.source)],
-                next: "Pass values instead of closures (or make the view Equatable on what it draws).")
+                next: .change("Pass values instead of closures (or make the view Equatable on what it draws)."))
         }
     }
 
     /// Views whose state was recreated again and again: `@identity` on every appearance.
     func identities(_ log: Log, _ context: CheckContext) -> [Finding] {
-        let minimum = context.int("identity_min") ?? 3
+        let minimum = context.int("identity_min")
         return log.summary.itemCounts.compactMap { view, items -> (String, Int)? in
             guard let count = items["@identity"], count >= minimum else { return nil }
             return (view, count)
         }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map { view, count in
             Finding(
+                code: "change-log.identity-churn",
                 severity: .notice,
                 title: "\(view) got a new identity \(count) times",
                 detail: "In \(log.label), \(view) was evaluated with @identity \(count) times: each time SwiftUI made "
                     + "new storage for it, so its @State started over and whatever computes the initial values ran "
                     + "again (a file load, a decode).",
                 evidence: [Evidence(source: log.source)],
-                next: "Load once into a shared store (an environment object) instead of a @State initial value.")
+                next: .change(
+                    "Load once into a shared store (an environment object) instead of a @State initial value."))
         }
     }
 

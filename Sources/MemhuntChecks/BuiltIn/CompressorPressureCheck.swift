@@ -12,7 +12,16 @@ struct CompressorPressureCheck: Check {
             count explains "the whole system is slow": an app held memory, so the system kept compressing.
             """,
         reads: [.jetsamEvent],
-        facts: ["jetsam.compressions"],
+        facts: [
+            FactDescription(
+                "jetsam.compressions", .count,
+                "memoryStatus.compressions of the JetsamEvent record: pages compressed since boot, a counter.")
+        ],
+        codes: [
+            FindingCode(
+                "compressor-pressure.compressions", .warning,
+                "The compressor had compressed at least the threshold's count of pages since boot.")
+        ],
         parameters: [
             CheckParameter("max_compressions", default: 1_000_000, "Warn at this many cumulative compressions.")
         ]
@@ -24,17 +33,19 @@ struct CompressorPressureCheck: Check {
             return CheckOutput(noInput: true)
         }
         output.record("jetsam.compressions", .int(Int(clamping: compressions)))
-        let limit = context.int("max_compressions") ?? 1_000_000
+        let limit = context.int("max_compressions")
         if compressions >= UInt64(max(0, limit)) {
             let count = FactValue.grouped(Int(clamping: compressions))
             output.emit(
                 Finding(
+                    code: "compressor-pressure.compressions",
                     severity: .warning,
                     title: "\(count) compressions: the system was under memory pressure",
                     detail: "memoryStatus.compressions counts pages compressed since boot: \(count) "
                         + "(threshold \(FactValue.grouped(limit))). Compression uses CPU, so the whole system slows.",
                     evidence: [Evidence(source: record.artifact.source, pointer: "/memoryStatus/compressions")],
-                    next: "Compare with a second record or the uptime: a counter, not a size."
+                    next: .collect(
+                        .jetsamEvent, "Compare with a second record of the same boot: a counter, not a size.")
                 ))
         }
         return output

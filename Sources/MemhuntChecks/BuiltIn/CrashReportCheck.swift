@@ -9,10 +9,20 @@ struct CrashReportCheck: Check {
         step: "crash-report",
         rationale: """
             A crash report says how the app died. None is information too: the app did not die, \
-            so a slow app leaves no crash log and the jetsam record (step 2) is the source of truth.
+            so a slow app leaves no crash log and the jetsam record is the source of truth.
             """,
         reads: [.crashReport],
-        facts: ["crash.reports", "crash.kind"],
+        facts: [
+            FactDescription("crash.reports", .count, "Crash reports of the subject among the artifacts."),
+            FactDescription(
+                "crash.kind", .text,
+                "How the newest crash report of the subject ended (none, memory-limit, watchdog, killed, crash, other)."
+            ),
+        ],
+        codes: [
+            FindingCode("crash-report.none", .info, "No crash report of the subject among the artifacts."),
+            FindingCode("crash-report.ended", .warning, "The subject's newest crash report, and how it ended."),
+        ],
         runsWithoutArtifacts: true
     )
 
@@ -40,13 +50,15 @@ struct CrashReportCheck: Check {
             output.record("crash.kind", .string(CrashKind.none.rawValue))
             output.emit(
                 Finding(
+                    code: "crash-report.none",
                     severity: .info,
                     title: "No crash report of \(app): it did not die",
                     detail: "No crash report of \(app) among the artifacts"
                         + (others > 0 ? " (\(others) of other processes)" : "")
                         + ". Slowness in an app that stays alive leaves no crash log; that is information, not a gap.",
-                    next:
-                        "Read the jetsam record (step 2): it lists every process alive at that moment, not only the dead."
+                    next: .collect(
+                        .jetsamEvent,
+                        "Read the jetsam record: it lists every process alive at that moment, not only the dead.")
                 ))
             return output
         }
@@ -55,6 +67,7 @@ struct CrashReportCheck: Check {
         let how = Self.explain(report)
         output.emit(
             Finding(
+                code: "crash-report.ended",
                 severity: Self.severity(report.kind),
                 title: "\(report.appName ?? app) ended: \(how)",
                 detail: "\(mine.count) crash report(s) of \(report.appName ?? app); the newest"
@@ -84,13 +97,15 @@ struct CrashReportCheck: Check {
         }
     }
 
-    private static func next(_ kind: CrashKind) -> String {
+    private static func next(_ kind: CrashKind) -> NextAction {
         switch kind {
-        case .watchdog: "The main thread was blocked past the watchdog's allowance: read the main thread's frames."
-        case .memoryLimit: "It crossed its footprint limit: the jetsam record (step 2) shows what it held."
-        case .killed: "Killed by the system (e.g. 0xdead10cc: a file lock held while suspended)."
-        case .crash: "An ordinary crash: symbolicate the faulting thread; memory may be unrelated."
-        case .none, .other: "Read the report's exception and termination sections."
+        case .watchdog:
+            .change("The main thread was blocked past the watchdog's allowance: read the main thread's frames.")
+        case .memoryLimit:
+            .step("jetsam-record", "It crossed its footprint limit: the jetsam record shows what it held.")
+        case .killed: .change("Killed by the system (e.g. 0xdead10cc: a file lock held while suspended).")
+        case .crash: .change("An ordinary crash: symbolicate the faulting thread; memory may be unrelated.")
+        case .none, .other: .change("Read the report's exception and termination sections.")
         }
     }
 }

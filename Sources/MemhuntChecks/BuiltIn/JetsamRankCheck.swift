@@ -14,8 +14,28 @@ struct JetsamRankCheck: Check {
             """,
         reads: [.jetsamEvent],
         facts: [
-            "jetsam.records", "jetsam.processes", "jetsam.pageSize", "jetsam.largestProcess", "jetsam.app.peakMB",
-            "jetsam.app.rank", "jetsam.app.state", "jetsam.app.reason",
+            FactDescription("jetsam.records", .count, "JetsamEvent records among the artifacts."),
+            FactDescription("jetsam.processes", .count, "Processes listed in the chosen record."),
+            FactDescription("jetsam.pageSize", .bytes, "The record's page size."),
+            FactDescription("jetsam.largestProcess", .text, "The record's largestProcess field."),
+            FactDescription(
+                "jetsam.app.peakMB", .megabytes,
+                "The subject's lifetime peak: lifetimeMax pages, never below rpages (records up to iOS 12)."),
+            FactDescription("jetsam.app.rank", .count, "1 + the processes of the record with a larger lifetime peak."),
+            FactDescription(
+                "jetsam.app.state", .text, "The subject's first state in the record (suspended, frontmost…)."),
+            FactDescription("jetsam.app.reason", .text, "The reason the record gives for killing the subject."),
+        ],
+        codes: [
+            FindingCode(
+                "jetsam-rank.no-subject", .notice, "No app was named: the largest app processes of the record."),
+            FindingCode("jetsam-rank.not-listed", .notice, "The record does not list the subject."),
+            FindingCode(
+                "jetsam-rank.killed", .warning, "The record shows the subject killed (per-process-limit: critical)."),
+            FindingCode(
+                "jetsam-rank.high-rank", .warning, "The subject ranks at or above the threshold by lifetime peak."),
+            FindingCode(
+                "jetsam-rank.dominant", .notice, "The subject's peak is the threshold's multiple of the next app's."),
         ],
         parameters: [
             CheckParameter("max_rank", default: 10, "Warn when the app ranks this high or higher by lifetime peak."),
@@ -41,41 +61,45 @@ struct JetsamRankCheck: Check {
         }
         guard let app = context.subject.app else {
             let top = record.appsByPeak.prefix(5).map {
-                "\($0.name) \(record.bytes(pages: JetsamRecord.peakPages($0)).megabytesText)"
+                "\($0.name) \(record.bytes(pages: $0.peakPages).megabytesText)"
             }
             output.emit(
                 Finding(
+                    code: "jetsam-rank.no-subject",
                     severity: .notice,
-                    title: "Which app? Pass --app",
-                    detail: "No --app was given and no crash report names one. The five largest app processes by "
+                    title: "Which app?",
+                    detail: "No app was named and no crash report names one. The five largest app processes by "
                         + "lifetime peak in \(record.artifact.source): " + top.joined(separator: ", ") + ".",
                     evidence: [Evidence(source: record.artifact.source, pointer: "/processes")],
-                    next: "Run again with --app NAME (a process name or bundle id)."
+                    next: .decide(.chooseApp, "Name the app under investigation (a process name or bundle id).")
                 ))
             return output
         }
         guard let process = record.process(of: context.subject) else {
             output.emit(
                 Finding(
+                    code: "jetsam-rank.not-listed",
                     severity: .notice,
                     title: "\(app) is not in the jetsam record",
                     detail: "None of \(records.count) JetsamEvent record(s) lists a process named \(app): "
                         + listing.joined(separator: "; ") + ".",
                     evidence: records.map { Evidence(source: $0.artifact.source) },
-                    next: "Check the name (process names are cut at 32 characters) or collect the JetsamEvent "
-                        + "from the time the user saw the problem."
+                    next: .collect(
+                        .jetsamEvent,
+                        "Check the name (process names are cut at 32 characters) or collect the JetsamEvent "
+                            + "from the time the user saw the problem.")
                 ))
             return output
         }
-        let peakPages = JetsamRecord.peakPages(process)
+        let peakPages = process.peakPages
         let peak = record.bytes(pages: peakPages)
-        let rank = record.rank(of: process)
+        let rank = process.rank
         output.record("jetsam.app.peakMB", .megabytes(bytes: peak))
         output.record("jetsam.app.rank", .int(rank))
         output.record("jetsam.app.state", process.states.first.map(FactValue.string))
         output.record("jetsam.app.reason", process.reason.map(FactValue.string))
 
-        let peakEvidence = record.evidence(process, process.lifetimeMax == nil ? "rpages" : "lifetimeMax")
+        let peakEvidence = record.evidence(process, !process.hasLifetimeMax ? "rpages" : "lifetimeMax")
         let recordsNote =
             records.count > 1
             ? " Facts come from the newest record that lists \(app); all records: "
@@ -83,20 +107,24 @@ struct JetsamRankCheck: Check {
         if let reason = process.reason {
             output.emit(
                 Finding(
+                    code: "jetsam-rank.killed",
                     severity: reason == "per-process-limit" ? .critical : .warning,
                     title: "\(app) was killed: \(reason)",
                     detail: "The jetsam record shows \(app) killed with reason \(reason) at "
-                        + "\(record.bytes(pages: process.rpages).megabytesText) footprint.",
+                        + "\(record.bytes(pages: process.residentPages).megabytesText) footprint.",
                     evidence: [record.evidence(process, "reason")],
                     next: reason == "per-process-limit"
-                        ? "It crossed its own footprint limit: find which screen allocates (step 5)."
-                        : "The system needed memory: see how much the app held when it was chosen (step 3)."
+                        ? .step("simulator-repro", "It crossed its own footprint limit: find which screen allocates.")
+                        : .step(
+                            "suspended-footprint",
+                            "The system needed memory: see how much the app held when it was chosen.")
                 ))
         }
-        let maxRank = context.int("max_rank") ?? 10
+        let maxRank = context.int("max_rank")
         if rank <= maxRank {
             output.emit(
                 Finding(
+                    code: "jetsam-rank.high-rank",
                     severity: .warning,
                     title:
                         "\(app) ranked \(rank) of \(event.processes.count) processes by lifetime peak (\(peak.megabytesText))",
@@ -104,22 +132,24 @@ struct JetsamRankCheck: Check {
                         + "\(event.pageSize) bytes) and ranked \(rank) among \(event.processes.count) processes "
                         + "(threshold: rank ≤ \(maxRank))." + recordsNote,
                     evidence: [peakEvidence],
-                    next: "Reproduce in the simulator to find which screen is responsible (step 5)."
+                    next: .step("simulator-repro", "Reproduce in the simulator to find which screen is responsible.")
                 ))
         }
-        let ratio = context.double("dominance_ratio") ?? 2
+        let ratio = context.double("dominance_ratio")
         if let runnerUp = record.appsByPeak.first(where: { !context.subject.matches($0.name) }) {
-            let other = record.bytes(pages: JetsamRecord.peakPages(runnerUp))
+            let other = record.bytes(pages: runnerUp.peakPages)
             if other > 0, peak >= ratio * other {
                 output.emit(
                     Finding(
+                        code: "jetsam-rank.dominant",
                         severity: .notice,
                         title: "\(app) \(peak.megabytesText) vs \(runnerUp.name) \(other.megabytesText)",
                         detail:
                             "\(app)'s lifetime peak is \(FactValue.oneDecimal(peak / other))× that of the next app, "
                             + "\(runnerUp.name) (threshold: \(FactValue.oneDecimal(ratio))×).",
                         evidence: [peakEvidence, record.evidence(runnerUp, "lifetimeMax")],
-                        next: "Compare with what the app should need: a screen that allocates this much is the lead."
+                        next: .change(
+                            "Compare with what the app should need: a screen that allocates this much is the lead.")
                     ))
             }
         }

@@ -13,7 +13,16 @@ struct LayerCountCheck: Check {
             structure, not data, holds the memory.
             """,
         reads: [.vmmapSummary, .footprint, .measurements, .viewHierarchy],
-        facts: ["layers.coreAnimationMB", "layers.count"],
+        facts: [
+            FactDescription("layers.coreAnimationMB", .megabytes, "CoreAnimation's memory in the reproduction."),
+            FactDescription("layers.count", .count, "The largest layer count of a view dump or measurement."),
+        ],
+        codes: [
+            FindingCode(
+                "layer-count.structure", .warning,
+                "Layers or CoreAnimation's share of the footprint reached the threshold: rendering structure holds memory."
+            )
+        ],
         parameters: [
             CheckParameter("max_layers", default: 1000, "Warn at this many layers."),
             CheckParameter(
@@ -23,7 +32,7 @@ struct LayerCountCheck: Check {
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
         let samples = ReproSample.all(in: context)
-        // The reproduction (rows without a variant) speaks for the screen; variation rows are step 7's.
+        // The reproduction (rows without a variant) speaks for the screen; variation rows are the variation's.
         let withCA = samples.filter { $0.coreAnimationMB != nil }.min { a, b in
             (a.variant == nil ? 0 : 1, -a.coreAnimationMB!) < (b.variant == nil ? 0 : 1, -b.coreAnimationMB!)
         }
@@ -47,7 +56,7 @@ struct LayerCountCheck: Check {
 
         var reasons: [String] = []
         var evidence: [Evidence] = []
-        if let layerSource, layerSource.count >= context.int("max_layers") ?? 1000 {
+        if let layerSource, layerSource.count >= context.int("max_layers") {
             var reason = "\(FactValue.grouped(layerSource.count)) layers"
             if let lines, lines > 0 {
                 reason += " for \(FactValue.grouped(lines)) lines"
@@ -56,7 +65,7 @@ struct LayerCountCheck: Check {
             reasons.append(reason)
             evidence.append(layerSource.evidence)
         }
-        let share = context.double("max_share") ?? 0.3
+        let share = context.double("max_share")
         if let withCA, let ca = withCA.coreAnimationMB, withCA.footprintMB > 0, ca / withCA.footprintMB >= share {
             reasons.append(
                 "CoreAnimation \(ca.oneDecimalText) MB is \(Int(saturating: 100 * ca / withCA.footprintMB)) % of the "
@@ -72,9 +81,10 @@ struct LayerCountCheck: Check {
         if !reasons.isEmpty {
             output.emit(
                 Finding(
+                    code: "layer-count.structure",
                     severity: .warning,
                     title: "Rendering structure holds the memory: " + reasons.joined(separator: "; "),
-                    detail: reasons.joined(separator: "; ") + " (thresholds: \(context.int("max_layers") ?? 1000) "
+                    detail: reasons.joined(separator: "; ") + " (thresholds: \(context.int("max_layers")) "
                         + "layers, \(Int(saturating: share * 100)) % of the footprint). Lazy containers are lazy only "
                         + "at their own boundary: an ordinary VStack inside one materializes every child."
                         + (backing.isEmpty
@@ -82,7 +92,9 @@ struct LayerCountCheck: Check {
                             : " Layer backing stores outside the CoreAnimation row: " + backing.joined(separator: ", ")
                                 + "."),
                     evidence: evidence,
-                    next: "Change only the structure for the same input (step 7) to find which variable matters."
+                    next: .step(
+                        "structure-variation",
+                        "Change only the structure for the same input to find which variable matters.")
                 ))
         }
         return output

@@ -12,7 +12,13 @@ struct MetricKitMemoryCheck: Check {
             the lifetime peak, and exit counts that say whether memory kills happen in the field.
             """,
         reads: [.metricPayload],
-        facts: ["metrickit.peakMB"],
+        facts: [
+            FactDescription("metrickit.peakMB", .megabytes, "MetricKit's peakMemoryUsage of the newest metric payload.")
+        ],
+        codes: [
+            FindingCode("metrickit-memory.peak", .warning, "MetricKit's peak memory reached the threshold."),
+            FindingCode("metrickit-memory.exits", .warning, "MetricKit counts exits for memory in the field."),
+        ],
         parameters: [
             CheckParameter("max_peak_mb", default: 0, "Warn when MetricKit's peak reaches this many MB (0 = never).")
         ]
@@ -24,10 +30,11 @@ struct MetricKitMemoryCheck: Check {
         let app = context.subject.app ?? metrics.payload.bundleIdentifier ?? "the app"
         if let peak = metrics.payload.peakMemoryBytes {
             output.record("metrickit.peakMB", .megabytes(bytes: peak))
-            let limit = context.double("max_peak_mb") ?? 0
+            let limit = context.double("max_peak_mb")
             if limit > 0, peak >= limit * 1_048_576 {
                 output.emit(
                     Finding(
+                        code: "metrickit-memory.peak",
                         severity: .warning,
                         title: "\(app) peaked at \(peak.megabytesText) (MetricKit)",
                         detail:
@@ -40,6 +47,7 @@ struct MetricKitMemoryCheck: Check {
         if exits > 0 {
             output.emit(
                 Finding(
+                    code: "metrickit-memory.exits",
                     severity: .warning,
                     title: "\(app) was ended for memory \(exits) time(s) in the field",
                     detail: "MetricKit counts \(metrics.payload.memoryResourceLimitExits ?? 0) memory-limit exits and "

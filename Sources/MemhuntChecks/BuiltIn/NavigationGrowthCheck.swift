@@ -13,7 +13,18 @@ struct NavigationGrowthCheck: Check {
             from a plateau.
             """,
         reads: [.measurements, .vmmapSummary, .footprint],
-        facts: ["growth.visits", "growth.firstMB", "growth.lastMB", "growth.slopeMB", "growth.r2"],
+        facts: [
+            FactDescription("growth.visits", .count, "Visits of the screen measured."),
+            FactDescription("growth.firstMB", .megabytes, "The footprint after the first visit."),
+            FactDescription("growth.lastMB", .megabytes, "The footprint after the last visit."),
+            FactDescription("growth.slopeMB", .megabytes, "The fitted growth per visit (MB per visit)."),
+            FactDescription("growth.r2", .ratio, "How well a line fits the visits (R², 0–1)."),
+        ],
+        codes: [
+            FindingCode(
+                "navigation-growth.stair", .warning, "The footprint steps up on every visit along a straight line."),
+            FindingCode("navigation-growth.plateau", .info, "The footprint returns to a plateau across visits."),
+        ],
         parameters: [
             CheckParameter(
                 "min_slope_mb", default: 1.0, "Warn when the footprint grows at least this many MB per visit."),
@@ -29,27 +40,30 @@ struct NavigationGrowthCheck: Check {
         output.record("growth.visits", .int(visits.count))
         output.record("growth.firstMB", .oneDecimal(visits.first!.footprintMB))
         output.record("growth.lastMB", .oneDecimal(visits.last!.footprintMB))
-        guard visits.count >= max(2, context.int("min_visits") ?? 3) else { return output }
+        guard visits.count >= max(2, context.int("min_visits")) else { return output }
         let (slope, r2) = Self.fit(visits.map(\.footprintMB))
         output.record("growth.slopeMB", .oneDecimal(slope))
         output.record("growth.r2", .double((r2 * 100).rounded() / 100))
-        let minSlope = context.double("min_slope_mb") ?? 1
-        let minR2 = context.double("min_r2") ?? 0.9
+        let minSlope = context.double("min_slope_mb")
+        let minR2 = context.double("min_r2")
         let series = visits.map { $0.footprintMB.oneDecimalText }.joined(separator: " → ")
         if slope >= minSlope, r2 >= minR2 {
             output.emit(
                 Finding(
+                    code: "navigation-growth.stair",
                     severity: .warning,
                     title: "Memory steps up \(slope.oneDecimalText) MB per visit over \(visits.count) visits",
                     detail: "Footprint \(series) MB: +\(slope.oneDecimalText) MB per visit, R² \(format2(r2)) "
                         + "(thresholds \(minSlope.oneDecimalText) MB, R² \(format2(minR2))). It does not "
                         + "return to a plateau: something is loaded again on every appearance and kept.",
                     evidence: [visits.first!.evidence, visits.last!.evidence],
-                    next: "Load once into a shared store (an environment object) instead of in the view's initial "
-                        + "state; confirm with the Allocations instrument's generations."))
+                    next: .change(
+                        "Load once into a shared store (an environment object) instead of in the view's initial "
+                            + "state; confirm with the Allocations instrument's generations.")))
         } else {
             output.emit(
                 Finding(
+                    code: "navigation-growth.plateau",
                     severity: .info,
                     title: "No stair: \(series) MB over \(visits.count) visits",
                     detail: "Slope \(slope.oneDecimalText) MB per visit, R² \(format2(r2)): the footprint returns to a "

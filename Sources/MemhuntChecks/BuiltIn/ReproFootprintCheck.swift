@@ -13,14 +13,24 @@ struct ReproFootprintCheck: Check {
             responsible and makes the fix measurable.
             """,
         reads: [.measurements, .vmmapSummary, .footprint],
-        facts: ["repro.baselineMB", "repro.peakMB", "repro.ratio", "repro.label"],
+        facts: [
+            FactDescription("repro.baselineMB", .megabytes, "The first reproduction reading's footprint."),
+            FactDescription("repro.peakMB", .megabytes, "The largest reproduction reading's footprint."),
+            FactDescription("repro.ratio", .ratio, "Peak divided by baseline."),
+            FactDescription("repro.label", .text, "The label of the peak reading."),
+        ],
+        codes: [
+            FindingCode(
+                "repro-footprint.growth", .warning,
+                "The reproduction's peak is the threshold's multiple of its baseline.")
+        ],
         parameters: [
             CheckParameter("max_ratio", default: 3.0, "Warn when the peak is at least this many times the baseline.")
         ]
     )
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
-        // Rows with a variant belong to the structure-only variation (step 7).
+        // Rows with a variant belong to the structure-only variation.
         let samples = ReproSample.all(in: context).filter { $0.variant == nil }
         guard let baseline = samples.first, let peak = samples.max(by: { $0.footprintMB < $1.footprintMB }) else {
             return CheckOutput(noInput: true)
@@ -32,10 +42,11 @@ struct ReproFootprintCheck: Check {
         guard samples.count > 1, baseline.footprintMB > 0 else { return output }
         let ratio = peak.footprintMB / baseline.footprintMB
         output.record("repro.ratio", .oneDecimal(ratio))
-        let limit = context.double("max_ratio") ?? 3
+        let limit = context.double("max_ratio")
         if ratio >= limit {
             output.emit(
                 Finding(
+                    code: "repro-footprint.growth",
                     severity: .warning,
                     title:
                         "\(peak.label): \(baseline.footprintMB.oneDecimalText) → \(peak.footprintMB.oneDecimalText) MB "
@@ -44,7 +55,8 @@ struct ReproFootprintCheck: Check {
                         + "(threshold ×\(limit.oneDecimalText)). Readings in time order: "
                         + samples.map(\.text).joined(separator: ", ") + ".",
                     evidence: [baseline.evidence, peak.evidence],
-                    next: "Count what the screen materializes: CoreAnimation memory and layers (step 6)."
+                    next: .step(
+                        "coreanimation-layers", "Count what the screen materializes: CoreAnimation memory and layers.")
                 ))
         }
         return output

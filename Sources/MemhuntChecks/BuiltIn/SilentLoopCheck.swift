@@ -13,7 +13,19 @@ struct SilentLoopCheck: Check {
             watching @State leads nowhere; only bisecting the view tree does.
             """,
         reads: [.sample, .changeLog],
-        facts: ["sample.mainThreadSamples", "sample.layoutSamples", "sample.layoutPercent"],
+        facts: [
+            FactDescription("sample.mainThreadSamples", .count, "Samples of the main thread in the sample report."),
+            FactDescription("sample.layoutSamples", .count, "Main-thread samples inside layout frames."),
+            FactDescription("sample.layoutPercent", .percent, "Layout samples as a share of main-thread samples."),
+        ],
+        codes: [
+            FindingCode(
+                "silent-loop.layout-loop", .warning, "The main thread is busy in layout while the change log is silent."
+            ),
+            FindingCode(
+                "silent-loop.layout-with-changes", .notice,
+                "The main thread is busy in layout and bodies are re-evaluated."),
+        ],
         parameters: [
             CheckParameter(
                 "min_layout_share", default: 0.5, "Share of main-thread samples in layout that counts as stuck."),
@@ -35,7 +47,7 @@ struct SilentLoopCheck: Check {
         output.record("sample.mainThreadSamples", .int(total))
         output.record("sample.layoutSamples", .int(report.layoutSamples))
         output.record("sample.layoutPercent", .oneDecimal(share * 100))
-        guard share >= context.double("min_layout_share") ?? 0.5 else { return output }
+        guard share >= context.double("min_layout_share") else { return output }
 
         let logs = context.artifacts(of: .changeLog).compactMap { artifact -> ChangeLogSummary? in
             guard case .repro(.changeLog(let summary))? = artifact.content else { return nil }
@@ -51,9 +63,10 @@ struct SilentLoopCheck: Check {
         let heaviestText =
             heaviest.isEmpty
             ? "" : " Heaviest busy frames (top of stack, all threads): " + heaviest.joined(separator: ", ") + "."
-        if evaluations <= context.int("max_silent_evaluations") ?? 0 {
+        if evaluations <= context.int("max_silent_evaluations") {
             output.emit(
                 Finding(
+                    code: "silent-loop.layout-loop",
                     severity: .warning,
                     title: "Main thread \(percent) % in layout while the change log is "
                         + (logs.isEmpty ? "absent" : "silent") + ": the loop is in layout, not data",
@@ -67,17 +80,19 @@ struct SilentLoopCheck: Check {
                         + "during the freeze is a consequence when the receive loop runs on the main thread."
                         + heaviestText,
                     evidence: [Evidence(source: artifact.source)],
-                    next: "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable at "
-                        + "a time, until the CPU drops to zero."))
+                    next: .change(
+                        "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable at "
+                            + "a time, until the CPU drops to zero.")))
         } else {
             output.emit(
                 Finding(
+                    code: "silent-loop.layout-with-changes",
                     severity: .notice,
                     title: "Main thread \(percent) % in layout with \(evaluations) body evaluations logged",
                     detail: "\(where_) are in layout and the change log is busy: a data-driven loop is likely. "
                         + "Read which property changes in every pass.",
                     evidence: [Evidence(source: artifact.source)],
-                    next: "Find the property that changes on every pass in the change log."))
+                    next: .change("Find the property that changes on every pass in the change log.")))
         }
         return output
     }

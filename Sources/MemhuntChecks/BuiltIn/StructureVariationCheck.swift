@@ -13,7 +13,22 @@ struct StructureVariationCheck: Check {
             best variant proves the fix.
             """,
         reads: [.measurements],
-        facts: ["variation.variants", "variation.minMB", "variation.maxMB", "variation.ratio", "variation.sameInput"],
+        facts: [
+            FactDescription("variation.variants", .list, "The labels of the variants compared."),
+            FactDescription("variation.minMB", .megabytes, "The smallest variant's footprint."),
+            FactDescription("variation.maxMB", .megabytes, "The largest variant's footprint."),
+            FactDescription("variation.ratio", .ratio, "The largest variant's footprint divided by the smallest's."),
+            FactDescription("variation.sameInput", .flag, "Whether every variant measured the same input size."),
+        ],
+        codes: [
+            FindingCode(
+                "structure-variation.structure", .warning,
+                "Same input, different structure: the footprint differs by the threshold's multiple."),
+            FindingCode("structure-variation.inputs-differ", .notice, "The variants differ, but so do their inputs."),
+            FindingCode(
+                "structure-variation.fix-holds", .info, "The fix measures within tolerance of the best variant."),
+            FindingCode("structure-variation.fix-short", .warning, "The fix does not reach the best variant."),
+        ],
         parameters: [
             CheckParameter("min_ratio", default: 2.0, "Warn when the largest variant is this many times the smallest."),
             CheckParameter("fix_tolerance", default: 0.1, "A fix holds within this fraction of the best variant."),
@@ -55,12 +70,13 @@ struct StructureVariationCheck: Check {
         output.record("variation.ratio", .oneDecimal(factor))
         output.record("variation.sameInput", .bool(sameInput))
 
-        let minRatio = context.double("min_ratio") ?? 2
+        let minRatio = context.double("min_ratio")
         let scenario = compared[0].scenario.map { " in \($0)" } ?? ""
         if factor >= minRatio {
             output.emit(
                 sameInput
                     ? Finding(
+                        code: "structure-variation.structure",
                         severity: .warning,
                         title: "Structure is the variable: \(largest.text) vs \(smallest.text)",
                         detail: "Same input (\(compared[0].inputText ?? "same size"))\(scenario), only the structure "
@@ -68,20 +84,23 @@ struct StructureVariationCheck: Check {
                             + "(threshold ×\(minRatio.oneDecimalText)). Variants: "
                             + compared.map(\.text).joined(separator: ", ") + ".",
                         evidence: [largest.evidence, smallest.evidence],
-                        next: "Change the structure that materializes everything at once; leave the data alone.")
+                        next: .change(
+                            "Change the structure that materializes everything at once; leave the data alone."))
                     : Finding(
+                        code: "structure-variation.inputs-differ",
                         severity: .notice,
                         title: "\(largest.text) vs \(smallest.text), but the inputs differ",
                         detail: "The variants\(scenario) were measured with different input sizes, so structure and "
                             + "size stay confounded.",
                         evidence: [largest.evidence, smallest.evidence],
-                        next: "Measure every variant with the same input (input_bytes or input_lines)."))
+                        next: .change("Measure every variant with the same input (input_bytes or input_lines).")))
         }
-        let tolerance = context.double("fix_tolerance") ?? 0.1
+        let tolerance = context.double("fix_tolerance")
         for fix in fixes {
             let holds = fix.footprintMB <= smallest.footprintMB * (1 + tolerance)
             output.emit(
                 Finding(
+                    code: holds ? "structure-variation.fix-holds" : "structure-variation.fix-short",
                     severity: holds ? .info : .warning,
                     title: holds
                         ? "The fix holds: \(fix.text) vs \(smallest.text)"
@@ -90,9 +109,10 @@ struct StructureVariationCheck: Check {
                         + "\(smallest.label) measured \(smallest.footprintMB.oneDecimalText) MB (tolerance "
                         + "\(Int(saturating: tolerance * 100)) %).",
                     evidence: [fix.evidence, smallest.evidence],
-                    next: holds
-                        ? "Leave the measured numbers in a comment beside the fix, so nobody undoes it."
-                        : "Something else still materializes: compare layer counts before and after."))
+                    next: .change(
+                        holds
+                            ? "Leave the measured numbers in a comment beside the fix, so nobody undoes it."
+                            : "Something else still materializes: compare layer counts before and after.")))
         }
         return output
     }

@@ -12,7 +12,19 @@ struct SuspendedFootprintCheck: Check {
             that is where "the whole phone is slow" comes from.
             """,
         reads: [.jetsamEvent, .metricPayload],
-        facts: ["jetsam.app.residentMB", "metrickit.suspendedMB"],
+        facts: [
+            FactDescription(
+                "jetsam.app.residentMB", .megabytes, "The subject's resident size (rpages) in the JetsamEvent record."),
+            FactDescription(
+                "metrickit.suspendedMB", .megabytes, "MetricKit's averageSuspendedMemory of the newest metric payload."),
+        ],
+        codes: [
+            FindingCode(
+                "suspended-footprint.jetsam", .warning, "The subject was suspended and held the threshold or more."),
+            FindingCode(
+                "suspended-footprint.metrickit", .warning, "MetricKit's average suspended memory reached the threshold."
+            ),
+        ],
         parameters: [
             CheckParameter("max_suspended_mb", default: 50, "Warn when a suspended app holds at least this many MB.")
         ]
@@ -20,20 +32,22 @@ struct SuspendedFootprintCheck: Check {
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
         var output = CheckOutput()
-        let limit = context.double("max_suspended_mb") ?? 50
+        let limit = context.double("max_suspended_mb")
         let app = context.subject.app ?? "the app"
-        let next = "Release caches, images and view trees on entering the background; measure again."
+        let next = NextAction.change(
+            "Release caches, images and view trees on entering the background; measure again.")
         if let record = JetsamRecord.chosen(in: context), let process = record.process(of: context.subject) {
-            let resident = record.bytes(pages: process.rpages)
+            let resident = record.bytes(pages: process.residentPages)
             output.record("jetsam.app.residentMB", .megabytes(bytes: resident))
             let suspended = process.states.contains("suspended")
             if suspended, resident >= limit * 1_048_576 {
                 output.emit(
                     Finding(
+                        code: "suspended-footprint.jetsam",
                         severity: .warning,
                         title: "\(app) held \(resident.megabytesText) while suspended",
                         detail: "At jetsam time \(app) was suspended and still held \(resident.megabytesText) "
-                            + "(\(process.rpages) pages; threshold \(FactValue.oneDecimal(limit)) MB). "
+                            + "(\(process.residentPages) pages; threshold \(FactValue.oneDecimal(limit)) MB). "
                             + "If a background app does not release memory, another app dies instead.",
                         evidence: [record.evidence(process, "rpages"), record.evidence(process, "states")],
                         next: next
@@ -46,6 +60,7 @@ struct SuspendedFootprintCheck: Check {
             if bytes >= limit * 1_048_576 {
                 output.emit(
                     Finding(
+                        code: "suspended-footprint.metrickit",
                         severity: .warning,
                         title: "\(app) averaged \(bytes.megabytesText) while suspended (MetricKit)",
                         detail: "MetricKit's averageSuspendedMemory is \(bytes.megabytesText) "

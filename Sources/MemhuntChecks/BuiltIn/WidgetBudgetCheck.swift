@@ -14,8 +14,20 @@ struct WidgetBudgetCheck: Check {
             """,
         reads: [.measurements, .vmmapSummary, .footprint, .image],
         facts: [
-            "budget.footprintMB", "budget.limitMB", "budget.ceilingMB", "budget.images", "budget.imageMB",
-            "budget.heaviestImage",
+            FactDescription("budget.footprintMB", .megabytes, "The heaviest measured footprint of the extension."),
+            FactDescription("budget.limitMB", .megabytes, "The extension's documented memory limit."),
+            FactDescription(
+                "budget.ceilingMB", .megabytes, "The limit less the headroom: what a measurement must stay under."),
+            FactDescription("budget.images", .count, "Images among the artifacts."),
+            FactDescription(
+                "budget.imageMB", .megabytes, "The largest decoded size of an image (width × height × 4 bytes)."),
+            FactDescription("budget.heaviestImage", .text, "The image with the largest decoded size."),
+        ],
+        codes: [
+            FindingCode("widget-budget.over-limit", .critical, "The extension measured over its memory limit."),
+            FindingCode(
+                "widget-budget.over-ceiling", .warning, "The extension measured inside the limit but over the ceiling."),
+            FindingCode("widget-budget.heavy-image", .warning, "One image decodes to a large share of the limit."),
         ],
         parameters: [
             CheckParameter("limit_mb", default: 30.0, "The documented limit of the extension, in MB."),
@@ -29,8 +41,8 @@ struct WidgetBudgetCheck: Check {
     )
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
-        let limit = context.double("limit_mb") ?? 30
-        let ceiling = limit * (1 - (context.double("headroom") ?? 0.2))
+        let limit = context.double("limit_mb")
+        let ceiling = limit * (1 - (context.double("headroom")))
         let samples = ReproSample.all(in: context)
         let images = context.artifacts(of: .image).compactMap { artifact -> (Artifact, ImageInfo)? in
             guard case .repro(.image(let info))? = artifact.content else { return nil }
@@ -47,6 +59,7 @@ struct WidgetBudgetCheck: Check {
                 let over = heaviest.footprintMB > limit
                 output.emit(
                     Finding(
+                        code: over ? "widget-budget.over-limit" : "widget-budget.over-ceiling",
                         severity: over ? .critical : .warning,
                         title: over
                             ? "\(heaviest.label) is over the \(limit.oneDecimalText) MB limit: \(heaviest.footprintMB.oneDecimalText) MB"
@@ -57,8 +70,9 @@ struct WidgetBudgetCheck: Check {
                             + "ceiling with headroom \(ceiling.oneDecimalText) MB. The effective limit varies by device "
                             + "and OS release: the system kills the extension without warning and the widget goes stale.",
                         evidence: [heaviest.evidence],
-                        next: "Downsample images to the exact pixel size each family renders; entries carry data, "
-                            + "not decoded images."))
+                        next: .change(
+                            "Downsample images to the exact pixel size each family renders; entries carry data, "
+                                + "not decoded images.")))
             }
         }
         guard !images.isEmpty else { return output }
@@ -66,8 +80,8 @@ struct WidgetBudgetCheck: Check {
         output.record("budget.images", .int(images.count))
         output.record("budget.imageMB", .megabytes(bytes: total))
         output.record("budget.heaviestImage", .string(ReproSample.fileLabel(images[0].0.source)))
-        let share = context.double("max_image_share") ?? 0.1
-        let maxPixels = context.int("max_pixel_size") ?? 0
+        let share = context.double("max_image_share")
+        let maxPixels = context.int("max_pixel_size")
         for (artifact, info) in images where Double(info.decodedBytes) >= share * limit * 1_048_576 {
             var detail =
                 "\(info.width)×\(info.height) × 4 bytes = \(Double(info.decodedBytes).megabytesText) decoded, "
@@ -81,14 +95,16 @@ struct WidgetBudgetCheck: Check {
             }
             output.emit(
                 Finding(
+                    code: "widget-budget.heavy-image",
                     severity: .warning,
                     title:
                         "\(ReproSample.fileLabel(artifact.source)) decodes to \(Double(info.decodedBytes).megabytesText) "
                         + "(\(info.width)×\(info.height))",
                     detail: detail,
                     evidence: [Evidence(source: artifact.source)],
-                    next: "Decode straight to a thumbnail (CGImageSourceCreateThumbnailAtIndex with "
-                        + "kCGImageSourceShouldCache false) at the rendered size."))
+                    next: .change(
+                        "Decode straight to a thumbnail (CGImageSourceCreateThumbnailAtIndex with "
+                            + "kCGImageSourceShouldCache false) at the rendered size.")))
         }
         return output
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MemhuntCore
+import MemhuntFormats
 
 /// Runs `exec:` checks: an executable given as argv (never a shell string), fed one JSON request on
 /// stdin, answering with JSON lines of facts and findings on stdout. Protocol in Playbooks/README.md.
@@ -14,12 +15,12 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         self.stderrLimit = stderrLimit
     }
 
-    public static let protocolVersion = "memhunt.check/1"
+    public static let protocolVersion = "memhunt.check/2"
 
     public func run(argv: [String], timeout: Double, context: CheckContext) async -> CheckOutput {
         guard let program = argv.first else { return CheckOutput(failure: "exec has an empty argv") }
         let executable = Self.resolve(program, directory: context.playbookDirectory)
-        let request = Self.request(context).rendered()
+        let request = Self.request(context)
         let outcome = await Self.launch(
             executable: executable, arguments: Array(argv.dropFirst()), input: Array(request.utf8), timeout: timeout,
             stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: context.playbookDirectory)
@@ -58,28 +59,45 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         return program
     }
 
-    /// The JSON request written to the check's stdin.
-    static func request(_ context: CheckContext) -> JSONNode {
-        .object([
-            ("protocol", .string(protocolVersion)),
-            ("step", .string(context.stepID)),
-            ("parameters", .object(context.parameters.keys.sorted().map { ($0, JSONNode(context.parameters[$0]!)) })),
-            (
-                "artifacts",
-                .array(
-                    context.artifacts.map { artifact in
-                        .object([
-                            ("path", .string(artifact.localPath)), ("source", .string(artifact.source)),
-                            ("kind", .string(artifact.kind?.rawValue)), ("sha256", .string(artifact.sha256)),
-                        ])
-                    })
-            ),
-            ("facts", .object(context.facts.keys.sorted().map { ($0, JSONNode(context.facts[$0]!)) })),
-            ("subject", .object([("app", .string(context.subject.app))])),
-        ])
+    /// The JSON request written to the check's stdin: the same types as the findings document.
+    struct Request: Encodable {
+        struct ArtifactEntry: Encodable {
+            var path: String?
+            var source: String
+            var kind: ArtifactKind?
+            var sha256: String?
+        }
+        var `protocol`: String
+        var step: String
+        var parameters: [String: FactValue]
+        var artifacts: [ArtifactEntry]
+        var facts: Facts
+        var subject: Subject
     }
 
-    /// Reads the JSON lines: `{"fact": KEY, "value": V}` or `{"severity": …, "title": …, …}`.
+    static func request(_ context: CheckContext) -> String {
+        let request = Request(
+            protocol: protocolVersion, step: context.stepID, parameters: context.parameters,
+            artifacts: context.artifacts.map {
+                Request.ArtifactEntry(path: $0.localPath, source: $0.source, kind: $0.kind, sha256: $0.sha256)
+            }, facts: context.facts, subject: context.subject)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return String(decoding: (try? encoder.encode(request)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+    }
+
+    /// A fact line: `{"fact": KEY, "value": V, "unit": "MB"}` (unit optional).
+    struct FactLine: Decodable {
+        var fact: String
+        var value: FactValue
+        var unit: FactUnit?
+    }
+
+    /// Reads the JSON lines: facts, and findings in the findings document's own shape (`Finding`).
+    /// A finding line may leave out `code` (it becomes `<check>.finding`), `detail` and `evidence`,
+    /// and may give `next` as a plain sentence (a change to make).
     static func parse(_ stdout: [UInt8], check: String, stderrNote: String) -> CheckOutput {
         var output = CheckOutput()
         let decoder = JSONDecoder()
@@ -88,32 +106,58 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
             let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
             if trimmed.isEmpty { continue }
             let number = index + 1
-            guard let object = try? decoder.decode([String: FactValue].self, from: Data(trimmed)) else {
+            guard var object = try? decoder.decode([String: FactValue].self, from: Data(trimmed)) else {
                 return CheckOutput(
                     failure: "'\(check)' printed malformed JSON on stdout line \(number): "
                         + excerpt(Array(trimmed)) + stderrNote)
             }
-            if let key = object["fact"]?.stringValue, let value = object["value"] {
-                output.record(key, value)
-            } else if let severityText = object["severity"]?.stringValue,
-                let severity = Severity(rawValue: severityText),
-                let title = object["title"]?.stringValue
-            {
-                let evidence = (object["evidence"]?.arrayValue ?? []).compactMap { item -> Evidence? in
-                    guard let o = item.objectValue, let source = o["source"]?.stringValue else { return nil }
-                    return Evidence(source: source, pointer: o["pointer"]?.stringValue, line: o["line"]?.intValue)
+            if object["fact"] != nil {
+                do {
+                    let fact = try decoder.decode(FactLine.self, from: Data(trimmed))
+                    output.record(fact.fact, fact.value)
+                    if let unit = fact.unit { output.units[fact.fact] = unit }
+                    continue
+                } catch {
+                    return CheckOutput(
+                        failure: "'\(check)' printed a fact line memhunt cannot read (line \(number), "
+                            + "\(reason(error))): " + excerpt(Array(trimmed)) + stderrNote)
                 }
-                output.emit(
-                    Finding(
-                        severity: severity, title: title, detail: object["detail"]?.stringValue ?? "",
-                        evidence: evidence, next: object["next"]?.stringValue))
-            } else {
+            }
+            guard object["severity"] != nil else {
                 return CheckOutput(
                     failure: "'\(check)' printed a line that is neither a fact nor a finding (line \(number)): "
                         + excerpt(Array(trimmed)) + stderrNote)
             }
+            if object["code"] == nil { object["code"] = .string(check + ".finding") }
+            if object["detail"] == nil { object["detail"] = "" }
+            if object["evidence"] == nil { object["evidence"] = [] }
+            if let sentence = object["next"]?.stringValue {
+                object["next"] = ["action": "change", "text": .string(sentence)]
+            }
+            object["step"] = ""
+            object["check"] = ""
+            do {
+                let normalized = try JSONEncoder().encode(object)
+                output.emit(try decoder.decode(Finding.self, from: normalized))
+            } catch {
+                return CheckOutput(
+                    failure: "'\(check)' printed a finding memhunt cannot read (line \(number), \(reason(error))): "
+                        + excerpt(Array(trimmed)) + stderrNote)
+            }
         }
         return output
+    }
+
+    /// The key and problem of a decoding error, in a few words.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return (key.isEmpty ? "" : "\"\(key)\": ") + context.debugDescription
+        @unknown default: return "\(error)"
+        }
     }
 
     static func excerpt(_ bytes: [UInt8]) -> String {

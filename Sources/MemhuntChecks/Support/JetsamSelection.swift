@@ -1,49 +1,23 @@
 import MemhuntCore
 import MemhuntFormats
+import MemhuntSnapshots
 
-/// A JetsamEvent with the artifact it came from.
+/// A JetsamEvent's snapshot with the artifact it came from.
 struct JetsamRecord {
     var artifact: Artifact
-    var event: JetsamEvent
+    var event: JetsamSnapshot
 
-    /// Lifetime peak in pages: `lifetimeMax`, but never below the current footprint `rpages`. Up to
-    /// iOS 12 `lifetimeMax` was the maximum *resident* size and can be smaller (SpringBoard 24,516 vs
-    /// 61,443 pages in an iOS 10 record); without it, `rpages`.
-    static func peakPages(_ process: JetsamProcess) -> UInt64 { max(process.lifetimeMax ?? 0, process.rpages) }
-
-    func bytes(pages: UInt64) -> Double { Double(pages) * Double(event.pageSize) }
-
-    func megabytes(pages: UInt64) -> FactValue { .megabytes(bytes: bytes(pages: pages)) }
+    func bytes(pages: UInt64) -> Double { event.bytes(pages: pages) }
 
     /// The subject's process record, if the record lists it.
-    func process(of subject: Subject) -> JetsamProcess? {
+    func process(of subject: Subject) -> JetsamSnapshot.Process? {
         event.processes.first { subject.matches($0.name) }
     }
 
-    /// 1 + the number of processes with a strictly larger lifetime peak.
-    func rank(of process: JetsamProcess) -> Int {
-        let peak = Self.peakPages(process)
-        return 1 + event.processes.count { Self.peakPages($0) > peak }
-    }
+    /// App processes, largest lifetime peak first.
+    var appsByPeak: [JetsamSnapshot.Process] { event.appsByPeak }
 
-    /// App processes (not daemons, not the system's own), largest lifetime peak first.
-    var appsByPeak: [JetsamProcess] {
-        event.processes.filter(Self.isApp).sorted { Self.peakPages($0) > Self.peakPages($1) }
-    }
-
-    /// System processes that are not daemons by `states` but are not apps either.
-    private static let systemProcesses: Set<String> = [
-        "SpringBoard", "backboardd", "kernel_task", "launchd", "WindowServer", "mediaserverd", "PineBoard",
-        "Carousel", "InCallService", "CommCenter",
-    ]
-
-    /// An app or app extension: not a daemon, not a `com.apple.*` XPC service, not SpringBoard and friends.
-    static func isApp(_ process: JetsamProcess) -> Bool {
-        !process.states.contains("daemon") && !process.name.hasPrefix("com.apple.")
-            && !systemProcesses.contains(process.name) && !process.name.isEmpty
-    }
-
-    func evidence(_ process: JetsamProcess, _ field: String) -> Evidence {
+    func evidence(_ process: JetsamSnapshot.Process, _ field: String) -> Evidence {
         Evidence(source: artifact.source, pointer: "/processes/\(process.index)/\(field)")
     }
 
@@ -52,7 +26,7 @@ struct JetsamRecord {
         let records = context.artifacts(of: .jetsamEvent).enumerated().compactMap {
             offset, artifact -> (Int, JetsamRecord)? in
             guard case .jetsamEvent(let event)? = artifact.content else { return nil }
-            return (offset, JetsamRecord(artifact: artifact, event: event))
+            return (offset, JetsamRecord(artifact: artifact, event: JetsamSnapshot(event)))
         }
         return records.sorted { a, b in
             switch (a.1.event.time, b.1.event.time) {
@@ -71,5 +45,5 @@ struct JetsamRecord {
 
 extension Double {
     /// "725 MB" / "1055.5 MB" from a byte count (MB = 1,048,576 bytes, one decimal).
-    var megabytesText: String { FactValue.megabytes(bytes: self).description + " MB" }
+    var megabytesText: String { FactUnit.megabytes.format(.megabytes(bytes: self)) }
 }

@@ -18,22 +18,25 @@ public struct CheckDescription: Sendable, Hashable {
     /// Kebab-case id used in playbooks (`jetsam-rank`).
     public var id: String
     public var title: String
-    /// Id of the default playbook step this check serves (`jetsam-record`).
+    /// Id of the step this check serves in the shipped playbooks (`jetsam-record`), for listings only.
     public var step: String
     /// Why the check exists: what the number tells.
     public var rationale: String
     /// Kinds the check reads.
     public var reads: [ArtifactKind]
-    /// Fact keys the check may record.
-    public var facts: [String]
+    /// The facts the check may record, with units and meanings.
+    public var facts: [FactDescription]
+    /// The findings the check may emit; a test fails when a check emits a code it did not declare.
+    public var codes: [FindingCode]
+    /// Thresholds and their only defaults; the engine merges a playbook's `with:` over them.
     public var parameters: [CheckParameter]
     /// Whether the check runs when none of its artifacts is present (the crash check does:
     /// no crash report is information).
     public var runsWithoutArtifacts: Bool
 
     public init(
-        id: String, title: String, step: String, rationale: String, reads: [ArtifactKind], facts: [String],
-        parameters: [CheckParameter] = [], runsWithoutArtifacts: Bool = false
+        id: String, title: String, step: String, rationale: String, reads: [ArtifactKind], facts: [FactDescription],
+        codes: [FindingCode], parameters: [CheckParameter] = [], runsWithoutArtifacts: Bool = false
     ) {
         self.id = id
         self.title = title
@@ -41,6 +44,7 @@ public struct CheckDescription: Sendable, Hashable {
         self.rationale = rationale
         self.reads = reads
         self.facts = facts
+        self.codes = codes
         self.parameters = parameters
         self.runsWithoutArtifacts = runsWithoutArtifacts
     }
@@ -76,23 +80,33 @@ public struct CheckContext: Sendable {
         artifacts.filter { $0.kind == kind && $0.status == .ok }
     }
 
-    public func double(_ name: String) -> Double? { parameters[name]?.doubleValue }
-    public func int(_ name: String) -> Int? { parameters[name]?.intValue }
+    /// A numeric parameter. The engine has merged the description's defaults, so a declared parameter
+    /// is always present; 0 only for a name the check never declared (a test guards that).
+    public func double(_ name: String) -> Double { parameters[name]?.doubleValue ?? 0 }
+    /// A whole-number parameter (see `double(_:)`).
+    public func int(_ name: String) -> Int { parameters[name]?.intValue ?? Int(saturating: double(name)) }
+    /// A text parameter, if given.
     public func string(_ name: String) -> String? { parameters[name]?.stringValue }
 }
 
 /// What a check produced.
 public struct CheckOutput: Sendable, Hashable {
     public var facts: Facts
+    /// Units of facts the check did not declare in its description (external checks say them per fact).
+    public var units: [String: FactUnit]
     public var findings: [Finding]
     /// Set when the check found no input of its own to speak about (the step may then be `no-artifact`).
     public var noInput: Bool
     /// Set when the check could not run (an external check that timed out, crashed, printed garbage).
-    /// The engine turns it into an error finding and the step's status into `error`.
+    /// The engine records it as a `CheckFailure` and the step's status becomes `error`.
     public var failure: String?
 
-    public init(facts: Facts = [:], findings: [Finding] = [], noInput: Bool = false, failure: String? = nil) {
+    public init(
+        facts: Facts = [:], units: [String: FactUnit] = [:], findings: [Finding] = [], noInput: Bool = false,
+        failure: String? = nil
+    ) {
         self.facts = facts
+        self.units = units
         self.findings = findings
         self.noInput = noInput
         self.failure = failure

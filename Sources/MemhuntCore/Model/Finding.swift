@@ -1,3 +1,5 @@
+import MemhuntFormats
+
 /// Where a finding's numbers come from: an artifact, and a JSON pointer or a line in it.
 public struct Evidence: Sendable, Hashable, Codable {
     /// The artifact's source as listed in the report (path or URL).
@@ -21,23 +23,89 @@ public struct Evidence: Sendable, Hashable, Codable {
     }
 }
 
+/// Something the person at the keyboard must decide that only the front end can name (a CLI flag, a
+/// menu entry). Checks say what is needed; the front end says how to give it.
+public enum Decision: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Name the app under investigation.
+    case chooseApp = "choose-app"
+    /// Allow the playbook to run external programs.
+    case allowExec = "allow-exec"
+}
+
+/// What to do after a finding, as data: renderers phrase it for the playbook and front end at hand.
+public enum NextAction: Sendable, Hashable, Codable {
+    /// Collect an artifact of this kind; the sentence says which and why.
+    case collect(ArtifactKind, String)
+    /// Go to the step with this id, when the playbook at hand has it; the sentence says why.
+    case step(String, String)
+    /// Change the code: a sentence.
+    case change(String)
+    /// The person must decide something (choose the app, allow executables); the sentence says why.
+    case decide(Decision, String)
+
+    /// The sentence, without any reference to a step or a front end.
+    public var text: String {
+        switch self {
+        case .collect(_, let text), .step(_, let text), .change(let text), .decide(_, let text): text
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case action, kind, step, decision, text }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try c.decode(String.self, forKey: .text)
+        switch try c.decode(String.self, forKey: .action) {
+        case "collect": self = .collect(try c.decode(ArtifactKind.self, forKey: .kind), text)
+        case "step": self = .step(try c.decode(String.self, forKey: .step), text)
+        case "change": self = .change(text)
+        case "decide": self = .decide(try c.decode(Decision.self, forKey: .decision), text)
+        case let other:
+            throw DecodingError.dataCorruptedError(
+                forKey: .action, in: c, debugDescription: "unknown next action '\(other)'")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .collect(let kind, _):
+            try c.encode("collect", forKey: .action)
+            try c.encode(kind, forKey: .kind)
+        case .step(let id, _):
+            try c.encode("step", forKey: .action)
+            try c.encode(id, forKey: .step)
+        case .change:
+            try c.encode("change", forKey: .action)
+        case .decide(let decision, _):
+            try c.encode("decide", forKey: .action)
+            try c.encode(decision, forKey: .decision)
+        }
+        try c.encode(text, forKey: .text)
+    }
+}
+
 /// Something a check concluded, with the numbers that made it conclude so.
 public struct Finding: Sendable, Hashable, Codable {
-    /// Id of the playbook step that ran the check.
+    /// Stable identity, declared in the check's description (`jetsam-rank.dominant`). Never carries a number.
+    public var code: String
+    /// Id of the playbook step that ran the check (set by the engine).
     public var step: String
-    /// Id of the check.
+    /// Id of the check (set by the engine).
     public var check: String
     public var severity: Severity
+    /// One line; may carry numbers.
     public var title: String
     public var detail: String
     public var evidence: [Evidence]
     /// What to do or collect next.
-    public var next: String?
+    public var next: NextAction?
 
     public init(
-        step: String = "", check: String = "", severity: Severity, title: String, detail: String,
-        evidence: [Evidence] = [], next: String? = nil
+        code: String, step: String = "", check: String = "", severity: Severity, title: String, detail: String,
+        evidence: [Evidence] = [], next: NextAction? = nil
     ) {
+        self.code = code
         self.step = step
         self.check = check
         self.severity = severity

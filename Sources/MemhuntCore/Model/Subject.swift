@@ -1,12 +1,25 @@
+/// How the subject of a run was chosen.
+public enum SubjectOrigin: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Named by the person (`--app`, a triage answer).
+    case given
+    /// Every crash report among the artifacts names the same app.
+    case crashReports = "crash-reports"
+    /// Not chosen: nothing named one app.
+    case none
+}
+
 /// The app under investigation and how to recognize its processes and reports.
 public struct Subject: Sendable, Hashable, Codable {
-    /// The name as given by `--app` or as named by the crash reports.
+    /// The name as given or as named by the crash reports.
     public var app: String?
-    /// How the subject was chosen: `option`, `crash-reports`, or `none`.
-    public var origin: String
+    /// The bundle id, where an artifact or the person names it (`com.example.JustSend`).
+    public var bundleID: String?
+    /// How the subject was chosen.
+    public var origin: SubjectOrigin
 
-    public init(app: String?, origin: String) {
+    public init(app: String?, bundleID: String? = nil, origin: SubjectOrigin) {
         self.app = app
+        self.bundleID = bundleID
         self.origin = origin
     }
 

@@ -82,12 +82,14 @@ public struct Playbook: Sendable, Hashable {
     public var origin: String
     /// Directory of a local playbook file, for relative `exec:` paths.
     public var directory: String?
-    /// Loaded from a URL: `exec:` checks need `--allow-exec`.
+    /// Loaded from a URL: `exec:` checks need the person's permission.
     public var isRemote: Bool
+    /// Hex sha256 of the playbook's text, when it was loaded from text.
+    public var sha256: String?
 
     public init(
         id: String, title: String, summary: String, steps: [Step], origin: String, directory: String? = nil,
-        isRemote: Bool = false
+        isRemote: Bool = false, sha256: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -96,5 +98,6 @@ public struct Playbook: Sendable, Hashable {
         self.origin = origin
         self.directory = directory
         self.isRemote = isRemote
+        self.sha256 = sha256
     }
 }

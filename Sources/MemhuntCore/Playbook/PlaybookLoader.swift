@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntBasics
 import MemhuntYAML
 
 /// Every problem found while loading a playbook, rendered one per line as `file:line:col: error: …`.
@@ -32,7 +33,8 @@ public struct PlaybookLoader: Sendable {
         var decoder = PlaybookDecoder(file: origin, knownChecks: knownChecks)
         let playbook = decoder.playbook(root, origin: origin, directory: directory, isRemote: isRemote)
         let diagnostics = decoder.sortedDiagnostics
-        guard let playbook, diagnostics.isEmpty else { return .failure(PlaybookLoadError(diagnostics: diagnostics)) }
+        guard var playbook, diagnostics.isEmpty else { return .failure(PlaybookLoadError(diagnostics: diagnostics)) }
+        playbook.sha256 = SHA256.hex(Array(text.utf8))
         return .success(playbook)
     }
 

@@ -8,6 +8,8 @@ public indirect enum JSONNode: Sendable, Hashable {
     case array([JSONNode])
     /// Keys in the order given.
     case object([(String, JSONNode)])
+    /// A number written exactly as given (`725`, `13.6`, `1e+308`).
+    case number(String)
 
     public static func == (lhs: JSONNode, rhs: JSONNode) -> Bool { lhs.rendered() == rhs.rendered() }
     public func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
@@ -39,6 +41,7 @@ public indirect enum JSONNode: Sendable, Hashable {
         case .null: out += "null"
         case .bool(let v): out += v ? "true" : "false"
         case .int(let v): out += String(v)
+        case .number(let text): out += text
         case .double(let v):
             if !v.isFinite {
                 out += "null"

@@ -1,0 +1,78 @@
+import Foundation
+import MemhuntChecks
+import MemhuntCore
+import MemhuntFormats
+import MemhuntReports
+
+/// `memhunt checks`: every built-in check from its description: codes, facts with units, parameters.
+struct ChecksCommand: MemhuntCommand {
+    static let spec = CommandSpec(
+        "checks", abstract: "List the built-in checks: their finding codes, facts with units, and parameters.",
+        options: [Options.format(Options.listingFormats), Options.color])
+
+    var parsed: ParsedCommand
+    var console: Console
+
+    init(_ parsed: ParsedCommand, console: Console) throws {
+        self.parsed = parsed
+        self.console = console
+    }
+
+    /// One check as `memhunt checks --format json` lists it.
+    struct Listing: Encodable {
+        struct Parameter: Encodable {
+            var name: String
+            var `default`: FactValue
+            var help: String
+        }
+        struct Fact: Encodable {
+            var key: String
+            var unit: FactUnit
+            var meaning: String
+        }
+        var id: String
+        var title: String
+        var step: String
+        var rationale: String
+        var reads: [ArtifactKind]
+        var codes: [FindingCode]
+        var facts: [Fact]
+        var parameters: [Parameter]
+
+        init(_ d: CheckDescription) {
+            id = d.id
+            title = d.title
+            step = d.step
+            rationale = d.rationale
+            reads = d.reads
+            codes = d.codes
+            facts = d.facts.map { Fact(key: $0.key, unit: $0.unit, meaning: $0.meaning) }
+            parameters = d.parameters.map { Parameter(name: $0.name, default: $0.defaultValue, help: $0.help) }
+        }
+    }
+
+    func execute() throws -> Memhunt.ExitStatus {
+        let descriptions = builtInChecks.map { $0.description }
+        if parsed.values.string(Options.format()) == "json" {
+            console.stdout.write(JSONOutput.encode(descriptions.map(Listing.init)))
+            return .success
+        }
+        var out = ""
+        for d in descriptions {
+            out += d.id.styled(.bold, enabled: console.stdoutColored) + "  " + d.title + "\n"
+            out += "   " + d.rationale + "\n"
+            out += "   reads: " + d.reads.map(\.rawValue).joined(separator: ", ") + "\n"
+            for fact in d.facts { out += "   fact \(fact.key) (\(fact.unit.rawValue)): \(fact.meaning)\n" }
+            for code in d.codes { out += "   code \(code.code) (\(code.severity.rawValue)): \(code.meaning)\n" }
+            for p in d.parameters { out += "   with \(p.name) (default \(p.defaultValue)): \(p.help)\n" }
+            out += "\n"
+        }
+        console.stdout.write(out)
+        return .success
+    }
+}
+
+/// JSON for listings: the same layout as the findings document.
+enum JSONOutput {
+    static func encode<T: Encodable>(_ value: T) -> String { JSONText.pretty(value) }
+}

@@ -1,0 +1,22 @@
+/// One memhunt command: its spec (parsing and help), and its execution, in one type.
+///
+/// Adding a command is one file with a type conforming to this protocol and one line in `commandList`.
+protocol MemhuntCommand {
+    /// What the command accepts and what its help says.
+    static var spec: CommandSpec { get }
+    /// Reads the parsed values; throws `UsageError` for values the spec could not check.
+    init(_ parsed: ParsedCommand, console: Console) throws
+    /// Does the work and says how it ended. The caller turns the status into the process's exit.
+    func execute() async throws -> Memhunt.ExitStatus
+}
+
+/// Every command, in help order (the walk first, then the rest sorted). A test guards the order.
+let commandList: [any MemhuntCommand.Type] = [
+    RunCommand.self,
+    ChecksCommand.self,
+    CompletionsCommand.self,
+    InspectCommand.self,
+    PlaybooksCommand.self,
+    ReportCommand.self,
+    ValidateCommand.self,
+]

@@ -1,0 +1,32 @@
+import Foundation
+import MemhuntFormats
+
+extension JSONNode {
+    /// A parsed JSON value in its own key order, numbers kept as written.
+    public init(_ value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let v): self = .bool(v)
+        case .number(let text): self = .number(text)
+        case .string(let v): self = .string(v)
+        case .array(let items): self = .array(items.map(JSONNode.init))
+        case .object(let members): self = .object(members.map { ($0.key, JSONNode($0.value)) })
+        }
+    }
+}
+
+/// JSON text of `Encodable` values for every document memhunt writes: sorted keys, two-space
+/// indentation, `"key": value`, empty containers as `[]` and `{}`, and a final newline. The encoder
+/// decides the values; `JSONNode` decides the layout, the same on every platform.
+public enum JSONText {
+    public static func pretty<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        guard let data = try? encoder.encode(value), let parsed = try? JSON.parse(Array(data)) else {
+            return "null\n"
+        }
+        return JSONNode(parsed).rendered()
+    }
+}

@@ -1,0 +1,61 @@
+import MemhuntCore
+
+/// How the front end wants a report: colors, and its own words for the decisions a person makes.
+public struct ReportOptions: Sendable, Hashable {
+    /// ANSI colors (only for a terminal).
+    public var colored: Bool
+    /// The front end's way to make each decision (`--app NAME`); without one the sentence stands alone.
+    public var decisions: [Decision: String]
+
+    public init(colored: Bool = false, decisions: [Decision: String] = [:]) {
+        self.colored = colored
+        self.decisions = decisions
+    }
+}
+
+/// One output format of the findings document: a pure function of the document.
+///
+/// Adding a format is one file with a type conforming to this protocol and one line in `reporters`.
+public protocol Reporter: Sendable {
+    /// The `--format` value.
+    static var identifier: String { get }
+    /// One line for help texts and listings.
+    static var summary: String { get }
+    /// The document in this format.
+    static func render(_ document: FindingsDocument, options: ReportOptions) -> String
+}
+
+/// Every report format, sorted by identifier. A test guards the order.
+public let reporters: [any Reporter.Type] = [
+    JSONReporter.self,
+    TextReporter.self,
+]
+
+extension Array where Element == any Reporter.Type {
+    /// The reporter with this `--format` value.
+    public func named(_ identifier: String) -> (any Reporter.Type)? { first { $0.identifier == identifier } }
+
+    /// Every `--format` value, in registry order.
+    public var identifiers: [String] { map { $0.identifier } }
+}
+
+/// How renderers phrase a finding's next action in the playbook at hand.
+extension FindingsDocument {
+    /// The sentence, with the step it points to (number and title) and the front end's way to decide.
+    public func phrase(_ next: NextAction, from stepID: String, options: ReportOptions) -> String {
+        func pointing(to step: StepRecord?) -> String {
+            guard let step, step.id != stepID else { return next.text }
+            let reference = " (step \(step.number), \(step.title))"
+            guard next.text.hasSuffix(".") else { return next.text + reference }
+            return next.text.dropLast() + reference + "."
+        }
+        switch next {
+        case .step(let id, _): return pointing(to: self.step(id: id))
+        case .collect(let kind, _): return pointing(to: self.step(reading: kind))
+        case .change(let text): return text
+        case .decide(let decision, let text):
+            guard let how = options.decisions[decision] else { return text }
+            return text + " " + how
+        }
+    }
+}

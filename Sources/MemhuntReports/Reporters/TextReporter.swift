@@ -1,0 +1,153 @@
+import MemhuntCore
+
+/// The terminal walk of a run: one block per step with its numbers and findings, then the artifacts.
+public enum TextReporter: Reporter {
+    public static let identifier = "text"
+    public static let summary = "The walk for a terminal: each step with its facts and findings (the default)."
+
+    public static func render(_ document: FindingsDocument, options: ReportOptions) -> String {
+        let style = Style(enabled: options.colored)
+        var out = style.bold(document.playbook.title) + style.dim("  (playbook \(document.playbook.id))") + "\n"
+        out += "Subject: " + subjectLine(document, options: options) + "\n\n"
+        for step in document.steps {
+            out += header(step, style: style)
+            if !step.inspects.isEmpty || !step.tells.isEmpty {
+                out += style.dim("   inspects: \(step.inspects) · tells: \(step.tells)") + "\n"
+            }
+            for key in step.facts.keys.sorted() {
+                out += "   " + key + " = " + document.formatted(key, step.facts[key]!) + "\n"
+            }
+            for failure in step.failures {
+                out += "   " + style.red(pad("error", 8)) + " Check '\(failure.check)' could not run\n"
+                out += wrap(failure.message, indent: "      ")
+                if let next = failure.next {
+                    out += "      next: " + document.phrase(next, from: step.id, options: options) + "\n"
+                }
+            }
+            for finding in step.findings {
+                out += "   " + badge(finding.severity, style: style) + " " + finding.title + "\n"
+                out += wrap(finding.detail, indent: "      ")
+                for evidence in finding.evidence { out += style.dim("      evidence: " + evidence.reference) + "\n" }
+                if let next = finding.next {
+                    out += "      next: " + document.phrase(next, from: step.id, options: options) + "\n"
+                }
+            }
+            if step.status == .noArtifact || step.status == .skipped {
+                if step.status == .skipped {
+                    out += "   skipped\n"
+                } else if !step.isGuidanceOnly {
+                    out += "   no artifact for this step\n"
+                }
+                if let collect = step.guidance?.collect { out += wrap("collect: " + collect, indent: "   ") }
+                if let empty = step.guidance?.empty { out += wrap("if empty: " + empty, indent: "   ") }
+            }
+            out += "\n"
+        }
+        out += style.bold("Artifacts (\(document.artifacts.count))") + "\n"
+        for artifact in document.artifacts {
+            let kind = artifact.kind?.rawValue ?? "-"
+            let status = artifact.status == .ok ? style.green("ok") : style.yellow(artifact.status.rawValue)
+            var line =
+                "   " + status + String(repeating: " ", count: max(1, 13 - artifact.status.rawValue.count))
+                + pad(kind, 22) + artifact.source
+            if let sha = artifact.sha256 { line += style.dim("  sha256:" + sha.prefix(12)) }
+            out += line + "\n"
+            if let status = artifact.httpStatus, artifact.status == .ok {
+                let size = artifact.size.map { " · " + FactValue.grouped($0) + " bytes" } ?? ""
+                let final = artifact.finalURL.map { $0 == artifact.source ? "" : " · final URL " + $0 } ?? ""
+                out += style.dim("      HTTP \(status)" + size + final) + "\n"
+            }
+            for diagnostic in artifact.diagnostics { out += "      " + diagnostic + "\n" }
+        }
+        out += "\n" + summaryLine(document) + "\n"
+        return out
+    }
+
+    /// "JustSend", "JustSend (named by the crash reports)", "not chosen".
+    static func subjectLine(_ document: FindingsDocument, options: ReportOptions) -> String {
+        guard let app = document.subject.app else {
+            return "not chosen" + (options.decisions[.chooseApp].map { " (\($0))" } ?? "")
+        }
+        switch document.subject.origin {
+        case .crashReports: return app + " (named by the crash reports)"
+        case .given, .none: return app
+        }
+    }
+
+    /// "Summary: 2 warnings, 1 notice, 1 info · 4 steps without artifacts".
+    public static func summaryLine(_ document: FindingsDocument) -> String {
+        let counts = Severity.allCases.reversed().compactMap { severity -> String? in
+            let n = document.summary.findings[severity.rawValue] ?? 0
+            guard n > 0 else { return nil }
+            return "\(n) \(severity.rawValue)" + (n > 1 && severity != .info ? "s" : "")
+        }
+        var parts = [counts.isEmpty ? "no findings" : counts.joined(separator: ", ")]
+        let failed = document.summary.failedChecks
+        if failed > 0 { parts.append(plural(failed, "check") + " could not run") }
+        let empty = document.summary.steps[StepStatus.noArtifact.rawValue] ?? 0
+        if empty > 0 { parts.append(plural(empty, "step") + " without artifacts") }
+        let skipped = document.summary.steps[StepStatus.skipped.rawValue] ?? 0
+        if skipped > 0 { parts.append(plural(skipped, "step") + " skipped") }
+        let unrecognized = document.summary.artifacts[ArtifactStatus.unrecognized.rawValue] ?? 0
+        if unrecognized > 0 { parts.append(plural(unrecognized, "artifact") + " not understood") }
+        let unreadable = document.summary.artifacts[ArtifactStatus.error.rawValue] ?? 0
+        if unreadable > 0 { parts.append(plural(unreadable, "artifact") + " could not be read") }
+        return "Summary: " + parts.joined(separator: " · ")
+    }
+
+    static func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    private static func header(_ step: FindingsDocument.StepRecord, style: Style) -> String {
+        let number = step.number < 10 ? " \(step.number)" : "\(step.number)"
+        let status: String
+        switch step.status {
+        case .clear: status = style.green("clear")
+        case .finding: status = style.yellow("finding")
+        case .noArtifact: status = style.dim(step.isGuidanceOnly ? "guidance" : "no artifact")
+        case .error: status = style.red("error")
+        case .skipped: status = style.dim("skipped")
+        }
+        return style.bold(number + "  " + step.title) + "  " + status + "\n"
+    }
+
+    private static func badge(_ severity: Severity, style: Style) -> String {
+        let text = pad(severity.rawValue, 8)
+        switch severity {
+        case .critical: return style.red(text)
+        case .warning: return style.yellow(text)
+        case .notice: return style.cyan(text)
+        case .info: return style.dim(text)
+        }
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// Wraps at 100 columns with the given indent.
+    static func wrap(_ text: String, indent: String) -> String {
+        var out = ""
+        var line = indent
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if line.count + word.count + 1 > 100 && line.count > indent.count {
+                out += line + "\n"
+                line = indent
+            }
+            line += (line.count > indent.count ? " " : "") + word
+        }
+        if line.count > indent.count { out += line + "\n" }
+        return out
+    }
+}
+
+/// `ANSIStyle` bound to one decision (color or not), for the renderers' many call sites.
+struct Style {
+    var enabled: Bool
+
+    func bold(_ text: String) -> String { text.styled(.bold, enabled: enabled) }
+    func dim(_ text: String) -> String { text.styled(.dim, enabled: enabled) }
+    func red(_ text: String) -> String { text.styled(.red, enabled: enabled) }
+    func green(_ text: String) -> String { text.styled(.green, enabled: enabled) }
+    func yellow(_ text: String) -> String { text.styled(.yellow, enabled: enabled) }
+    func cyan(_ text: String) -> String { text.styled(.cyan, enabled: enabled) }
+}

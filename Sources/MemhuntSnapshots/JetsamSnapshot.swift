@@ -1,0 +1,159 @@
+import MemhuntFormats
+
+/// The per-process numbers of one JetsamEvent record, computed once: peak, resident, rank among all
+/// processes and among apps. Checks, `inspect` and fleet scans read these instead of the raw record.
+public struct JetsamSnapshot: Sendable, Hashable {
+    /// One process of the record.
+    public struct Process: Sendable, Hashable {
+        /// Index in the record's `processes` array (JSON pointer `/processes/<index>`).
+        public var index: Int
+        /// `p_name`, cut by the kernel at 32 characters.
+        public var name: String
+        public var pid: Int?
+        /// Current footprint in pages (`rpages`): resident at that moment.
+        public var residentPages: UInt64
+        /// Lifetime peak in pages: `lifetimeMax`, never below `rpages`. Up to iOS 12 `lifetimeMax` was the
+        /// maximum *resident* size and can be smaller (SpringBoard 24,516 vs 61,443 pages in an iOS 10 record).
+        public var peakPages: UInt64
+        /// Whether `lifetimeMax` was present (else the peak is `rpages`).
+        public var hasLifetimeMax: Bool
+        public var states: [String]
+        /// The kill reason, present only on processes the record shows killed.
+        public var reason: String?
+        /// An app or app extension: not a daemon, not a `com.apple.*` service, not SpringBoard and friends.
+        public var isApp: Bool
+        /// 1 + the processes of the record with a strictly larger peak.
+        public var rank: Int
+        /// 1 + the app processes with a strictly larger peak; nil for non-apps.
+        public var appRank: Int?
+    }
+
+    public var date: String?
+    /// `date` as seconds since 1970.
+    public var time: Double?
+    public var product: String?
+    public var build: String?
+    /// Bytes per page (16,384 on A9 and later, 4,096 on A7/A8).
+    public var pageSize: UInt64
+    /// `memoryStatus.compressions`: pages compressed since boot (a counter, not a moment).
+    public var compressions: UInt64?
+    public var largestProcess: String?
+    /// In file order.
+    public var processes: [Process]
+
+    public init(_ event: JetsamEvent) {
+        date = event.date
+        time = event.time
+        product = event.product
+        build = event.build
+        pageSize = event.pageSize
+        compressions = event.compressions
+        largestProcess = event.largestProcess
+        var processes = event.processes.map { p in
+            Process(
+                index: p.index, name: p.name, pid: p.pid, residentPages: p.rpages,
+                peakPages: max(p.lifetimeMax ?? 0, p.rpages), hasLifetimeMax: p.lifetimeMax != nil, states: p.states,
+                reason: p.reason, isApp: Self.isApp(name: p.name, states: p.states), rank: 0, appRank: nil)
+        }
+        // Ranks from one sort: a process's rank is 1 + the number of strictly larger peaks.
+        let order = processes.indices.sorted { processes[$0].peakPages > processes[$1].peakPages }
+        var larger = 0
+        var largerApps = 0
+        for (position, index) in order.enumerated() {
+            if position > 0, processes[order[position - 1]].peakPages > processes[index].peakPages {
+                larger = position
+                largerApps = order[..<position].count { processes[$0].isApp }
+            }
+            processes[index].rank = larger + 1
+            if processes[index].isApp { processes[index].appRank = largerApps + 1 }
+        }
+        self.processes = processes
+    }
+
+    /// Bytes of `pages` pages of this record.
+    public func bytes(pages: UInt64) -> Double { Double(pages) * Double(pageSize) }
+
+    /// App processes, largest peak first (file order among equals).
+    public var appsByPeak: [Process] {
+        processes.filter(\.isApp).enumerated().sorted { a, b in
+            a.element.peakPages != b.element.peakPages ? a.element.peakPages > b.element.peakPages : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// Processes that are not apps by `states` but are the system's own.
+    static let systemProcesses: Set<String> = [
+        "SpringBoard", "backboardd", "kernel_task", "launchd", "WindowServer", "mediaserverd", "PineBoard",
+        "Carousel", "InCallService", "CommCenter",
+    ]
+
+    static func isApp(name: String, states: [String]) -> Bool {
+        !states.contains("daemon") && !name.hasPrefix("com.apple.") && !systemProcesses.contains(name) && !name.isEmpty
+    }
+}
+
+/// How one crash report ended, in the words a person acts on.
+public struct CrashSnapshot: Sendable, Hashable {
+    /// The app the report names (`app_name`, else the process, else the bundle id).
+    public var app: String?
+    public var process: String?
+    public var bundleID: String?
+    public var date: String?
+    public var time: Double?
+    public var kind: CrashKind
+    /// `EXC_RESOURCE (SIGKILL), MEMORY` and the like.
+    public var exception: String?
+    /// `FRONTBOARD 0x8badf00d` and the like.
+    public var termination: String?
+    /// The termination's reason text.
+    public var terminationReason: String?
+
+    public init(_ report: CrashReport) {
+        app = report.appName
+        process = report.processName
+        bundleID = report.bundleID
+        date = report.date
+        time = report.time
+        kind = report.kind
+        var exceptionParts: [String] = []
+        if let type = report.exceptionType { exceptionParts.append(type + (report.signal.map { " (\($0))" } ?? "")) }
+        if let subtype = report.exceptionSubtype { exceptionParts.append(subtype) }
+        exception = exceptionParts.isEmpty ? nil : exceptionParts.joined(separator: ", ")
+        termination = report.terminationCode.map {
+            (report.terminationNamespace.map { "\($0) " } ?? "") + "0x" + String($0, radix: 16)
+        }
+        terminationReason = report.terminationDescription
+    }
+}
+
+/// The memory numbers of one MetricKit metric payload, for the app it names.
+public struct MetricKitSnapshot: Sendable, Hashable {
+    public var bundleID: String?
+    public var appVersion: String?
+    /// The payload's window, as written.
+    public var begin: String?
+    public var end: String?
+    /// `end` as seconds since 1970.
+    public var time: Double?
+    public var peakBytes: Double?
+    public var suspendedBytes: Double?
+    public var memoryLimitExits: Int?
+    public var memoryPressureExits: Int?
+
+    public init(_ payload: MetricPayload) {
+        bundleID = payload.bundleIdentifier
+        appVersion = payload.appVersion
+        begin = payload.timeStampBegin
+        end = payload.timeStampEnd
+        time = payload.time
+        peakBytes = payload.peakMemoryBytes
+        suspendedBytes = payload.averageSuspendedMemoryBytes
+        memoryLimitExits = payload.memoryResourceLimitExits
+        memoryPressureExits = payload.memoryPressureExits
+    }
+
+    /// Exits for memory of either kind, when MetricKit counts any.
+    public var memoryExits: Int? {
+        memoryLimitExits == nil && memoryPressureExits == nil
+            ? nil : (memoryLimitExits ?? 0) + (memoryPressureExits ?? 0)
+    }
+}
