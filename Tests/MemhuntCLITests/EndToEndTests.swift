@@ -201,5 +201,12 @@ enum SHA256Hex {
         #expect(team["title"] as? String == "JustSend peaked at 725 MB, over the team's 600 MB budget")
         #expect(team["severity"] as? String == "warning")
         #expect(team["step"] as? String == "jetsam-record")
+        #expect(team["code"] as? String == "team-budget.over")
+        #expect((team["next"] as? [String: Any])?["step"] as? String == "simulator-repro")
+        let catalog = try #require(document["factCatalog"] as? [String: [String: Any]])
+        #expect(catalog["team.peakOverBudgetMB"]?["unit"] as? String == "MB")
+        let text = await memhunt(
+            "run", "--playbook", "Fixtures/playbooks/valid/team-budget.yaml", "--app", "JustSend", "Fixtures/justsend")
+        #expect(text.stdout.contains("team.peakOverBudgetMB = 125 MB"))
     }
 }

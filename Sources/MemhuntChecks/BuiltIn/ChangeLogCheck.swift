@@ -17,7 +17,9 @@ struct ChangeLogCheck: Check {
         facts: [
             FactDescription("changes.logs", .count, "Change logs among the artifacts."),
             FactDescription("changes.evaluations", .count, "Body evaluations in all change logs."),
-            FactDescription("changes.byLog", .map, "Body evaluations per change log, by label."),
+            FactDescription(
+                "changes.byLog", .map,
+                "Per change log (labelled by file name): {label: {evaluations: N, views: {View: N}}}."),
         ],
         codes: [
             FindingCode("change-log.before-after", .info, "Body evaluations per view across logs of one interaction."),

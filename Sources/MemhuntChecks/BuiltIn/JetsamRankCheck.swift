@@ -15,8 +15,9 @@ struct JetsamRankCheck: Check {
         reads: [.jetsamEvent],
         facts: [
             FactDescription("jetsam.records", .count, "JetsamEvent records among the artifacts."),
-            FactDescription("jetsam.processes", .count, "Processes listed in the chosen record."),
-            FactDescription("jetsam.pageSize", .bytes, "The record's page size."),
+            FactDescription(
+                "jetsam.processes", .count, "Processes listed in the chosen record (the newest that lists the app)."),
+            FactDescription("jetsam.pageSize", .bytes, "Bytes per page: 16,384, or 4,096 on A7/A8 devices."),
             FactDescription("jetsam.largestProcess", .text, "The record's largestProcess field."),
             FactDescription(
                 "jetsam.app.peakMB", .megabytes,

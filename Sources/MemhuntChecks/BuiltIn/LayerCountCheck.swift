@@ -14,7 +14,9 @@ struct LayerCountCheck: Check {
             """,
         reads: [.vmmapSummary, .footprint, .measurements, .viewHierarchy],
         facts: [
-            FactDescription("layers.coreAnimationMB", .megabytes, "CoreAnimation's memory in the reproduction."),
+            FactDescription(
+                "layers.coreAnimationMB", .megabytes,
+                "CoreAnimation's memory in the reproduction: vmmap's row, footprint's category, or a measurement."),
             FactDescription("layers.count", .count, "The largest layer count of a view dump or measurement."),
         ],
         codes: [

@@ -13,7 +13,9 @@ struct MetricKitMemoryCheck: Check {
             """,
         reads: [.metricPayload],
         facts: [
-            FactDescription("metrickit.peakMB", .megabytes, "MetricKit's peakMemoryUsage of the newest metric payload.")
+            FactDescription(
+                "metrickit.peakMB", .megabytes,
+                "MetricKit's peakMemoryUsage of the newest metric payload (kB = 1,000 bytes; localized units read).")
         ],
         codes: [
             FindingCode("metrickit-memory.peak", .warning, "MetricKit's peak memory reached the threshold."),

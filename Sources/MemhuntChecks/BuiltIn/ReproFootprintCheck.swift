@@ -16,7 +16,7 @@ struct ReproFootprintCheck: Check {
         facts: [
             FactDescription("repro.baselineMB", .megabytes, "The first reproduction reading's footprint."),
             FactDescription("repro.peakMB", .megabytes, "The largest reproduction reading's footprint."),
-            FactDescription("repro.ratio", .ratio, "Peak divided by baseline."),
+            FactDescription("repro.ratio", .ratio, "Peak divided by baseline, one decimal (45 → 611 MB is 13.6)."),
             FactDescription("repro.label", .text, "The label of the peak reading."),
         ],
         codes: [

@@ -15,7 +15,9 @@ struct WidgetBudgetCheck: Check {
         reads: [.measurements, .vmmapSummary, .footprint, .image],
         facts: [
             FactDescription("budget.footprintMB", .megabytes, "The heaviest measured footprint of the extension."),
-            FactDescription("budget.limitMB", .megabytes, "The extension's documented memory limit."),
+            FactDescription(
+                "budget.limitMB", .megabytes,
+                "The extension's documented memory limit (30 MB unless the playbook says otherwise)."),
             FactDescription(
                 "budget.ceilingMB", .megabytes, "The limit less the headroom: what a measurement must stay under."),
             FactDescription("budget.images", .count, "Images among the artifacts."),
