@@ -27,6 +27,8 @@ struct HelpTextTests {
                                           (playbooks show ID) to copy and tune.
                   report                  Render a saved findings document (memhunt run
                                           --format json) in any format.
+                  triage                  Walk through the hunt one step at a time, from what
+                                          the user reported.
                   validate                Check playbooks (files or built-in ids) and report
                                           every problem as file:line:col.
 

@@ -18,5 +18,6 @@ let commandList: [any MemhuntCommand.Type] = [
     InspectCommand.self,
     PlaybooksCommand.self,
     ReportCommand.self,
+    TriageCommand.self,
     ValidateCommand.self,
 ]

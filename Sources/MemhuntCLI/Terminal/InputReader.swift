@@ -14,6 +14,9 @@ public final class InputReader: @unchecked Sendable {
     private let lock = NSLock()
     private let fileDescriptor: Int32?
     private var bytes: [UInt8]
+    /// Bytes read past the last line returned by `readLine()`.
+    private var pending: [UInt8] = []
+    private var ended = false
 
     /// A reader of an open file descriptor.
     public init(fileDescriptor: Int32) {
@@ -29,6 +32,39 @@ public final class InputReader: @unchecked Sendable {
 
     /// Whether the reader is a terminal (a person typing, not a pipe).
     public var isTTY: Bool { fileDescriptor.map(TerminalCapabilities.isTTY) ?? false }
+
+    /// One line without its end (`\n`, `\r\n`), or nil at end of input. Lines longer than 64 KiB are cut.
+    public func readLine() -> String? {
+        lock.withLock {
+            while true {
+                if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    var line = Array(pending[..<newline])
+                    pending.removeSubrange(...newline)
+                    if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                    return String(decoding: line.prefix(1 << 16), as: UTF8.self)
+                }
+                if ended {
+                    guard !pending.isEmpty else { return nil }
+                    defer { pending = [] }
+                    return String(decoding: pending.prefix(1 << 16), as: UTF8.self)
+                }
+                guard let fileDescriptor else {
+                    pending += bytes
+                    bytes = []
+                    ended = true
+                    continue
+                }
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let n = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    ended = true
+                    continue
+                }
+                pending += chunk[..<n]
+            }
+        }
+    }
 
     /// Reads everything up to end of input, at most `limit` bytes; nil when there is more than that.
     public func readAll(limit: Int) -> [UInt8]? {

@@ -16,6 +16,12 @@ public enum BuiltInPlaybooks {
             summary: >-
               The picture still renders but nothing responds. Was it a watchdog, is the main thread in layout,
               is the change log silent, and which part of the view tree feeds the loop?
+            symptoms:
+              - phrases: ["freezes then a network timeout", "freeze network timeout", "app freezes", "app hangs", "ui is stuck", "friert ein"]
+                means: >-
+                  The main thread is blocked, here in layout; a network timeout that follows is a consequence,
+                  not the cause.
+                steps: [main-thread-sample, bisect-view-tree, network-timeout]
             steps:
               - id: crash-report
                 title: Crash report
@@ -81,6 +87,21 @@ public enum BuiltInPlaybooks {
               From "the app gets slow" to the variable that matters: crash report, jetsam record, suspended
               footprint and compressor pressure from the device; then a simulator reproduction, CoreAnimation
               layers, a structure-only variation and change logging.
+            symptoms:
+              - phrases: ["transition stops but scrolling works", "screen transition stops", "app gets slow", "app is slow", "slow to open"]
+                means: >-
+                  The app is alive and its main thread is not fully blocked: creating the new screen allocates a
+                  lot, the system compresses memory, and the transition stalls while compression uses the CPU.
+                steps: [crash-report, jetsam-record, simulator-repro, coreanimation-layers]
+              - phrases: ["whole phone is slow", "phone gets slow", "phone is slow", "system is slow", "other apps reload"]
+                means: >-
+                  Memory the app holds in the background makes the system compress and end other apps: look at
+                  what it holds while suspended and at the compressor.
+                steps: [jetsam-record, suspended-footprint, compressor-pressure]
+              - phrases: ["app crashes", "app closes", "app quits", "app disappears"]
+                means: >-
+                  The app ended: a crash report or the jetsam record's kill reason says how.
+                steps: [crash-report, jetsam-record]
             steps:
               - id: crash-report
                 title: Crash report
@@ -219,6 +240,11 @@ public enum BuiltInPlaybooks {
             summary: >-
               Does the footprint step up per visit to a screen instead of returning to a plateau, and what
               re-runs on every appearance?
+            symptoms:
+              - phrases: ["memory grows each time I open the screen", "memory grows every time", "memory keeps growing", "grows on every visit", "memory leak"]
+                means: >-
+                  Something is loaded again on every appearance and kept: the footprint steps up once per visit.
+                steps: [navigation-growth, change-logging]
             steps:
               - id: navigation-growth
                 title: Footprint per visit
@@ -261,6 +287,12 @@ public enum BuiltInPlaybooks {
             summary: >-
               Is the widget extension inside its ~30 MB budget with headroom, and which images eat it? Decoded
               images first, everything else far behind.
+            symptoms:
+              - phrases: ["widget went blank", "widget is blank", "widget is empty", "widget shows nothing", "widget not updating", "widget disappeared"]
+                means: >-
+                  The widget extension was ended for its memory budget (about 30 MB): decoded images are the
+                  usual cause.
+                steps: [widget-killed, widget-budget]
             steps:
               - id: widget-killed
                 title: Was the extension killed?

@@ -72,6 +72,23 @@ public struct Step: Sendable, Hashable {
     }
 }
 
+/// What a person's words may mean, for guided triage: phrases of a report, their meaning, and the
+/// steps that matter most then.
+public struct Symptom: Sendable, Hashable, Codable {
+    /// Words a user might say ("the widget went blank"); matched case-insensitively, word by word.
+    public var phrases: [String]
+    /// What it means for the hunt ("the extension was killed for its memory budget").
+    public var means: String
+    /// Ids of the steps that matter most.
+    public var steps: [String]
+
+    public init(phrases: [String], means: String, steps: [String]) {
+        self.phrases = phrases
+        self.means = means
+        self.steps = steps
+    }
+}
+
 /// An ordered investigation.
 public struct Playbook: Sendable, Hashable {
     public var id: String
@@ -86,10 +103,12 @@ public struct Playbook: Sendable, Hashable {
     public var isRemote: Bool
     /// Hex sha256 of the playbook's text, when it was loaded from text.
     public var sha256: String?
+    /// What users' words mean for this hunt (guided triage).
+    public var symptoms: [Symptom]
 
     public init(
         id: String, title: String, summary: String, steps: [Step], origin: String, directory: String? = nil,
-        isRemote: Bool = false, sha256: String? = nil
+        isRemote: Bool = false, sha256: String? = nil, symptoms: [Symptom] = []
     ) {
         self.id = id
         self.title = title
@@ -99,5 +118,6 @@ public struct Playbook: Sendable, Hashable {
         self.directory = directory
         self.isRemote = isRemote
         self.sha256 = sha256
+        self.symptoms = symptoms
     }
 }

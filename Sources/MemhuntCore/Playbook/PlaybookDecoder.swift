@@ -5,7 +5,9 @@ import MemhuntYAML
 struct PlaybookDecoder {
     typealias Field = (keyMark: Mark, value: YAMLNode)
 
-    static let playbookKeys = ["id", "title", "summary", "steps"]
+    static let playbookKeys = ["id", "title", "summary", "steps", "symptoms"]
+    static let requiredPlaybookKeys = ["id", "title", "summary", "steps"]
+    static let symptomKeys = ["phrases", "means", "steps"]
     static let stepKeys = ["id", "title", "inspects", "tells", "reads", "checks", "guidance"]
     static let checkKeys = ["id", "exec", "timeout", "with"]
     static let guidanceKeys = ["collect", "empty"]
@@ -36,7 +38,9 @@ struct PlaybookDecoder {
     // MARK: - Schema
 
     mutating func playbook(_ root: YAMLNode, origin: String, directory: String?, isRemote: Bool) -> Playbook? {
-        guard let fields = fields(of: root, in: "playbook", allowed: Self.playbookKeys, required: Self.playbookKeys)
+        guard
+            let fields = fields(
+                of: root, in: "playbook", allowed: Self.playbookKeys, required: Self.requiredPlaybookKeys)
         else { return nil }
         let id = identifier(fields["id"], what: "playbook id")
         let title = text(fields["title"], key: "title")
@@ -46,10 +50,35 @@ struct PlaybookDecoder {
             if items.isEmpty { error("'steps' must list at least one step", at: field.value.mark) }
             steps = items.compactMap { step($0) }
         }
+        let symptoms = fields["symptoms"].flatMap { list($0.value) }?.compactMap { symptom($0) } ?? []
         guard let id, let title, let summary, diagnostics.isEmpty else { return nil }
         return Playbook(
             id: id, title: title, summary: summary, steps: steps, origin: origin, directory: directory,
-            isRemote: isRemote)
+            isRemote: isRemote, symptoms: symptoms)
+    }
+
+    /// `- { phrases: [...], means: ..., steps: [step ids] }`; step ids must be the playbook's.
+    mutating func symptom(_ node: YAMLNode) -> Symptom? {
+        guard let fields = fields(of: node, in: "symptom", allowed: Self.symptomKeys, required: Self.symptomKeys)
+        else { return nil }
+        let phrases = fields["phrases"].flatMap { list($0.value) }?.compactMap { string($0) } ?? []
+        if phrases.isEmpty, let field = fields["phrases"] {
+            error("'phrases' must list at least one phrase", at: field.value.mark)
+        }
+        let means = text(fields["means"], key: "means")
+        var steps: [String] = []
+        for item in fields["steps"].flatMap({ list($0.value) }) ?? [] {
+            guard let id = string(item) else { continue }
+            if stepIDs[id] == nil {
+                let suggestion = Suggestion.closest(to: id, among: stepIDs.keys.sorted())
+                error(
+                    "unknown step '\(id)' in symptom" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""),
+                    at: item.mark)
+            }
+            steps.append(id)
+        }
+        guard let means, !phrases.isEmpty else { return nil }
+        return Symptom(phrases: phrases, means: means, steps: steps)
     }
 
     mutating func step(_ node: YAMLNode) -> Step? {

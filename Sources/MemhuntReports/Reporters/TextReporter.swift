@@ -9,40 +9,7 @@ public enum TextReporter: Reporter {
         let style = Style(enabled: options.colored)
         var out = style.bold(document.playbook.title) + style.dim("  (playbook \(document.playbook.id))") + "\n"
         out += "Subject: " + subjectLine(document, options: options) + "\n\n"
-        for step in document.steps {
-            out += header(step, style: style)
-            if !step.inspects.isEmpty || !step.tells.isEmpty {
-                out += style.dim("   inspects: \(step.inspects) · tells: \(step.tells)") + "\n"
-            }
-            for key in step.facts.keys.sorted() {
-                out += "   " + key + " = " + document.formatted(key, step.facts[key]!) + "\n"
-            }
-            for failure in step.failures {
-                out += "   " + style.red(pad("error", 8)) + " Check '\(failure.check)' could not run\n"
-                out += wrap(failure.message, indent: "      ")
-                if let next = failure.next {
-                    out += "      next: " + document.phrase(next, from: step.id, options: options) + "\n"
-                }
-            }
-            for finding in step.findings {
-                out += "   " + badge(finding.severity, style: style) + " " + finding.title + "\n"
-                out += wrap(finding.detail, indent: "      ")
-                for evidence in finding.evidence { out += style.dim("      evidence: " + evidence.reference) + "\n" }
-                if let next = finding.next {
-                    out += "      next: " + document.phrase(next, from: step.id, options: options) + "\n"
-                }
-            }
-            if step.status == .noArtifact || step.status == .skipped {
-                if step.status == .skipped {
-                    out += "   skipped\n"
-                } else if !step.isGuidanceOnly {
-                    out += "   no artifact for this step\n"
-                }
-                if let collect = step.guidance?.collect { out += wrap("collect: " + collect, indent: "   ") }
-                if let empty = step.guidance?.empty { out += wrap("if empty: " + empty, indent: "   ") }
-            }
-            out += "\n"
-        }
+        for step in document.steps { out += Self.step(step, in: document, options: options) + "\n" }
         out += style.bold("Artifacts (\(document.artifacts.count))") + "\n"
         for artifact in document.artifacts {
             let kind = artifact.kind?.rawValue ?? "-"
@@ -60,6 +27,46 @@ public enum TextReporter: Reporter {
             for diagnostic in artifact.diagnostics { out += "      " + diagnostic + "\n" }
         }
         out += "\n" + summaryLine(document) + "\n"
+        return out
+    }
+
+    /// One step's block of the walk: header, texts, facts, failures, findings and guidance.
+    public static func step(
+        _ step: FindingsDocument.StepRecord, in document: FindingsDocument, options: ReportOptions
+    ) -> String {
+        let style = Style(enabled: options.colored)
+        var out = ""
+        out += header(step, style: style)
+        if !step.inspects.isEmpty || !step.tells.isEmpty {
+            out += style.dim("   inspects: \(step.inspects) · tells: \(step.tells)") + "\n"
+        }
+        for key in step.facts.keys.sorted() {
+            out += "   " + key + " = " + document.formatted(key, step.facts[key]!) + "\n"
+        }
+        for failure in step.failures {
+            out += "   " + style.red(pad("error", 8)) + " Check '\(failure.check)' could not run\n"
+            out += wrap(failure.message, indent: "      ")
+            if let next = failure.next {
+                out += "      next: " + document.phrase(next, from: step.id, options: options) + "\n"
+            }
+        }
+        for finding in step.findings {
+            out += "   " + badge(finding.severity, style: style) + " " + finding.title + "\n"
+            out += wrap(finding.detail, indent: "      ")
+            for evidence in finding.evidence { out += style.dim("      evidence: " + evidence.reference) + "\n" }
+            if let next = finding.next {
+                out += "      next: " + document.phrase(next, from: step.id, options: options) + "\n"
+            }
+        }
+        if step.status == .noArtifact || step.status == .skipped {
+            if step.status == .skipped {
+                out += "   skipped\n"
+            } else if !step.isGuidanceOnly {
+                out += "   no artifact for this step\n"
+            }
+            if let collect = step.guidance?.collect { out += wrap("collect: " + collect, indent: "   ") }
+            if let empty = step.guidance?.empty { out += wrap("if empty: " + empty, indent: "   ") }
+        }
         return out
     }
 

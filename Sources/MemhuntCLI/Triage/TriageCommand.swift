@@ -1,0 +1,77 @@
+import Foundation
+import MemhuntChecks
+import MemhuntCore
+import MemhuntFormats
+import MemhuntReports
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `memhunt triage`: walk a person through the hunt one step at a time, from their own words.
+struct TriageCommand: MemhuntCommand {
+    static let playbook = OptionSpec(
+        "playbook", valueName: "id-or-path-or-url",
+        help: "A built-in playbook id, a playbook file or an http(s) URL (default: proposed from the report).")
+    static let session = OptionSpec(
+        "session", valueName: "file",
+        help: "Save the session here after every answer (default: memhunt-triage.json beside the report).")
+    static let resume = OptionSpec(
+        "resume", valueName: "file", help: "Continue a saved session at its first unfinished step.")
+
+    static let spec = CommandSpec(
+        "triage",
+        abstract: "Walk through the hunt one step at a time, from what the user reported.",
+        discussion:
+            "Prompts go to stderr and answers are read line by line from stdin, so a file of answers can be piped "
+            + "in. At each step: Enter accepts the proposal, a number picks a candidate, a path or URL adds one, "
+            + "s skips, ? shows the step's guidance, b goes back, q stops (the session is saved after every answer).",
+        arguments: [
+            ArgumentSpec(
+                "artifact", help: "Files, folders or URLs to offer as candidates.", isRepeating: true,
+                isOptional: true)
+        ],
+        options: [
+            playbook, RunCommand.app, Options.format(), Options.output, session, resume, RunCommand.allowExec,
+            Options.color,
+        ]
+    )
+
+    var parsed: ParsedCommand
+    var console: Console
+    var output: ReportDestination
+
+    init(_ parsed: ParsedCommand, console: Console) throws {
+        self.parsed = parsed
+        self.console = console
+        output = try ReportDestination(parsed)
+        if parsed.values.string(Self.resume) != nil && !parsed.values.positionals.isEmpty {
+            throw UsageError(
+                path: parsed.path,
+                reason: .invalidValue(
+                    parsed.values.positionals[0], option: "<artifact>",
+                    explanation: "--resume continues with the artifacts of the saved session"))
+        }
+    }
+
+    func execute() async throws -> Memhunt.ExitStatus {
+        let collector = ArtifactCollector(console: console)
+        defer { collector.removeCache() }
+        var walk: TriageWalk
+        if let file = parsed.values.string(Self.resume) {
+            walk = try await TriageWalk.resuming(file, console: console, collector: collector, parsed: parsed)
+        } else {
+            walk = try await TriageWalk.starting(console: console, collector: collector, parsed: parsed)
+        }
+        let interruption = walk.installInterruptHandler()
+        defer { interruption?.cancel() }
+        // A resumed walk writes where the saved one was asked to, unless told otherwise now.
+        var destination = output
+        if parsed.values.string(Options.output) == nil, let saved = walk.state.output, saved != "-" {
+            destination.path = saved
+        }
+        return try await walk.run(output: destination)
+    }
+}

@@ -1,0 +1,459 @@
+import Dispatch
+import Foundation
+import MemhuntChecks
+import MemhuntCore
+import MemhuntFormats
+import MemhuntReports
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The guided walk: one hunt session, driven by a person's answers read line by line.
+///
+/// Prompts and step results go to stderr; the report goes to stdout or `--output` at the end. The
+/// state is saved after every answer, so Ctrl-C, end of input or `q` lose nothing.
+struct TriageWalk {
+    var console: Console
+    var collector: ArtifactCollector
+    var state: TriageState
+    var session: HuntSession
+    /// Artifacts offered as candidates (operands, the current folder, answers), read once.
+    var pool: [Artifact]
+    /// Where the state is saved.
+    var stateFile: String
+    /// What the user's words point at in this playbook, if anything.
+    var symptom: Symptom?
+    let engine = StepEngine(checks: builtInChecks, external: ProcessCheckRunner(), toolVersion: Memhunt.version)
+
+    // MARK: - Starting and resuming
+
+    static func starting(console: Console, collector: ArtifactCollector, parsed: ParsedCommand) async throws
+        -> TriageWalk
+    {
+        let values = parsed.values
+        let io = Prompter(console: console)
+        io.say("memhunt triage: answer each question; Enter accepts what is proposed, q stops (nothing is lost).")
+        guard let words = io.ask("What did the user report, in their own words?") else {
+            throw CommandError("input ended before the user's report was given")
+        }
+        let builtIns = BuiltInPlaybooks.all.compactMap { entry -> Playbook? in
+            guard case .success(let p)? = playbookLoader.builtIn(entry.id) else { return nil }
+            return p
+        }
+        var reference = values.string(TriageCommand.playbook)
+        var playbook: Playbook
+        if let given = reference {
+            playbook = try await PlaybookReference.load(given, collector: collector, console: console)
+        } else {
+            let matches = SymptomMatcher.matches(words, in: builtIns)
+            let proposed = matches.first?.playbook ?? builtIns.first { $0.id == "memory-hunt" } ?? builtIns[0]
+            if let match = matches.first {
+                io.say("That sounds like: " + match.symptom.means)
+            } else {
+                io.say("Nothing in the shipped playbooks names those words; the full memory hunt fits most reports.")
+            }
+            let ids = builtIns.map(\.id)
+            playbook = proposed
+            reference = proposed.id
+            while true {
+                guard
+                    let answer = io.ask(
+                        "Playbook: \(proposed.id) (\(proposed.title)). Enter to accept, or another id ("
+                            + ids.joined(separator: ", ") + "), file or URL:")
+                else { throw CommandError("input ended before a playbook was chosen") }
+                if answer.isEmpty { break }
+                do {
+                    playbook = try await PlaybookReference.load(answer, collector: collector, console: console)
+                    reference = answer
+                    break
+                } catch {
+                    io.say("\(error) Try again.")
+                }
+            }
+        }
+        var app = values.string(RunCommand.app)
+        if app == nil {
+            guard
+                let answer = io.ask(
+                    "Which app is it? A process name or bundle id (Enter: let the artifacts decide):")
+            else { throw CommandError("input ended before the app was named") }
+            app = answer.isEmpty ? nil : answer
+        }
+        let operands = values.positionals
+        let session = HuntSession(
+            playbook: playbook, artifacts: [], app: app, allowExec: values.flag(RunCommand.allowExec))
+        let state = TriageState(
+            reported: words, playbook: reference ?? playbook.origin, operands: operands,
+            format: values.string(Options.format()) ?? "text", output: values.string(Options.output),
+            session: session.state)
+        let file =
+            values.string(TriageCommand.session)
+            ?? Self.defaultStateFile(output: values.string(Options.output))
+        var walk = TriageWalk(
+            console: console, collector: collector, state: state, session: session, pool: [], stateFile: file,
+            symptom: SymptomMatcher.matches(words, in: [playbook]).first?.symptom)
+        walk.pool = await walk.candidatePool()
+        try walk.save()
+        if let symptom = walk.symptom {
+            let titles = symptom.steps.compactMap { id in playbook.steps.firstIndex { $0.id == id } }
+                .map { "\($0 + 1) \(playbook.steps[$0].title)" }
+            if !titles.isEmpty {
+                io.say("The steps that matter most for that: " + titles.joined(separator: "; ") + ".")
+            }
+        }
+        io.say("The session is saved in \(file) after every answer.")
+        return walk
+    }
+
+    static func resuming(_ file: String, console: Console, collector: ArtifactCollector, parsed: ParsedCommand)
+        async throws -> TriageWalk
+    {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandError("\(file): cannot read the triage session (no such file or not readable)")
+        }
+        let state: TriageState
+        do {
+            state = try JSONDecoder().decode(TriageState.self, from: data)
+        } catch {
+            throw CommandError("\(file): not a triage session this memhunt can read (\(error))")
+        }
+        guard state.schema == TriageState.currentSchema else {
+            throw CommandError("\(file): unknown session schema '\(state.schema)'")
+        }
+        let playbook = try await PlaybookReference.load(state.playbook, collector: collector, console: console)
+        let artifacts = await collector.collect(state.session.artifactSources)
+        let session: HuntSession
+        do {
+            session = try HuntSession(
+                restoring: state.session, playbook: playbook, artifacts: artifacts,
+                allowExec: parsed.values.flag(RunCommand.allowExec))
+        } catch {
+            throw CommandError("\(file): \(error)")
+        }
+        var walk = TriageWalk(
+            console: console, collector: collector, state: state, session: session, pool: [], stateFile: file,
+            symptom: state.reported.flatMap { SymptomMatcher.matches($0, in: [playbook]).first?.symptom })
+        walk.pool = await walk.candidatePool()
+        let io = Prompter(console: console)
+        let done = session.results.compactMap { $0 }
+        if let pending = session.pendingIndex {
+            io.say(
+                "Resuming \(playbook.id) at step \(pending + 1) (\(playbook.steps[pending].title))"
+                    + (done.isEmpty ? "." : "; steps kept:"))
+        } else {
+            io.say("Every step of this session has run; writing the report.")
+        }
+        let document = walk.document()
+        for step in document.steps {
+            let facts = step.facts.keys.sorted().map { "\($0) = " + document.formatted($0, step.facts[$0]!) }
+            io.say(
+                "  \(step.number)  \(step.title)  \(step.status.rawValue)" + (facts.isEmpty ? "" : ": ")
+                    + facts.joined(separator: ", "))
+        }
+        return walk
+    }
+
+    static func defaultStateFile(output: String?) -> String {
+        guard let output, output != "-" else { return "memhunt-triage.json" }
+        let directory = (output as NSString).deletingLastPathComponent
+        return (directory.isEmpty ? "" : directory + "/") + "memhunt-triage.json"
+    }
+
+    // MARK: - The walk
+
+    /// Walks every pending step, then writes the report.
+    mutating func run(output: ReportDestination) async throws -> Memhunt.ExitStatus {
+        let io = Prompter(console: console)
+        TriageProgress.shared.update(file: stateFile, step: session.pendingStep.map { ($0.title, session.cursor + 1) })
+        while let index = session.pendingIndex {
+            TriageProgress.shared.update(file: stateFile, step: (session.playbook.steps[index].title, index + 1))
+            switch await ask(step: index, io: io) {
+            case .ended:
+                try save()
+                io.say("Input ended at step \(index + 1). Resume with: memhunt triage --resume \(stateFile)")
+                console.note("memhunt: exit 2: the triage stopped at step \(index + 1) before its end")
+                return .couldNotRun
+            case .quit:
+                try save()
+                io.say("Stopped at step \(index + 1). Resume with: memhunt triage --resume \(stateFile)")
+                return .success
+            case .next:
+                try save()
+            }
+        }
+        state.finished = true
+        try save()
+        var document = document()
+        document.gate = Gate.decide(document, failOn: nil)
+        io.say(TextReporter.summaryLine(document))
+        try output.write(document, format: state.format, console: console)
+        return Gate.announce(document.gate, console: console)
+    }
+
+    enum Answered { case next, quit, ended }
+
+    /// Asks about step `index` until an answer moves the walk.
+    mutating func ask(step index: Int, io: Prompter) async -> Answered {
+        let step = session.playbook.steps[index]
+        let count = session.playbook.steps.count
+        io.say("")
+        io.say(
+            "Step \(index + 1)/\(count) · \(step.title)"
+                + (symptom?.steps.contains(step.id) == true ? "  (matters most for what the user reported)" : ""))
+        if !step.inspects.isEmpty || !step.tells.isEmpty {
+            io.say("  What I inspect: \(step.inspects). What it tells me: \(step.tells).")
+        }
+        while true {
+            let candidates = candidates(for: index)
+            let given = session.candidates(forStep: index)
+            for (n, candidate) in candidates.enumerated() {
+                io.say(
+                    "  \(n + 1)) \(candidate.source)  [\(candidate.kind?.rawValue ?? "?")"
+                        + (Self.time(candidate).map { ", \($0)" } ?? "") + "]")
+            }
+            // What was given already wins; then the best candidate; then running or skipping.
+            let proposal: String
+            if !given.isEmpty {
+                proposal =
+                    "run with what was given (" + given.map { Self.name($0.source) }.joined(separator: ", ") + ")"
+            } else if let first = candidates.first {
+                proposal = "use 1 (\(Self.name(first.source)))"
+            } else if step.reads.isEmpty || runsWithoutArtifacts(step) {
+                proposal = "run the step"
+            } else {
+                proposal = "skip (no candidate)"
+            }
+            guard
+                let answer = io.ask(
+                    "Enter = \(proposal) · number · path or URL · s skip · ? guidance · b back · q quit >")?
+                    .trimmingCharacters(in: .whitespaces)
+            else { return .ended }
+            switch answer {
+            case "":
+                if given.isEmpty, let first = candidates.first {
+                    session.add([first])
+                    return await runStep(index, io: io)
+                }
+                if proposal.hasPrefix("skip") { return skip(index, io: io) }
+                return await runStep(index, io: io)
+            case "s", "S": return skip(index, io: io)
+            case "?":
+                if let collect = step.collect { io.say("  Collect: " + collect) }
+                if let empty = step.empty { io.say("  If empty: " + empty) }
+                if step.collect == nil && step.empty == nil { io.say("  This step has no guidance.") }
+            case "b", "B":
+                guard index > 0 else {
+                    io.say("  This is the first step.")
+                    continue
+                }
+                session.back()
+                return .next
+            case "q", "Q": return .quit
+            default:
+                if let number = Int(answer) {
+                    guard number >= 1, number <= candidates.count else {
+                        io.say("  There is no candidate \(number): pick 1–\(candidates.count), or give a path.")
+                        continue
+                    }
+                    session.add([candidates[number - 1]])
+                    return await runStep(index, io: io)
+                }
+                let added = await collector.collect([answer])
+                guard !added.isEmpty else {
+                    io.say("  Nothing found at \(answer). Try again.")
+                    continue
+                }
+                if let problem = added.first(where: { $0.status != .ok }) {
+                    io.say("  \(problem.source): \(problem.error ?? problem.status.rawValue). Try again.")
+                    continue
+                }
+                let fitting = added.filter { $0.kind.map(step.reads.contains) ?? false }
+                guard !fitting.isEmpty else {
+                    let kinds = Set(added.compactMap { $0.kind?.rawValue }).sorted().joined(separator: ", ")
+                    io.say(
+                        "  \(answer) is \(kinds.isEmpty ? "of no kind memhunt knows" : kinds); this step reads "
+                            + step.reads.map(\.rawValue).joined(separator: ", ") + ". Try again.")
+                    pool += added.filter { a in !pool.contains { $0.source == a.source } }
+                    continue
+                }
+                state.operands.append(answer)
+                pool += added.filter { a in !pool.contains { $0.source == a.source } }
+                session.add(fitting)
+                return await runStep(index, io: io)
+            }
+        }
+    }
+
+    mutating func runStep(_ index: Int, io: Prompter) async -> Answered {
+        try? save()
+        await session.runPending(using: engine)
+        let document = document()
+        if let record = document.steps.first(where: { $0.number == index + 1 }) {
+            io.say(
+                TextReporter.step(
+                    record, in: document,
+                    options: ReportOptions(colored: console.stderrColored, decisions: commandLineDecisions)))
+        }
+        return .next
+    }
+
+    mutating func skip(_ index: Int, io: Prompter) -> Answered {
+        let step = session.playbook.steps[index]
+        session.skip()
+        io.say(
+            "  Skipped."
+                + (step.tells.isEmpty
+                    ? "" : " It would have told: \(step.tells.prefix(1).lowercased() + step.tells.dropFirst()).")
+        )
+        return .next
+    }
+
+    func runsWithoutArtifacts(_ step: Step) -> Bool {
+        step.checks.contains { invocation in
+            if case .builtIn(let id) = invocation.kind {
+                return engine.checks[id]?.description.runsWithoutArtifacts ?? false
+            }
+            return false
+        }
+    }
+
+    /// Candidates of the step's kinds not yet given: near the incident first when one is known,
+    /// else newest first.
+    func candidates(for index: Int) -> [Artifact] {
+        let reads = session.playbook.steps[index].reads
+        let given = Set(session.artifacts.map(\.source))
+        let fitting = pool.filter {
+            $0.status == .ok && ($0.kind.map(reads.contains) ?? false) && !given.contains($0.source)
+        }
+        let incident = session.artifacts.compactMap(Self.seconds).first
+        return fitting.enumerated().sorted { a, b in
+            let (ta, tb) = (Self.seconds(a.element), Self.seconds(b.element))
+            switch (ta, tb, incident) {
+            case (let x?, let y?, let i?) where abs(x - i) != abs(y - i): return abs(x - i) < abs(y - i)
+            case (let x?, let y?, nil) where x != y: return x > y
+            case (.some, nil, _): return true
+            case (nil, .some, _): return false
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
+    }
+
+    static func seconds(_ artifact: Artifact) -> Double? {
+        switch artifact.content {
+        case .jetsamEvent(let e)?: e.time
+        case .crashReport(let r)?: r.time
+        case .metricPayload(let m)?: m.time
+        default: nil
+        }
+    }
+
+    static func time(_ artifact: Artifact) -> String? {
+        switch artifact.content {
+        case .jetsamEvent(let e)?: e.date
+        case .crashReport(let r)?: r.date
+        case .metricPayload(let m)?: m.timeStampEnd
+        default: nil
+        }
+    }
+
+    static func name(_ source: String) -> String { source.split(separator: "/").last.map(String.init) ?? source }
+
+    /// The operands, the files of the current folder and, on macOS, the newest synced device logs.
+    func candidatePool() async -> [Artifact] {
+        var operands = state.operands
+        let fm = FileManager.default
+        let here = fm.currentDirectoryPath
+        if let names = try? fm.contentsOfDirectory(atPath: here) {
+            for name in names.sorted() where !name.hasPrefix(".") && name != (stateFile as NSString).lastPathComponent {
+                var directory: ObjCBool = false
+                if fm.fileExists(atPath: name, isDirectory: &directory), !directory.boolValue { operands.append(name) }
+            }
+        }
+        #if os(macOS)
+            let synced = NSHomeDirectory() + "/Library/Logs/CrashReporter/MobileDevice"
+            if let devices = try? fm.contentsOfDirectory(atPath: synced) {
+                var files: [(String, Date)] = []
+                for device in devices where !device.hasPrefix(".") {
+                    let dir = synced + "/" + device
+                    for name in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] where name.hasSuffix(".ips") {
+                        let path = dir + "/" + name
+                        let date = (try? fm.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast
+                        files.append((path, date))
+                    }
+                }
+                operands += files.sorted { $0.1 > $1.1 }.prefix(200).map(\.0)
+            }
+        #endif
+        var seen = Set<String>()
+        return await collector.collect(operands).filter { seen.insert($0.source).inserted }
+    }
+
+    func document() -> FindingsDocument {
+        FindingsDocument(
+            session.result(toolVersion: Memhunt.version),
+            run: FindingsDocument.RunInfo(id: "triage", startedAt: nil, finishedAt: nil))
+    }
+
+    mutating func save() throws {
+        state.session = session.state
+        do {
+            try AtomicFile.write(JSONText.pretty(state), to: stateFile)
+        } catch {
+            throw CommandError("cannot save the triage session: \(error)")
+        }
+    }
+
+    /// On Ctrl-C: say how to resume (the state is saved after every answer) and exit 130.
+    func installInterruptHandler() -> (any DispatchSourceSignal)? {
+        guard console.stdin === InputReader.standardInput else { return nil }
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let stderr = console.stderr
+        source.setEventHandler {
+            let (file, step) = TriageProgress.shared.current
+            let at = step.map { " at step \($0.number) (\($0.title))" } ?? ""
+            stderr.write("\nInterrupted\(at). The session is saved: memhunt triage --resume \(file)\n")
+            exit(130)
+        }
+        source.resume()
+        return source
+    }
+}
+
+/// Where the walk is, for the interrupt handler (which runs on another thread).
+final class TriageProgress: @unchecked Sendable {
+    static let shared = TriageProgress()
+    private let lock = NSLock()
+    private var file = "memhunt-triage.json"
+    private var step: (title: String, number: Int)?
+
+    func update(file: String, step: (String, Int)?) {
+        lock.withLock {
+            self.file = file
+            self.step = step.map { (title: $0.0, number: $0.1) }
+        }
+    }
+
+    var current: (String, (title: String, number: Int)?) { lock.withLock { (file, step) } }
+}
+
+/// Questions on stderr, answers from stdin, one line each.
+struct Prompter {
+    var console: Console
+
+    func say(_ text: String) { console.stderr.write(text.hasSuffix("\n") ? text : text + "\n") }
+
+    /// The answer, or nil at end of input.
+    func ask(_ question: String) -> String? {
+        console.stderr.write(question + " ")
+        guard let line = console.stdin.readLine() else {
+            console.stderr.write("\n")
+            return nil
+        }
+        if !console.stdin.isTTY { console.stderr.write(line + "\n") }
+        return line
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import MemhuntTestSupport
+import Testing
+
+/// The real binary in a real terminal: `Tests/Support/triage_tmux.py` types the answers into tmux,
+/// presses Ctrl-C at step 5, resumes with `--resume`; this test asserts what the screens showed and
+/// that the same answers piped in write the same report.
+@Suite struct TriageTerminalTests {
+    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: tmux != nil && BinaryTests.binary != nil))
+    func typedThroughInterruptedAtStepFiveAndResumed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let binary = try #require(BinaryTests.binary)
+        let (status, output) = try Self.run(
+            "/usr/bin/env", ["python3", Repo.root + "/Tests/Support/triage_tmux.py", binary, Repo.root, dir.path])
+        #expect(status == 0, "\(output)")
+        let screens = output.components(separatedBy: "=== ")
+        let before = try #require(screens.first { $0.hasPrefix("before-interrupt") })
+        for shown in [
+            "jetsam.app.peakMB = 725 MB", "jetsam.app.rank = 7", "jetsam.app.residentMB = 122 MB",
+            "jetsam.compressions = 15,734,833", "Step 5/8 · Simulator reproduction",
+        ] {
+            #expect(before.contains(shown), "steps 2–4 show \(shown)")
+        }
+        let interrupted = try #require(screens.first { $0.hasPrefix("interrupted") })
+        #expect(interrupted.contains("Interrupted at step 5 (Simulator reproduction). The session is saved"))
+        let resumed = try #require(screens.first { $0.hasPrefix("resumed") })
+        #expect(resumed.contains("Resuming memory-hunt at step 5 (Simulator reproduction); steps kept:"))
+        #expect(resumed.contains("4  Compressor compressions  finding: jetsam.compressions = 15,734,833"))
+        #expect(resumed.contains("repro.peakMB = 611 MB"))
+        let written = try String(contentsOfFile: dir.path + "/report.txt", encoding: .utf8)
+        for number in ["725 MB", "122 MB", "15,734,833", "45 MB", "611 MB", "3,573", "623 MB", "103 MB"] {
+            #expect(written.contains(number), "the report holds \(number)")
+        }
+
+        // The same answers piped in write the same report.
+        let answers =
+            [
+                "The screen transition stops but scrolling still works", "", "",
+                "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", "", "",
+                "Fixtures/justsend/measurements-detail.csv",
+                "", "Fixtures/justsend/measurements-variation.json", "Fixtures/justsend/drawer-before.log",
+            ].joined(separator: "\n") + "\n"
+        let piped = dir.path + "/piped.txt"
+        let (pipedStatus, _) = try Self.run(
+            binary, ["triage", "--app", "JustSend", "--session", dir.path + "/p.json", "-o", piped], input: answers)
+        #expect(pipedStatus == 0)
+        #expect(try String(contentsOfFile: piped, encoding: .utf8) == written)
+    }
+}

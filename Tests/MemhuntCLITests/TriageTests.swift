@@ -1,0 +1,118 @@
+import Foundation
+import MemhuntCore
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntCLI
+
+/// Guided triage driven by scripted answers: the transcript, the session file after each answer,
+/// and resuming after an interruption at every step.
+@Suite struct TriageTests {
+    /// The JustSend hunt answered as a person would: the report in their words, accept the proposed
+    /// playbook, name the app, then one artifact per step that needs one.
+    static let answers = [
+        "The screen transition stops but scrolling still works",
+        "",
+        "JustSend",
+        "",
+        "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips",
+        "",
+        "",
+        "Fixtures/justsend/measurements-detail.csv",
+        "",
+        "Fixtures/justsend/measurements-variation.json",
+        "Fixtures/justsend/drawer-before.log",
+    ]
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func triage(_ arguments: [String], answers: [String]) async -> Outcome {
+        let input = answers.map { $0 + "\n" }.joined()
+        let out = OutputWriter(), err = OutputWriter()
+        let status = await Memhunt.main(
+            arguments: ["triage"] + arguments, environment: [:], stdin: InputReader(bytes: Array(input.utf8)),
+            stdout: out, stderr: err)
+        return Outcome(status: status, stdout: out.captured, stderr: err.captured)
+    }
+
+    @Test func walkThroughJustSendMatchesTheGoldenTranscript() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let session = dir.path + "/session.json"
+        let run = await Self.triage(["--session", session], answers: Self.answers)
+        #expect(run.status == 0, "\(run.stderr)")
+        for number in [
+            "725 MB", "jetsam.app.rank = 7", "122 MB", "15,734,833", "45 → 611 MB", "3,573 layers", "623 MB",
+        ] {
+            #expect(run.stderr.contains(number), "the walk shows \(number)")
+            #expect(run.stdout.contains(number), "the report shows \(number)")
+        }
+        let transcript = run.stderr.replacingOccurrences(of: session, with: "SESSION")
+        let golden = Repo.root + "/Tests/MemhuntCLITests/Golden/triage-justsend.txt"
+        if ProcessInfo.processInfo.environment["MEMHUNT_UPDATE_GOLDEN"] == "1" {
+            try transcript.write(toFile: golden, atomically: true, encoding: .utf8)
+        }
+        #expect(transcript == (try String(contentsOfFile: golden, encoding: .utf8)))
+        let saved = try JSONDecoder().decode(TriageState.self, from: Data(contentsOf: URL(fileURLWithPath: session)))
+        #expect(saved.finished)
+        #expect(saved.playbook == "memory-hunt")
+        #expect(saved.reported == Self.answers[0])
+        #expect(saved.session.steps.compactMap { $0 }.count == 8)
+    }
+
+    @Test func theWordsProposeThePlaybookThatFits() async throws {
+        let cases = [
+            ("the widget went blank", "widget-budget"),
+            ("it freezes, then a network timeout", "layout-freeze"),
+            ("memory grows each time I open the screen", "navigation-growth"),
+            ("the whole phone gets slow", "memory-hunt"),
+            ("Transitions stop but scrolling works", "memory-hunt"),
+        ]
+        let builtIns = try BuiltInPlaybooks.all.map { try playbookLoader.builtIn($0.id)!.get() }
+        for (words, expected) in cases {
+            #expect(SymptomMatcher.matches(words, in: builtIns).first?.playbook.id == expected, "\(words)")
+        }
+        let freeze = try #require(SymptomMatcher.matches("it freezes, then a network timeout", in: builtIns).first)
+        #expect(freeze.symptom.means.contains("a network timeout that follows is a consequence"))
+    }
+
+    /// The session file after every answer holds every earlier answer; an interruption at any step
+    /// resumes there and ends with the same report as the uninterrupted walk.
+    @Test func interruptedAtEveryStepResumesToTheSameReport() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let whole = await Self.triage(["--session", dir.path + "/whole.json"], answers: Self.answers)
+        // Answers 0–2 precede the steps; answers 3… are one per step.
+        for stop in 3..<Self.answers.count {
+            let file = dir.path + "/s\(stop).json"
+            let first = await Self.triage(["--session", file], answers: Array(Self.answers[..<stop]))
+            #expect(first.status == 2, "input ended before the end: exit 2")
+            #expect(first.stderr.contains("Resume with: memhunt triage --resume \(file)"))
+            let saved = try JSONDecoder().decode(TriageState.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
+            #expect(saved.session.cursor == stop - 3, "after answer \(stop) the walk is at step \(stop - 2)")
+            #expect(saved.session.steps.compactMap { $0 }.count == stop - 3)
+            let rest = await Self.triage(["--resume", file], answers: Array(Self.answers[stop...]))
+            #expect(rest.status == 0, "\(rest.stderr)")
+            #expect(rest.stderr.contains("Resuming memory-hunt at step \(stop - 2)"))
+            #expect(rest.stdout == whole.stdout, "resumed at step \(stop - 2)")
+        }
+    }
+
+    @Test func invalidAnswersReAskWithTheReason() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var answers = Array(Self.answers[..<4])
+        answers += ["Fixtures/no-such-file.ips", "Fixtures/justsend/drawer-before.log", "9", "?", "b", "q"]
+        let run = await Self.triage(["--session", dir.path + "/s.json"], answers: answers)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("Fixtures/no-such-file.ips: no such file"))
+        #expect(run.stderr.contains("Fixtures/justsend/drawer-before.log is change-log; this step reads jetsam-event"))
+        #expect(run.stderr.contains("There is no candidate 9"))
+        #expect(run.stderr.contains("Collect: The JetsamEvent-*.ips file"))
+        #expect(run.stderr.contains("Stopped at step 1."))
+    }
+}
