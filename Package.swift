@@ -56,13 +56,11 @@ let package = Package(
             dependencies: ["CYaml"]
         ),
 
-        // MARK: - Core: playbook, artifact store, Check protocol, step engine
+        // MARK: - Core: playbook, Check protocol, step engine (no I/O: bytes and text in, results out)
         .target(
             name: "MemhuntCore",
             dependencies: [
-                "MemhuntBasics",
                 "MemhuntFormats",
-                "MemhuntHTTP",
                 "MemhuntYAML",
             ]
         ),
@@ -73,6 +71,27 @@ let package = Package(
                 "MemhuntChecks",
                 "MemhuntTestSupport",
                 "MemhuntYAML",
+            ]
+        ),
+
+        // MARK: - Artifacts: the I/O between HTTP/Formats and the engine (walks, manifests, downloads, run cache)
+        .target(
+            name: "MemhuntArtifacts",
+            dependencies: [
+                "MemhuntBasics",
+                "MemhuntCore",
+                "MemhuntFormats",
+                "MemhuntHTTP",
+                "MemhuntYAML",
+            ]
+        ),
+        .testTarget(
+            name: "MemhuntArtifactsTests",
+            dependencies: [
+                "MemhuntArtifacts",
+                "MemhuntChecks",
+                "MemhuntCore",
+                "MemhuntTestSupport",
             ]
         ),
 
@@ -103,6 +122,7 @@ let package = Package(
         .target(
             name: "MemhuntCLI",
             dependencies: [
+                "MemhuntArtifacts",
                 "MemhuntChecks",
                 "MemhuntCore",
                 "MemhuntHTTP",
@@ -116,6 +136,7 @@ let package = Package(
         .testTarget(
             name: "MemhuntCLITests",
             dependencies: [
+                "MemhuntArtifacts",
                 "MemhuntBasics",
                 "MemhuntCLI",
                 "MemhuntHTTP",
@@ -128,6 +149,7 @@ let package = Package(
         .target(
             name: "MemhuntTestSupport",
             dependencies: [
+                "MemhuntArtifacts",
                 "MemhuntChecks",
                 "MemhuntCore",
             ],

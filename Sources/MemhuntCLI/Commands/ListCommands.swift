@@ -1,3 +1,4 @@
+import MemhuntArtifacts
 import MemhuntChecks
 import MemhuntCore
 import MemhuntReports

@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntCore
 import MemhuntFormats
 import MemhuntHTTP
 

@@ -1,5 +1,6 @@
 import Foundation
 import MemhuntBasics
+import MemhuntCore
 import MemhuntFormats
 
 /// Reads local operands (files and directories) into artifacts.
