@@ -175,10 +175,13 @@ public enum ArtifactReader {
         ReadOutcome(kind: nil, result: .failure(error))
     }
 
+    /// Never quotes the content: a manifest entry or an operand may point at a private file (a
+    /// `.git-credentials` used to have its token printed here); only a guess at its shape and its size.
     private static func unrecognized(_ bytes: [UInt8]) -> ReadOutcome {
-        let preview = String(decoding: bytes.prefix(40), as: UTF8.self)
-            .map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
-        return unrecognized(FormatError("unrecognized content (\(preview)…)"))
+        let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        let json = start < bytes.count && "{[\"".utf8.contains(bytes[start])
+        return unrecognized(
+            FormatError("unrecognized content (\(json ? "JSON" : "text") of no known kind, \(bytes.count) bytes)"))
     }
 
     /// No NUL bytes and valid UTF-8 (a sniffer: overlong forms are not checked); a sequence cut by the end
