@@ -53,14 +53,20 @@ struct HelpTextTests {
                   --app <name>            The app under investigation: a process name or a
                                           bundle id.
                   --format <format>       The output format. (values: text, json; default: text)
-                  -o, --output <file>     Write the report to this file (atomically) instead of
-                                          stdout.
+                  -o, --output <file>     Write the report to this file (atomically; '-' is
+                                          stdout) instead of stdout.
                   --fail-on <severity>    Exit 1 when a finding reaches this severity. (values:
                                           info, notice, warning, critical)
                   --header <header>       An HTTP header for every download, as 'Name: value'.
                   --max-artifact-size <MB>
                                           Refuse downloads larger than this many megabytes.
                                           (default: 256)
+                  --max-manifest-entries <count>
+                                          Refuse manifests that list more artifacts. (default:
+                                          1000)
+                  --download-timeout <seconds>
+                                          Give up on a download not complete after this long,
+                                          retries included. (default: 300)
                   --allow-exec            Allow the playbook to run external programs.
                   -h, --help              Show help information.
 

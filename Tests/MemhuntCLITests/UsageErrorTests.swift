@@ -3,7 +3,8 @@ import Testing
 
 let runUsage = """
     memhunt run [--playbook <id-or-path-or-url>] [--app <name>] [--format <format>] [--output <file>] \
-    [--fail-on <severity>] [--header <header> ...] [--max-artifact-size <MB>] [--allow-exec] <artifact> ...
+    [--fail-on <severity>] [--header <header> ...] [--max-artifact-size <MB>] [--max-manifest-entries <count>] \
+    [--download-timeout <seconds>] [--allow-exec] <artifact> ...
     """
 
 struct UsageErrorTests {
@@ -58,7 +59,7 @@ struct UsageErrorTests {
             ["run", "-o", "--", "a.ips"],
             """
             Error: Missing value for '-o <file>'
-            Help:  -o <file>  Write the report to this file (atomically) instead of stdout.
+            Help:  -o <file>  Write the report to this file (atomically; '-' is stdout) instead of stdout.
             Usage: \(runUsage)
               See 'memhunt run --help' for more information.
 

@@ -35,7 +35,7 @@ public enum MemhuntCommands {
             format,
             OptionSpec(
                 "output", short: "o", valueName: "file",
-                help: "Write the report to this file (atomically) instead of stdout."),
+                help: "Write the report to this file (atomically; '-' is stdout) instead of stdout."),
             OptionSpec(
                 "fail-on", valueName: "severity", help: "Exit 1 when a finding reaches this severity.",
                 allowedValues: ["info", "notice", "warning", "critical"]),
@@ -45,6 +45,12 @@ public enum MemhuntCommands {
             OptionSpec(
                 "max-artifact-size", valueName: "MB", help: "Refuse downloads larger than this many megabytes.",
                 defaultValue: "256"),
+            OptionSpec(
+                "max-manifest-entries", valueName: "count", help: "Refuse manifests that list more artifacts.",
+                defaultValue: "1000"),
+            OptionSpec(
+                "download-timeout", valueName: "seconds",
+                help: "Give up on a download not complete after this long, retries included.", defaultValue: "300"),
             OptionSpec("allow-exec", help: "Allow the playbook to run external programs."),
         ]
     )

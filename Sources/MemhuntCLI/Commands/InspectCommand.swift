@@ -11,7 +11,7 @@ struct InspectCommand {
         let playbook = try playbookLoader.builtIn("memory-hunt")!.get()
         let engine = StepEngine(checks: builtInChecks, toolVersion: Memhunt.version)
         var entries: [(Artifact, Facts)] = []
-        let collector = ArtifactCollector(console: console)
+        let collector = try ArtifactCollector(console: console)
         defer { collector.removeCache() }
         for artifact in await collector.collect(command.values.positionals) {
             let facts =
