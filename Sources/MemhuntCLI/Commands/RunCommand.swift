@@ -14,6 +14,11 @@ struct RunCommand {
 
     func execute() async throws -> Memhunt.ExitStatus {
         let values = command.values
+        guard let destination = OutputDestination(values.string("--output")) else {
+            throw UsageError(
+                path: command.path,
+                reason: .invalidValue("", option: "--output", explanation: "a file path, or - for stdout"))
+        }
         let collector = try ArtifactCollector(command, console: console)
         defer { collector.removeCache() }
         let playbook = try await loadPlaybook(values.string("--playbook") ?? "memory-hunt", collector: collector)
@@ -29,7 +34,7 @@ struct RunCommand {
             stderr.write("[\(step.number)/\(playbook.steps.count)] \(step.step.id): \(step.status.rawValue)\n")
         }
         let format = command.value("--format", as: Format.self) ?? .text
-        let output = values.string("--output")
+        let output: String? = if case .path(let path) = destination { path } else { nil }
         let report: String
         switch format {
         case .json: report = FindingsDocument.render(result)
