@@ -177,3 +177,30 @@ struct IOLimitsTests {
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/missing"))
     }
 }
+
+extension IOLimitsTests {
+    @Test func aLargeJSONDocumentPeaksUnderFourTimesItsSize() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        // 16 MB: 8 M one-digit numbers. Before: ~56 bytes a value (a 60 MB array peaked at 1.73 GB).
+        var bytes = Data("[".utf8)
+        bytes.append(Data(repeating: 0, count: 16 << 20))
+        bytes.withUnsafeMutableBytes { buffer in
+            for index in stride(from: 1, to: buffer.count, by: 2) {
+                buffer[index] = UInt8(ascii: "1")
+                buffer[index + 1] = UInt8(ascii: ",")
+            }
+        }
+        bytes[bytes.count - 1] = UInt8(ascii: "]")
+        try bytes.write(to: URL(fileURLWithPath: dir.path + "/n.json"))
+        let rest = try await Self.peakKilobytes(["inspect", Repo.fixture("justsend/drawer-before.log")], tmp: dir.path)
+        let peak = try await Self.peakKilobytes(["inspect", dir.path + "/n.json"], tmp: dir.path)
+        #expect(peak < rest + 4 * (16 << 10), "peak \(peak) KB, at rest \(rest) KB")
+    }
+
+    static func peakKilobytes(_ arguments: [String], tmp: String) async throws -> Int {
+        let run = try await shell("exec /usr/bin/time -v \"$0\" \"$@\"", arguments, tmp: tmp)
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size") })
+        return try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+    }
+}

@@ -65,3 +65,30 @@ import Testing
         #expect(try JSON.parsePrefix(bytes, from: end).value["x"]?.int == 1)
     }
 }
+
+/// The tree of one document is bounded (issue 8, defect 8).
+@Suite struct JSONMemoryTests {
+    @Test func moreValuesThanTheLimitIsAnErrorNotGigabytes() throws {
+        var bytes = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(2 * JSON.maxValues + 2)
+        for _ in 0..<JSON.maxValues { bytes += [UInt8(ascii: "1"), UInt8(ascii: ",")] }
+        bytes += [UInt8(ascii: "1"), UInt8(ascii: "]")]
+        #expect(throws: FormatError.self) { try JSON.parse(bytes) }
+        do {
+            _ = try JSON.parse(bytes)
+        } catch {
+            #expect(error.message == "more than 250000 values in 4000003 bytes, memhunt's limit for one document")
+        }
+        // The limit follows the size: one value per 16 bytes, at least 100 k.
+        #expect(JSON.maxValues(forBytes: 342_000) == 100_000)
+        #expect(JSON.maxValues(forBytes: 16_000_000) == 1_000_000)
+        #expect(JSON.maxValues(forBytes: 64 << 20) == 2_000_000)
+        let padded = Array(
+            ("[" + String(repeating: "1," + String(repeating: " ", count: 16), count: 199_999) + "1]").utf8)
+        #expect(try JSON.parse(padded).elements?.count == 200_000)
+    }
+
+    @Test func aValueIsStoredInline() {
+        #expect(MemoryLayout<JSONValue>.stride <= 24)
+    }
+}
