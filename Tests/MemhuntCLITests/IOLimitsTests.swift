@@ -204,3 +204,25 @@ extension IOLimitsTests {
         return try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
     }
 }
+
+extension IOLimitsTests {
+    /// Root reads every folder: as root the binary runs as `nobody` (setpriv), otherwise as this user.
+    static let asNobody =
+        getuid() == 0 ? "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$0\" \"$@\"" : "exec \"$0\" \"$@\""
+
+    @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func anUnreadableFolderIsAnArtifactErrorNotDropped() async throws {
+        let dir = try TemporaryDirectory()
+        defer {
+            chmod(dir.path + "/locked", 0o755)
+            dir.remove()
+        }
+        try FileManager.default.createDirectory(atPath: dir.path + "/locked", withIntermediateDirectories: false)
+        #expect(chmod(dir.path, 0o755) == 0)
+        #expect(chmod(dir.path + "/locked", 0) == 0)
+        let run = try await Self.shell(Self.asNobody, ["inspect", dir.path + "/locked"], tmp: dir.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\(dir.path)/locked\n   kind: -  status: error"))
+        #expect(run.stdout.contains("error: cannot read the folder: permission denied"))
+    }
+}
