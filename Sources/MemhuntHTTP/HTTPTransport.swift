@@ -63,6 +63,11 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         var continuation: CheckedContinuation<HTTPFailure?, Never>?
         var failure: HTTPFailure?
         var headReceived = false
+        /// Between a redirect callback and the response that follows it, `task.cancel()` must not be called:
+        /// swift-corelibs-foundation traps ("Received callback for HTTP redirection, but we're not waiting
+        /// for it") when the redirect completion arrives after a cancel. The failure is then applied by
+        /// cancelling the response instead.
+        var redirecting = false
         var watchdogs: [DispatchWorkItem] = []
 
         init(receiver: HTTPResponseReceiver) { self.receiver = receiver }
@@ -152,7 +157,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
             guard let exchange = exchanges[id], exchange.failure == nil else { return false }
             if onlyBeforeHead && exchange.headReceived { return false }
             exchange.failure = failure
-            return true
+            return !exchange.redirecting
         }
     }
 
@@ -173,6 +178,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         let head = HTTPResponseHead(status: http?.statusCode ?? 0, headers: headers, url: response.url)
         let proceed = lock.withLock { () -> Bool in
             exchange.headReceived = true
+            exchange.redirecting = false
             return exchange.failure == nil
         }
         let failure = proceed ? exchange.receiver.receive(head: head) : nil
@@ -192,6 +198,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
+        lock.withLock { exchanges[task.taskIdentifier]?.redirecting = true }
         completionHandler(nil)
     }
 
