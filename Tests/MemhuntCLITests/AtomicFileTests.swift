@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntHTTP
 import MemhuntTestSupport
 import Testing
 
@@ -45,18 +46,24 @@ struct OutputDestinationTests {
         #expect(type == .typeCharacterSpecial)
     }
 
-    @Test func aFIFOReceivesTheReport() async throws {
+    @Test func aFIFOReceivesTheReport() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let fifo = directory.path + "/pipe"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let received = Task.detached { () -> Data in
+        // The reader on a thread of its own: opening a FIFO blocks until both ends are open, and a reader
+        // waiting for the cooperative pool could deadlock against the writer holding one of its threads.
+        let data = Locked(Data())
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
             let handle = FileHandle(forReadingAtPath: fifo)!
-            defer { try? handle.close() }
-            return handle.readDataToEndOfFile()
+            data.withLock { $0 = handle.readDataToEndOfFile() }
+            try? handle.close()
+            done.signal()
         }
         try AtomicFile.write("through the pipe\n", to: fifo)
-        #expect(String(decoding: await received.value, as: UTF8.self) == "through the pipe\n")
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(String(decoding: data.withLock { $0 }, as: UTF8.self) == "through the pipe\n")
         var info = stat()
         #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
     }
