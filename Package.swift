@@ -62,13 +62,11 @@ let package = Package(
             dependencies: ["CYaml"]
         ),
 
-        // MARK: - Core: playbook, artifact store, Check protocol, step engine
+        // MARK: - Core: playbook, Check protocol, step engine (no I/O: bytes and text in, results out)
         .target(
             name: "MemhuntCore",
             dependencies: [
-                "MemhuntBasics",
                 "MemhuntFormats",
-                "MemhuntHTTP",
                 "MemhuntYAML",
             ]
         ),
@@ -80,6 +78,27 @@ let package = Package(
                 "MemhuntChecks",
                 "MemhuntTestSupport",
                 "MemhuntYAML",
+            ]
+        ),
+
+        // MARK: - Artifacts: the I/O between HTTP/Formats and the engine (walks, manifests, downloads, run cache)
+        .target(
+            name: "MemhuntArtifacts",
+            dependencies: [
+                "MemhuntBasics",
+                "MemhuntCore",
+                "MemhuntFormats",
+                "MemhuntHTTP",
+                "MemhuntYAML",
+            ]
+        ),
+        .testTarget(
+            name: "MemhuntArtifactsTests",
+            dependencies: [
+                "MemhuntArtifacts",
+                "MemhuntChecks",
+                "MemhuntCore",
+                "MemhuntTestSupport",
             ]
         ),
 
@@ -111,6 +130,7 @@ let package = Package(
         .target(
             name: "MemhuntCLI",
             dependencies: [
+                "MemhuntArtifacts",
                 "MemhuntChecks",
                 "MemhuntCore",
                 "MemhuntFormats",
@@ -125,6 +145,7 @@ let package = Package(
         .testTarget(
             name: "MemhuntCLITests",
             dependencies: [
+                "MemhuntArtifacts",
                 "MemhuntBasics",
                 "MemhuntCLI",
                 "MemhuntHTTP",
@@ -137,6 +158,7 @@ let package = Package(
         .target(
             name: "MemhuntTestSupport",
             dependencies: [
+                "MemhuntArtifacts",
                 "MemhuntChecks",
                 "MemhuntCore",
             ],

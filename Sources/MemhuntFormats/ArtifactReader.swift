@@ -43,7 +43,13 @@ public enum ArtifactReader {
         guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
         // Parse the first line only: a pretty-printed JSON document would otherwise be parsed whole
         // here just to be rejected for spanning lines.
-        let lineEnd = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        // An `.ips` header line is well under 1 KB: a longer first line (a one-line JSON document) is not one,
+        // and was copied and parsed whole here only to be rejected (16 MB of one-line JSON: +30 MB peak).
+        let window = bytes[start..<min(bytes.count, start + 65_536)]
+        guard
+            let lineEnd = window.firstIndex(of: UInt8(ascii: "\n"))
+                ?? (window.endIndex == bytes.count ? bytes.count : nil)
+        else { return nil }
         guard let (value, end) = try? JSON.parsePrefix(Array(bytes[..<lineEnd]), from: start),
             let bugType = value["bug_type"]
         else { return nil }
@@ -175,10 +181,13 @@ public enum ArtifactReader {
         ReadOutcome(kind: nil, result: .failure(error))
     }
 
+    /// Never quotes the content: a manifest entry or an operand may point at a private file (a
+    /// `.git-credentials` used to have its token printed here); only a guess at its shape and its size.
     private static func unrecognized(_ bytes: [UInt8]) -> ReadOutcome {
-        let preview = String(decoding: bytes.prefix(40), as: UTF8.self)
-            .map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
-        return unrecognized(FormatError("unrecognized content (\(preview)…)"))
+        let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        let json = start < bytes.count && "{[\"".utf8.contains(bytes[start])
+        return unrecognized(
+            FormatError("unrecognized content (\(json ? "JSON" : "text") of no known kind, \(bytes.count) bytes)"))
     }
 
     /// No NUL bytes and valid UTF-8 (a sniffer: overlong forms are not checked); a sequence cut by the end

@@ -1,6 +1,11 @@
 /// A JSON value as written: objects keep their key order and numbers keep their literal text,
 /// so 64-bit integers (18446744073709551615) and 17-digit doubles survive exactly.
-public indirect enum JSONValue: Sendable, Hashable {
+///
+/// Not `indirect`: the arrays already give the recursion its indirection, and an indirect case cost a heap
+/// box per value. A 60 MB array of 30 M one-digit numbers peaked at 1.73 GB (≈ 56 bytes a value: an 8-byte
+/// slot plus a boxed String); inline, a value is 24 bytes in its array and a short number or key (≤ 15
+/// UTF-8 bytes) allocates nothing. `JSON.maxValues` bounds the rest.
+public enum JSONValue: Sendable, Hashable {
     case object([JSONMember])
     case array([JSONValue])
     case string(String)
@@ -88,6 +93,20 @@ public enum JSON {
     /// Containers nested deeper than this are an error rather than a stack overflow.
     public static let maxDepth = 512
 
+    /// Values in one document beyond `maxValues(forBytes:)` are an error rather than gigabytes of tree.
+    ///
+    /// A value costs ~34 bytes at the peak, the array's last doubling included (measured with /usr/bin/time: a
+    /// 16 MB array of 1.4 M values peaked 48 MB above the same size of plain text), so one value per 16 bytes
+    /// of input keeps any document's peak under 4 × its size plus the process at rest; 100 k values are always
+    /// allowed (every document under 1.6 MB), 2 M never exceeded. Real documents are far sparser:
+    /// the 342 KB JetsamEvent has ~15 k values (one per ~23 bytes). Before: a 60 MB array of one-digit numbers
+    /// peaked at 1.73 GB and a 57 MB JetsamEvent body with 19 M empty process objects at 3.65 GB (debug
+    /// build); now 141 MB and 138 MB, refused at the limit.
+    public static let maxValues = 2_000_000
+
+    /// The value limit for a document of `count` bytes.
+    public static func maxValues(forBytes count: Int) -> Int { min(maxValues, max(100_000, count / 16)) }
+
     /// Parses `bytes` as one JSON document; only whitespace may follow the value.
     public static func parse(_ bytes: [UInt8]) throws(FormatError) -> JSONValue {
         let (value, end) = try parsePrefix(bytes, from: 0)
@@ -138,6 +157,8 @@ public enum JSON {
 private struct Parser {
     let bytes: [UInt8]
     var index: Int
+    var values = 0
+    lazy var limit = JSON.maxValues(forBytes: bytes.count)
 
     func error(_ message: String, at offset: Int? = nil) -> FormatError {
         let offset = offset ?? index
@@ -152,6 +173,10 @@ private struct Parser {
 
     mutating func parseValue(depth: Int) throws(FormatError) -> JSONValue {
         guard let byte = current else { throw error("truncated: no JSON value before the end") }
+        values &+= 1
+        guard values <= limit else {
+            throw error("more than \(limit) values in \(bytes.count) bytes, memhunt's limit for one document")
+        }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject(depth: depth &+ 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth &+ 1)

@@ -12,6 +12,9 @@ public struct HTTPConfiguration: Sendable {
     public var connectTimeout: TimeInterval = 10
     /// Seconds allowed without receiving any data once the response has started.
     public var idleTimeout: TimeInterval = 30
+    /// Seconds a request may take in all, retries and redirects included (a server sending a byte every 29 s
+    /// would otherwise hold the run forever under the idle timeout).
+    public var totalTimeout: TimeInterval = 300
     /// Retries after connection errors, timeouts, cut-short bodies, 408, 429 and 5xx (never other 4xx).
     public var maxRetries = 3
     /// First backoff delay in seconds; doubled per retry, each delay randomly shortened by up to half.
@@ -33,6 +36,9 @@ public struct HTTPConfiguration: Sendable {
         guard parts.count == 2, !name.isEmpty, !name.contains(where: \.isWhitespace) else {
             throw HeaderError(description: "a header argument is not of the form 'Name: value'")
         }
+        guard !argument.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+            throw HeaderError(description: "a header argument contains a line break")
+        }
         return (name, parts[1].trimmingCharacters(in: .whitespaces))
     }
 }
@@ -49,20 +55,21 @@ public struct DownloadRequest: Sendable, Equatable {
     public var url: URL
     /// The lowercase hex SHA-256 the body must have, if known.
     public var expectedSHA256: String?
-    /// Whether the configured headers and bearer token go with this request. False for URLs that a
-    /// downloaded manifest names on another origin: a manifest must not be able to collect the token.
-    public var sendsCredentials: Bool
+    /// The one origin the configured headers and bearer token may be sent to, through every redirect; nil
+    /// sends none. For an operand it is its own origin; for the entries of a downloaded manifest it stays the
+    /// operand's (not the host a redirect reached), so a manifest cannot collect the token elsewhere.
+    public var credentialOrigin: HTTPOrigin?
 
-    /// A request.
-    public init(url: URL, expectedSHA256: String? = nil, sendsCredentials: Bool = true) {
-        self.url = url
-        self.expectedSHA256 = expectedSHA256
-        self.sendsCredentials = sendsCredentials
+    /// A request whose credentials belong to its own URL's origin.
+    public init(url: URL, expectedSHA256: String? = nil) {
+        self.init(url: url, expectedSHA256: expectedSHA256, credentialOrigin: HTTPOrigin(url))
     }
 
-    /// Whether two URLs share scheme, host and port.
-    public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        (a.scheme?.lowercased(), a.host?.lowercased(), a.port) == (b.scheme?.lowercased(), b.host?.lowercased(), b.port)
+    /// A request whose credentials belong to `credentialOrigin`, or to nobody.
+    public init(url: URL, expectedSHA256: String? = nil, credentialOrigin: HTTPOrigin?) {
+        self.url = url
+        self.expectedSHA256 = expectedSHA256
+        self.credentialOrigin = credentialOrigin
     }
 }
 
@@ -84,6 +91,20 @@ public struct DownloadResult: Sendable, Equatable {
     public var error: String?
     /// Requests made, retries included.
     public var attempts: Int
+
+    public init(
+        requestedURL: String, finalURL: String, status: Int? = nil, size: Int? = nil, sha256: String? = nil,
+        localPath: String? = nil, error: String? = nil, attempts: Int
+    ) {
+        self.requestedURL = requestedURL
+        self.finalURL = finalURL
+        self.status = status
+        self.size = size
+        self.sha256 = sha256
+        self.localPath = localPath
+        self.error = error
+        self.attempts = attempts
+    }
 }
 
 /// Progress of the downloads, for the caller to draw; `index` is the position in the request list.

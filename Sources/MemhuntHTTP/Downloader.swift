@@ -1,38 +1,47 @@
 import Foundation
 import MemhuntBasics
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Fetches http(s) URLs into a cache directory, a few at a time, with timeouts, retries and hash checks.
+/// Fetches http(s) URLs into a cache directory, a few at a time, through one `HTTPClient`, with hash checks.
 ///
-/// Bodies stream to `<cache>/<n>-<sha256 of the redacted URL, 16 hex>.part` and are renamed to the name without
-/// `.part` only once complete and verified; a failed attempt deletes its `.part`. Nothing derived from headers,
-/// tokens or query values reaches a file name, result or event.
+/// Bodies stream to `<cache>/<n>-<sha256 of the redacted URL, 16 hex>.part` (0600) and are renamed to the name
+/// without `.part` only once complete and verified; a failed attempt deletes its `.part`. Nothing derived from
+/// headers, tokens or query values reaches a file name, result or event.
 public final class Downloader: Sendable {
-    private let configuration: HTTPConfiguration
+    public let client: HTTPClient
+    private let ownsClient: Bool
     private let cacheDirectory: String
     private let onEvent: @Sendable (DownloadEvent) -> Void
     private let counter = Locked(0)
 
-    /// A downloader writing into `cacheDirectory` (created if missing) and reporting to `onEvent` from any thread.
-    public init(
+    /// A downloader with a client of its own, closed after each `download` call.
+    public convenience init(
         configuration: HTTPConfiguration = HTTPConfiguration(), cacheDirectory: String,
         onEvent: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
     ) {
-        self.configuration = configuration
+        self.init(
+            client: HTTPClient(configuration: configuration), cacheDirectory: cacheDirectory, onEvent: onEvent,
+            ownsClient: true)
+    }
+
+    /// A downloader over a shared client (the caller closes it).
+    public init(
+        client: HTTPClient, cacheDirectory: String, onEvent: @escaping @Sendable (DownloadEvent) -> Void = { _ in },
+        ownsClient: Bool = false
+    ) {
+        self.client = client
+        self.ownsClient = ownsClient
         self.cacheDirectory = cacheDirectory
         self.onEvent = onEvent
     }
 
     /// Downloads every request, at most `maxConcurrent` at once; results are in request order.
     public func download(_ requests: [DownloadRequest]) async -> [DownloadResult] {
-        try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        defer { if ownsClient { client.close() } }
+        let width = max(1, client.configuration.maxConcurrent)
         return await withTaskGroup(of: (Int, DownloadResult).self) { group in
             var results = [DownloadResult?](repeating: nil, count: requests.count)
             for (index, request) in requests.enumerated() {
-                if index >= max(1, configuration.maxConcurrent), let (done, result) = await group.next() {
+                if index >= width, let (done, result) = await group.next() {
                     results[done] = result
                 }
                 group.addTask { (index, await self.fetch(request, index: index)) }
@@ -50,69 +59,62 @@ public final class Downloader: Sendable {
         }
         let path = "\(cacheDirectory)/\(number)-\(SHA256.hex(Array(requested.utf8)).prefix(16))"
         var result = DownloadResult(requestedURL: requested, finalURL: requested, attempts: 0)
-        let scheme = request.url.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https" else {
-            result.error = "\(requested): not an http(s) URL"
-            onEvent(.failed(index: index, result: result))
-            return result
-        }
-        while true {
-            result.attempts += 1
-            onEvent(.started(index: index, url: requested, attempt: result.attempts))
-            let transfer = Transfer(configuration: configuration, partPath: path + ".part") { [onEvent] in
-                onEvent(.progress(index: index, bytes: $0, total: $1))
+        let http = HTTPRequest(url: request.url, credentialOrigin: request.credentialOrigin)
+        let attempts = Locked(0)
+        do throws(HTTPError) {
+            let done = try await client.download(http, to: path + ".part") { [onEvent] event in
+                switch event {
+                case .attempt(let attempt):
+                    attempts.withLock { $0 = attempt }
+                    onEvent(.started(index: index, url: requested, attempt: attempt))
+                case .progress(let bytes, let total): onEvent(.progress(index: index, bytes: bytes, total: total))
+                }
             }
-            var outcome = await transfer.run(urlRequest(request))
-            if outcome.failure == nil, let expected = request.expectedSHA256?.lowercased(), expected != outcome.sha256 {
-                outcome.failure = .mismatch(expected: expected, got: outcome.sha256)
+            (result.status, result.finalURL, result.attempts) = (done.status, done.finalURL, done.attempts)
+            let sha256 = Self.hash(path + ".part")
+            var failure: HTTPFailure?
+            if let expected = request.expectedSHA256?.lowercased(), expected != sha256 {
+                failure = .mismatch(expected: expected, got: sha256 ?? "unreadable")
+            } else if sha256 == nil || rename(path + ".part", path) != 0 {
+                failure = .file("cannot read back or rename the .part file")
             }
-            result.status = outcome.status
-            result.finalURL = outcome.finalURL.map(Redact.url) ?? requested
-            if outcome.failure == nil { outcome.failure = commit(path) }
-            guard let failure = outcome.failure else {
-                (result.size, result.sha256, result.localPath) = (outcome.size, outcome.sha256, path)
-                onEvent(.finished(index: index, result: result))
+            if let failure {
+                unlink(path + ".part")
+                result.error =
+                    HTTPError(
+                        url: requested, failure: failure, attempts: done.attempts, status: done.status,
+                        finalURL: done.finalURL
+                    ).description
+                onEvent(.failed(index: index, result: result))
                 return result
             }
-            try? FileManager.default.removeItem(atPath: path + ".part")
-            if failure.retryable, result.attempts <= configuration.maxRetries, !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(delay(after: result.attempts, retryAfter: outcome.retryAfter)))
-                continue
-            }
-            let retries = result.attempts - 1
-            let tried =
-                retries > 0
-                ? " after \(result.attempts) attempts (\(retries) \(retries == 1 ? "retry" : "retries"))" : ""
-            result.error = "\(requested): \(failure.message)\(tried)"
-            onEvent(.failed(index: index, result: result))
-            return result
-        }
-    }
-
-    /// Renames `<path>.part` to `path`.
-    private func commit(_ path: String) -> Failure? {
-        try? FileManager.default.removeItem(atPath: path)
-        do {
-            try FileManager.default.moveItem(atPath: path + ".part", toPath: path)
-            return nil
+            (result.size, result.sha256, result.localPath) = (done.size, sha256, path)
+            onEvent(.finished(index: index, result: result))
         } catch {
-            return .file("cannot rename the .part file")
+            (result.status, result.finalURL, result.attempts) = (error.status, error.finalURL, error.attempts)
+            result.error = error.description
+            onEvent(.failed(index: index, result: result))
         }
+        return result
     }
 
-    /// Seconds before attempt `attempt + 1`: `Retry-After` if given, else exponential backoff with jitter; capped.
-    private func delay(after attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
-        let backoff = configuration.baseDelay * pow(2, Double(attempt - 1))
-        return min(configuration.maxDelay, retryAfter ?? backoff * Double.random(in: 0.5...1))
-    }
-
-    private func urlRequest(_ download: DownloadRequest) -> URLRequest {
-        var request = URLRequest(url: download.url)
-        guard download.sendsCredentials else { return request }
-        for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let token = configuration.bearerToken {
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    /// The sha256 of a file, read back 1 MB at a time (hashing in the delegate, at ~40 MB/s, let loopback
+    /// chunks pile up in memory: 230 MB peak for a 200 MB body).
+    static func hash(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while true {
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: 1 << 20)
+            } catch {
+                return nil
+            }
+            // nil or empty: the end of the file.
+            guard let chunk, !chunk.isEmpty else { break }
+            hasher.update(chunk)
         }
-        return request
+        return hasher.finalizeHex()
     }
 }

@@ -22,15 +22,21 @@ public enum Redact {
         return text
     }
 
-    /// Text that did not parse as a URL, cut before anything that may be a secret: user info (`…@`),
-    /// the query and the fragment. `https://user:pass@ho st/x?token=t` becomes `https://…@ho st/x`.
+    /// Text that did not parse as a URL, cut before anything that may be a secret: user info (everything up
+    /// to the LAST `@`, since a password may hold `?`, `#` or `/`), then the query and the fragment.
+    /// `https://user:pass@ho st/x?token=t` becomes `https://…@ho st/x`; `http://u:PA?SS#WD@bad host/x`
+    /// becomes `http://…@bad host/x` (before: `http://u:PA`, part of the password).
     public static func invalidURL(_ text: String) -> String {
         var rest = Substring(text)
-        if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
         let schemeEnd = rest.range(of: "://")?.upperBound ?? rest.startIndex
+        var prefix = String(rest[..<schemeEnd])
         if let at = rest[schemeEnd...].lastIndex(of: "@") {
-            return String(rest[..<schemeEnd]) + "…@" + rest[rest.index(after: at)...]
+            prefix += "…@"
+            rest = rest[rest.index(after: at)...]
+        } else {
+            rest = rest[schemeEnd...]
         }
-        return String(rest)
+        if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
+        return prefix + rest
     }
 }

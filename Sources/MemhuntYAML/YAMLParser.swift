@@ -40,7 +40,8 @@ private enum Event {
 /// Turns the event stream into a `YAMLNode`, resolving aliases by copying the anchored node.
 private struct Builder {
     let parser: UnsafeMutablePointer<yaml_parser_t>
-    var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    /// Anchored nodes with the nodes they hold and their height (levels of nesting below and including them).
+    var anchors: [String: (node: YAMLNode, size: Int, height: Int)] = [:]
     var nodeCount = 0
 
     init(parser: UnsafeMutablePointer<yaml_parser_t>) { self.parser = parser }
@@ -54,7 +55,7 @@ private struct Builder {
         default: throw unexpected(firstMark)
         }
         let (event, mark) = try next()
-        var root = try node(event, mark, depth: 0)
+        var root = try node(event, mark, depth: 0).node
         if case .scalar("", true, let m) = root { root = .mapping([], m) }
         guard case .documentEnd = try next().event else { throw unexpected(mark) }
         let (after, afterMark) = try next()
@@ -65,8 +66,10 @@ private struct Builder {
         }
     }
 
-    /// Builds the node that starts with `event`, consuming the events of its children.
-    mutating func node(_ event: Event, _ mark: Mark, depth: Int) throws(YAMLError) -> YAMLNode {
+    /// Builds the node that starts with `event`, consuming the events of its children; returns it with its
+    /// height. An alias counts with the height of what it copies: a chain of aliases each nesting the last
+    /// (`a2: &a2 [*a1]`) passed the depth limit at ~6,700 levels, and a 14 KB playbook then cost 1.79 GB.
+    mutating func node(_ event: Event, _ mark: Mark, depth: Int) throws(YAMLError) -> (node: YAMLNode, height: Int) {
         guard depth <= YAMLParser.maxDepth else {
             throw YAMLError(message: "nesting deeper than \(YAMLParser.maxDepth) levels", mark: mark)
         }
@@ -75,44 +78,56 @@ private struct Builder {
             guard let anchored = anchors[name] else {
                 throw YAMLError(message: "unknown anchor '\(name)'", mark: mark)
             }
+            guard depth + anchored.height - 1 <= YAMLParser.maxDepth else {
+                throw YAMLError(
+                    message: "nesting deeper than \(YAMLParser.maxDepth) levels (through alias '\(name)')", mark: mark)
+            }
             try spend(anchored.size, at: mark)
-            return anchored.node
+            return (anchored.node, anchored.height)
         case .scalar(let value, let anchor, let plain):
             try spend(1, at: mark)
-            return remember(.scalar(value, plain: plain, mark), anchor: anchor, since: nodeCount - 1)
+            return remember(.scalar(value, plain: plain, mark), height: 1, anchor: anchor, since: nodeCount - 1)
         case .sequenceStart(let anchor):
             try spend(1, at: mark)
             let start = nodeCount - 1
             var items: [YAMLNode] = []
+            var height = 1
             while true {
                 let (child, childMark) = try next()
                 if case .sequenceEnd = child { break }
-                items.append(try node(child, childMark, depth: depth + 1))
+                let built = try node(child, childMark, depth: depth + 1)
+                items.append(built.node)
+                height = max(height, built.height + 1)
             }
-            return remember(.sequence(items, mark), anchor: anchor, since: start)
+            return remember(.sequence(items, mark), height: height, anchor: anchor, since: start)
         case .mappingStart(let anchor):
             try spend(1, at: mark)
             let start = nodeCount - 1
             var pairs: [(key: String, keyMark: Mark, value: YAMLNode)] = []
+            var height = 1
             while true {
                 let (keyEvent, keyMark) = try next()
                 if case .mappingEnd = keyEvent { break }
-                guard case .scalar(let key, _, _) = try node(keyEvent, keyMark, depth: depth + 1) else {
+                guard case .scalar(let key, _, _) = try node(keyEvent, keyMark, depth: depth + 1).node else {
                     throw YAMLError(message: "mapping keys must be scalars", mark: keyMark)
                 }
                 let (valueEvent, valueMark) = try next()
-                pairs.append((key, keyMark, try node(valueEvent, valueMark, depth: depth + 1)))
+                let built = try node(valueEvent, valueMark, depth: depth + 1)
+                pairs.append((key, keyMark, built.node))
+                height = max(height, built.height + 1)
             }
-            return remember(.mapping(pairs, mark), anchor: anchor, since: start)
+            return remember(.mapping(pairs, mark), height: height, anchor: anchor, since: start)
         default:
             throw unexpected(mark)
         }
     }
 
-    /// Records an anchored node with the number of nodes it holds, then returns it.
-    mutating func remember(_ node: YAMLNode, anchor: String?, since start: Int) -> YAMLNode {
-        if let anchor { anchors[anchor] = (node, nodeCount - start) }
-        return node
+    /// Records an anchored node with the number of nodes it holds and its height, then returns it.
+    mutating func remember(_ node: YAMLNode, height: Int, anchor: String?, since start: Int) -> (
+        node: YAMLNode, height: Int
+    ) {
+        if let anchor { anchors[anchor] = (node, nodeCount - start, height) }
+        return (node, height)
     }
 
     mutating func spend(_ nodes: Int, at mark: Mark) throws(YAMLError) {

@@ -13,11 +13,24 @@ import Testing
         return nil
     }
 
-    static func execute(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+    /// Runs the binary on a thread of its own: blocking the cooperative pool (two threads on two cores) here
+    /// stalled every async test for as long as the binary ran (process-check timeouts measured 30 s).
+    static func execute(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
         reason: Process.TerminationReason, status: Int32, stdout: String, stderr: String
     ) {
+        let binary = try #require(binary)
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try executeBlocking(binary, arguments, environment: environment) })
+            }
+        }
+    }
+
+    private static func executeBlocking(_ binary: String, _ arguments: [String], environment: [String: String])
+        throws -> (reason: Process.TerminationReason, status: Int32, stdout: String, stderr: String)
+    {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(binary))
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
@@ -35,7 +48,7 @@ import Testing
     }
 
     @Test(.enabled(if: binary != nil && Repo.realworld != nil))
-    func inspectEveryRealWorldFileWithoutASignal() throws {
+    func inspectEveryRealWorldFileWithoutASignal() async throws {
         let root = try #require(Repo.realworld)
         let files = try FileManager.default.subpathsOfDirectory(atPath: root)
             .filter { !$0.hasSuffix(".md") }.map { root + "/" + $0 }
@@ -44,23 +57,24 @@ import Testing
                 return FileManager.default.fileExists(atPath: $0, isDirectory: &d) && !d.boolValue
             }
         #expect(files.count >= 35)
-        let run = try Self.execute(["inspect"] + files)
+        let run = try await Self.execute(["inspect"] + files)
         #expect(run.reason == .exit)
         #expect(run.status == 0)
         #expect(run.stdout.components(separatedBy: "   kind: ").count - 1 == files.count)
-        let json = try Self.execute(["inspect", "--format", "json", root])
+        let json = try await Self.execute(["inspect", "--format", "json", root])
         #expect(json.reason == .exit)
         #expect(json.status == 0)
     }
 
     @Test(.enabled(if: binary != nil))
-    func exitStatusesOfTheRealBinary() throws {
-        #expect(try Self.execute(["run", "--app", "JustSend", "Fixtures/justsend"]).status == 0)
+    func exitStatusesOfTheRealBinary() async throws {
+        #expect(try await Self.execute(["run", "--app", "JustSend", "Fixtures/justsend"]).status == 0)
         #expect(
-            try Self.execute(["run", "--app", "JustSend", "--fail-on", "warning", "Fixtures/justsend"]).status == 1)
-        #expect(try Self.execute(["validate", "Fixtures/playbooks/invalid/misspelled-key.yaml"]).status == 2)
-        #expect(try Self.execute(["run", "--bogus"]).status == 64)
-        let random = try Self.execute(["run", "Fixtures/bad", "/dev/null"])
+            try await Self.execute(["run", "--app", "JustSend", "--fail-on", "warning", "Fixtures/justsend"]).status
+                == 1)
+        #expect(try await Self.execute(["validate", "Fixtures/playbooks/invalid/misspelled-key.yaml"]).status == 2)
+        #expect(try await Self.execute(["run", "--bogus"]).status == 64)
+        let random = try await Self.execute(["run", "Fixtures/bad", "/dev/null"])
         #expect(random.reason == .exit)
         #expect(random.status == 0)
     }

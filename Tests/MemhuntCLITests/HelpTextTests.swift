@@ -69,6 +69,12 @@ struct HelpTextTests {
                   --max-artifact-size <MB>
                                           Refuse downloads larger than this many megabytes.
                                           (default: 256)
+                  --max-manifest-entries <count>
+                                          Refuse manifests that list more artifacts. (default:
+                                          1000)
+                  --download-timeout <seconds>
+                                          Give up on a download not complete after this long,
+                                          retries included. (default: 300)
                   --allow-exec            Allow the playbook to run external programs.
                   --color <when>          Color the output: auto (a terminal without NO_COLOR),
                                           always or never. (values: auto, always, never;

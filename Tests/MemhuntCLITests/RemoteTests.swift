@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntArtifacts
 import MemhuntCore
 import MemhuntHTTP
 import MemhuntTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntArtifacts
 import MemhuntCore
 import MemhuntHTTP
 import MemhuntTestSupport
@@ -82,5 +83,70 @@ import Testing
         let output = await ProcessCheckRunner().run(argv: ["/bin/true"], timeout: 10, context: context)
         #expect(output.failure == nil)
         #expect(output.facts.isEmpty)
+    }
+}
+
+/// Credentials belong to the origin the user named, for the whole run (issue 8, defect 2).
+@Suite(.enabled(if: FaultServer.available, "needs python3")) struct CredentialOriginTests {
+    static let token = "tok-41aa-bound-to-origin"
+
+    func echoed(_ artifact: Artifact) throws -> [String: String] {
+        let path = try #require(artifact.localPath, "\(artifact.error ?? "")")
+        let data = try #require(FileManager.default.contents(atPath: path))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
+    }
+
+    @Test func aManifestFoundAfterACrossOriginRedirectDoesNotGetTheToken() async throws {
+        let other = try await FaultServer(root: Repo.fixture(""))
+        defer { other.stop() }
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        try root.write("m.json", #"["echo-headers", "\#(other.url("echo-headers").absoluteString)"]"#)
+        let server = try await FaultServer(root: root.path)
+        defer { server.stop() }
+        let cache = try TemporaryDirectory()
+        defer { cache.remove() }
+        var http = HTTPConfiguration()
+        http.bearerToken = Self.token
+        http.headers = ["X-Team": Self.token]
+        let store = ArtifactStore(http: http, cacheDirectory: cache.path)
+        defer { store.client.close() }
+        // 127.0.0.1:<port> redirects to localhost:<port>: another origin, where the manifest is found.
+        let artifacts = await store.collect([server.url("redirect-host/m.json").absoluteString])
+        #expect(artifacts.count == 3)
+        #expect(artifacts[0].kind == .manifest)
+        #expect(artifacts[1].finalURL == "http://localhost:\(server.port)/echo-headers")
+        for artifact in artifacts.dropFirst() {
+            let headers = try echoed(artifact)
+            #expect(headers["Authorization"] == nil, "\(artifact.source)")
+            #expect(headers["X-Team"] == nil, "\(artifact.source)")
+        }
+    }
+
+    @Test func httpEntriesOfALocalManifestGetNoToken() async throws {
+        let server = try await FaultServer(root: Repo.fixture(""))
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try folder.write("m.json", #"["\#(server.url("echo-headers").absoluteString)"]"#)
+        let cache = try TemporaryDirectory()
+        defer { cache.remove() }
+        var http = HTTPConfiguration()
+        http.bearerToken = Self.token
+        let store = ArtifactStore(http: http, cacheDirectory: cache.path)
+        defer { store.client.close() }
+        let artifacts = await store.collect([folder.path + "/m.json", server.url("echo-headers").absoluteString])
+        #expect(artifacts.count == 3)
+        #expect(try echoed(artifacts[1])["Authorization"] == nil)
+        // The same URL named on the command line is the user's: it gets the token.
+        #expect(try echoed(artifacts[2])["Authorization"] == "Bearer \(Self.token)")
+    }
+
+    @Test func aTokenWithALineBreakIsAClearErrorNotADroppedHeader() async throws {
+        let run = await memhunt(
+            ["run", "Fixtures/justsend"], environment: ["MEMHUNT_HTTP_TOKEN": "abc-7731\r\nX-Injected: 1"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("MEMHUNT_HTTP_TOKEN contains a line break"))
+        #expect(!(run.stdout + run.stderr).contains("abc-7731"))
     }
 }

@@ -3,8 +3,8 @@ import Testing
 
 let runUsage = """
     memhunt run [--playbook <id-or-path-or-url>] [--app <name>] [--format <format>] [--output <file>] \
-    [--fail-on <severity>] [--header <header> ...] [--max-artifact-size <MB>] [--allow-exec] [--color <when>] \
-    <artifact> ...
+    [--fail-on <severity>] [--header <header> ...] [--max-artifact-size <MB>] [--max-manifest-entries <count>] \
+    [--download-timeout <seconds>] [--allow-exec] [--color <when>] <artifact> ...
     """
 
 struct UsageErrorTests {

@@ -112,31 +112,6 @@ let fakeChecks = [
         #expect(files.filter { $0.hasSuffix(".diagnostics.txt") }.count == yaml.count)
     }
 
-    @Test func loadPathReadsTheFileAndRecordsItsDirectory() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try directory.write("p.yaml", "id: p\ntitle: P\nsummary: S\nsteps:\n  - { id: s, title: S }\n")
-        let playbook = try loader.load(path: directory.path + "/p.yaml").get()
-        #expect(playbook.origin == directory.path + "/p.yaml")
-        #expect(playbook.directory == directory.path)
-        #expect(playbook.isRemote == false)
-        #expect(
-            playbook.steps.map(\.location) == [
-                MemhuntCore.SourceLocation(file: directory.path + "/p.yaml", line: 5, column: 5)
-            ])
-    }
-
-    @Test func unreadableFileIsOneDiagnostic() {
-        let result = loader.load(path: "does/not/exist.yaml")
-        #expect(
-            throws: PlaybookLoadError(diagnostics: [
-                Diagnostic(.error, "cannot read playbook 'does/not/exist.yaml': no such file")
-            ])
-        ) {
-            try result.get()
-        }
-    }
-
     @Test func emptyTextReportsTheMissingKeys() throws {
         guard case .failure(let error) = loader.load(text: "", origin: "e.yaml", directory: nil, isRemote: false) else {
             Issue.record("expected diagnostics")

@@ -133,3 +133,24 @@ import Testing
         #expect(throws: YAMLError.self) { try YAMLParser.parse(text) }
     }
 }
+
+/// Aliases count toward the depth limit with the height of what they copy (issue 8).
+@Suite struct YAMLAliasDepthTests {
+    static func chain(_ levels: Int) -> String {
+        "a0: &a0 [x]\n" + (1..<levels).map { "a\($0): &a\($0) [*a\($0 - 1)]" }.joined(separator: "\n") + "\n"
+    }
+
+    @Test func aChainOfAliasesCannotNestPastTheLimit() {
+        // 300 levels spend ~45 k nodes, within the node budget: only the depth can stop it.
+        let error = #expect(throws: YAMLError.self) { try YAMLParser.parse(Self.chain(300)) }
+        #expect(error?.message == "nesting deeper than 256 levels (through alias 'a254')")
+    }
+
+    @Test func aShallowChainIsFine() throws {
+        guard case .mapping(let pairs, _) = try YAMLParser.parse(Self.chain(100)) else {
+            Issue.record("not a mapping")
+            return
+        }
+        #expect(pairs.count == 100)
+    }
+}

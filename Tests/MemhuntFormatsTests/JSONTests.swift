@@ -65,3 +65,27 @@ import Testing
         #expect(try JSON.parsePrefix(bytes, from: end).value["x"]?.int == 1)
     }
 }
+
+/// The tree of one document is bounded (issue 8, defect 8).
+@Suite struct JSONMemoryTests {
+    @Test func moreValuesThanTheLimitIsAnErrorNotGigabytes() throws {
+        // 2 MB of "1," is 1 M values; the limit for 2 MB is 131,072 (one per 16 bytes).
+        var bytes = [UInt8](repeating: UInt8(ascii: ","), count: 2 << 20)
+        bytes[0] = UInt8(ascii: "[")
+        for index in stride(from: 1, to: bytes.count, by: 2) { bytes[index] = UInt8(ascii: "1") }
+        bytes[bytes.count - 1] = UInt8(ascii: "]")
+        let error = #expect(throws: FormatError.self) { try JSON.parse(bytes) }
+        #expect(error?.message == "more than 131072 values in 2097152 bytes, memhunt's limit for one document")
+        // The limit follows the size: one value per 16 bytes, at least 100 k, at most 2 M.
+        #expect(JSON.maxValues(forBytes: 342_000) == 100_000)
+        #expect(JSON.maxValues(forBytes: 16_000_000) == 1_000_000)
+        #expect(JSON.maxValues(forBytes: 64 << 20) == 2_000_000)
+        let padded = Array(
+            ("[" + String(repeating: "1," + String(repeating: " ", count: 16), count: 99_999) + "1]").utf8)
+        #expect(try JSON.parse(padded).elements?.count == 100_000)
+    }
+
+    @Test func aValueIsStoredInline() {
+        #expect(MemoryLayout<JSONValue>.stride <= 24)
+    }
+}

@@ -67,7 +67,9 @@ import Testing
         defer { h.stop() }
         let start = Date()
         let result = await h.download("stall/x.ips") { $0.maxRetries = 0 }
-        #expect(Date().timeIntervalSince(start) < 4)
+        // The server never finishes (only the 300 s total deadline would end it); the bound is loose because
+        // a loaded 2-core machine running several test suites delayed the 1 s timer to 11.7 s once.
+        #expect(Date().timeIntervalSince(start) < 30)
         #expect(result.error == "\(h.server.url("stall/x.ips")): timed out after 1 s without data")
         #expect(result.status == 200)
         #expect(h.cached() == [])

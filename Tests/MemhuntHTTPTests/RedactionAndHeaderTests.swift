@@ -12,6 +12,12 @@ import Testing
         #expect(Redact.url(URL(string: "http://h/x.ips")!) == "http://h/x.ips")
     }
 
+    @Test func invalidURLsLoseEverythingUpToTheLastAt() {
+        #expect(Redact.invalidURL("http://u:PA?SS#WD@bad host/x") == "http://…@bad host/x")
+        #expect(Redact.invalidURL("https://user:p/w@ho st/x?token=t#f") == "https://…@ho st/x")
+        #expect(Redact.invalidURL("http://bad host/x?q=1") == "http://bad host/x")
+    }
+
     @Test func splitsHeaderArgumentsWithoutEchoingThem() throws {
         let header = try HTTPConfiguration.header("X-Api-Key:  v a l ")
         #expect(header.name == "X-Api-Key")

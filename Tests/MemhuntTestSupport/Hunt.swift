@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntArtifacts
 import MemhuntChecks
 import MemhuntCore
 

@@ -1,15 +1,16 @@
 import Foundation
+import MemhuntArtifacts
 import MemhuntCore
 import MemhuntHTTP
 
-/// Turns operands into artifacts through the artifact store, with the run's HTTP settings and a
-/// per-run download cache that is removed when the run ends.
+/// Turns operands into artifacts through the artifact store (the CLI's only way to HTTP), with the run's
+/// HTTP settings and a per-run download cache that is removed when the run ends.
 struct ArtifactCollector {
     var store: ArtifactStore
     var console: Console
 
     init(_ command: ParsedCommand, console: Console) throws {
-        var http = Self.configuration(console.environment)
+        var http = try Self.configuration(console.environment)
         for header in command.values.strings("--header") {
             do {
                 let (name, value) = try HTTPConfiguration.header(header)
@@ -19,19 +20,19 @@ struct ArtifactCollector {
                     path: command.path, reason: .invalidValue("…", option: "--header", explanation: "\(error)"))
             }
         }
-        if let limit = command.values.string("--max-artifact-size") {
-            guard let megabytes = Int(limit), megabytes > 0 else {
-                throw UsageError(
-                    path: command.path,
-                    reason: .invalidValue(
-                        limit, option: "--max-artifact-size", explanation: "a whole number of megabytes"))
-            }
-            http.maxBytes = megabytes << 20
-        }
-        let cache = NSTemporaryDirectory() + "memhunt-run-" + UUID().uuidString
+        http.maxBytes =
+            try Self.positive(command, "--max-artifact-size", "a whole number of megabytes", max: 1 << 20)
+            .map { $0 << 20 } ?? http.maxBytes
+        http.totalTimeout =
+            try Self.positive(command, "--download-timeout", "a whole number of seconds", max: 86_400)
+            .map(TimeInterval.init) ?? http.totalTimeout
+        let entries =
+            try Self.positive(command, "--max-manifest-entries", "a whole number of entries", max: 1_000_000)
+            ?? ArtifactStore.defaultMaxManifestEntries
         let progress = console.stderr.isTTY
         let stderr = console.stderr
-        store = ArtifactStore(http: http, cacheDirectory: cache) { event in
+        RunCache.sweepStale()
+        store = ArtifactStore(http: http, maxManifestEntries: entries) { event in
             guard progress else { return }
             switch event {
             case .started(_, let url, let attempt):
@@ -48,17 +49,35 @@ struct ArtifactCollector {
     }
 
     /// For commands without HTTP options: defaults, and the token from the environment.
-    init(console: Console) {
-        store = ArtifactStore(
-            http: Self.configuration(console.environment),
-            cacheDirectory: NSTemporaryDirectory() + "memhunt-run-" + UUID().uuidString)
+    init(console: Console) throws {
+        RunCache.sweepStale()
+        store = ArtifactStore(http: try Self.configuration(console.environment))
         self.console = console
     }
 
-    /// The defaults, with `MEMHUNT_HTTP_TOKEN` as the bearer token when set.
-    static func configuration(_ environment: [String: String]) -> HTTPConfiguration {
+    /// A positive whole number option, at most `max` (larger values would overflow or never end).
+    private static func positive(_ command: ParsedCommand, _ option: String, _ explanation: String, max: Int) throws
+        -> Int?
+    {
+        guard let text = command.values.string(option) else { return nil }
+        guard let value = Int(text), value > 0, value <= max else {
+            throw UsageError(
+                path: command.path,
+                reason: .invalidValue(text, option: option, explanation: "\(explanation) from 1 to \(max)"))
+        }
+        return value
+    }
+
+    /// The defaults, with `MEMHUNT_HTTP_TOKEN` as the bearer token when set. A token with a line break
+    /// would split the request (and was silently dropped): refused, without quoting it.
+    static func configuration(_ environment: [String: String]) throws -> HTTPConfiguration {
         var http = HTTPConfiguration()
-        if let token = environment["MEMHUNT_HTTP_TOKEN"], !token.isEmpty { http.bearerToken = token }
+        if let token = environment["MEMHUNT_HTTP_TOKEN"], !token.isEmpty {
+            guard !token.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+                throw CommandError("MEMHUNT_HTTP_TOKEN contains a line break; it cannot be sent in a header")
+            }
+            http.bearerToken = token
+        }
         return http
     }
 
@@ -82,9 +101,8 @@ struct ArtifactCollector {
     /// Standard input as an artifact named `-`: copied into the run's cache, then read like a file.
     private func readStandardInput() async -> Artifact {
         let limit = 64 << 20
-        try? FileManager.default.createDirectory(
-            atPath: store.cacheDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let path = store.cacheDirectory + "/stdin"
+        if let problem = store.cache.create() { return Artifact(source: "-", status: .error, error: problem) }
+        let path = store.cache.path + "/stdin"
         guard console.stdin.copy(to: path, limit: limit) != nil else {
             return Artifact(
                 source: "-", status: .error,
@@ -97,15 +115,13 @@ struct ArtifactCollector {
 
     /// Downloads one text (a playbook) through the same store and settings.
     func fetchText(_ url: String) async throws -> (text: String, source: String) {
-        guard let parsed = URL(string: url), parsed.host != nil else {
-            throw CommandError("not a valid URL: \(Redact.invalidURL(url))")
+        do {
+            return try await store.fetchText(url)
+        } catch {
+            throw CommandError(error.description)
         }
-        let result = await Downloader(configuration: store.http, cacheDirectory: store.cacheDirectory)
-            .download([DownloadRequest(url: parsed)])[0]
-        guard result.error == nil, let path = result.localPath, let data = FileManager.default.contents(atPath: path)
-        else { throw CommandError("could not fetch the playbook: \(result.error ?? result.requestedURL)") }
-        return (String(decoding: data, as: UTF8.self), result.requestedURL)
     }
 
-    func removeCache() { try? FileManager.default.removeItem(atPath: store.cacheDirectory) }
+    /// Ends the HTTP session and removes the cache.
+    func removeCache() { store.close() }
 }

@@ -31,7 +31,7 @@ struct InspectCommand: MemhuntCommand {
     }
 
     func execute() async throws -> Memhunt.ExitStatus {
-        let collector = ArtifactCollector(console: console)
+        let collector = try ArtifactCollector(console: console)
         defer { collector.removeCache() }
         var entries: [Entry] = []
         for artifact in await collector.collect(parsed.values.positionals) {

@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntArtifacts
 import MemhuntChecks
 import MemhuntCore
 import MemhuntHTTP
@@ -17,6 +18,12 @@ struct RunCommand: MemhuntCommand {
     static let maxArtifactSize = OptionSpec(
         "max-artifact-size", valueName: "MB", help: "Refuse downloads larger than this many megabytes.",
         defaultValue: "256")
+    static let maxManifestEntries = OptionSpec(
+        "max-manifest-entries", valueName: "count", help: "Refuse manifests that list more artifacts.",
+        defaultValue: "1000")
+    static let downloadTimeout = OptionSpec(
+        "download-timeout", valueName: "seconds",
+        help: "Give up on a download not complete after this long, retries included.", defaultValue: "300")
     static let allowExec = OptionSpec("allow-exec", help: "Allow the playbook to run external programs.")
 
     static let spec = CommandSpec(
@@ -28,8 +35,8 @@ struct RunCommand: MemhuntCommand {
                 isRepeating: true)
         ],
         options: [
-            playbook, app, Options.format(), Options.output, Options.failOn, header, maxArtifactSize, allowExec,
-            Options.color,
+            playbook, app, Options.format(), Options.output, Options.failOn, header, maxArtifactSize,
+            maxManifestEntries, downloadTimeout, allowExec, Options.color,
         ]
     )
 

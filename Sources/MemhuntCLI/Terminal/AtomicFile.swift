@@ -6,14 +6,72 @@ import Foundation
     import Darwin
 #endif
 
-/// A file replaced all at once: readers see the old contents or the new, never a part.
+/// Where a report goes: stdout (`-`, or no `--output`) or a path written with `AtomicFile`.
+public enum OutputDestination: Sendable, Equatable {
+    case stdout
+    case path(String)
+
+    /// The destination an `--output` value names; nil for the empty string, which names nothing (a usage error).
+    public init?(_ value: String?) {
+        guard let value else {
+            self = .stdout
+            return
+        }
+        if value.isEmpty { return nil }
+        self = value == "-" ? .stdout : .path(value)
+    }
+}
+
+/// A report file replaced all at once: readers see the old contents or the new, never a part.
+///
+/// What is at the path decides how it is written:
+/// - nothing, or a regular file: a temporary file beside it is written, flushed and renamed over it (keeping
+///   an existing file's permission bits);
+/// - a character device (`/dev/stdout`, `/dev/null`, a terminal), a FIFO or a socket: written through, never
+///   replaced (before, as root, `-o /dev/null` turned /dev/null into a regular file);
+/// - a symbolic link: refused. Writing through it would let whoever planted the link in a shared directory
+///   choose the file memhunt (often root in CI) overwrites; replacing it would silently break the link.
+///   The error says so; name the target instead;
+/// - a directory or a block device: refused.
 public enum AtomicFile {
-    /// Writes `bytes` to a temporary file beside `path`, flushes it to disk, then renames it over `path`.
+    /// Writes `bytes` to `path` as described above.
     public static func write(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).\(UInt32.random(in: .min ... .max)).tmp"
-        let fileDescriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        guard !path.isEmpty else { throw AtomicFileError(path: path, code: ENOENT) }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFLNK:
+                throw AtomicFileError(
+                    path: path, code: ELOOP,
+                    reason: "it is a symbolic link, which memhunt neither follows nor replaces; name its target")
+            case S_IFDIR: throw AtomicFileError(path: path, code: EISDIR)
+            case S_IFBLK: throw AtomicFileError(path: path, code: EPERM, reason: "it is a block device")
+            default: return try writeThrough(bytes, to: path)
+            }
+        } else if errno != ENOENT {
+            throw AtomicFileError(path: path, code: errno)
+        }
+        try replace(bytes, at: path, mode: info.st_mode & S_IFMT == S_IFREG ? mode_t(info.st_mode & 0o7777) : nil)
+    }
+
+    /// Writes `text` as UTF-8; see `write(_:to:)` for bytes.
+    public static func write(_ text: String, to path: String) throws(AtomicFileError) {
+        try write(Array(text.utf8), to: path)
+    }
+
+    /// The folder of `path` without Foundation's path functions (`NSString.deletingLastPathComponent`
+    /// trapped with SIGILL on a one-character path such as `-o a`).
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        return (directory, String(path[path.index(after: slash)...]))
+    }
+
+    private static func replace(_ bytes: [UInt8], at path: String, mode: mode_t?) throws(AtomicFileError) {
+        let (directory, name) = split(path)
+        let temporary = directory + "/.\(name).\(UInt32.random(in: .min ... .max)).tmp"
+        let fileDescriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard fileDescriptor >= 0 else { throw AtomicFileError(path: path, code: errno) }
         func fail() -> AtomicFileError {
             let error = AtomicFileError(path: path, code: errno)
@@ -21,14 +79,8 @@ public enum AtomicFile {
             unlink(temporary)
             return error
         }
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            let written = rest.withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw fail() }
-            rest = rest.dropFirst(written)
-        }
-        guard fsync(fileDescriptor) == 0 else { throw fail() }
+        if let mode, fchmod(fileDescriptor, mode) != 0 { throw fail() }
+        guard writeAll(bytes, to: fileDescriptor), fsync(fileDescriptor) == 0 else { throw fail() }
         close(fileDescriptor)
         guard rename(temporary, path) == 0 else {
             let error = AtomicFileError(path: path, code: errno)
@@ -37,25 +89,42 @@ public enum AtomicFile {
         }
     }
 
-    /// Writes `text` as UTF-8; see `write(_:to:)` for bytes.
-    public static func write(_ text: String, to path: String) throws(AtomicFileError) {
-        try write(Array(text.utf8), to: path)
+    /// A device, FIFO or socket: opened (never created, never followed) and written in place.
+    private static func writeThrough(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
+        let fileDescriptor = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fileDescriptor >= 0 else { throw AtomicFileError(path: path, code: errno) }
+        defer { close(fileDescriptor) }
+        guard writeAll(bytes, to: fileDescriptor) else { throw AtomicFileError(path: path, code: errno) }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fileDescriptor: Int32) -> Bool {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            rest = rest.dropFirst(written)
+        }
+        return true
     }
 }
 
-/// A file that could not be written, naming it and the system's reason.
+/// A file that could not be written, naming it and the reason.
 public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path that was to be written.
     public var path: String
     /// The `errno` value.
     public var code: Int32
+    /// memhunt's own reason, when it refused rather than the system.
+    public var reason: String?
 
     /// Creates an error for `path` with `errno` value `code`.
-    public init(path: String, code: Int32) {
+    public init(path: String, code: Int32, reason: String? = nil) {
         self.path = path
         self.code = code
+        self.reason = reason
     }
 
-    /// `Could not write '<path>': <strerror>`.
-    public var description: String { "Could not write '\(path)': \(String(cString: strerror(code)))" }
+    /// `Could not write '<path>': <reason or strerror>`.
+    public var description: String { "Could not write '\(path)': \(reason ?? String(cString: strerror(code)))" }
 }

@@ -57,7 +57,7 @@ struct TriageCommand: MemhuntCommand {
     }
 
     func execute() async throws -> Memhunt.ExitStatus {
-        let collector = ArtifactCollector(console: console)
+        let collector = try ArtifactCollector(console: console)
         defer { collector.removeCache() }
         var walk: TriageWalk
         if let file = parsed.values.string(Self.resume) {

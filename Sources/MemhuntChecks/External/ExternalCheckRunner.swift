@@ -165,60 +165,10 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         return bytes.count > 2000 ? text + "…" : text
     }
 
-    // MARK: - Process
+    // MARK: - Process (spawning and waiting: ProcessRunner.swift)
 
-    enum Ending {
-        case exited(Int32), signaled(Int32), timedOut, flooded, launchFailed(String)
-    }
-
-    struct Outcome {
-        var ending: Ending
-        var stdout: [UInt8]
-        var stderr: [UInt8]
-    }
-
-    /// Collects a pipe's bytes up to a cap; thread-safe.
-    final class Sink: @unchecked Sendable {
-        private let lock = NSLock()
-        private var bytes: [UInt8] = []
-        private(set) var overflowed = false
-        let limit: Int
-
-        init(limit: Int) { self.limit = limit }
-
-        /// Appends; returns false once the cap is crossed.
-        func append(_ data: Data) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            let room = max(0, limit - bytes.count)
-            bytes.append(contentsOf: data.prefix(room))
-            if data.count > room { overflowed = true }
-            return !overflowed
-        }
-
-        var value: [UInt8] {
-            lock.lock()
-            defer { lock.unlock() }
-            return bytes
-        }
-    }
-
-    final class Flags: @unchecked Sendable {
-        private let lock = NSLock()
-        private var timedOut = false
-        private var flooded = false
-        func set(timedOut: Bool = false, flooded: Bool = false) {
-            lock.lock()
-            self.timedOut = self.timedOut || timedOut
-            self.flooded = self.flooded || flooded
-            lock.unlock()
-        }
-        var state: (timedOut: Bool, flooded: Bool) {
-            lock.lock()
-            defer { lock.unlock() }
-            return (timedOut, flooded)
-        }
-    }
+    typealias Ending = ProcessRunner.Ending
+    typealias Outcome = ProcessRunner.Outcome
 
     /// A check that exits without reading its request closes the pipe under our write; without this
     /// the write raises SIGPIPE and ends memhunt (exit 141, measured with a 200 KB request to /bin/true).
@@ -252,66 +202,8 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         directory: String?
     ) -> Outcome {
         _ = ignoreBrokenPipes
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = checkEnvironment()
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        let out = Sink(limit: stdoutLimit), err = Sink(limit: stderrLimit)
-        let flags = Flags()
-        let group = DispatchGroup()
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do {
-            try process.run()
-        } catch {
-            return Outcome(ending: .launchFailed("\(error.localizedDescription)"), stdout: [], stderr: [])
-        }
-        let pid = process.processIdentifier
-        let kill9: @Sendable () -> Void = { _ = kill(pid, SIGKILL) }
-        for (pipe, sink, isStdout) in [(stdoutPipe, out, true), (stderrPipe, err, false)] {
-            group.enter()
-            Thread.detachNewThread {
-                let handle = pipe.fileHandleForReading
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    if !sink.append(data) && isStdout {
-                        flags.set(flooded: true)
-                        kill9()
-                    }
-                }
-                group.leave()
-            }
-        }
-        Thread.detachNewThread {
-            // A check that never reads stdin must not block us: write, then close, ignoring EPIPE.
-            let handle = stdinPipe.fileHandleForWriting
-            try? handle.write(contentsOf: Data(input))
-            try? handle.close()
-        }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            flags.set(timedOut: true)
-            kill9()
-        }
-        process.waitUntilExit()
-        // A grandchild that keeps the pipes open must not hang us past the timeout.
-        _ = group.wait(timeout: .now() + 2)
-        let state = flags.state
-        let ending: Ending
-        if state.flooded {
-            ending = .flooded
-        } else if state.timedOut {
-            ending = .timedOut
-        } else if process.terminationReason == .uncaughtSignal {
-            ending = .signaled(process.terminationStatus)
-        } else {
-            ending = .exited(process.terminationStatus)
-        }
-        return Outcome(ending: ending, stdout: out.value, stderr: err.value)
+        return ProcessRunner.run(
+            executable: executable, arguments: arguments, environment: checkEnvironment(), directory: directory,
+            input: input, timeout: timeout, stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import MemhuntBasics
 import MemhuntYAML
 
@@ -36,26 +35,6 @@ public struct PlaybookLoader: Sendable {
         guard var playbook, diagnostics.isEmpty else { return .failure(PlaybookLoadError(diagnostics: diagnostics)) }
         playbook.sha256 = SHA256.hex(Array(text.utf8))
         return .success(playbook)
-    }
-
-    /// Reads and loads a local playbook file; its directory resolves relative `exec:` paths.
-    public func load(path: String) -> Result<Playbook, PlaybookLoadError> {
-        func failure(_ message: String) -> Result<Playbook, PlaybookLoadError> {
-            .failure(PlaybookLoadError(diagnostics: [Diagnostic(.error, message)]))
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return failure("cannot read playbook '\(path)': no such file")
-        }
-        guard !isDirectory.boolValue else { return failure("cannot read playbook '\(path)': it is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return failure("cannot read playbook '\(path)': permission denied")
-        }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            return failure("cannot read playbook '\(path)': not UTF-8 text")
-        }
-        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        return load(text: text, origin: path, directory: directory, isRemote: false)
     }
 }
 

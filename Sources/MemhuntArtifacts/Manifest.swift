@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntCore
 import MemhuntFormats
 import MemhuntYAML
 
@@ -26,25 +27,8 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
 /// JSON: `["a.ips", …]`, `[{"url": "a.ips", "sha256": "…"}, …]` or `{"artifacts": [ … ]}`.
 /// YAML: the same shapes (`- a.ips`, or `artifacts:` with `- url: … sha256: …`).
 public enum Manifest {
-    /// Whether the bytes start like a manifest: a JSON list, a JSON object whose first key is
-    /// `artifacts` (unlike an `.ips` header line), or a YAML list or `artifacts:` mapping.
-    public static func looksLikeManifest(_ bytes: [UInt8]) -> Bool {
-        var lines = String(decoding: bytes.prefix(512), as: UTF8.self).split(whereSeparator: \.isNewline)[...]
-        while let first = lines.first, first.trimmingCharacters(in: .whitespaces).hasPrefix("#") || first.isEmpty {
-            lines = lines.dropFirst()
-        }
-        guard
-            let line = lines.first?.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\u{FEFF}", with: "")
-        else { return false }
-        if line.hasPrefix("[") {
-            let rest = lines.joined(separator: " ").drop { $0 != "[" }.dropFirst().drop(while: \.isWhitespace)
-            return rest.first.map { "\"{]".contains($0) } ?? false
-        }
-        if line.hasPrefix("{") {
-            return lines.joined(separator: " ").dropFirst().drop(while: \.isWhitespace).hasPrefix("\"artifacts\"")
-        }
-        return line.hasPrefix("- ") || line.hasPrefix("artifacts:")
-    }
+    /// Whether the bytes start like a manifest (the one sniffer, `ArtifactSniffer.looksLikeManifest`).
+    public static func looksLikeManifest(_ bytes: [UInt8]) -> Bool { ArtifactSniffer.looksLikeManifest(bytes) }
 
     /// The entries of a JSON or YAML manifest.
     public static func parse(_ bytes: [UInt8]) throws(ManifestError) -> [ManifestEntry] {

@@ -1,0 +1,283 @@
+import Foundation
+import MemhuntCore
+import MemhuntFormats
+import MemhuntHTTP
+
+/// Turns operands into artifacts: local files and directories, http(s) URLs, and manifests of either.
+///
+/// One `HTTPClient` (one URL session, its connections reused) serves the whole run; `close()` ends it and
+/// removes the run's cache. Downloads stream to the cache (never held whole in memory) a few at a time;
+/// every failure becomes an artifact error naming the URL without credentials, and the rest goes on.
+///
+/// Credentials belong to the origin the user named: an operand URL's own origin, kept for the entries of a
+/// manifest it serves (even when a redirect moved the manifest to another host); the `http` entries of a
+/// local manifest get none.
+public struct ArtifactStore: Sendable {
+    public let http: HTTPConfiguration
+    public let client: HTTPClient
+    public let cache: RunCache
+    /// Entries a manifest may list; a longer manifest is an artifact error and none of its entries are read.
+    public var maxManifestEntries: Int
+    public var onDownload: @Sendable (DownloadEvent) -> Void
+
+    public static let defaultMaxManifestEntries = 1000
+
+    /// A store whose downloads go to `cache` (by default a fresh `RunCache` in the temporary directory).
+    public init(
+        http: HTTPConfiguration = HTTPConfiguration(), cache: RunCache = RunCache(),
+        maxManifestEntries: Int = defaultMaxManifestEntries,
+        onDownload: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
+    ) {
+        self.http = http
+        self.client = HTTPClient(configuration: http)
+        self.cache = cache
+        self.maxManifestEntries = maxManifestEntries
+        self.onDownload = onDownload
+    }
+
+    /// A store whose downloads go to an existing directory (tests).
+    public init(
+        http: HTTPConfiguration = HTTPConfiguration(), cacheDirectory: String,
+        maxManifestEntries: Int = defaultMaxManifestEntries,
+        onDownload: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
+    ) {
+        self.init(
+            http: http, cache: RunCache(path: cacheDirectory), maxManifestEntries: maxManifestEntries,
+            onDownload: onDownload)
+    }
+
+    /// Ends the run's HTTP session and removes its cache.
+    public func close() {
+        client.close()
+        cache.remove()
+    }
+
+    /// Whether an operand is an http(s) URL rather than a path.
+    public static func isURL(_ operand: String) -> Bool {
+        let lower = operand.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// A place in the output: an artifact already made, or the result of a download of either round.
+    private enum Slot {
+        case done(Artifact)
+        /// Index into the first round: operands and the entries of local manifests.
+        case first(Int)
+        /// Index into the second round: the entries of downloaded manifests.
+        case second(Int)
+    }
+
+    /// Every artifact the operands name, in operand order; a manifest is listed, then its entries.
+    public func collect(_ operands: [String]) async -> [Artifact] {
+        var slots: [Slot] = []
+        var first: [DownloadRequest] = []
+        for operand in operands {
+            if Self.isURL(operand) {
+                guard let url = URL(string: operand), HTTPOrigin(url) != nil else {
+                    let shown = Redact.invalidURL(operand)
+                    slots.append(.done(Artifact(source: shown, status: .error, error: "\(shown): not a valid URL")))
+                    continue
+                }
+                first.append(DownloadRequest(url: url))
+                slots.append(.first(first.count - 1))
+                continue
+            }
+            if LocalArtifacts.regularFileSize(operand) != nil {
+                let artifact = LocalArtifacts.load(path: operand)
+                guard artifact.kind == .manifest, artifact.status == .ok else {
+                    slots.append(.done(artifact))
+                    continue
+                }
+                let (manifest, entries) = localEntries(artifact, path: operand)
+                slots.append(.done(manifest))
+                for entry in entries {
+                    switch entry {
+                    case .done(let artifact): slots.append(.done(artifact))
+                    case .remote(let request):
+                        first.append(request)
+                        slots.append(.first(first.count - 1))
+                    }
+                }
+                continue
+            }
+            // In a directory walk a manifest is listed, not followed: its entries sit beside it.
+            slots += LocalArtifacts.expand([operand]).map { .done(LocalArtifacts.load(path: $0)) }
+        }
+        let firstResults = await download(first)
+
+        // Downloaded manifests expand into a second round, resolved against their final URL, with the
+        // credentials of the operand that named them.
+        var second: [DownloadRequest] = []
+        var expanded: [Int: [Slot]] = [:]
+        for (index, result) in firstResults.enumerated() {
+            var artifact = Self.artifact(from: result)
+            guard artifact.kind == .manifest, artifact.status == .ok, let path = result.localPath else {
+                expanded[index] = [.done(artifact)]
+                continue
+            }
+            var entrySlots: [Slot] = []
+            do throws(ManifestError) {
+                let entries = try entries(of: path)
+                let base = URL(string: result.finalURL) ?? first[index].url
+                for (offset, entry) in entries.enumerated() {
+                    do throws(ManifestError) {
+                        let url = try Manifest.resolve(entry, against: base, number: offset + 1)
+                        second.append(
+                            DownloadRequest(
+                                url: url, expectedSHA256: entry.sha256,
+                                credentialOrigin: first[index].credentialOrigin))
+                        entrySlots.append(.second(second.count - 1))
+                    } catch {
+                        entrySlots.append(
+                            .done(Artifact(source: artifact.source, status: .error, error: error.description)))
+                    }
+                }
+            } catch {
+                artifact.status = .error
+                artifact.error = error.description
+            }
+            expanded[index] = [.done(artifact)] + entrySlots
+        }
+        let secondResults = await download(second)
+
+        func resolve(_ slot: Slot) -> [Artifact] {
+            switch slot {
+            case .done(let artifact): [artifact]
+            case .first(let index): (expanded[index] ?? []).flatMap(resolve)
+            case .second(let index): [Self.artifact(from: secondResults[index])]
+            }
+        }
+        return slots.flatMap(resolve)
+    }
+
+    /// Downloads into the run's cache, created (0700) on first use; a run without URLs creates nothing.
+    private func download(_ requests: [DownloadRequest]) async -> [DownloadResult] {
+        guard !requests.isEmpty else { return [] }
+        if let why = cache.create() {
+            return requests.map {
+                let shown = Redact.url($0.url)
+                return DownloadResult(requestedURL: shown, finalURL: shown, error: "\(shown): \(why)", attempts: 0)
+            }
+        }
+        return await Downloader(client: client, cacheDirectory: cache.path, onEvent: onDownload).download(requests)
+    }
+
+    /// The entries of a manifest file already recognized, within the entry limit.
+    private func entries(of path: String) throws(ManifestError) -> [ManifestEntry] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ManifestError("manifest could not be read back")
+        }
+        let entries = try Manifest.parse([UInt8](data))
+        guard entries.count <= maxManifestEntries else {
+            throw ManifestError(
+                "manifest lists \(entries.count) entries, more than the limit of \(maxManifestEntries)"
+                    + " (--max-manifest-entries)")
+        }
+        return entries
+    }
+
+    private enum LocalEntry {
+        case done(Artifact)
+        case remote(DownloadRequest)
+    }
+
+    /// A local manifest and its entries. Paths resolve inside the manifest's folder: absolute paths, `..`,
+    /// hidden names and symbolic links that lead out are refused (a manifest from elsewhere must not be able
+    /// to read `~/.git-credentials`); URLs are fetched without credentials.
+    private func localEntries(_ manifest: Artifact, path: String) -> (Artifact, [LocalEntry]) {
+        var manifest = manifest
+        let entries: [ManifestEntry]
+        do {
+            entries = try self.entries(of: path)
+        } catch {
+            manifest.status = .error
+            manifest.error = error.description
+            return (manifest, [])
+        }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let realDirectory = Self.realPath(directory)
+        return (
+            manifest,
+            entries.enumerated().map { offset, entry in
+                let number = offset + 1
+                func refused(_ why: String) -> LocalEntry {
+                    .done(Artifact(source: path, status: .error, error: "manifest entry \(number): \(why)"))
+                }
+                if Self.isURL(entry.reference) {
+                    guard let url = URL(string: entry.reference), HTTPOrigin(url) != nil else {
+                        return refused("not a valid URL")
+                    }
+                    return .remote(DownloadRequest(url: url, expectedSHA256: entry.sha256, credentialOrigin: nil))
+                }
+                let reference = entry.reference
+                if reference.hasPrefix("/") || reference.hasPrefix("~") {
+                    return refused("an absolute path; entries are relative to the manifest's folder")
+                }
+                let components = reference.split(separator: "/")
+                if components.contains("..") { return refused("leaves the manifest's folder ('..')") }
+                if components.contains(where: { $0.hasPrefix(".") && $0 != "." }) {
+                    return refused("names a hidden file or folder")
+                }
+                let resolved = directory == "." ? reference : directory + "/" + reference
+                if let realDirectory, let real = Self.realPath(resolved),
+                    !(real + "/").hasPrefix(realDirectory == "/" ? "/" : realDirectory + "/")
+                {
+                    return refused("a symbolic link that leads out of the manifest's folder")
+                }
+                var artifact = LocalArtifacts.load(path: resolved)
+                if let sha256 = entry.sha256, let actual = artifact.sha256, actual != sha256 {
+                    artifact.status = .error
+                    artifact.content = nil
+                    artifact.error = "sha256 mismatch: the manifest expects \(sha256), the file has \(actual)"
+                }
+                return .done(artifact)
+            }
+        )
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The artifact of one download: an error naming the URL, or the cached file read like a local one.
+    static func artifact(from result: DownloadResult) -> Artifact {
+        guard result.error == nil, let path = result.localPath else {
+            return Artifact(
+                source: result.requestedURL, sha256: result.sha256, size: result.size, status: .error,
+                error: result.error ?? "\(result.requestedURL): download failed", finalURL: result.finalURL,
+                httpStatus: result.status)
+        }
+        var artifact = LocalArtifacts.load(path: path, source: result.requestedURL)
+        artifact.finalURL = result.finalURL
+        artifact.httpStatus = result.status
+        return artifact
+    }
+
+    /// A text (a playbook) over HTTP with the run's settings: the body and the redacted URL.
+    public func fetchText(_ operand: String) async throws(FetchError) -> (text: String, source: String) {
+        guard let url = URL(string: operand), HTTPOrigin(url) != nil else {
+            throw FetchError("not a valid URL: \(Redact.invalidURL(operand))")
+        }
+        let response: HTTPResponse
+        do {
+            response = try await client.send(HTTPRequest(url: url))
+        } catch {
+            throw FetchError("could not fetch the playbook: \(error)")
+        }
+        guard (200..<300).contains(response.status) else {
+            throw FetchError(
+                "could not fetch the playbook: \(HTTPError(url: Redact.url(url), failure: .http(response.status), attempts: 1, finalURL: Redact.url(url)))"
+            )
+        }
+        return (String(decoding: response.body, as: UTF8.self), Redact.url(url))
+    }
+}
+
+/// A text that could not be fetched; the description quotes no secret.
+public struct FetchError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import MemhuntHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The per-run download cache: `<TMPDIR>/memhunt-run-<pid>-<uuid>`, mode 0700 (files 0600), removed when the
+/// run ends, on SIGINT and SIGTERM (then memhunt exits 130 or 143), and by the next run if this one crashed:
+/// a run sweeps the caches of pids that are no longer alive.
+public final class RunCache: Sendable {
+    /// The directory; it exists only once `create()` succeeded.
+    public let path: String
+    private let created = Locked(false)
+
+    static let prefix = "memhunt-run-"
+    private static let live = Locked<Set<String>>([])
+
+    /// A cache path in `temporaryDirectory` (default: `NSTemporaryDirectory()`); nothing is created yet.
+    public init(temporaryDirectory: String = NSTemporaryDirectory()) {
+        let parent = temporaryDirectory.hasSuffix("/") ? temporaryDirectory : temporaryDirectory + "/"
+        path = parent + Self.prefix + "\(getpid())-" + UUID().uuidString
+    }
+
+    /// A cache at a given path (a test's directory); `create()` accepts it if it already exists.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Creates the directory (0700) if it is not there yet; its parent must exist (a missing TMPDIR is not
+    /// created: it would be left behind). Returns why it could not, or nil.
+    public func create() -> String? {
+        created.withLock { done -> String? in
+            if done { return nil }
+            Self.installSignalHandlers()
+            Self.live.withLock { _ = $0.insert(path) }
+            guard mkdir(path, 0o700) == 0 || (errno == EEXIST && LocalArtifacts.isDirectory(path)) else {
+                let why = String(cString: strerror(errno))
+                Self.live.withLock { _ = $0.remove(path) }
+                return "cannot create the download cache in \((path as NSString).deletingLastPathComponent): \(why)"
+            }
+            done = true
+            return nil
+        }
+    }
+
+    /// Removes the directory and everything in it.
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+        Self.live.withLock { _ = $0.remove(path) }
+    }
+
+    /// Removes `memhunt-run-<pid>-…` directories in `temporaryDirectory` whose pid is not a running process.
+    @discardableResult
+    public static func sweepStale(in temporaryDirectory: String = NSTemporaryDirectory()) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporaryDirectory) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0,
+                pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            let path = (temporaryDirectory as NSString).appendingPathComponent(name)
+            // Only directories this user owns (another user's cache is theirs to remove).
+            var info = FileStatus()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
+            if (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(name) }
+        }
+        return removed
+    }
+
+    private static let signalSources = Locked<[DispatchSourceSignal]>([])
+
+    /// On SIGINT or SIGTERM: remove every live cache, then exit 128 + signal, as the shell reports a death by it.
+    private static func installSignalHandlers() {
+        signalSources.withLock { sources in
+            guard sources.isEmpty else { return }
+            for signalNumber in [SIGINT, SIGTERM] {
+                signal(signalNumber, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                source.setEventHandler {
+                    for path in live.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+                    exit(128 + signalNumber)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+}

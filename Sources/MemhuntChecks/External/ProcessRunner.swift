@@ -1,0 +1,190 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs one program in a process group of its own, feeds it stdin, collects stdout and stderr up to caps,
+/// and enforces the timeout on the whole group.
+///
+/// Before, a check ran as a plain child: `sh -c "sleep 20"` with `timeout: 1` took 20 s (the kill reached the
+/// shell, not the sleep), and a check that answered and left `sleep 30` behind holding its stdout held the
+/// run 30 s and was reported as timed out. Now the group is killed on timeout, and once the direct child
+/// has exited the pipes are drained of what is already there (never waited on for EOF) and the group's
+/// leftovers are killed.
+enum ProcessRunner {
+    enum Ending: Equatable {
+        case exited(Int32), signaled(Int32), timedOut, flooded, launchFailed(String)
+    }
+
+    struct Outcome {
+        var ending: Ending
+        var stdout: [UInt8]
+        var stderr: [UInt8]
+    }
+
+    /// Blocks the calling thread (run it on a thread of its own) until the child exits or is killed.
+    static func run(
+        executable: String, arguments: [String], environment: [String: String], directory: String?,
+        input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int
+    ) -> Outcome {
+        var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
+        // Close-on-exec, so a check started at the same time by another thread does not inherit these ends
+        // (a stray copy of a write end would hold back EOF).
+        func cloexecPipe(_ ends: inout [Int32]) -> Bool {
+            guard pipe(&ends) == 0 else { return false }
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return true
+        }
+        guard cloexecPipe(&stdinPipe), cloexecPipe(&stdoutPipe), cloexecPipe(&stderrPipe) else {
+            for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+            return Outcome(ending: .launchFailed(String(cString: strerror(errno))), stdout: [], stderr: [])
+        }
+        let spawned = spawn(
+            executable: executable, arguments: arguments, environment: environment, directory: directory,
+            stdin: stdinPipe[0], stdout: stdoutPipe[1], stderr: stderrPipe[1])
+        close(stdinPipe[0])
+        close(stdoutPipe[1])
+        close(stderrPipe[1])
+        let pid: pid_t
+        switch spawned {
+        case .failure(let error):
+            close(stdinPipe[1])
+            close(stdoutPipe[0])
+            close(stderrPipe[0])
+            return Outcome(ending: .launchFailed(String(cString: strerror(error.code))), stdout: [], stderr: [])
+        case .success(let child): pid = child
+        }
+        // A check that never reads stdin must not block us: write from another thread, then close (EPIPE is
+        // ignored; the thread ends when the group is killed at the latest).
+        let writeEnd = stdinPipe[1]
+        Thread.detachNewThread {
+            var rest = input[...]
+            while !rest.isEmpty {
+                let written = rest.withUnsafeBytes { Foundation.write(writeEnd, $0.baseAddress, $0.count) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { break }
+                rest = rest.dropFirst(written)
+            }
+            close(writeEnd)
+        }
+        var out: [UInt8] = [], err: [UInt8] = []
+        var open: [(fd: Int32, isStdout: Bool)] = [(stdoutPipe[0], true), (stderrPipe[0], false)]
+        var flooded = false, timedOut = false
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(timeout)
+        enum Read { case data, end, wouldBlock }
+        func read(_ fd: Int32, isStdout: Bool) -> Read {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 { return errno == EINTR || errno == EAGAIN ? .wouldBlock : .end }
+            if count == 0 { return .end }
+            if isStdout {
+                let room = max(0, stdoutLimit - out.count)
+                out += buffer.prefix(min(count, room))
+                if count > room { flooded = true }
+            } else {
+                err += buffer.prefix(min(count, max(0, stderrLimit - err.count)))
+            }
+            return .data
+        }
+        var exited = false
+        while !exited {
+            var fds = open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 50)
+            for (index, entry) in fds.enumerated() where entry.revents != 0 {
+                if read(entry.fd, isStdout: open[index].isStdout) == .end { open[index].fd = -1 }
+            }
+            open.removeAll { $0.fd < 0 }
+            if flooded || Date() >= deadline {
+                timedOut = !flooded
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                exited = true
+            } else if waitpid(pid, &status, WNOHANG) == pid {
+                exited = true
+            }
+        }
+        // The direct child is gone: what it wrote is in the pipes now. Leftovers of its group are killed, and
+        // the pipes are drained without waiting for an EOF that a leftover could hold back.
+        kill(-pid, SIGKILL)
+        for entry in open {
+            _ = fcntl(entry.fd, F_SETFL, fcntl(entry.fd, F_GETFL) | O_NONBLOCK)
+            while !flooded, read(entry.fd, isStdout: entry.isStdout) == .data {}
+        }
+        close(stdoutPipe[0])
+        close(stderrPipe[0])
+        let ending: Ending
+        if flooded {
+            ending = .flooded
+        } else if timedOut {
+            ending = .timedOut
+        } else if status & 0x7F == 0 {
+            ending = .exited((status >> 8) & 0xFF)
+        } else {
+            ending = .signaled(status & 0x7F)
+        }
+        return Outcome(ending: ending, stdout: out, stderr: err)
+    }
+
+    /// posix_spawn with a new process group, default signal handling (memhunt ignores SIGPIPE, and SIGINT and
+    /// SIGTERM while a cache exists; ignored signals would be inherited) and an empty signal mask.
+    private static func spawn(
+        executable: String, arguments: [String], environment: [String: String], directory: String?,
+        stdin: Int32, stdout: Int32, stderr: Int32
+    ) -> Result<pid_t, Errno> {
+        #if os(Linux)
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #else
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        if let directory {
+            #if os(Linux)
+                // glibc 2.29+ has it, but Swift's Glibc module does not export it.
+                guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+                else { return .failure(Errno(ENOSYS)) }
+                typealias AddChdir =
+                    @convention(c) (
+                        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+                    ) -> Int32
+                _ = unsafeBitCast(symbol, to: AddChdir.self)(&actions, directory)
+            #else
+                posix_spawn_file_actions_addchdir_np(&actions, directory)
+            #endif
+        }
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        return code == 0 ? .success(pid) : .failure(Errno(code))
+    }
+
+    struct Errno: Error { var code: Int32; init(_ code: Int32) { self.code = code } }
+}

@@ -1,0 +1,59 @@
+/// How a file is to be read, decided once from its first bytes.
+public enum ArtifactRoute: Sendable, Hashable {
+    /// Read whole (up to the document limit) and parsed by `ArtifactReader.read`.
+    case document
+    /// A list of artifacts (JSON or YAML): parsed as a manifest, else read as a document.
+    case manifest
+    /// A change log: streamed through `ChangeLogScanner` in bounded memory, whatever its size.
+    case changeLog
+}
+
+/// The ONE order in which kinds are detected, on bytes: the `.ips` header and JSON first, then crash text, a
+/// YAML manifest, and the text sniffers (change logs last, the loosest). `ArtifactReader.read` then tells the
+/// document kinds apart in the same order.
+public enum ArtifactSniffer {
+    /// The route of a file from its first ≤ 64 KiB.
+    public static func route(_ prefix: [UInt8]) -> ArtifactRoute {
+        let head = Array(prefix.prefix(65_536))
+        if ArtifactReader.sniffIPSHeader(head) != nil { return .document }
+        let start = JSON.skipWhitespace(head, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        if start < head.count, head[start] == UInt8(ascii: "{") || head[start] == UInt8(ascii: "[") {
+            return looksLikeManifest(head) ? .manifest : .document
+        }
+        if CrashParser.isCrashText(head[start...]) { return .document }
+        if looksLikeManifest(head) { return .manifest }
+        if ReproReader.detect(head) == .changeLog { return .changeLog }
+        return .document
+    }
+
+    /// Whether the bytes start like a manifest: a JSON list of strings or objects, a JSON object whose first
+    /// key is `artifacts` (unlike an `.ips` header line), or a YAML list or `artifacts:` mapping, after blank
+    /// and `#` comment lines. Looks at the first 512 bytes only.
+    public static func looksLikeManifest(_ bytes: [UInt8]) -> Bool {
+        let window = Array(bytes.prefix(512))
+        var index = window.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        // Skip blank lines and comment lines.
+        while index < window.count {
+            while index < window.count, isBlank(window[index]) { index += 1 }
+            guard index < window.count, window[index] == UInt8(ascii: "#") else { break }
+            while index < window.count, window[index] != 0x0A { index += 1 }
+        }
+        guard index < window.count else { return false }
+        func rest(after offset: Int) -> ArraySlice<UInt8> {
+            var next = offset
+            while next < window.count, isBlank(window[next]) { next += 1 }
+            return window[next...]
+        }
+        switch window[index] {
+        case UInt8(ascii: "["):
+            guard let first = rest(after: index + 1).first else { return false }
+            return first == UInt8(ascii: "\"") || first == UInt8(ascii: "{") || first == UInt8(ascii: "]")
+        case UInt8(ascii: "{"):
+            return rest(after: index + 1).starts(with: Array("\"artifacts\"".utf8))
+        default:
+            let line = window[index...]
+            return line.starts(with: Array("- ".utf8)) || line.starts(with: Array("artifacts:".utf8))
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import MemhuntArtifacts
+import MemhuntCore
+import MemhuntTestSupport
+import Testing
+
+enum SHA256Hex {
+    /// `head -c 3145728 /dev/zero | tr '\\0' ' ' | sha256sum`
+    static let spaces3MB = "6a3cfdf3ce3887c663d9474e0833b92190a4285f45b3358068cbdfd1f91a8ec7"
+}
+
+/// The local store on inputs that must neither hang nor loop.
+@Suite struct LocalArtifactsTests {
+    let jetsam = "justsend/JetsamEvent-2026-08-11-112056.ips"
+
+    @Test func directoryLinkToAParentIsNotFollowed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("a/record.ips", try Repo.bytes(jetsam))
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/a/up", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path + "/linked.ips", withDestinationPath: Repo.fixture(jetsam))
+        let paths = LocalArtifacts.expand([dir.path])
+        #expect(paths == [dir.path + "/a/record.ips", dir.path + "/linked.ips"])
+        let linked = LocalArtifacts.load(path: dir.path + "/linked.ips")
+        #expect(linked.status == .ok)
+        #expect(linked.kind == .jetsamEvent)
+    }
+
+    @Test func devicesAndPipesAreNamedErrorsNotHangs() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let fifo = dir.path + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for path in [fifo, "/dev/zero", "/dev/null"] where FileManager.default.fileExists(atPath: path) {
+            let artifact = LocalArtifacts.load(path: path)
+            #expect(artifact.status == .error, "\(path)")
+            #expect(artifact.error == "not a regular file", "\(path)")
+        }
+        #expect(LocalArtifacts.load(path: dir.path + "/missing").error == "no such file or directory")
+    }
+
+    @Test func largeDocumentsAreRefusedFromTheirSizeWithoutBeingRead() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/huge.json"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let chunk = Data(repeating: UInt8(ascii: " "), count: 1 << 20)
+        for _ in 0..<3 { handle.write(chunk) }
+        try handle.close()
+        // The default limit is 64 MB; a 1 MB limit walks the same path in a fraction of the time. Before, a
+        // 2 GB file was read (and hashed) whole before its size was refused; now stat decides.
+        let artifact = LocalArtifacts.load(path: path, documentLimit: 1 << 20)
+        #expect(artifact.status == .error)
+        #expect(artifact.size == 3 << 20)
+        #expect(artifact.sha256 == nil)
+        #expect(artifact.error == "larger than the 1 MB limit for documents (3145728 bytes)")
+    }
+
+    @Test func aSymbolicLinkLoopIsNamed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/a", withDestinationPath: dir.path + "/b")
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/b", withDestinationPath: dir.path + "/a")
+        #expect(LocalArtifacts.load(path: dir.path + "/a").error == "symbolic link loop")
+        // In a walk, the looping links are listed with the reason rather than dropped.
+        #expect(LocalArtifacts.expand([dir.path]) == [dir.path + "/a", dir.path + "/b"])
+    }
+
+    @Test func aChangeLogIsStreamedWhateverItsSize() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let line = "RootView: @self changed.\n"
+        try dir.write("big.log", String(repeating: line, count: 100_000))
+        let artifact = LocalArtifacts.load(path: dir.path + "/big.log", documentLimit: 1 << 20)
+        #expect(artifact.status == .ok)
+        #expect(artifact.kind == .changeLog)
+        #expect(artifact.size == line.utf8.count * 100_000)
+    }
+}
+
+/// Manifests on disk read only inside their folder, and nothing of an unknown file is echoed (defect 7).
+@Suite struct LocalManifestTests {
+    static let secret = "ghp_never-printed-9921"
+
+    @Test func entriesResolveInsideTheManifestFolder() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try home.write(".git-credentials", "https://user:\(Self.secret)@github.com\n")
+        try home.write("outside.txt", "\(Self.secret)\n")
+        try home.write("case/inside.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        try home.write("case/.hidden", "\(Self.secret)\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: home.path + "/case/link.txt", withDestinationPath: home.path + "/outside.txt")
+        try home.write(
+            "case/m.json",
+            """
+            ["inside.ips", "../.git-credentials", "\(home.path)/outside.txt", ".hidden", "link.txt",
+             "sub/../../outside.txt"]
+            """)
+        let store = ArtifactStore(cacheDirectory: home.path + "/cache")
+        let artifacts = await store.collect([home.path + "/case/m.json"])
+        #expect(artifacts.map(\.status) == [.ok, .ok, .error, .error, .error, .error, .error])
+        #expect(artifacts[1].kind == .jetsamEvent)
+        #expect(
+            artifacts.dropFirst(2).map(\.error) == [
+                "manifest entry 2: leaves the manifest's folder ('..')",
+                "manifest entry 3: an absolute path; entries are relative to the manifest's folder",
+                "manifest entry 4: names a hidden file or folder",
+                "manifest entry 5: a symbolic link that leads out of the manifest's folder",
+                "manifest entry 6: leaves the manifest's folder ('..')",
+            ])
+        #expect(!"\(artifacts)".contains(Self.secret))
+    }
+
+    @Test func anUnrecognizedFileIsNeverQuoted() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("creds", "https://user:\(Self.secret)@github.com\n")
+        let artifact = LocalArtifacts.load(path: dir.path + "/creds")
+        #expect(artifact.status == .unrecognized)
+        #expect(artifact.error == "unrecognized content (text of no known kind, 47 bytes)")
+    }
+
+    @Test func theCommandLineMayNameAnyFile() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("elsewhere/j.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        #expect(LocalArtifacts.load(path: dir.path + "/elsewhere/../elsewhere/j.ips").kind == .jetsamEvent)
+    }
+
+    @Test func aManifestOverTheEntryLimitReadsNone() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("m.json", "[" + (0..<11).map { "\"f\($0).ips\"" }.joined(separator: ",") + "]")
+        let artifacts = await ArtifactStore(cacheDirectory: dir.path + "/cache", maxManifestEntries: 10)
+            .collect([dir.path + "/m.json"])
+        #expect(artifacts.count == 1)
+        #expect(artifacts[0].status == .error)
+        #expect(
+            artifacts[0].error
+                == "manifest lists 11 entries, more than the limit of 10 (--max-manifest-entries)")
+    }
+}
