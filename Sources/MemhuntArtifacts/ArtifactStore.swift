@@ -19,6 +19,9 @@ public struct ArtifactStore: Sendable {
     /// Entries a manifest may list; a longer manifest is an artifact error and none of its entries are read.
     public var maxManifestEntries: Int
     public var onDownload: @Sendable (DownloadEvent) -> Void
+    /// Called before and after a local file is read: its path, its size in bytes, and whether the read is
+    /// done (for progress on large files).
+    public var onLocalRead: @Sendable (_ path: String, _ bytes: Int, _ done: Bool) -> Void = { _, _, _ in }
 
     public static let defaultMaxManifestEntries = 1000
 
@@ -52,6 +55,14 @@ public struct ArtifactStore: Sendable {
         cache.remove()
     }
 
+    /// Reads one local file, telling `onLocalRead` before and after.
+    private func load(_ path: String) -> Artifact {
+        let size = LocalArtifacts.regularFileSize(path) ?? 0
+        onLocalRead(path, size, false)
+        defer { onLocalRead(path, size, true) }
+        return LocalArtifacts.load(path: path)
+    }
+
     /// Whether an operand is an http(s) URL rather than a path.
     public static func isURL(_ operand: String) -> Bool {
         let lower = operand.lowercased()
@@ -83,7 +94,7 @@ public struct ArtifactStore: Sendable {
                 continue
             }
             if LocalArtifacts.regularFileSize(operand) != nil {
-                let artifact = LocalArtifacts.load(path: operand)
+                let artifact = load(operand)
                 guard artifact.kind == .manifest, artifact.status == .ok else {
                     slots.append(.done(artifact))
                     continue
@@ -101,7 +112,7 @@ public struct ArtifactStore: Sendable {
                 continue
             }
             // In a directory walk a manifest is listed, not followed: its entries sit beside it.
-            slots += LocalArtifacts.expand([operand]).map { .done(LocalArtifacts.load(path: $0)) }
+            slots += LocalArtifacts.expand([operand]).map { .done(load($0)) }
         }
         let firstResults = await download(first)
 

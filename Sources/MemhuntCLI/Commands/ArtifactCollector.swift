@@ -45,13 +45,35 @@ struct ArtifactCollector {
                 break
             }
         }
+        store.onLocalRead = Self.localProgress(console)
         self.console = console
+    }
+
+    /// Files at least this large are announced while they are read (a 57 MB log takes seconds).
+    static let announcedSize = 8 << 20
+
+    /// On a terminal: "reading X (57.0 MB) …" before a large local file and "read X in 2.1 s" after.
+    static func localProgress(_ console: Console) -> @Sendable (String, Int, Bool) -> Void {
+        guard console.stderr.isTTY else { return { _, _, _ in } }
+        let stderr = console.stderr
+        let started = LockedDate()
+        return { path, bytes, done in
+            guard bytes >= announcedSize else { return }
+            if done {
+                let seconds = Date().timeIntervalSince(started.take() ?? Date())
+                stderr.write("read \(path) in \(FactValue.oneDecimal(seconds)) s\n")
+            } else {
+                started.set(Date())
+                stderr.write("reading \(path) (\(FactUnit.megabytes.format(.megabytes(bytes: Double(bytes))))) …\n")
+            }
+        }
     }
 
     /// For commands without HTTP options: defaults, and the token from the environment.
     init(console: Console) throws {
         RunCache.sweepStale()
         store = ArtifactStore(http: try Self.configuration(console.environment))
+        store.onLocalRead = Self.localProgress(console)
         self.console = console
     }
 
@@ -124,4 +146,17 @@ struct ArtifactCollector {
 
     /// Ends the HTTP session and removes the cache.
     func removeCache() { store.close() }
+}
+
+/// A start time shared between the before and after calls of a progress callback.
+final class LockedDate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date: Date?
+
+    func set(_ value: Date) { lock.withLock { date = value } }
+    func take() -> Date? {
+        lock.withLock {
+            defer { date = nil }; return date
+        }
+    }
 }
