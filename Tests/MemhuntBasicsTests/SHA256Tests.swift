@@ -34,3 +34,35 @@ import Testing
         #expect(hasher.finalizeHex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }
+
+@Suite struct SHA256BackgroundTests {
+    /// 3 MiB of a fixed pattern; the digests below are Python's hashlib over the same bytes.
+    static let pattern = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ ($0 >> 11)) }
+
+    @Test func largeUpdatesInterleavedWithSmallAndRawOnesKeepTheirOrder() {
+        let bytes = Self.pattern
+        var hasher = SHA256()
+        hasher.update(bytes[0..<(1 << 20)])  // background
+        hasher.update(bytes[(1 << 20)..<((1 << 20) + 5)])  // small: after the queue drains
+        bytes[((1 << 20) + 5)..<(2 << 20)].withUnsafeBytes { hasher.update($0) }  // raw: on this thread
+        hasher.update(Array(bytes[(2 << 20)...]))  // background again
+        #expect(hasher.finalizeHex() == "c76ad6093b09df18d3c426b8d89a534fb06a63f451ca8255c9b0c3c804106277")
+    }
+
+    @Test func copiesAreIndependent() {
+        let bytes = Self.pattern
+        var first = SHA256()
+        first.update(bytes[0..<(2 << 20)])
+        var second = first
+        first.update(bytes[(2 << 20)...])
+        second.update(bytes[(2 << 20)...])
+        let whole = "c76ad6093b09df18d3c426b8d89a534fb06a63f451ca8255c9b0c3c804106277"
+        #expect(first.finalizeHex() == whole)
+        #expect(second.finalizeHex() == whole)
+        var third = SHA256()
+        third.update(bytes[0..<(2 << 20)])
+        let fourth = third
+        _ = fourth
+        #expect(third.finalizeHex() == "95d78aafb8784a84cbff6599972c4703e39040ee00ed3cf3e068cac7e1761b8a")
+    }
+}
