@@ -3,8 +3,9 @@
 
 Builds memhunt with scripts/build-release (release; static Swift runtime on Linux), generates the
 inputs deterministically (seeded, under $TMPDIR, reused when present) and prints one row per work:
-wall time (median of --runs runs, from the parent's clock), peak RSS (/usr/bin/time -v, one extra
-run), memhunt's time over the standard tool's, the target, and whether it is met. Rows:
+wall time and CPU time (medians of --runs runs; CPU time moves less when the machine is shared), peak
+RSS (/usr/bin/time -v, one extra run), memhunt's wall time over the standard tool's, the target, and
+whether it is met. Rows:
 
   change log   a 1 GiB SwiftUI `_printChanges` log to per-view counts: `memhunt inspect --format json`
                beside mawk counting the same views (the answers are compared).
@@ -133,29 +134,37 @@ def generate_jetsam(path, processes=442, seed=13):
 
 
 def run_once(argv, stdout_path):
+    """Wall seconds and CPU seconds (user + system, from wait4) of one run."""
     with open(stdout_path, "wb") as out:
         start = time.monotonic()
-        child = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE)
+        child = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE)
+        stderr = child.stderr.read()
+        _, status, usage = os.wait4(child.pid, 0)
         seconds = time.monotonic() - start
-    if child.returncode not in (0, 1):  # memhunt run exits 1 when a finding reaches --fail-on
-        sys.exit("%s failed with %d: %s" % (argv[0], child.returncode, child.stderr.decode()[:500]))
-    return seconds
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):  # memhunt run exits 1 when a finding reaches --fail-on
+        sys.exit("%s failed with %d: %s" % (argv[0], code, stderr.decode()[:500]))
+    return seconds, usage.ru_utime + usage.ru_stime
 
 
 def measure(argv, stdout_path, runs):
-    """Median wall seconds over `runs` runs and peak RSS in MB (/usr/bin/time -v, one more run)."""
-    seconds = statistics.median(run_once(argv, stdout_path) for _ in range(runs))
+    """Median wall and CPU seconds over `runs` runs, and peak RSS in MB (/usr/bin/time -v, one more run).
+
+    CPU time moves far less than wall time when other builds share the machine."""
+    samples = [run_once(argv, stdout_path) for _ in range(runs)]
+    seconds = statistics.median(s[0] for s in samples)
+    cpu = statistics.median(s[1] for s in samples)
     timed = subprocess.run(["/usr/bin/time", "-v"] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     match = re.search(rb"Maximum resident set size \(kbytes\): (\d+)", timed.stderr)
     peak = int(match.group(1)) / 1024 if match else float("nan")
-    return seconds, peak
+    return (seconds, cpu), peak
 
 
 ROWS = []
 
 
-def row(work, tool, seconds, peak, throughput="", ratio="", target="", met=""):
-    ROWS.append((work, tool, "%.3f" % seconds, throughput, "%.1f" % peak, ratio, target, met))
+def row(work, tool, times, peak, throughput="", ratio="", target="", met=""):
+    ROWS.append((work, tool, "%.3f" % times[0], "%.3f" % times[1], throughput, "%.1f" % peak, ratio, target, met))
 
 
 def bench_changelog(memhunt, args):
@@ -165,8 +174,9 @@ def bench_changelog(memhunt, args):
     size = os.path.getsize(log)
     runs = max(1, min(args.runs, 3))
     m_out, a_out = os.path.join(WORK, "memhunt.json"), os.path.join(WORK, "awk.txt")
-    m_seconds, m_peak = measure([memhunt, "inspect", "--format", "json", log], m_out, runs)
-    a_seconds, a_peak = measure(["mawk", AWK, log], a_out, runs)
+    m_times, m_peak = measure([memhunt, "inspect", "--format", "json", log], m_out, runs)
+    a_times, a_peak = measure(["mawk", AWK, log], a_out, runs)
+    m_seconds, a_seconds = m_times[0], a_times[0]
     with open(m_out) as f:
         facts = json.load(f)[0]["facts"]
     m_views = facts["changes.byLog"][os.path.splitext(os.path.basename(log))[0]]["views"]
@@ -179,9 +189,9 @@ def bench_changelog(memhunt, args):
     rate = size / m_seconds / 1e6
     ratio = m_seconds / a_seconds
     ok = rate >= 1000 and ratio <= 0.4 and m_peak <= 32
-    row(work, "memhunt", m_seconds, m_peak, "%.0f MB/s" % rate, "%.2f x mawk" % ratio,
+    row(work, "memhunt", m_times, m_peak, "%.0f MB/s" % rate, "%.2f x mawk" % ratio,
         ">= 1000 MB/s, <= 0.4 x, <= 32 MB", "yes" if ok else "no")
-    row(work, "mawk", a_seconds, a_peak, "%.0f MB/s" % (size / a_seconds / 1e6))
+    row(work, "mawk", a_times, a_peak, "%.0f MB/s" % (size / a_seconds / 1e6))
     agree = m_views == a_views == expected
     print("change log: %s lines; per-view counts agree (memhunt, mawk, generator): %s"
           % (format(sum(expected.values()), ","), "yes" if agree else "NO"), file=sys.stderr)
@@ -192,8 +202,9 @@ def bench_jetsam(memhunt, args):
     ips = os.path.join(WORK, "JetsamEvent-442.ips")
     generate_jetsam(ips)
     m_out, j_out = os.path.join(WORK, "jetsam-memhunt.json"), os.path.join(WORK, "jetsam-jq.json")
-    m_seconds, m_peak = measure([memhunt, "run", "--app", "JustSend", "--format", "json", ips], m_out, args.runs)
-    j_seconds, j_peak = measure(["jq", "-s", JQ, ips], j_out, args.runs)
+    m_times, m_peak = measure([memhunt, "run", "--app", "JustSend", "--format", "json", ips], m_out, args.runs)
+    j_times, j_peak = measure(["jq", "-s", JQ, ips], j_out, args.runs)
+    m_seconds, j_seconds = m_times[0], j_times[0]
     with open(m_out) as f:
         facts = {k: v for step in json.load(f)["steps"] for k, v in step["facts"].items()}
     with open(j_out) as f:
@@ -203,8 +214,8 @@ def bench_jetsam(memhunt, args):
             "compressions": facts.get("jetsam.compressions")}
     work = "JetsamEvent %.0f KB" % (os.path.getsize(ips) / 1e3)
     ratio = m_seconds / j_seconds
-    row(work, "memhunt", m_seconds, m_peak, "", "%.2f x jq" % ratio, "<= 0.5 x jq", "yes" if ratio <= 0.5 else "no")
-    row(work, "jq", j_seconds, j_peak)
+    row(work, "memhunt", m_times, m_peak, "", "%.2f x jq" % ratio, "<= 0.5 x jq", "yes" if ratio <= 0.5 else "no")
+    row(work, "jq", j_times, j_peak)
     agree = mine == jq
     print("jetsam: memhunt %s, jq %s: %s" % (mine, jq, "agree" if agree else "DISAGREE"), file=sys.stderr)
     return agree
@@ -212,12 +223,12 @@ def bench_jetsam(memhunt, args):
 
 def bench_justsend(memhunt, args):
     out = os.path.join(WORK, "justsend.txt")
-    m_seconds, m_peak = measure([memhunt, "run", "--app", "JustSend", os.path.join(ROOT, "Fixtures", "justsend")],
-                                out, args.runs)
-    v_seconds, v_peak = measure([memhunt, "--version"], os.path.join(WORK, "version.txt"), args.runs)
-    row("Fixtures/justsend run", "memhunt", m_seconds, m_peak, "", "%.1f x --version" % (m_seconds / v_seconds),
-        "< 30 ms", "yes" if m_seconds < 0.030 else "no")
-    row("process start", "memhunt --version", v_seconds, v_peak)
+    m_times, m_peak = measure([memhunt, "run", "--app", "JustSend", os.path.join(ROOT, "Fixtures", "justsend")],
+                              out, args.runs)
+    v_times, v_peak = measure([memhunt, "--version"], os.path.join(WORK, "version.txt"), args.runs)
+    row("Fixtures/justsend run", "memhunt", m_times, m_peak, "", "%.1f x --version" % (m_times[0] / v_times[0]),
+        "< 30 ms", "yes" if m_times[0] < 0.030 else "no")
+    row("process start", "memhunt --version", v_times, v_peak)
     return True
 
 
@@ -243,14 +254,15 @@ def main():
         agree &= bench_jetsam(memhunt, args)
     if "justsend" in only:
         agree &= bench_justsend(memhunt, args)
-    ROWS.append(("fleet 10,000 records", "memhunt scan", "-", "", "", "", "", "placeholder: no `scan` command yet"))
+    ROWS.append(("fleet 10,000 records", "memhunt scan", "-", "-", "", "", "", "", "placeholder: no `scan` command yet"))
 
-    header = ("work", "tool", "seconds", "throughput", "peak RSS MB", "ratio", "target", "met")
+    header = ("work", "tool", "seconds", "cpu s", "throughput", "peak RSS MB", "ratio", "target", "met")
     widths = [max(len(str(r[i])) for r in ROWS + [header]) for i in range(len(header))]
     for r in [header] + ROWS:
         print("  ".join(str(cell).ljust(width) for cell, width in zip(r, widths)).rstrip())
-    print("(median of %d runs, 3 for the change log; peak RSS from /usr/bin/time -v; %s)"
-          % (args.runs, os.uname().machine))
+    print("(wall and CPU seconds: medians of %d runs, 3 for the change log; ratios and targets on wall time;"
+          % args.runs)
+    print(" peak RSS from /usr/bin/time -v; %s, load average %.1f at the end)" % (os.uname().machine, os.getloadavg()[0]))
     sys.exit(0 if agree else 1)
 
 

@@ -10,7 +10,8 @@
 # default), crashing inputs to $FUZZ_OUT/crashes/. Keep a crashing input as a regression fixture under
 # Fixtures/fuzz/ with a test. Inputs are capped at $FUZZ_MAX_LEN bytes (16384: the fixtures are larger,
 # but 64 KiB inputs ran the differential change-log target at 200 executions/s). Exits non-zero when
-# any target found something. Linux only (the toolchain ships libFuzzer there).
+# any target found something. $FUZZ_SECONDS, when set, also stops each target after that many seconds
+# (the count it reached is in the log). Linux only (the toolchain ships libFuzzer there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-100000}
@@ -61,7 +62,8 @@ for target in "${targets[@]}"; do
     mkdir -p "$out/corpus/$target"
     log="$out/logs/$target.log"
     echo "fuzz: $target, $runs executions" >&2
-    if "$bin" -runs="$runs" -max_len="${FUZZ_MAX_LEN:-16384}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    if "$bin" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -max_len="${FUZZ_MAX_LEN:-16384}" -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "${seeds[@]}" >"$log" 2>&1; then
         echo "fuzz: $target ok: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$') executions" >&2
     else
