@@ -9,5 +9,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let new = ViewHierarchyDump.parse(bytes)
     let old = ReferenceViewHierarchyDump.parse(bytes)
     precondition(new == old, "ViewHierarchyDump.parse differs from the reference: \(new) vs \(old)")
+    for line in ReproText.lines(bytes) {
+        let (depth, body) = ViewHierarchyDump.stripDepth(line)
+        let expected = ReferenceViewHierarchyDump.stripDepth(line)
+        precondition(
+            depth == expected.depth
+                && body.startIndex.utf16Offset(in: line) == expected.body.startIndex.utf16Offset(in: line),
+            "stripDepth differs from the reference on \(line.debugDescription)")
+    }
     return 0
 }

@@ -180,6 +180,17 @@ public struct ViewHierarchyDump: Sendable, Hashable {
 
     /// The nesting depth (number of `|`) and the text after the `   | ` prefix.
     static func stripDepth(_ line: String) -> (depth: Int, body: Substring) {
+        // Over UTF-8 when the byte after the prefix is ASCII (no combining mark can join the prefix's last
+        // character): the sniffer runs this on every line of every file's first 64 KiB, and the `Character`
+        // walk was 9 % of a JetsamEvent run (perf).
+        let utf8 = line.utf8
+        var index = utf8.startIndex
+        var depth = 0
+        while index < utf8.endIndex, utf8[index] == 32 || utf8[index] == 124 || utf8[index] == 9 {
+            if utf8[index] == 124 { depth += 1 }
+            index = utf8.index(after: index)
+        }
+        if index == utf8.endIndex || utf8[index] < 0x80 { return (depth, line[index...]) }
         let start = line.firstIndex { $0 != " " && $0 != "|" && $0 != "\t" } ?? line.endIndex
         return (line[..<start].filter { $0 == "|" }.count, line[start...])
     }
