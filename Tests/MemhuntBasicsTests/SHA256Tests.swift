@@ -36,33 +36,35 @@ import Testing
 }
 
 @Suite struct SHA256BackgroundTests {
-    /// 3 MiB of a fixed pattern; the digests below are Python's hashlib over the same bytes.
-    static let pattern = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ ($0 >> 11)) }
+    /// Three 96 KiB chunks (over the 64 KiB background threshold) of a fixed pattern; the digests below are
+    /// Python's hashlib over the same bytes.
+    static let chunk = 96 << 10
+    static let pattern = (0..<(3 * chunk)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ ($0 >> 11)) }
 
     @Test func largeUpdatesInterleavedWithSmallAndRawOnesKeepTheirOrder() {
         let bytes = Self.pattern
         var hasher = SHA256()
-        hasher.update(bytes[0..<(1 << 20)])  // background
-        hasher.update(bytes[(1 << 20)..<((1 << 20) + 5)])  // small: after the queue drains
-        bytes[((1 << 20) + 5)..<(2 << 20)].withUnsafeBytes { hasher.update($0) }  // raw: on this thread
-        hasher.update(Array(bytes[(2 << 20)...]))  // background again
-        #expect(hasher.finalizeHex() == "c76ad6093b09df18d3c426b8d89a534fb06a63f451ca8255c9b0c3c804106277")
+        hasher.update(bytes[0..<Self.chunk])  // background
+        hasher.update(bytes[Self.chunk..<(Self.chunk + 5)])  // small: after the queue drains
+        bytes[(Self.chunk + 5)..<2 * Self.chunk].withUnsafeBytes { hasher.update($0) }  // raw: on this thread
+        hasher.update(Array(bytes[(2 * Self.chunk)...]))  // background again
+        #expect(hasher.finalizeHex() == "bff3748ef50dc03d16ded269d462257b09024793b3dcd96afbf60c65709d5ec9")
     }
 
     @Test func copiesAreIndependent() {
         let bytes = Self.pattern
         var first = SHA256()
-        first.update(bytes[0..<(2 << 20)])
+        first.update(bytes[0..<2 * Self.chunk])
         var second = first
-        first.update(bytes[(2 << 20)...])
-        second.update(bytes[(2 << 20)...])
-        let whole = "c76ad6093b09df18d3c426b8d89a534fb06a63f451ca8255c9b0c3c804106277"
+        first.update(bytes[(2 * Self.chunk)...])
+        second.update(bytes[(2 * Self.chunk)...])
+        let whole = "bff3748ef50dc03d16ded269d462257b09024793b3dcd96afbf60c65709d5ec9"
         #expect(first.finalizeHex() == whole)
         #expect(second.finalizeHex() == whole)
         var third = SHA256()
-        third.update(bytes[0..<(2 << 20)])
+        third.update(bytes[0..<2 * Self.chunk])
         let fourth = third
         _ = fourth
-        #expect(third.finalizeHex() == "95d78aafb8784a84cbff6599972c4703e39040ee00ed3cf3e068cac7e1761b8a")
+        #expect(third.finalizeHex() == "d4dc6de573913b83a55cc7ab5cde9d959df53f5286422b1625fe45747c4bb952")
     }
 }
