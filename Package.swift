@@ -14,14 +14,25 @@ let package = Package(
     ],
     targets: [
         // MARK: - C libraries (system)
+        // libcrypto's SHA-256 (Linux; Darwin uses CommonCrypto): 1.5-1.9 GB/s against 282 MB/s in Swift.
+        .systemLibrary(
+            name: "CLibcrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .systemLibrary(
             name: "CYaml",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
 
-        // MARK: - Leaf: utilities with nothing memhunt-specific (sha256)
-        .target(name: "MemhuntBasics"),
+        // MARK: - Leaf: utilities with nothing memhunt-specific (sha256 over the platform's crypto library)
+        .target(
+            name: "MemhuntBasics",
+            dependencies: [
+                .target(name: "CLibcrypto", condition: .when(platforms: [.linux]))
+            ]
+        ),
         .testTarget(
             name: "MemhuntBasicsTests",
             dependencies: ["MemhuntBasics"]
@@ -66,6 +77,7 @@ let package = Package(
         .target(
             name: "MemhuntCore",
             dependencies: [
+                "MemhuntBasics",
                 "MemhuntFormats",
                 "MemhuntYAML",
             ]

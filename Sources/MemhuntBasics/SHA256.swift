@@ -1,121 +1,177 @@
-/// Streaming SHA-256 (FIPS 180-4). The toolchain has no CryptoKit on Linux and third-party
-/// packages cannot be fetched, so memhunt carries its own: artifacts are hashed while they
-/// are read or downloaded, in bounded memory.
+import Dispatch
+
+#if canImport(CommonCrypto)
+    import CommonCrypto
+#elseif canImport(CLibcrypto)
+    import CLibcrypto
+#else
+    #error("SHA256 needs CommonCrypto (Darwin) or libcrypto (Linux: apt-get install libssl-dev)")
+#endif
+
+/// Streaming SHA-256 on the platform's accelerated implementation: CommonCrypto on Darwin, libcrypto
+/// (OpenSSL 3, SHA-NI when the CPU has it) on Linux. Artifacts are hashed while they are read or
+/// downloaded, in bounded memory.
+///
+/// Large updates of an owning, `Sendable` collection (the `Data` chunks of a file being read) are hashed on a
+/// background queue while the caller goes on parsing: the chunk is retained, not copied, and one waits while
+/// the caller reads the next (a second in flight cost 1 MB of peak RSS and gained nothing). Everything else
+/// is hashed on the caller's thread after the queue has drained, so the digest is always that of the bytes in
+/// order. A copy of a hasher is independent (copy-on-write of the context).
+///
+/// Measured on the 2-core x86_64 build box (release, 1 MiB updates): memhunt's own Swift implementation
+/// did 282 MB/s and was 60 % of a 1 GB change-log scan; libcrypto does 1.5-1.9 GB/s (`openssl speed`:
+/// 1.56 GB/s under load), and was still 34 % of a scan (perf) on the scanner's thread.
 public struct SHA256: Sendable {
-    private static let k: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
-    ]
+    private var box = Box()
 
-    private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
-    )
-    private var buffer: [UInt8] = []
-    private var length: UInt64 = 0
+    public init() {}
 
-    public init() { buffer.reserveCapacity(64) }
+    /// Feeds bytes. Large updates are hashed in the background (see above).
+    public mutating func update<Bytes: Collection & Sendable>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        guard bytes.count >= Self.backgroundThreshold else { return update(unsent: bytes) }
+        unique()
+        box.enqueue(bytes)
+    }
 
     /// Feeds bytes.
     public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        if bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) == nil {
-            Array(bytes).withUnsafeBytes { update($0) }
-        }
+        update(unsent: bytes)
     }
 
-    /// Feeds raw bytes: whole blocks are compressed in place, the tail waits in `buffer`.
+    /// Feeds raw bytes (on the caller's thread: the buffer is only valid during the call).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        length &+= UInt64(bytes.count)
-        var offset = 0
-        if !buffer.isEmpty {
-            let take = min(64 - buffer.count, bytes.count)
-            buffer.append(contentsOf: bytes[0..<take])
-            offset = take
-            if buffer.count == 64 {
-                buffer.withUnsafeBytes { compress($0) }
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-        while bytes.count - offset >= 64 {
-            compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
-            offset += 64
-        }
-        buffer.append(contentsOf: bytes[offset...])
+        unique()
+        box.drain()
+        box.updateNow(bytes)
     }
 
-    /// The digest as 64 lowercase hex characters.
+    /// The digest as 64 lowercase hex characters. Call once.
     public mutating func finalizeHex() -> String {
-        let bitLength = length &* 8
-        var tail = buffer
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        tail.withUnsafeBytes { raw in
-            for start in stride(from: 0, to: raw.count, by: 64) {
-                compress(UnsafeRawBufferPointer(rebasing: raw[start..<start + 64]))
-            }
-        }
-        buffer.removeAll()
-        let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
-        let hex: [Character] = Array("0123456789abcdef")
-        var out = ""
-        out.reserveCapacity(64)
-        for word in words {
-            for shift in stride(from: 28, through: 0, by: -4) { out.append(hex[Int((word >> UInt32(shift)) & 0xf)]) }
-        }
-        return out
+        unique()
+        box.drain()
+        return box.finalizeNow()
     }
 
     /// The hex digest of a byte collection.
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = SHA256()
-        hasher.update(bytes)
+        hasher.update(unsent: bytes)
         return hasher.finalizeHex()
     }
 
-    /// One 64-byte block. The message schedule lives on the stack: allocating it per block made
-    /// hashing 1 MB take 0.65 s in a debug build.
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for i in 0..<16 {
-                w[i] =
-                    UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8
-                    | UInt32(block[4 * i + 3])
-            }
-            for t in 16..<64 {
-                let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-                let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = h
-            Self.k.withUnsafeBufferPointer { k in
-                for t in 0..<64 {
-                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                    let ch = (e & f) ^ (~e & g)
-                    let t1 = hh &+ s1 &+ ch &+ k[t] &+ w[t]
-                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                    let maj = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ maj
-                    hh = g
-                    g = f
-                    f = e
-                    e = d &+ t1
-                    d = c
-                    c = b
-                    b = a
-                    a = t1 &+ t2
-                }
-            }
-            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+    /// Updates of at least this many bytes go to the background queue: below it, the hand-off costs more than
+    /// it saves.
+    static let backgroundThreshold = 64 << 10
+
+    private mutating func update<Bytes: Collection>(unsent bytes: Bytes) where Bytes.Element == UInt8 {
+        if bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(bytes).withUnsafeBytes { update($0) }
         }
     }
 
-    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+    /// Copy-on-write: a hasher shared by two copies is split, once its queue has drained.
+    private mutating func unique() {
+        guard !isKnownUniquelyReferenced(&box) else { return }
+        box.drain()
+        let copy = Box()
+        copy.context = box.context
+        box = copy
+    }
+
+    /// The queue that hashes large updates, and the context in a `Store` that only the queue's blocks retain
+    /// (so they do not defeat the uniqueness check above). The context is touched only on the queue, or on the
+    /// owner's thread after `drain()`; `inFlight` bounds the chunks retained for the queue.
+    private final class Box: @unchecked Sendable {
+        private let store = Store()
+        private var queue: DispatchQueue?
+        private let inFlight = DispatchSemaphore(value: 1)
+
+        var context: Context {
+            get { store.context }
+            set { store.context = newValue }
+        }
+
+        func enqueue<Bytes: Collection & Sendable>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            let queue = self.queue ?? DispatchQueue(label: "memhunt.sha256")
+            self.queue = queue
+            let (store, inFlight) = (store, inFlight)
+            inFlight.wait()
+            queue.async {
+                if bytes.withContiguousStorageIfAvailable({ store.context.update(UnsafeRawBufferPointer($0)) })
+                    == nil
+                {
+                    Array(bytes).withUnsafeBytes { store.context.update($0) }
+                }
+                inFlight.signal()
+            }
+        }
+
+        /// Hashes on the caller's thread; only after `drain()`.
+        func updateNow(_ bytes: UnsafeRawBufferPointer) { store.context.update(bytes) }
+
+        /// The digest; only after `drain()`.
+        func finalizeNow() -> String { store.context.finalizeHex() }
+
+        /// Waits until every enqueued update is hashed.
+        func drain() { queue?.sync {} }
+    }
+
+    private final class Store: @unchecked Sendable {
+        var context = Context()
+    }
+}
+
+/// The platform's SHA-256 context, a plain C struct.
+private struct Context {
+    #if canImport(CommonCrypto)
+        private var context = CC_SHA256_CTX()
+    #else
+        private var context = SHA256_CTX()
+    #endif
+
+    init() {
+        #if canImport(CommonCrypto)
+            CC_SHA256_Init(&context)
+        #else
+            SHA256_Init(&context)
+        #endif
+    }
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard var base = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            // CommonCrypto takes a 32-bit length.
+            let count = min(remaining, 1 << 30)
+            #if canImport(CommonCrypto)
+                CC_SHA256_Update(&context, base, CC_LONG(count))
+            #else
+                SHA256_Update(&context, base, count)
+            #endif
+            base += count
+            remaining -= count
+        }
+    }
+
+    mutating func finalizeHex() -> String {
+        var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &digest) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            #if canImport(CommonCrypto)
+                CC_SHA256_Final(bytes.baseAddress, &context)
+            #else
+                SHA256_Final(bytes.baseAddress, &context)
+            #endif
+            return String(unsafeUninitializedCapacity: 64) { out in
+                let hex: StaticString = "0123456789abcdef"
+                hex.withUTF8Buffer { hex in
+                    for (index, byte) in bytes.enumerated() {
+                        out[2 * index] = hex[Int(byte >> 4)]
+                        out[2 * index + 1] = hex[Int(byte & 0xf)]
+                    }
+                }
+                return 64
+            }
+        }
+    }
 }

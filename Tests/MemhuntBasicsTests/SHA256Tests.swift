@@ -34,3 +34,37 @@ import Testing
         #expect(hasher.finalizeHex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }
+
+@Suite struct SHA256BackgroundTests {
+    /// Three 96 KiB chunks (over the 64 KiB background threshold) of a fixed pattern; the digests below are
+    /// Python's hashlib over the same bytes.
+    static let chunk = 96 << 10
+    static let pattern = (0..<(3 * chunk)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ ($0 >> 11)) }
+
+    @Test func largeUpdatesInterleavedWithSmallAndRawOnesKeepTheirOrder() {
+        let bytes = Self.pattern
+        var hasher = SHA256()
+        hasher.update(bytes[0..<Self.chunk])  // background
+        hasher.update(bytes[Self.chunk..<(Self.chunk + 5)])  // small: after the queue drains
+        bytes[(Self.chunk + 5)..<2 * Self.chunk].withUnsafeBytes { hasher.update($0) }  // raw: on this thread
+        hasher.update(Array(bytes[(2 * Self.chunk)...]))  // background again
+        #expect(hasher.finalizeHex() == "bff3748ef50dc03d16ded269d462257b09024793b3dcd96afbf60c65709d5ec9")
+    }
+
+    @Test func copiesAreIndependent() {
+        let bytes = Self.pattern
+        var first = SHA256()
+        first.update(bytes[0..<2 * Self.chunk])
+        var second = first
+        first.update(bytes[(2 * Self.chunk)...])
+        second.update(bytes[(2 * Self.chunk)...])
+        let whole = "bff3748ef50dc03d16ded269d462257b09024793b3dcd96afbf60c65709d5ec9"
+        #expect(first.finalizeHex() == whole)
+        #expect(second.finalizeHex() == whole)
+        var third = SHA256()
+        third.update(bytes[0..<2 * Self.chunk])
+        let fourth = third
+        _ = fourth
+        #expect(third.finalizeHex() == "d4dc6de573913b83a55cc7ab5cde9d959df53f5286422b1625fe45747c4bb952")
+    }
+}

@@ -150,4 +150,22 @@ import Testing
             scanner = ChangeLogScanner(lineCap: 64)
         }
     }
+
+    /// Past 16,384 distinct tails the cache is full and every new tail is parsed and dropped per line; past
+    /// 10,000 views new ones count under `(other)`. Same figures as the scanner before the byte-level rewrite
+    /// (checked with the differential fuzz target on this input).
+    @Test func fullCacheAndViewCap() {
+        var lines = (0..<20_000).map { "V\($0): _x changed." }
+        lines += ["V0: _x changed.", "V19999: _x changed.", "V17000: @self, _y changed."]
+        let log = scan(lines.joined(separator: "\n") + "\n")
+        #expect(log.evaluations == 20_003)
+        #expect(log.views.count == 10_001)
+        #expect(log.views["V0"] == 2)
+        #expect(log.views["V9999"] == 1)
+        #expect(log.views["V10000"] == nil)
+        #expect(log.views["(other)"] == 10_002)
+        #expect(log.itemCounts["(other)"] == ["_x": 10_001, "@self": 1, "_y": 1])
+        #expect(log.selfChangedByView == ["(other)": 1])
+        #expect(log.bursts == 1)
+    }
 }

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Benchmarks of issue 13 ("Fast and frugal"): memhunt beside a standard tool on the same input.
+
+Builds memhunt with scripts/build-release (release; static Swift runtime on Linux), generates the
+inputs deterministically (seeded, under $TMPDIR, reused when present) and prints one row per work:
+wall time and CPU time (medians of --runs runs; CPU time moves less when the machine is shared), peak
+RSS (/usr/bin/time -v, one extra run), memhunt's wall time over the standard tool's, the target, and
+whether it is met. Rows:
+
+  change log   a 1 GiB SwiftUI `_printChanges` log to per-view counts: `memhunt inspect --format json`
+               beside mawk counting the same views (the answers are compared).
+  jetsam       one 200 KB JetsamEvent of 442 processes through steps 2-4 (`memhunt run --app`) beside jq
+               computing the same rank, peak, resident size and compressions (compared).
+  justsend     the full eight-step run on Fixtures/justsend beside `memhunt --version` (process start).
+  fleet        10,000 records: needs `memhunt scan`, which does not exist yet (placeholder).
+
+These are figures, never tests: the machine is shared, so numbers move by 10-20 % between runs.
+Exits 1 when an answer disagrees, never because a target is missed.
+
+    Benchmarks/run.py [--size-mb 1024] [--runs 15] [--binary PATH] [--only changelog,jetsam,justsend]
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.path.join(tempfile.gettempdir(), "memhunt-bench")
+
+# One burst of a drawer gesture and a thumbnail fan-out, in Xcode-console form; generic key paths
+# carry commas so the item splitter is exercised too.
+BURST = [
+    "RootView: _dragProgress changed.",
+    "StreamScreen: @self changed.",
+    "LibraryScreen: _thumbnailStore changed.",
+    "ThumbnailGrid: \\ThumbnailStore.<computed> (Dictionary<String, Int>) changed.",
+    "SidebarView: @dependencies changed.",
+    "StatusBar: unchanged.",
+    "LibraryRow: @self, _isSelected changed.",
+    "ChangedBodyPropertyTests.ContentView: @self, @identity, _count changed.",
+]
+
+AWK = ("/ (un)?changed\\.$/ { line = $0; sub(/^.*\\] /, \"\", line); "
+       "i = index(line, \": \"); n[substr(line, 1, i - 1)]++ } END { for (k in n) print n[k] \"\\t\" k }")
+
+JQ = """
+  .[1] as $b | $b.memoryStatus.pageSize as $ps
+  | ($b.processes | sort_by(-(.lifetimeMax // .rpages))) as $p
+  | ($p | map(.name) | index("JustSend")) as $i
+  | {rank: ($i + 1), peakMB: (($p[$i].lifetimeMax // $p[$i].rpages) * $ps / 1048576 | round),
+     residentMB: ($p[$i].rpages * $ps / 1048576 | round), processes: ($p | length),
+     compressions: $b.memoryStatus.compressions}
+"""
+
+
+def ensure_tools():
+    """mawk and jq from Debian when missing (the standard tools of the comparison)."""
+    missing = [tool for tool in ("mawk", "jq") if shutil.which(tool) is None]
+    if missing and shutil.which("apt-get"):
+        sudo = [] if os.geteuid() == 0 else ["sudo"]
+        print("installing %s ..." % " ".join(missing), file=sys.stderr)
+        subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "--no-install-recommends"] + missing, check=True,
+                       stdout=subprocess.DEVNULL, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    for tool in ("mawk", "jq"):
+        if shutil.which(tool) is None:
+            sys.exit("%s is needed (apt-get install %s)" % (tool, tool))
+
+
+def generate_log(path, size):
+    """Writes `size` bytes of timestamped change-log lines (deterministic); returns per-view counts."""
+    counts = {}
+    block_lines = []
+    for i in range(2000):
+        stamp = "2026-08-12 14:%02d:%02d.%06d+0900" % (i // 3600 % 60, i // 60 % 60, (i * 2000) % 1000000)
+        for line in BURST:
+            block_lines.append("%s Memo[48211:3456789] %s" % (stamp, line))
+    block = ("\n".join(block_lines) + "\n").encode()
+    per_block = {}
+    for line in BURST:
+        view = line.split(": ", 1)[0]
+        per_block[view] = per_block.get(view, 0) + 2000
+    blocks = size // len(block)
+    for view, n in per_block.items():
+        counts[view] = n * blocks
+    if os.path.exists(path) and os.path.getsize(path) == blocks * len(block):
+        return counts
+    with open(path + ".part", "wb") as f:
+        for _ in range(blocks):
+            f.write(block)
+    os.replace(path + ".part", path)
+    return counts
+
+
+def generate_jetsam(path, processes=442, seed=13):
+    """A JetsamEvent .ips of `processes` records (about 200 KB), JustSend among them; seeded."""
+    rng = random.Random(seed)
+    names = ["backboardd", "SpringBoard", "mediaserverd", "ChatGPT", "Safari", "Photos", "MobileMail",
+             "cloudd", "nsurlsessiond", "assetsd", "searchd", "WhatsApp", "Maps", "Music", "locationd"]
+    records = []
+    for index in range(processes):
+        name = "JustSend" if index == 217 else "%s%s" % (names[index % len(names)], "" if index < 15 else index)
+        rpages = 7808 if name == "JustSend" else rng.randint(16, 40000)
+        record = {
+            "states": ["suspended"] if name == "JustSend" else rng.choice([["daemon"], ["frontmost"], []]),
+            "purgeable": rng.randint(0, 100), "age": rng.getrandbits(40),
+            "fds": rng.randint(10, 400), "coalition": rng.randint(0, 900), "csTrustLevel": 8, "rpages": rpages,
+            "lifetimeMax": 46400 if name == "JustSend" else rpages + rng.randint(0, 20000),
+            "priority": rng.choice([0, 3, 10, 180, 999]), "mem_regions": rng.randint(50, 900),
+            "physicalPages": {"internal": [rpages, rng.randint(0, 9000)]},
+            "freeze_skip_reason:": "disabled", "pid": 100 + index, "cpuTime": round(rng.uniform(0, 900), 6),
+            "name": name,
+        }
+        records.append(record)
+    body = {
+        "build": "iPhone OS 26.0 (23A341)", "product": "iPhone18,1", "incident": "5F0C7B1E-2B7A-4C1E-9C0F-7E1D2A3B4C5D",
+        "date": "2026-08-11 11:20:56.00 +0900", "bug_type": "298", "timeDelta": 7,
+        "memoryStatus": {"compressorSize": 61234, "compressions": 15734833, "decompressions": 9120447,
+                         "pageSize": 16384, "uncompressed": 190442,
+                         "memoryPages": {"active": 120443, "wired": 95512, "free": 3120}},
+        "largestProcess": "kernel_task", "genCounter": 0, "processes": records,
+    }
+    header = {"bug_type": "298", "timestamp": "2026-08-11 11:20:56.00 +0900",
+              "os_version": "iPhone OS 26.0 (23A341)", "incident_id": "5F0C7B1E-2B7A-4C1E-9C0F-7E1D2A3B4C5D"}
+    with open(path, "w") as f:
+        f.write(json.dumps(header, separators=(",", ":")) + "\n" + json.dumps(body, indent=2) + "\n")
+
+
+def run_once(argv, stdout_path):
+    """Wall seconds and CPU seconds (user + system, from wait4) of one run."""
+    with open(stdout_path, "wb") as out:
+        start = time.monotonic()
+        child = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE)
+        stderr = child.stderr.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.monotonic() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):  # memhunt run exits 1 when a finding reaches --fail-on
+        sys.exit("%s failed with %d: %s" % (argv[0], code, stderr.decode()[:500]))
+    return seconds, usage.ru_utime + usage.ru_stime
+
+
+def measure(argv, stdout_path, runs):
+    """Median wall and CPU seconds over `runs` runs, and peak RSS in MB (/usr/bin/time -v, one more run).
+
+    CPU time moves far less than wall time when other builds share the machine."""
+    samples = [run_once(argv, stdout_path) for _ in range(runs)]
+    seconds = statistics.median(s[0] for s in samples)
+    cpu = statistics.median(s[1] for s in samples)
+    timed = subprocess.run(["/usr/bin/time", "-v"] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    match = re.search(rb"Maximum resident set size \(kbytes\): (\d+)", timed.stderr)
+    peak = int(match.group(1)) / 1024 if match else float("nan")
+    return (seconds, cpu), peak
+
+
+ROWS = []
+
+
+def row(work, tool, times, peak, throughput="", ratio="", target="", met=""):
+    ROWS.append((work, tool, "%.3f" % times[0], "%.3f" % times[1], throughput, "%.1f" % peak, ratio, target, met))
+
+
+def bench_changelog(memhunt, args):
+    log = os.path.join(WORK, "changelog-%dmb.log" % args.size_mb)
+    print("generating %s ..." % log, file=sys.stderr)
+    expected = generate_log(log, args.size_mb * 1024 * 1024)
+    size = os.path.getsize(log)
+    runs = max(1, min(args.runs, 3))
+    m_out, a_out = os.path.join(WORK, "memhunt.json"), os.path.join(WORK, "awk.txt")
+    m_times, m_peak = measure([memhunt, "inspect", "--format", "json", log], m_out, runs)
+    a_times, a_peak = measure(["mawk", AWK, log], a_out, runs)
+    m_seconds, a_seconds = m_times[0], a_times[0]
+    with open(m_out) as f:
+        facts = json.load(f)[0]["facts"]
+    m_views = facts["changes.byLog"][os.path.splitext(os.path.basename(log))[0]]["views"]
+    a_views = {}
+    with open(a_out) as f:
+        for line in f:
+            count, view = line.rstrip("\n").split("\t", 1)
+            a_views[view] = int(count)
+    work = "change log %.0f MB" % (size / 1e6)
+    rate = size / m_seconds / 1e6
+    ratio = m_seconds / a_seconds
+    ok = rate >= 1000 and ratio <= 0.4 and m_peak <= 32
+    row(work, "memhunt", m_times, m_peak, "%.0f MB/s" % rate, "%.2f x mawk" % ratio,
+        ">= 1000 MB/s, <= 0.4 x, <= 32 MB", "yes" if ok else "no")
+    row(work, "mawk", a_times, a_peak, "%.0f MB/s" % (size / a_seconds / 1e6))
+    agree = m_views == a_views == expected
+    print("change log: %s lines; per-view counts agree (memhunt, mawk, generator): %s"
+          % (format(sum(expected.values()), ","), "yes" if agree else "NO"), file=sys.stderr)
+    return agree
+
+
+def bench_jetsam(memhunt, args):
+    ips = os.path.join(WORK, "JetsamEvent-442.ips")
+    generate_jetsam(ips)
+    m_out, j_out = os.path.join(WORK, "jetsam-memhunt.json"), os.path.join(WORK, "jetsam-jq.json")
+    m_times, m_peak = measure([memhunt, "run", "--app", "JustSend", "--format", "json", ips], m_out, args.runs)
+    j_times, j_peak = measure(["jq", "-s", JQ, ips], j_out, args.runs)
+    m_seconds, j_seconds = m_times[0], j_times[0]
+    with open(m_out) as f:
+        facts = {k: v for step in json.load(f)["steps"] for k, v in step["facts"].items()}
+    with open(j_out) as f:
+        jq = json.load(f)
+    mine = {"rank": facts.get("jetsam.app.rank"), "peakMB": facts.get("jetsam.app.peakMB"),
+            "residentMB": facts.get("jetsam.app.residentMB"), "processes": facts.get("jetsam.processes"),
+            "compressions": facts.get("jetsam.compressions")}
+    work = "JetsamEvent %.0f KB" % (os.path.getsize(ips) / 1e3)
+    ratio = m_seconds / j_seconds
+    row(work, "memhunt", m_times, m_peak, "", "%.2f x jq" % ratio, "<= 0.5 x jq", "yes" if ratio <= 0.5 else "no")
+    row(work, "jq", j_times, j_peak)
+    agree = mine == jq
+    print("jetsam: memhunt %s, jq %s: %s" % (mine, jq, "agree" if agree else "DISAGREE"), file=sys.stderr)
+    return agree
+
+
+def bench_justsend(memhunt, args):
+    out = os.path.join(WORK, "justsend.txt")
+    m_times, m_peak = measure([memhunt, "run", "--app", "JustSend", os.path.join(ROOT, "Fixtures", "justsend")],
+                              out, args.runs)
+    v_times, v_peak = measure([memhunt, "--version"], os.path.join(WORK, "version.txt"), args.runs)
+    row("Fixtures/justsend run", "memhunt", m_times, m_peak, "", "%.1f x --version" % (m_times[0] / v_times[0]),
+        "< 30 ms", "yes" if m_times[0] < 0.030 else "no")
+    row("process start", "memhunt --version", v_times, v_peak)
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-mb", type=int, default=1024, help="change-log size in MiB")
+    parser.add_argument("--runs", type=int, default=15, help="runs per command (the 1 GiB log: at most 3)")
+    parser.add_argument("--binary", help="a memhunt binary to measure instead of building this checkout")
+    parser.add_argument("--only", default="changelog,jetsam,justsend")
+    args = parser.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+    ensure_tools()
+    memhunt = args.binary
+    if memhunt is None:
+        print("building memhunt (scripts/build-release) ...", file=sys.stderr)
+        memhunt = subprocess.run([os.path.join(ROOT, "scripts", "build-release")], cwd=ROOT, check=True,
+                                 stdout=subprocess.PIPE, text=True).stdout.strip()
+    agree = True
+    only = args.only.split(",")
+    if "changelog" in only:
+        agree &= bench_changelog(memhunt, args)
+    if "jetsam" in only:
+        agree &= bench_jetsam(memhunt, args)
+    if "justsend" in only:
+        agree &= bench_justsend(memhunt, args)
+    ROWS.append(("fleet 10,000 records", "memhunt scan", "-", "-", "", "", "", "", "placeholder: no `scan` command yet"))
+
+    header = ("work", "tool", "seconds", "cpu s", "throughput", "peak RSS MB", "ratio", "target", "met")
+    widths = [max(len(str(r[i])) for r in ROWS + [header]) for i in range(len(header))]
+    for r in [header] + ROWS:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(r, widths)).rstrip())
+    print("(wall and CPU seconds: medians of %d runs, 3 for the change log; ratios and targets on wall time;"
+          % args.runs)
+    print(" peak RSS from /usr/bin/time -v; %s, load average %.1f at the end)" % (os.uname().machine, os.getloadavg()[0]))
+    sys.exit(0 if agree else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,10 @@
+// libFuzzer target `appledate`: AppleDate timestamps.
+// Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
+@testable import MemhuntFormats
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    _ = AppleDate.parse(String(decoding: bytes, as: UTF8.self))
+    return 0
+}

@@ -1,0 +1,27 @@
+// libFuzzer target `changelog`: the change-log scanner, differential: chunked feeding and the pre-rewrite scanner must agree.
+// Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
+@testable import MemhuntFormats
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    // The first byte picks a chunk size (1...256) and a line cap (16...4111) so splits and caps vary.
+    let chunk = Int(bytes.first ?? 0) + 1
+    let cap = 16 + Int(bytes.last ?? 0) * 16
+    var whole = ChangeLogScanner(lineCap: cap)
+    whole.feed(bytes[...])
+    let summary = whole.finish()
+    var pieces = ChangeLogScanner(lineCap: cap)
+    var offset = 0
+    while offset < bytes.count {
+        pieces.feed(bytes[offset..<min(bytes.count, offset + chunk)])
+        offset += chunk
+    }
+    precondition(pieces.finish() == summary, "chunks of \(chunk) change the summary")
+    var reference = ReferenceChangeLogScanner(lineCap: cap)
+    reference.feed(bytes[...])
+    let expected = reference.finish()
+    precondition(summary == expected, "differs from the reference scanner: \(summary) vs \(expected)")
+    _ = ChangeLogScanner.matches(bytes[...])
+    return 0
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer target under Fuzz/Targets and runs each for a fixed number of executions.
+#
+#     Fuzz/run.sh [executions per target, default 100000] [target ...]
+#
+# MemhuntFormats (and MemhuntYAML for `yaml`) are compiled once with -sanitize=fuzzer,address and
+# -enable-testing into static libraries; each target is a small file linked against them. The corpus
+# of each target starts from every file under Fixtures/ and ../shared/realworld (read in place, never
+# copied into the repo); what libFuzzer adds goes to $FUZZ_OUT/corpus/<target> (.build/fuzz by
+# default), crashing inputs to $FUZZ_OUT/crashes/. Keep a crashing input as a regression fixture under
+# Fixtures/fuzz/ with a test. Inputs are capped at $FUZZ_MAX_LEN bytes (16384: the fixtures are larger,
+# but 64 KiB inputs ran the differential change-log target at 200 executions/s). Exits non-zero when
+# any target found something. $FUZZ_SECONDS, when set, also stops each target after that many seconds
+# (the count it reached is in the log). A unit slower than $FUZZ_TIMEOUT seconds (60) is a finding: at
+# 10 s, FootprintReport.parse of the 10 KB JustSend JetsamEvent timed out with ASan and comparison
+# tracing on the loaded 2-core box, where a release build parses it in 3 ms. Linux only (the
+# toolchain ships libFuzzer there).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-100000}
+shift || true
+out=${FUZZ_OUT:-.build/fuzz}
+mkdir -p "$out/lib" "$out/bin" "$out/crashes" "$out/logs"
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -enable-testing)
+
+# The libraries are rebuilt when a source is newer than them.
+build_lib() { # module, sources dir, extra flags...
+    local module=$1 dir=$2
+    shift 2
+    local lib="$out/lib/lib$module.a"
+    if [ -f "$lib" ] && [ -z "$(find "$dir" -name '*.swift' -newer "$lib")" ]; then return; fi
+    echo "fuzz: building $module" >&2
+    swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/lib/$module.swiftmodule" \
+        -emit-library -static -o "$lib" "$@" $(find "$dir" -name '*.swift' | sort)
+}
+build_lib MemhuntFormats Sources/MemhuntFormats
+build_lib MemhuntYAML Sources/MemhuntYAML -I Sources/CYaml
+
+targets=("$@")
+if ((${#targets[@]} == 0)); then
+    for file in Fuzz/Targets/*.swift; do targets+=("$(basename "$file" .swift)"); done
+fi
+
+seeds=(Fixtures)
+[ -d ../shared/realworld ] && seeds+=(../shared/realworld)
+failed=()
+for target in "${targets[@]}"; do
+    bin="$out/bin/$target"
+    extra=(Fuzz/Targets/"$target".swift)
+    libs=(-lMemhuntFormats)
+    case "$target" in
+    yaml) libs=(-lMemhuntYAML -lyaml -I Sources/CYaml) ;;
+    changelog) extra+=(Fuzz/Reference/ReferenceChangeLogScanner.swift) ;;
+    viewdump) extra+=(Fuzz/Reference/ReferenceViewHierarchyDump.swift) ;;
+    esac
+    if [ ! -x "$bin" ] || [ -n "$(find "${extra[@]}" "$out/lib" -newer "$bin" | head -1)" ]; then
+        echo "fuzz: building $target" >&2
+        # The linker warns about every ASan helper it cannot export: keep that out of the way.
+        swiftc "${flags[@]}" -I "$out/lib" -L "$out/lib" "${libs[@]}" -module-name "Fuzz_${target//-/_}" \
+            -o "$bin" "${extra[@]}" 2>"$out/logs/$target.build.log" || {
+            cat "$out/logs/$target.build.log" >&2
+            exit 1
+        }
+    fi
+    mkdir -p "$out/corpus/$target"
+    log="$out/logs/$target.log"
+    echo "fuzz: $target, $runs executions" >&2
+    if "$bin" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -max_len="${FUZZ_MAX_LEN:-16384}" \
+        -timeout="${FUZZ_TIMEOUT:-60}" \
+        -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "${seeds[@]}" >"$log" 2>&1; then
+        echo "fuzz: $target ok: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$') executions" >&2
+    else
+        echo "fuzz: $target FOUND SOMETHING: see $log and $out/crashes/$target-*" >&2
+        failed+=("$target")
+    fi
+done
+if ((${#failed[@]})); then
+    echo "fuzz: findings in ${failed[*]}" >&2
+    exit 1
+fi

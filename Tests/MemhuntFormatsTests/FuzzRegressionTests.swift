@@ -1,0 +1,35 @@
+import MemhuntFormats
+import MemhuntTestSupport
+import Testing
+
+/// Inputs found by the libFuzzer targets under `Fuzz/` (see `Fuzz/run.sh`), kept under `Fixtures/fuzz/`.
+/// Each is parsed the way its target did; the expected values are those of the parser before the rewrite
+/// that the target caught (the differential oracle in `Fuzz/Reference/`).
+@Suite struct FuzzRegressionTests {
+    /// `changelog`: line 56 ends in `… changed.` but is no change line, and its tail is longer than the 1 KiB
+    /// the cache keeps; discarding that uncached entry dropped every cached item with it, and the next
+    /// evaluation trapped on an index out of range. The target fed it in 46-byte chunks with a 1,744-byte
+    /// line cap (line 61, 2,708 bytes, is skipped).
+    @Test func droppedNonChangeTailKeepsTheCachedItems() throws {
+        let bytes = try Repo.bytes("fuzz/changelog-dropped-non-change-tail.log")
+        var scanner = ChangeLogScanner(lineCap: 1744)
+        var offset = 0
+        while offset < bytes.count {
+            scanner.feed(bytes[offset..<min(bytes.count, offset + 46)])
+            offset += 46
+        }
+        let summary = scanner.finish()
+        var whole = ChangeLogScanner(lineCap: 1744)
+        whole.feed(bytes[...])
+        #expect(whole.finish() == summary)
+        #expect(summary.evaluations == 12)
+        #expect(summary.lines == 107)
+        #expect(summary.skippedLines == 1)
+        #expect(summary.bursts == 2)
+        #expect(
+            summary.views == [
+                "StatusBar": 1, "LibraryList": 1, "ThumbnailGrid": 1, "SidebarView": 1, "LibraryRow": 7,
+                "LibraryScreen": 1,
+            ])
+    }
+}
