@@ -101,6 +101,21 @@ public struct JetsamProcess: Sendable, Hashable {
     }
 }
 
+extension JetsamProcess {
+    /// Processes that are not daemons by `states` but are the system's own.
+    public static let systemProcesses: Set<String> = [
+        "SpringBoard", "backboardd", "kernel_task", "launchd", "WindowServer", "mediaserverd", "PineBoard",
+        "Carousel", "InCallService", "CommCenter",
+    ]
+
+    /// An app or app extension: not a daemon, not a `com.apple.*` service, not SpringBoard and friends.
+    public static func isApp(name: String, states: [String]) -> Bool {
+        !states.contains("daemon") && !name.hasPrefix("com.apple.") && !systemProcesses.contains(name) && !name.isEmpty
+    }
+
+    public var isApp: Bool { Self.isApp(name: name, states: states) }
+}
+
 /// How a process ended, as far as its crash report tells.
 public enum CrashKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// No crash report of the app: it did not die.
@@ -147,6 +162,22 @@ public struct CrashReport: Sendable, Hashable {
     /// Termination reasons/description joined with "\n".
     public var terminationDescription: String?
     public var kind: CrashKind
+    /// `Exception Codes:` / `exception.codes`, as written.
+    public var exceptionCodes: String?
+    /// `OS Version:` / `osVersion` (train and build) / the header's `os_version`.
+    public var osVersion: String?
+    /// `Hardware Model:` / `modelCode`.
+    public var device: String?
+    /// `Version:` / `app_version (build_version)`.
+    public var appVersion: String?
+    /// Which thread `frames` are of: `thread 0 (triggered)`, `thread 0 (main thread)`.
+    public var framesThread: String?
+    /// The top frames (at most 8) of the triggered thread, or of the main thread for a watchdog kill:
+    /// `"QuartzCore CA::Transaction::commit()"`.
+    public var frames: [String] = []
+    /// Lines of the report's VM summary or frames that show a file lock could be held (SQLite regions or
+    /// frames), the evidence for a 0xdead10cc.
+    public var fileLockEvidence: [String] = []
 
     public init(
         format: Format, header: IPSHeader? = nil, appName: String? = nil, processName: String? = nil,

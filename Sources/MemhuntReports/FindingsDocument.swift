@@ -104,6 +104,15 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
         /// For downloads: the URL after redirects, and the HTTP status.
         public var finalURL: String?
         public var httpStatus: Int?
+        /// The operand it was collected from (a path or URL as given).
+        public var operand: String?
+        /// True when it is the operand itself (not found in a walked directory or listed by a manifest).
+        public var isOperand: Bool?
+        /// The app the artifact names (a crash report's app, a MetricKit bundle id, a vmmap's process).
+        public var app: String?
+        /// Whether it is of the subject: false when it names another app (its numbers are not the subject's),
+        /// true when it names the subject (a JetsamEvent: lists it), absent when it names none.
+        public var ofSubject: Bool?
     }
 
     /// Counts, for a glance and for dashboards.
@@ -157,7 +166,11 @@ extension FindingsDocument {
         facts = result.facts
         factCatalog = result.factCatalog
         findings = result.findings
-        artifacts = result.artifacts.map(ArtifactRecord.init)
+        artifacts = result.artifacts.map { artifact in
+            var record = ArtifactRecord(artifact)
+            record.ofSubject = ArtifactOwner.belongs(artifact, to: result.subject)
+            return record
+        }
         summary = Summary(steps: steps, artifacts: artifacts)
         self.gate = gate
     }
@@ -190,6 +203,10 @@ extension FindingsDocument.ArtifactRecord {
         diagnostics = artifact.error.map { [$0] } ?? []
         finalURL = artifact.finalURL
         httpStatus = artifact.httpStatus
+        operand = artifact.operand
+        isOperand = artifact.operand == nil ? nil : artifact.isOperand
+        app = ArtifactOwner.name(of: artifact)
+        ofSubject = nil
         switch artifact.content {
         case .crashReport(let report)?: incidentTime = report.date
         case .jetsamEvent(let event)?: incidentTime = event.date

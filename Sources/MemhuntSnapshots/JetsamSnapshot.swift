@@ -80,15 +80,7 @@ public struct JetsamSnapshot: Sendable, Hashable {
         }.map(\.element)
     }
 
-    /// Processes that are not apps by `states` but are the system's own.
-    static let systemProcesses: Set<String> = [
-        "SpringBoard", "backboardd", "kernel_task", "launchd", "WindowServer", "mediaserverd", "PineBoard",
-        "Carousel", "InCallService", "CommCenter",
-    ]
-
-    static func isApp(name: String, states: [String]) -> Bool {
-        !states.contains("daemon") && !name.hasPrefix("com.apple.") && !systemProcesses.contains(name) && !name.isEmpty
-    }
+    static func isApp(name: String, states: [String]) -> Bool { JetsamProcess.isApp(name: name, states: states) }
 }
 
 /// How one crash report ended, in the words a person acts on.
@@ -106,6 +98,24 @@ public struct CrashSnapshot: Sendable, Hashable {
     public var termination: String?
     /// The termination's reason text.
     public var terminationReason: String?
+    /// `Exception Codes:` as written.
+    public var exceptionCodes: String?
+
+    /// The exception with its codes: `EXC_CRASH (SIGKILL), codes 0x0000000000000000, 0x0000000000000000`.
+    public var exceptionLine: String? {
+        guard let exception else { return exceptionCodes.map { "codes " + $0 } }
+        return exception + (exceptionCodes.map { ", codes " + $0 } ?? "")
+    }
+
+    /// `background` or `foreground`, when the termination reason says (`ProcessVisibility: Background`).
+    public var visibility: String? {
+        guard let text = terminationReason?.lowercased() else { return nil }
+        if text.contains("processvisibility: background") || text.contains("watchdogvisibility: background") {
+            return "background"
+        }
+        if text.contains("processvisibility: foreground") { return "foreground" }
+        return nil
+    }
 
     public init(_ report: CrashReport) {
         app = report.appName
@@ -122,6 +132,7 @@ public struct CrashSnapshot: Sendable, Hashable {
             (report.terminationNamespace.map { "\($0) " } ?? "") + "0x" + String($0, radix: 16)
         }
         terminationReason = report.terminationDescription
+        exceptionCodes = report.exceptionCodes
     }
 }
 

@@ -98,7 +98,7 @@ import Testing
 
     @Test func watchdogReportNamesTheApp() async throws {
         let result = try await Hunt.run(["watchdog", "justsend"], app: nil)
-        #expect(result.subject == Subject(app: "JustSend", origin: .crashReports))
+        #expect(result.subject == Subject(app: "JustSend", bundleID: "com.example.JustSend", origin: .crashReports))
         #expect(result.facts["crash.reports"] == 1)
         #expect(result.facts["crash.kind"] == "watchdog")
         #expect(result.facts["jetsam.app.rank"] == 7)
@@ -109,7 +109,7 @@ import Testing
         // 742,400 kB and 124,928 kB, where kB is 1,000 bytes.
         #expect(result.facts["metrickit.peakMB"] == 708)
         #expect(result.facts["metrickit.suspendedMB"] == 119.1)
-        #expect(result.findings.contains { $0.title == "JustSend was ended for memory 3 time(s) in the field" })
+        #expect(result.findings.contains { $0.title == "JustSend ended for memory 3 times in the field (MetricKit)" })
     }
 
     @Test func badInputsAreListedAndTheGoodFactsRemain() async throws {

@@ -49,7 +49,7 @@ struct MetricKitMemoryCheck: Check {
                 Finding(
                     code: "metrickit-memory.exits",
                     severity: .warning,
-                    title: "\(app) was ended for memory \(exits) time(s) in the field",
+                    title: "\(app) ended for memory " + Plural.count(exits, "time") + " in the field (MetricKit)",
                     detail: "MetricKit counts \(metrics.payload.memoryResourceLimitExits ?? 0) memory-limit exits and "
                         + "\(metrics.payload.memoryPressureExits ?? 0) memory-pressure exits while in the background.",
                     evidence: [Evidence(source: metrics.artifact.source, pointer: "/applicationExitMetrics")]
@@ -59,12 +59,15 @@ struct MetricKitMemoryCheck: Check {
     }
 }
 
-/// The newest MetricKit metric payload of a context.
+/// The newest MetricKit metric payload of a context that is the subject's: its `metaData.bundleIdentifier`
+/// denotes the subject (or it names no bundle). Without a subject, the newest of any.
 enum MetricKitSelection {
     static func newest(in context: CheckContext) -> (artifact: Artifact, payload: MetricPayload)? {
         let payloads = context.artifacts(of: .metricPayload).enumerated().compactMap {
             offset, artifact -> (offset: Int, artifact: Artifact, payload: MetricPayload)? in
-            guard case .metricPayload(let payload)? = artifact.content else { return nil }
+            guard case .metricPayload(let payload)? = artifact.content,
+                ArtifactOwner.belongs(artifact, to: context.subject) != false
+            else { return nil }
             return (offset, artifact, payload)
         }
         let newest = payloads.max { a, b in (a.payload.time ?? 0, a.offset) < (b.payload.time ?? 0, b.offset) }

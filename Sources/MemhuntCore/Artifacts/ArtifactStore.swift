@@ -112,7 +112,30 @@ public struct ArtifactStore: Sendable {
             case .second(let index): [Self.artifact(from: secondResults[index], request: second[index].request)]
             }
         }
-        return groups.flatMap { $0.flatMap(resolve) }
+        return groups.enumerated().flatMap { index, slots in Self.mark(slots.flatMap(resolve), operand: operands[index])
+        }
+    }
+
+    /// An operand as reports show it: a URL without credentials or query values, a path as given.
+    public static func shown(operand: String) -> String {
+        guard isURL(operand) else { return operand }
+        return URL(string: operand).map(Redact.url) ?? Redact.invalidURL(operand)
+    }
+
+    /// Records the operand each artifact came from; the first artifact of an operand that is not a local
+    /// directory is the operand itself (the file, the URL, or the manifest).
+    static func mark(_ artifacts: [Artifact], operand: String) -> [Artifact] {
+        var isDirectory: ObjCBool = false
+        let walked =
+            !isURL(operand) && FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory)
+            && isDirectory.boolValue
+        let shown = shown(operand: operand)
+        return artifacts.enumerated().map { offset, artifact in
+            var artifact = artifact
+            artifact.operand = shown
+            artifact.isOperand = offset == 0 && !walked
+            return artifact
+        }
     }
 
     /// A place in the output: an artifact already made, or the result of a download of either round.

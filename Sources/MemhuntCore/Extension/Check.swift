@@ -33,11 +33,17 @@ public struct CheckDescription: Sendable, Hashable {
     /// Whether the check runs when none of its artifacts is present (the crash check does:
     /// no crash report is information).
     public var runsWithoutArtifacts: Bool
+    /// Kinds the check also reads wherever it runs, whether or not its step reads them, to weigh them
+    /// against its own (the crash check weighs a jetsam kill reason and MetricKit's exit counts before it
+    /// says the app stayed alive). They never make a step `no-artifact` or not.
+    public var weighs: [ArtifactKind]
 
     public init(
         id: String, title: String, step: String, rationale: String, reads: [ArtifactKind], facts: [FactDescription],
-        codes: [FindingCode], parameters: [CheckParameter] = [], runsWithoutArtifacts: Bool = false
+        codes: [FindingCode], parameters: [CheckParameter] = [], runsWithoutArtifacts: Bool = false,
+        weighs: [ArtifactKind] = []
     ) {
+        self.weighs = weighs
         self.id = id
         self.title = title
         self.step = step

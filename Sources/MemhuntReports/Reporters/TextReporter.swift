@@ -66,10 +66,20 @@ public enum TextReporter: Reporter {
     /// "JustSend", "JustSend (named by the crash reports)", "not chosen".
     static func subjectLine(_ document: FindingsDocument, options: ReportOptions) -> String {
         guard let app = document.subject.app else {
-            return "not chosen" + (options.decisions[.chooseApp].map { " (\($0))" } ?? "")
+            let names = document.subject.candidates ?? []
+            let present =
+                names.isEmpty
+                ? ""
+                : ": the artifacts name " + names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
+            return "not chosen" + present + (options.decisions[.chooseApp].map { " (\($0))" } ?? "")
+        }
+        if document.subject.matched == false {
+            return app + " (no artifact names it" + Suggestion.hint(for: app, among: document.subject.candidates ?? [])
+                + ")"
         }
         switch document.subject.origin {
         case .crashReports: return app + " (named by the crash reports)"
+        case .artifacts: return app + " (named by every artifact that names an app)"
         case .given, .none: return app
         }
     }
