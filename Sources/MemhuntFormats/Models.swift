@@ -42,6 +42,15 @@ public struct JetsamEvent: Sendable, Hashable {
     public var largestProcess: String?
     /// In file order, which is not by size.
     public var processes: [JetsamProcess]
+    /// `memoryStatus.decompressions`: pages decompressed since boot (a counter).
+    public var decompressions: UInt64?
+    /// `memoryStatus.compressorSize`: pages of physical memory holding compressed data at that moment.
+    public var compressorPages: UInt64?
+    /// `memoryStatus.uncompressed`: pages (uncompressed size) held in the compressor at that moment.
+    public var uncompressedPages: UInt64?
+    /// `memoryStatus.memoryPages`: the VM page queues at that moment (`free`, `speculative`, `active`,
+    /// `inactive`, `wired`, `throttled`, `purgeable`, `fileBacked`, `anonymous`), in pages.
+    public var memoryPages: [String: UInt64] = [:]
 
     public init(
         header: IPSHeader? = nil, date: String? = nil, time: Double? = nil, product: String? = nil,

@@ -40,6 +40,34 @@ public struct JetsamSnapshot: Sendable, Hashable {
     public var largestProcess: String?
     /// In file order.
     public var processes: [Process]
+    /// `memoryStatus.decompressions`: pages decompressed since boot (a counter).
+    public var decompressions: UInt64?
+    /// What the record shows about memory at that moment, when it has the page queues.
+    public var moment: Moment?
+
+    /// Memory at the record's moment, from `memoryStatus`: the compressor's share of physical memory and
+    /// the free pages. Physical memory is the sum of the page queues that partition it (free, speculative,
+    /// active, inactive, throttled, wired) and the compressor's pages.
+    public struct Moment: Sendable, Hashable {
+        public var physicalPages: UInt64
+        public var compressorPages: UInt64
+        /// `free` + `speculative`.
+        public var freePages: UInt64
+
+        /// The compressor's share of physical memory, 0–100.
+        public var compressorPercent: Double { 100 * Double(compressorPages) / Double(physicalPages) }
+        /// Free and speculative pages' share of physical memory, 0–100.
+        public var freePercent: Double { 100 * Double(freePages) / Double(physicalPages) }
+    }
+
+    /// Kill reasons that mean the whole system was short of memory (not one process over its own limit).
+    public static let pressureReasons: Set<String> = [
+        "vm-pageshortage", "vm-thrashing", "proc-thrashing", "fc-thrashing", "vm-compressor-thrashing",
+        "vm-compressor-space-shortage", "zone-map-exhaustion",
+    ]
+
+    /// Processes the record shows killed for a system-wide shortage (`pressureReasons`).
+    public var pressureKills: [Process] { processes.filter { $0.reason.map(Self.pressureReasons.contains) ?? false } }
 
     public init(_ event: JetsamEvent) {
         date = event.date
@@ -49,6 +77,16 @@ public struct JetsamSnapshot: Sendable, Hashable {
         pageSize = event.pageSize
         compressions = event.compressions
         largestProcess = event.largestProcess
+        decompressions = event.decompressions
+        let queues = ["free", "speculative", "active", "inactive", "throttled", "wired"]
+        if let compressor = event.compressorPages, queues.allSatisfy({ event.memoryPages[$0] != nil }) {
+            let physical = queues.reduce(compressor) { $0 &+ event.memoryPages[$1]! }
+            if physical > 0 {
+                moment = Moment(
+                    physicalPages: physical, compressorPages: compressor,
+                    freePages: event.memoryPages["free"]! &+ event.memoryPages["speculative"]!)
+            }
+        }
         var processes = event.processes.map { p in
             Process(
                 index: p.index, name: p.name, pid: p.pid, residentPages: p.rpages,

@@ -143,4 +143,40 @@ import Testing
                 == "Transit crashed: EXC_BAD_ACCESS (SIGSEGV), KERN_INVALID_ADDRESS at 0x0000000000000010, SIGNAL 0xb")
         #expect(ended.detail.contains("App version 7.1 (7104), iPhone OS 26.0 (23A341), iPhone17,3."))
     }
+
+    // MARK: - Pressure from a counter
+
+    @Test func theCounterAloneIsANotice() async throws {
+        let result = try await Hunt.run(["pressure/JetsamEvent-2026-08-11-110000.ips"], app: "JustSend")
+        #expect(result.facts["jetsam.compressions"] == 20_000_000)
+        #expect(result.facts["jetsam.compressorPercent"] == 5.4)
+        #expect(result.facts["jetsam.freePercent"] == 9.3)
+        let step = try #require(result.steps.first { $0.step.id == "compressor-pressure" })
+        #expect(step.findings.map(\.code) == ["compressor-pressure.compressions"])
+        #expect(step.findings.first?.severity == .notice)
+    }
+
+    @Test func twoRecordsOfOneBootGiveARate() async throws {
+        let result = try await Hunt.run(["pressure"], app: "JustSend")
+        #expect(result.facts["jetsam.compressionsPerMinute"] == 180_000)
+        let rate = try #require(result.findings.first { $0.code == "compressor-pressure.rate" })
+        #expect(rate.severity == .warning)
+        #expect(rate.title == "180,000 compressions per minute between two records of one boot")
+    }
+
+    @Test func theSeedKeepsItsCounterAndWarnsOnThatMomentsFreePages() async throws {
+        let result = try await Hunt.run(["justsend"], app: "JustSend")
+        #expect(result.facts["jetsam.compressions"] == 15_734_833)
+        #expect(result.facts["jetsam.freePercent"] == 1)
+        #expect(result.facts["jetsam.compressorPercent"] == 15.6)
+        #expect(result.findings.contains { $0.code == "compressor-pressure.at-that-moment" && $0.severity == .warning })
+    }
+
+    @Test(.enabled(if: Repo.realworld != nil)) func aPageShortageKillIsPressureAtThatMoment() async throws {
+        let path = try #require(Repo.realworld) + "/jetsam/jetsam_vm-pageshortage.crash"
+        let result = try await Hunt.run([path], app: "Apollo")
+        #expect(result.facts["jetsam.compressions"] == 32_334_949)
+        let pressure = try #require(result.findings.first { $0.code == "compressor-pressure.at-that-moment" })
+        #expect(pressure.title.contains("killed for a system-wide shortage (proc-thrashing"))
+    }
 }
