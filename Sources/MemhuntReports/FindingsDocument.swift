@@ -12,6 +12,9 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
     public static let currentSchema = "memhunt.findings/2"
 
     public var schema: String
+    /// The answer at the top: sentences from the steps' strongest findings (see `Verdict`). Absent only in
+    /// documents written before it existed.
+    public var verdict: Verdict?
     public var tool: Tool
     public var run: RunInfo
     public var playbook: PlaybookInfo
@@ -147,6 +150,7 @@ extension FindingsDocument {
     /// The document of a run.
     public init(_ result: RunResult, run: RunInfo, gate: Gate = Gate()) {
         schema = Self.currentSchema
+        verdict = Verdict(result)
         tool = Tool(name: "memhunt", version: result.toolVersion)
         self.run = run
         playbook = PlaybookInfo(

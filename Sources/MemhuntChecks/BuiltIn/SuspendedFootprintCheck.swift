@@ -24,6 +24,9 @@ struct SuspendedFootprintCheck: Check {
             FindingCode(
                 "suspended-footprint.metrickit", .warning, "MetricKit's average suspended memory reached the threshold."
             ),
+            FindingCode(
+                "suspended-footprint.not-suspended", .info,
+                "The record lists the subject, but not suspended: the step does not apply (not-applicable)."),
         ],
         parameters: [
             CheckParameter("max_suspended_mb", default: 50, "Warn when a suspended app holds at least this many MB.")
@@ -40,6 +43,18 @@ struct SuspendedFootprintCheck: Check {
             let resident = record.bytes(pages: process.residentPages)
             output.record("jetsam.app.residentMB", .megabytes(bytes: resident))
             let suspended = process.states.contains("suspended")
+            if !suspended {
+                let state = process.states.first ?? "not suspended"
+                output.notApplicable = true
+                output.emit(
+                    Finding(
+                        code: "suspended-footprint.not-suspended",
+                        severity: .info,
+                        title: "Not applicable: \(app) was \(state), not suspended, when the record was taken",
+                        detail: "The record lists \(app) as " + process.states.joined(separator: ", ")
+                            + ", so its \(resident.megabytesText) resident is not what it holds in the background.",
+                        evidence: [record.evidence(process, "states")]))
+            }
             if suspended, resident >= limit * 1_048_576 {
                 output.emit(
                     Finding(
@@ -56,6 +71,7 @@ struct SuspendedFootprintCheck: Check {
         }
         if let metrics = MetricKitSelection.newest(in: context), let bytes = metrics.payload.averageSuspendedMemoryBytes
         {
+            output.notApplicable = false
             output.record("metrickit.suspendedMB", .megabytes(bytes: bytes))
             if bytes >= limit * 1_048_576 {
                 output.emit(

@@ -113,6 +113,8 @@ public struct StepEngine: Sendable {
         var factInfo: [String: FactInfo] = [:]
         var checksRun: [String] = []
         var ranAny = false
+        var applies = false
+        var inapplicable = false
         for invocation in step.checks {
             var context = CheckContext(
                 stepID: step.id, parameters: invocation.parameters, artifacts: stepArtifacts, subject: subject,
@@ -160,6 +162,7 @@ public struct StepEngine: Sendable {
                 failures.append(CheckFailure(check: invocation.id, message: failure))
             }
             ranAny = ranAny || !produced.noInput
+            if produced.notApplicable { inapplicable = true } else if !produced.noInput { applies = true }
             output.facts.merge(produced.facts) { _, new in new }
             for key in produced.facts.keys {
                 let unit = declared[key]?.unit ?? produced.units[key] ?? .number
@@ -181,6 +184,8 @@ public struct StepEngine: Sendable {
             status = .noArtifact
         } else if output.findings.contains(where: { $0.severity >= .notice }) {
             status = .finding
+        } else if inapplicable && !applies {
+            status = .notApplicable
         } else {
             status = .clear
         }

@@ -106,6 +106,9 @@ public struct CheckOutput: Sendable, Hashable {
     /// Set when the check could not run (an external check that timed out, crashed, printed garbage).
     /// The engine records it as a `CheckFailure` and the step's status becomes `error`.
     public var failure: String?
+    /// Set when the check read its artifacts and what it inspects does not apply to them (the app was not
+    /// suspended): the step is then `not-applicable` rather than `clear`, unless another check found something.
+    public var notApplicable: Bool = false
 
     public init(
         facts: Facts = [:], units: [String: FactUnit] = [:], findings: [Finding] = [], noInput: Bool = false,

@@ -9,6 +9,14 @@ public enum TextReporter: Reporter {
         let style = Style(enabled: options.colored)
         var out = style.bold(document.playbook.title) + style.dim("  (playbook \(document.playbook.id))") + "\n"
         out += "Subject: " + subjectLine(document, options: options) + "\n\n"
+        if let verdict = document.verdict, !verdict.sentences.isEmpty {
+            out += style.bold("Verdict") + "\n"
+            for sentence in verdict.sentences {
+                let number = sentence.step.flatMap { id in document.step(id: id)?.number }
+                out += wrap(sentence.text + (number.map { style.dim(" (step \($0))") } ?? ""), indent: "   ")
+            }
+            out += "\n"
+        }
         for step in document.steps {
             out += header(step, style: style)
             if !step.inspects.isEmpty || !step.tells.isEmpty {
@@ -98,6 +106,8 @@ public enum TextReporter: Reporter {
         if empty > 0 { parts.append(plural(empty, "step") + " without artifacts") }
         let skipped = document.summary.steps[StepStatus.skipped.rawValue] ?? 0
         if skipped > 0 { parts.append(plural(skipped, "step") + " skipped") }
+        let inapplicable = document.summary.steps[StepStatus.notApplicable.rawValue] ?? 0
+        if inapplicable > 0 { parts.append(plural(inapplicable, "step") + " not applicable") }
         let unrecognized = document.summary.artifacts[ArtifactStatus.unrecognized.rawValue] ?? 0
         if unrecognized > 0 { parts.append(plural(unrecognized, "artifact") + " not understood") }
         let unreadable = document.summary.artifacts[ArtifactStatus.error.rawValue] ?? 0
@@ -116,6 +126,7 @@ public enum TextReporter: Reporter {
         case .noArtifact: status = style.dim(step.isGuidanceOnly ? "guidance" : "no artifact")
         case .error: status = style.red("error")
         case .skipped: status = style.dim("skipped")
+        case .notApplicable: status = style.dim("not applicable")
         }
         return style.bold(number + "  " + step.title) + "  " + status + "\n"
     }
