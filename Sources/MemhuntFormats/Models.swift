@@ -229,6 +229,9 @@ public struct MetricPayload: Sendable, Hashable {
     public var memoryResourceLimitExits: Int?
     /// `backgroundExitData.cumulativeMemoryPressureExitCount`.
     public var memoryPressureExits: Int?
+    /// Memory measurements present but not understood (an unknown unit), each naming its JSON pointer,
+    /// the text and why: reported, never dropped in silence.
+    public var unreadable: [String] = []
 
     public init(
         timeStampBegin: String? = nil, timeStampEnd: String? = nil, time: Double? = nil,

@@ -179,4 +179,12 @@ import Testing
         let pressure = try #require(result.findings.first { $0.code == "compressor-pressure.at-that-moment" })
         #expect(pressure.title.contains("killed for a system-wide shortage (proc-thrashing"))
     }
+
+    @Test func anUnknownMetricKitUnitIsAFindingNamingUnitAndArtifact() async throws {
+        let result = try await Hunt.run(["formats/metrics-unknown-unit.json"], app: nil)
+        #expect(result.facts["metrickit.peakMB"] == nil)
+        let finding = try #require(result.findings.first { $0.code == "metrickit-memory.unreadable" })
+        #expect(finding.title == "MetricKit value not understood in metrics-unknown-unit.json")
+        #expect(finding.detail.contains("the unit 'كيلوبايت' is not one memhunt knows"))
+    }
 }

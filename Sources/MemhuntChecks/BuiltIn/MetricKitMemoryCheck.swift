@@ -18,6 +18,9 @@ struct MetricKitMemoryCheck: Check {
         codes: [
             FindingCode("metrickit-memory.peak", .warning, "MetricKit's peak memory reached the threshold."),
             FindingCode("metrickit-memory.exits", .warning, "MetricKit counts exits for memory in the field."),
+            FindingCode(
+                "metrickit-memory.unreadable", .notice,
+                "A memory measurement of the payload is present but its unit or number is not understood."),
         ],
         parameters: [
             CheckParameter("max_peak_mb", default: 0, "Warn when MetricKit's peak reaches this many MB (0 = never).")
@@ -28,6 +31,18 @@ struct MetricKitMemoryCheck: Check {
         var output = CheckOutput()
         guard let metrics = MetricKitSelection.newest(in: context) else { return CheckOutput(noInput: true) }
         let app = context.subject.app ?? metrics.payload.bundleIdentifier ?? "the app"
+        if !metrics.payload.unreadable.isEmpty {
+            output.emit(
+                Finding(
+                    code: "metrickit-memory.unreadable",
+                    severity: .notice,
+                    title: "MetricKit value not understood in "
+                        + (metrics.artifact.source.split(separator: "/").last.map(String.init)
+                            ?? metrics.artifact.source),
+                    detail: metrics.artifact.source + ": " + metrics.payload.unreadable.joined(separator: "; ")
+                        + ". The value is left out of the facts rather than guessed.",
+                    evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics")]))
+        }
         if let peak = metrics.payload.peakMemoryBytes {
             output.record("metrickit.peakMB", .megabytes(bytes: peak))
             let limit = context.double("max_peak_mb")
