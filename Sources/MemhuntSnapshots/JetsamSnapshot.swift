@@ -10,8 +10,14 @@ public struct JetsamSnapshot: Sendable, Hashable {
         /// `p_name`, cut by the kernel at 32 characters.
         public var name: String
         public var pid: Int?
-        /// Current footprint in pages (`rpages`): resident at that moment.
+        /// Footprint at that moment in pages (`rpages` = phys_footprint / page size: resident + compressed).
+        /// The name is historical (the seed calls it "resident in that state"); `residentInternalPages` and
+        /// `compressedInternalPages` split it where the record has `physicalPages`.
         public var residentPages: UInt64
+        /// `physicalPages.internal[0]`: internal pages in memory at that moment (iOS 14+).
+        public var residentInternalPages: UInt64?
+        /// `physicalPages.internal[1]`: internal pages compressed at that moment (iOS 14+).
+        public var compressedInternalPages: UInt64?
         /// Lifetime peak in pages: `lifetimeMax`, never below `rpages`. Up to iOS 12 `lifetimeMax` was the
         /// maximum *resident* size and can be smaller (SpringBoard 24,516 vs 61,443 pages in an iOS 10 record).
         public var peakPages: UInt64
@@ -90,6 +96,7 @@ public struct JetsamSnapshot: Sendable, Hashable {
         var processes = event.processes.map { p in
             Process(
                 index: p.index, name: p.name, pid: p.pid, residentPages: p.rpages,
+                residentInternalPages: p.residentInternalPages, compressedInternalPages: p.compressedInternalPages,
                 peakPages: max(p.lifetimeMax ?? 0, p.rpages), hasLifetimeMax: p.lifetimeMax != nil, states: p.states,
                 reason: p.reason, isApp: Self.isApp(name: p.name, states: p.states), rank: 0, appRank: nil)
         }

@@ -39,6 +39,8 @@ import Testing
         for folder in Self.fixtureFolders {
             for playbook in Self.playbooks {
                 for app in [nil, "JustSend"] as [String?] {
+                    // Yield between runs: on two cores this loop must not hold the test pool's threads.
+                    await Task.yield()
                     let result = try await Hunt.run([folder], app: app, playbook: playbook)
                     let violations = Self.violations(result, input: folder, playbook: playbook)
                     #expect(violations.isEmpty, "\(violations)")
@@ -56,6 +58,7 @@ import Testing
                 var apps: [String?] = [nil]
                 if input.hasSuffix("jetsam_vm-pageshortage.crash") { apps.append("Apollo") }
                 for app in apps {
+                    await Task.yield()
                     let result = try await Hunt.run([input], app: app, playbook: playbook)
                     let violations = Self.violations(result, input: input, playbook: playbook)
                     #expect(violations.isEmpty, "\(violations)")

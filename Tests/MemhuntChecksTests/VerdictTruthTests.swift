@@ -116,7 +116,7 @@ import Testing
         #expect(frames.count == 6)
         #expect(frames[3] == "JustSend ThumbnailStore.flush()")
         let ended = try #require(result.findings.first { $0.code == "crash-report.ended" })
-        #expect(ended.title == "JustSend was killed: EXC_CRASH (SIGKILL), FRONTBOARD 0x8badf00d")
+        #expect(ended.title == "JustSend was ended by the watchdog: EXC_CRASH (SIGKILL), FRONTBOARD 0x8badf00d")
         #expect(ended.detail.contains("Failed to terminate gracefully after 5.0s"))
         #expect(ended.detail.contains("It was in the background."))
         #expect(ended.detail.contains("Top frames of thread 0 (main thread), triggered: libsystem_kernel.dylib"))

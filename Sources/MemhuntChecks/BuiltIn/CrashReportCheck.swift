@@ -275,7 +275,9 @@ struct CrashReportCheck: Check {
     private static func verb(_ kind: CrashKind) -> String {
         switch kind {
         case .crash: "crashed"
-        case .watchdog, .memoryLimit, .killed: "was killed"
+        case .memoryLimit: "was killed at its memory limit"
+        case .watchdog: "was ended by the watchdog"
+        case .killed: "was ended by the system"
         case .none, .other: "ended"
         }
     }

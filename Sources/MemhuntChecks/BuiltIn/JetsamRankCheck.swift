@@ -133,7 +133,7 @@ struct JetsamRankCheck: Check {
                     severity: reason == "per-process-limit" ? .critical : .warning,
                     title: "\(app) was killed: \(reason)",
                     detail: "The jetsam record shows \(app) killed with reason \(reason) at "
-                        + "\(record.bytes(pages: process.residentPages).megabytesText) footprint.",
+                        + "\(record.bytes(pages: process.residentPages).megabytesText) footprint (rpages).",
                     evidence: [record.evidence(process, "reason")],
                     next: reason == "per-process-limit"
                         ? .step("simulator-repro", "It crossed its own footprint limit: find which screen allocates.")
