@@ -187,4 +187,24 @@ import Testing
         #expect(finding.title == "MetricKit value not understood in metrics-unknown-unit.json")
         #expect(finding.detail.contains("the unit 'كيلوبايت' is not one memhunt knows"))
     }
+
+    @Test func severalMatchingProcessesAreListedWithTheirPeaks() async throws {
+        let result = try await Hunt.run(["webcontent"], app: "com.apple.WebKit.WebContent")
+        #expect(result.facts["jetsam.app.peakMB"] == 340)
+        let several = try #require(result.findings.first { $0.code == "jetsam-rank.several-processes" })
+        #expect(several.title == "3 processes match com.apple.WebKit.WebContent; the facts are of the largest")
+        #expect(
+            several.detail.contains(
+                "com.apple.WebKit.WebContent pid 640 340 MB, com.apple.WebKit.WebContent pid 642 187.8 MB, "
+                    + "com.apple.WebKit.WebContent pid 641 34.5 MB"))
+        let exact = try await Hunt.run(["webcontent"], app: "MobileSafari")
+        #expect(!exact.findings.contains { $0.code == "jetsam-rank.several-processes" })
+    }
+
+    @Test func inspectingALoneCrashReportStillGivesItsFacts() async throws {
+        let result = try await Hunt.run(["watchdog"], app: nil)
+        #expect(result.facts["crash.kind"] == "watchdog")
+        #expect(
+            result.facts["crash.terminationReason"]?.stringValue?.contains(" | ProcessVisibility: Foreground") == true)
+    }
 }

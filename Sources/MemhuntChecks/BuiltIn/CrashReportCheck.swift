@@ -76,7 +76,15 @@ struct CrashReportCheck: Check {
             guard case .crashReport(let report)? = artifact.content else { return nil }
             return (artifact, report)
         }
-        let subject = context.subject
+        var subject = context.subject
+        // Without a subject (inspect, or a run whose artifacts disagree), reports that all name one app are its.
+        if subject.app == nil, let first = all.first?.1.appName,
+            all.allSatisfy({ Subject(app: first, origin: .none).matches($0.1.appName) })
+        {
+            subject = Subject(app: first, bundleID: all.first?.1.bundleID, origin: .crashReports)
+        }
+        var context = context
+        context.subject = subject
         guard let app = subject.app else { return Self.withoutSubject(all, context: context) }
         // The engine has left out reports of other apps; a report that names nothing would not be here either.
         let mine = all.filter { ArtifactOwner.belongs($0.0, to: subject) != false }
@@ -101,7 +109,9 @@ struct CrashReportCheck: Check {
         output.record("crash.kind", .string(report.kind.rawValue))
         output.record("crash.exception", snapshot.exceptionLine.map(FactValue.string))
         output.record("crash.termination", snapshot.termination.map(FactValue.string))
-        output.record("crash.terminationReason", snapshot.terminationReason.map(FactValue.string))
+        output.record(
+            "crash.terminationReason",
+            snapshot.terminationReason.map { .string($0.split(separator: "\n").joined(separator: " | ")) })
         output.record("crash.os", report.osVersion.map(FactValue.string))
         output.record("crash.device", report.device.map(FactValue.string))
         output.record("crash.appVersion", report.appVersion.map(FactValue.string))

@@ -108,7 +108,7 @@ struct JetsamRankCheck: Check {
                     detail:
                         "\(record.artifact.source) lists \(matching.count) processes that match \(app), by lifetime "
                         + "peak: " + listed.joined(separator: ", ") + (matching.count > 20 ? ", …" : "")
-                        + ". The peak, rank and state below are of the largest.",
+                        + ". This step's peak, rank and state are of the largest.",
                     evidence: matching.prefix(20).map { record.evidence($0, "name") },
                     next: .decide(.chooseApp, "Name the app by a name only one process has, if the largest is not it.")
                 ))
