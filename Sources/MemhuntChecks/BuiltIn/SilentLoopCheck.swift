@@ -74,7 +74,7 @@ struct SilentLoopCheck: Check {
                     detail: "\(where_) are in SwiftUI/UIKit layout (\(report.bodySamples) in body getters), and "
                         + (logs.isEmpty
                             ? "no change log covers the freeze. "
-                            : "the change log recorded \(evaluations) body evaluations. ")
+                            : "the change log recorded " + Plural.count(evaluations, "body evaluation") + ". ")
                         + "A data-driven loop would make _printChanges fire without pause; silence puts the loop in "
                         + "layout. " + Self.suspects(report)
                         + " In seed 003 the loop was ScrollView + LazyVStack + scrollTo anchoring content taller "
@@ -91,7 +91,8 @@ struct SilentLoopCheck: Check {
                 Finding(
                     code: "silent-loop.layout-with-changes",
                     severity: .notice,
-                    title: "Main thread \(percent) % in layout with \(evaluations) body evaluations logged",
+                    title: "Main thread \(percent) % in layout with " + Plural.count(evaluations, "body evaluation")
+                        + " logged",
                     detail: "\(where_) are in layout and the change log is busy: a data-driven loop is likely. "
                         + "Read which property changes in every pass.",
                     evidence: [Evidence(source: artifact.source)],
