@@ -207,4 +207,17 @@ import Testing
         #expect(
             result.facts["crash.terminationReason"]?.stringValue?.contains(" | ProcessVisibility: Foreground") == true)
     }
+
+    @Test func withoutAChosenAppNoArtifactNamingOneSpeaksForIt() async throws {
+        // Crash reports of three apps and a sample of Chat: no subject, and Chat's sample is not "the app's".
+        let result = try await Hunt.run(["several-apps", "layout-freeze"], app: nil, playbook: "layout-freeze")
+        #expect(result.subject.app == nil)
+        #expect(result.subject.candidates == ["JustSend", "Locker", "Transit", "Chat"])
+        #expect(result.facts["sample.layoutPercent"] == nil)
+        let sample = try #require(result.steps.first { $0.step.id == "main-thread-sample" })
+        #expect(sample.status == .noArtifact)
+        #expect(sample.findings.map(\.title) == ["1 artifact of apps not chosen: Chat (1 artifact)"])
+        let chat = try await Hunt.run(["several-apps", "layout-freeze"], app: "Chat", playbook: "layout-freeze")
+        #expect(chat.facts["sample.layoutPercent"] == 99.6)
+    }
 }

@@ -95,9 +95,14 @@ public struct StepEngine: Sendable {
         step: Step, number: Int, playbook: Playbook, artifacts: [Artifact], subject: Subject, facts: Facts,
         allowExec: Bool
     ) async -> StepResult {
-        // Artifacts that name another app never speak for the subject; they are listed instead.
+        // Artifacts that name another app never speak for the subject; they are listed instead. Without a
+        // subject because the artifacts name several apps, none of those that name one speaks for "the app"
+        // (crash reports excepted: the crash check attributes each to its own app).
+        let undecided = subject.app == nil && !(subject.candidates ?? []).isEmpty
         func isForeign(_ artifact: Artifact) -> Bool {
-            artifact.kind != .jetsamEvent && ArtifactOwner.belongs(artifact, to: subject) == false
+            guard artifact.kind != .jetsamEvent else { return false }
+            if undecided { return artifact.kind != .crashReport && ArtifactOwner.name(of: artifact) != nil }
+            return ArtifactOwner.belongs(artifact, to: subject) == false
         }
         func usable(_ kinds: [ArtifactKind]) -> [Artifact] {
             artifacts.filter { artifact in
@@ -180,7 +185,7 @@ public struct StepEngine: Sendable {
         let status: StepStatus
         if !failures.isEmpty {
             status = .error
-        } else if !ranAny && output.findings.isEmpty && output.facts.isEmpty {
+        } else if !ranAny && output.facts.isEmpty && output.findings.allSatisfy({ $0.code == "artifacts.other-app" }) {
             status = .noArtifact
         } else if output.findings.contains(where: { $0.severity >= .notice }) {
             status = .finding
@@ -212,14 +217,24 @@ public struct StepEngine: Sendable {
                 groups.append((app, [artifact.source]))
             }
         }
-        let mine = subject.app ?? "the subject"
         let listing = groups.map { "\($0.app) (\(Plural.count($0.sources.count, "artifact")))" }
+        let files = groups.map { "\($0.app): " + $0.sources.joined(separator: ", ") }.joined(separator: "; ") + "."
+        guard let mine = subject.app else {
+            return Finding(
+                code: "artifacts.other-app", step: step.id, check: "artifacts", severity: .info,
+                title: Plural.count(artifacts.count, "artifact") + " of apps not chosen: "
+                    + listing.joined(separator: ", "),
+                detail: "The artifacts name several apps and none was chosen, so these are not read as the app's: "
+                    + files,
+                evidence: artifacts.map { Evidence(source: $0.source) },
+                next: .decide(.chooseApp, "Name the app under investigation."))
+        }
         return Finding(
             code: "artifacts.other-app", step: step.id, check: "artifacts", severity: .info,
             title: Plural.count(artifacts.count, "artifact") + " of other apps, not of \(mine): "
                 + listing.joined(separator: ", "),
             detail: "These name another process than \(mine), so none of their numbers is counted as \(mine)'s: "
-                + groups.map { "\($0.app): " + $0.sources.joined(separator: ", ") }.joined(separator: "; ") + ".",
+                + files,
             evidence: artifacts.map { Evidence(source: $0.source) })
     }
 
