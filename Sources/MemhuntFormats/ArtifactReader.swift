@@ -8,11 +8,12 @@ public enum ArtifactReader {
         // Excel's "CSV UTF-8" and some editors start text with a UTF-8 byte order mark: read past it.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return read(Array(bytes.dropFirst(3))) }
         let outcome = readField(bytes)
-        // The reproduction kinds come second: a crash report can embed a vmmap table or a stack that
-        // looks like a sample. Images are binary, so they must be tried before the text check rejects them.
+        // A `log` capture whose predicate matched nothing: a change log with zero evaluations.
         if outcome.kind == nil, let empty = EmptyLogCapture.read(bytes) {
             return ReadOutcome(kind: .changeLog, result: .success(.repro(.changeLog(empty))))
         }
+        // The reproduction kinds come second: a crash report can embed a vmmap table or a stack that
+        // looks like a sample. Images are binary, so they must be tried before the text check rejects them.
         guard outcome.kind == nil, !bytes.isEmpty, let repro = ReproReader.readWithKind(bytes) else { return outcome }
         return ReadOutcome(kind: repro.kind, result: repro.result.map(ParsedArtifact.repro))
     }

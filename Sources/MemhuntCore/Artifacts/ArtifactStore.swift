@@ -112,7 +112,8 @@ public struct ArtifactStore: Sendable {
             case .second(let index): [Self.artifact(from: secondResults[index], request: second[index].request)]
             }
         }
-        return groups.enumerated().flatMap { index, slots in Self.mark(slots.flatMap(resolve), operand: operands[index])
+        return groups.enumerated().flatMap { index, slots in
+            Self.mark(slots.flatMap(resolve), operand: operands[index])
         }
     }
 
