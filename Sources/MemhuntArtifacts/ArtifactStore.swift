@@ -82,7 +82,11 @@ public struct ArtifactStore: Sendable {
     public func collect(_ operands: [String]) async -> [Artifact] {
         var slots: [Slot] = []
         var first: [DownloadRequest] = []
+        // The slots of each operand, so every artifact can name the operand it came from.
+        var ranges: [Range<Int>] = []
         for operand in operands {
+            let start = slots.count
+            defer { ranges.append(start..<slots.count) }
             if Self.isURL(operand) {
                 guard let url = URL(string: operand), HTTPOrigin(url) != nil else {
                     let shown = Redact.invalidURL(operand)
@@ -158,7 +162,28 @@ public struct ArtifactStore: Sendable {
             case .second(let index): [Self.artifact(from: secondResults[index])]
             }
         }
-        return slots.flatMap(resolve)
+        return ranges.enumerated().flatMap { index, range in
+            Self.mark(range.flatMap { resolve(slots[$0]) }, operand: operands[index])
+        }
+    }
+
+    /// An operand as reports show it: a URL without credentials or query values, a path as given.
+    public static func shown(operand: String) -> String {
+        guard isURL(operand) else { return operand }
+        return URL(string: operand).map(Redact.url) ?? Redact.invalidURL(operand)
+    }
+
+    /// Records the operand each artifact came from; the first artifact of an operand that is not a local
+    /// directory is the operand itself (the file, the URL, or the manifest).
+    static func mark(_ artifacts: [Artifact], operand: String) -> [Artifact] {
+        let walked = !isURL(operand) && LocalArtifacts.isDirectory(operand)
+        let shown = shown(operand: operand)
+        return artifacts.enumerated().map { offset, artifact in
+            var artifact = artifact
+            artifact.operand = shown
+            artifact.isOperand = offset == 0 && !walked
+            return artifact
+        }
     }
 
     /// Downloads into the run's cache, created (0700) on first use; a run without URLs creates nothing.

@@ -5,7 +5,13 @@ public enum ArtifactReader {
     /// Empty input, binary input and unknown text are errors with `kind == nil`; a known kind whose
     /// body is truncated or invalid keeps its kind and carries the error.
     public static func read(_ bytes: [UInt8]) -> ReadOutcome {
+        // Excel's "CSV UTF-8" and some editors start text with a UTF-8 byte order mark: read past it.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return read(Array(bytes.dropFirst(3))) }
         let outcome = readField(bytes)
+        // A `log` capture whose predicate matched nothing: a change log with zero evaluations.
+        if outcome.kind == nil, let empty = EmptyLogCapture.read(bytes) {
+            return ReadOutcome(kind: .changeLog, result: .success(.repro(.changeLog(empty))))
+        }
         // The reproduction kinds come second: a crash report can embed a vmmap table or a stack that
         // looks like a sample. Images are binary, so they must be tried before the text check rejects them.
         guard outcome.kind == nil, !bytes.isEmpty, let repro = ReproReader.readWithKind(bytes) else { return outcome }

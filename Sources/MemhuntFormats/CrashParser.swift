@@ -22,7 +22,42 @@ public enum CrashParser {
             terminationNamespace: termination?["namespace"]?.string, terminationCode: code,
             terminationDescription: lines.isEmpty ? nil : lines.joined(separator: "\n"), kind: .other)
         report.kind = classify(report)
+        report.exceptionCodes = exception?["codes"]?.string
+        let train = body[path: "osVersion", "train"]?.string
+        let build = body[path: "osVersion", "build"]?.string
+        report.osVersion = train.map { $0 + (build.map { " (\($0))" } ?? "") } ?? header?.osVersion
+        report.device = body["modelCode"]?.string
+        let version = body[path: "bundleInfo", "CFBundleShortVersionString"]?.string
+        let buildVersion = body[path: "bundleInfo", "CFBundleVersion"]?.string
+        report.appVersion = version.map { $0 + (buildVersion.map { " (\($0))" } ?? "") } ?? buildVersion
+        let threads = body["threads"]?.elements ?? []
+        let images = body["usedImages"]?.elements ?? []
+        // A watchdog kills a blocked main thread: its frames are the evidence. Otherwise the triggered thread.
+        let mainIndex =
+            threads.firstIndex { $0["queue"]?.string == "com.apple.main-thread" } ?? (threads.isEmpty ? nil : 0)
+        let triggered =
+            threads.firstIndex { $0["triggered"]?.bool == true } ?? body["faultingThread"]?.int
+        let pick = report.kind == .watchdog ? (mainIndex ?? triggered) : (triggered ?? mainIndex)
+        if let pick, threads.indices.contains(pick) {
+            report.framesThread =
+                "thread \(pick)" + (pick == mainIndex ? " (main thread)" : "")
+                + (pick == triggered ? ", triggered" : "")
+            report.frames = (threads[pick]["frames"]?.elements ?? []).prefix(8).map { frame in
+                let image = frame["imageIndex"]?.int.flatMap {
+                    images.indices.contains($0) ? images[$0]["name"]?.string : nil
+                }
+                let symbol = frame["symbol"]?.string ?? frame["imageOffset"]?.uint64.map { "+\($0)" } ?? "?"
+                return (image.map { $0 + " " } ?? "") + symbol
+            }
+        }
+        let vmLines = (body["vmSummary"]?.string ?? "").split(separator: "\n").map(String.init)
+        report.fileLockEvidence = fileLock(vmLines + report.frames)
         return report
+    }
+
+    /// Lines that name SQLite (regions or frames): a database can hold a file lock while suspended.
+    static func fileLock(_ lines: [String]) -> [String] {
+        lines.filter { $0.lowercased().contains("sqlite") }.map { $0.trimmingSpaces }.prefix(5).map { $0 }
     }
 
     /// The crash report of legacy text (`Incident Identifier:` …, a fragment from `Exception Type:`, or a
@@ -44,7 +79,62 @@ public enum CrashParser {
             exceptionMessage: fields["Exception Message"], terminationNamespace: namespace, terminationCode: code,
             terminationDescription: fields["Termination Description"] ?? reasonText, kind: .other)
         report.kind = classify(report)
+        report.exceptionCodes = fields["Exception Codes"]
+        report.osVersion = fields["OS Version"] ?? header?.osVersion
+        report.device = fields["Hardware Model"]
+        report.appVersion = fields["Version"]
+        let threads = threadBlocks(bytes)
+        let triggered = fields["Triggered by Thread"].flatMap { Int($0) } ?? threads.first { $0.crashed }?.number
+        let main = threads.first { $0.main }?.number ?? 0
+        let pick = report.kind == .watchdog ? main : (triggered ?? main)
+        if let thread = threads.first(where: { $0.number == pick }) {
+            report.framesThread =
+                "thread \(pick)" + (thread.main || pick == 0 && report.kind == .watchdog ? " (main thread)" : "")
+                + (pick == triggered ? ", triggered" : "")
+            report.frames = Array(thread.frames.prefix(8))
+        }
+        let regionLines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+            .filter { $0.contains("SQLite") || $0.contains("sqlite") }
+        report.fileLockEvidence = fileLock(regionLines)
         return report
+    }
+
+    /// The `Thread N:` / `Thread N Crashed:` blocks of a legacy report: number, whether it is the main
+    /// thread (`Dispatch queue: com.apple.main-thread` on its name line) or crashed, and its frames as
+    /// `image symbol`.
+    static func threadBlocks(_ bytes: ArraySlice<UInt8>) -> [(number: Int, main: Bool, crashed: Bool, frames: [String])]
+    {
+        var blocks: [(number: Int, main: Bool, crashed: Bool, frames: [String])] = []
+        var mainThreads: Set<Int> = []
+        var current: Int?
+        for raw in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+            if line.hasPrefix("Thread ") {
+                let words = line.split(separator: " ")
+                guard words.count >= 2 else { continue }
+                let number = Int(words[1].trimming([":"]))
+                if line.contains(" name:") {
+                    if let number, line.contains("com.apple.main-thread") { mainThreads.insert(number) }
+                    current = nil
+                } else if let number, line.hasSuffix(":"), !line.contains("State") {
+                    blocks.append((number, mainThreads.contains(number), line.contains("Crashed"), []))
+                    current = blocks.count - 1
+                } else {
+                    current = nil
+                }
+                continue
+            }
+            guard let index = current else { continue }
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.count >= 4, Int(words[0]) != nil, words[2].hasPrefix("0x") else {
+                if line.trimmingSpaces.isEmpty { current = nil }
+                continue
+            }
+            // `0   UIKit   0x00000001914ef130 UIApplicationMain + 208 (UIApplication.m:4089)`
+            let symbolWords = words[3...].prefix { $0 != "+" }
+            blocks[index].frames.append(String(words[1]) + " " + symbolWords.joined(separator: " "))
+        }
+        return blocks
     }
 
     /// Whether the first 8 KiB look like a legacy crash report: an `Exception Type:` line (also macOS and

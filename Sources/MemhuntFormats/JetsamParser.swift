@@ -16,11 +16,18 @@ public enum JetsamParser {
         }
         guard let records = body["processes"]?.elements else { throw FormatError("JetsamEvent has no processes array") }
         let date = body["date"]?.string ?? header?.timestamp
-        return JetsamEvent(
+        var event = JetsamEvent(
             header: header, date: date, time: date.flatMap(AppleDate.parse), product: body["product"]?.string,
             build: body["build"]?.string, pageSize: pageSize, compressions: memoryStatus["compressions"]?.uint64,
             largestProcess: body["largestProcess"]?.string,
             processes: records.enumerated().map { process(index: $0.offset, $0.element) })
+        event.decompressions = memoryStatus["decompressions"]?.uint64
+        event.compressorPages = memoryStatus["compressorSize"]?.uint64
+        event.uncompressedPages = memoryStatus["uncompressed"]?.uint64
+        for member in memoryStatus["memoryPages"]?.members ?? [] {
+            if let pages = member.value.uint64 { event.memoryPages[member.key] = pages }
+        }
+        return event
     }
 
     private static func process(index: Int, _ record: JSONValue) -> JetsamProcess {

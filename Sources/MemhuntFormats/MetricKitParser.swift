@@ -38,7 +38,22 @@ public enum MetricKitParser {
             exits?[path: $0, "cumulativeMemoryResourceLimitExitCount"]?.int
         }
         let end = payload["timeStampEnd"]?.string
-        return MetricPayload(
+        var unreadable: [String] = []
+        for (pointer, value) in [
+            ("/memoryMetrics/peakMemoryUsage", memory?["peakMemoryUsage"]),
+            (
+                "/memoryMetrics/averageSuspendedMemory/averageValue",
+                memory?[path: "averageSuspendedMemory", "averageValue"]
+            ),
+        ] {
+            guard let value, value.string.flatMap(MeasurementText.bytes) == nil else { continue }
+            let text = value.string ?? "a \(value.members != nil ? "JSON object" : "non-text value")"
+            let unit = value.string.flatMap(MeasurementText.split)?.unit
+            unreadable.append(
+                "\(pointer) is '\(text)': "
+                    + (unit.map { "the unit '\($0)' is not one memhunt knows" } ?? "not a number with a unit"))
+        }
+        var result = MetricPayload(
             timeStampBegin: payload["timeStampBegin"]?.string, timeStampEnd: end, time: end.flatMap(AppleDate.parse),
             bundleIdentifier: payload[path: "metaData", "bundleIdentifier"]?.string,
             appVersion: payload["appVersion"]?.string,
@@ -47,6 +62,8 @@ public enum MetricKitParser {
                 .flatMap(MeasurementText.bytes),
             memoryResourceLimitExits: limitExits.isEmpty ? nil : limitExits.reduce(0, &+),
             memoryPressureExits: exits?[path: "backgroundExitData", "cumulativeMemoryPressureExitCount"]?.int)
+        result.unreadable = unreadable
+        return result
     }
 
     /// The counts of an `MXDiagnosticPayload` object.
@@ -75,6 +92,10 @@ public enum MeasurementText {
         "MB": 1e6, "兆字节": 1e6, "Mo": 1e6, "megabytes": 1e6,
         "GB": 1e9, "吉字节": 1e9, "Go": 1e9, "gigabytes": 1e9,
         "KiB": 1024, "MiB": 1_048_576, "GiB": 1_073_741_824,
+        // Localized payloads: Russian, Traditional Chinese, Japanese, Korean, Spanish/Portuguese/German words.
+        "КБ": 1e3, "кБ": 1e3, "МБ": 1e6, "ГБ": 1e9, "千位元組": 1e3, "百萬位元組": 1e6, "キロバイト": 1e3,
+        "メガバイト": 1e6, "킬로바이트": 1e3, "메가바이트": 1e6, "kilobytes (kB)": 1e3, "Kilobyte": 1e3,
+        "Megabyte": 1e6, "kilooctets": 1e3, "mégaoctets": 1e6,
     ]
 
     /// The number of bytes a measurement string states, or `nil` when its number or unit is not understood.

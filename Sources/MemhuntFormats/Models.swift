@@ -42,6 +42,15 @@ public struct JetsamEvent: Sendable, Hashable {
     public var largestProcess: String?
     /// In file order, which is not by size.
     public var processes: [JetsamProcess]
+    /// `memoryStatus.decompressions`: pages decompressed since boot (a counter).
+    public var decompressions: UInt64?
+    /// `memoryStatus.compressorSize`: pages of physical memory holding compressed data at that moment.
+    public var compressorPages: UInt64?
+    /// `memoryStatus.uncompressed`: pages (uncompressed size) held in the compressor at that moment.
+    public var uncompressedPages: UInt64?
+    /// `memoryStatus.memoryPages`: the VM page queues at that moment (`free`, `speculative`, `active`,
+    /// `inactive`, `wired`, `throttled`, `purgeable`, `fileBacked`, `anonymous`), in pages.
+    public var memoryPages: [String: UInt64] = [:]
 
     public init(
         header: IPSHeader? = nil, date: String? = nil, time: Double? = nil, product: String? = nil,
@@ -101,6 +110,21 @@ public struct JetsamProcess: Sendable, Hashable {
     }
 }
 
+extension JetsamProcess {
+    /// Processes that are not daemons by `states` but are the system's own.
+    public static let systemProcesses: Set<String> = [
+        "SpringBoard", "backboardd", "kernel_task", "launchd", "WindowServer", "mediaserverd", "PineBoard",
+        "Carousel", "InCallService", "CommCenter",
+    ]
+
+    /// An app or app extension: not a daemon, not a `com.apple.*` service, not SpringBoard and friends.
+    public static func isApp(name: String, states: [String]) -> Bool {
+        !states.contains("daemon") && !name.hasPrefix("com.apple.") && !systemProcesses.contains(name) && !name.isEmpty
+    }
+
+    public var isApp: Bool { Self.isApp(name: name, states: states) }
+}
+
 /// How a process ended, as far as its crash report tells.
 public enum CrashKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// No crash report of the app: it did not die.
@@ -147,6 +171,22 @@ public struct CrashReport: Sendable, Hashable {
     /// Termination reasons/description joined with "\n".
     public var terminationDescription: String?
     public var kind: CrashKind
+    /// `Exception Codes:` / `exception.codes`, as written.
+    public var exceptionCodes: String?
+    /// `OS Version:` / `osVersion` (train and build) / the header's `os_version`.
+    public var osVersion: String?
+    /// `Hardware Model:` / `modelCode`.
+    public var device: String?
+    /// `Version:` / `app_version (build_version)`.
+    public var appVersion: String?
+    /// Which thread `frames` are of: `thread 0 (triggered)`, `thread 0 (main thread)`.
+    public var framesThread: String?
+    /// The top frames (at most 8) of the triggered thread, or of the main thread for a watchdog kill:
+    /// `"QuartzCore CA::Transaction::commit()"`.
+    public var frames: [String] = []
+    /// Lines of the report's VM summary or frames that show a file lock could be held (SQLite regions or
+    /// frames), the evidence for a 0xdead10cc.
+    public var fileLockEvidence: [String] = []
 
     public init(
         format: Format, header: IPSHeader? = nil, appName: String? = nil, processName: String? = nil,
@@ -189,6 +229,9 @@ public struct MetricPayload: Sendable, Hashable {
     public var memoryResourceLimitExits: Int?
     /// `backgroundExitData.cumulativeMemoryPressureExitCount`.
     public var memoryPressureExits: Int?
+    /// Memory measurements present but not understood (an unknown unit), each naming its JSON pointer,
+    /// the text and why: reported, never dropped in silence.
+    public var unreadable: [String] = []
 
     public init(
         timeStampBegin: String? = nil, timeStampEnd: String? = nil, time: Double? = nil,

@@ -12,6 +12,9 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
     public static let currentSchema = "memhunt.findings/2"
 
     public var schema: String
+    /// The answer at the top: sentences from the steps' strongest findings (see `Verdict`). Absent only in
+    /// documents written before it existed.
+    public var verdict: Verdict?
     public var tool: Tool
     public var run: RunInfo
     public var playbook: PlaybookInfo
@@ -104,6 +107,15 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
         /// For downloads: the URL after redirects, and the HTTP status.
         public var finalURL: String?
         public var httpStatus: Int?
+        /// The operand it was collected from (a path or URL as given).
+        public var operand: String?
+        /// True when it is the operand itself (not found in a walked directory or listed by a manifest).
+        public var isOperand: Bool?
+        /// The app the artifact names (a crash report's app, a MetricKit bundle id, a vmmap's process).
+        public var app: String?
+        /// Whether it is of the subject: false when it names another app (its numbers are not the subject's),
+        /// true when it names the subject (a JetsamEvent: lists it), absent when it names none.
+        public var ofSubject: Bool?
     }
 
     /// Counts, for a glance and for dashboards.
@@ -138,6 +150,7 @@ extension FindingsDocument {
     /// The document of a run.
     public init(_ result: RunResult, run: RunInfo, gate: Gate = Gate()) {
         schema = Self.currentSchema
+        verdict = Verdict(result)
         tool = Tool(name: "memhunt", version: result.toolVersion)
         self.run = run
         playbook = PlaybookInfo(
@@ -157,7 +170,11 @@ extension FindingsDocument {
         facts = result.facts
         factCatalog = result.factCatalog
         findings = result.findings
-        artifacts = result.artifacts.map(ArtifactRecord.init)
+        artifacts = result.artifacts.map { artifact in
+            var record = ArtifactRecord(artifact)
+            record.ofSubject = ArtifactOwner.belongs(artifact, to: result.subject)
+            return record
+        }
         summary = Summary(steps: steps, artifacts: artifacts)
         self.gate = gate
     }
@@ -190,6 +207,10 @@ extension FindingsDocument.ArtifactRecord {
         diagnostics = artifact.error.map { [$0] } ?? []
         finalURL = artifact.finalURL
         httpStatus = artifact.httpStatus
+        operand = artifact.operand
+        isOperand = artifact.operand == nil ? nil : artifact.isOperand
+        app = ArtifactOwner.name(of: artifact)
+        ofSubject = nil
         switch artifact.content {
         case .crashReport(let report)?: incidentTime = report.date
         case .jetsamEvent(let event)?: incidentTime = event.date

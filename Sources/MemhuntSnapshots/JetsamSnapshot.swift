@@ -10,8 +10,14 @@ public struct JetsamSnapshot: Sendable, Hashable {
         /// `p_name`, cut by the kernel at 32 characters.
         public var name: String
         public var pid: Int?
-        /// Current footprint in pages (`rpages`): resident at that moment.
+        /// Footprint at that moment in pages (`rpages` = phys_footprint / page size: resident + compressed).
+        /// The name is historical (the seed calls it "resident in that state"); `residentInternalPages` and
+        /// `compressedInternalPages` split it where the record has `physicalPages`.
         public var residentPages: UInt64
+        /// `physicalPages.internal[0]`: internal pages in memory at that moment (iOS 14+).
+        public var residentInternalPages: UInt64?
+        /// `physicalPages.internal[1]`: internal pages compressed at that moment (iOS 14+).
+        public var compressedInternalPages: UInt64?
         /// Lifetime peak in pages: `lifetimeMax`, never below `rpages`. Up to iOS 12 `lifetimeMax` was the
         /// maximum *resident* size and can be smaller (SpringBoard 24,516 vs 61,443 pages in an iOS 10 record).
         public var peakPages: UInt64
@@ -40,6 +46,34 @@ public struct JetsamSnapshot: Sendable, Hashable {
     public var largestProcess: String?
     /// In file order.
     public var processes: [Process]
+    /// `memoryStatus.decompressions`: pages decompressed since boot (a counter).
+    public var decompressions: UInt64?
+    /// What the record shows about memory at that moment, when it has the page queues.
+    public var moment: Moment?
+
+    /// Memory at the record's moment, from `memoryStatus`: the compressor's share of physical memory and
+    /// the free pages. Physical memory is the sum of the page queues that partition it (free, speculative,
+    /// active, inactive, throttled, wired) and the compressor's pages.
+    public struct Moment: Sendable, Hashable {
+        public var physicalPages: UInt64
+        public var compressorPages: UInt64
+        /// `free` + `speculative`.
+        public var freePages: UInt64
+
+        /// The compressor's share of physical memory, 0–100.
+        public var compressorPercent: Double { 100 * Double(compressorPages) / Double(physicalPages) }
+        /// Free and speculative pages' share of physical memory, 0–100.
+        public var freePercent: Double { 100 * Double(freePages) / Double(physicalPages) }
+    }
+
+    /// Kill reasons that mean the whole system was short of memory (not one process over its own limit).
+    public static let pressureReasons: Set<String> = [
+        "vm-pageshortage", "vm-thrashing", "proc-thrashing", "fc-thrashing", "vm-compressor-thrashing",
+        "vm-compressor-space-shortage", "zone-map-exhaustion",
+    ]
+
+    /// Processes the record shows killed for a system-wide shortage (`pressureReasons`).
+    public var pressureKills: [Process] { processes.filter { $0.reason.map(Self.pressureReasons.contains) ?? false } }
 
     public init(_ event: JetsamEvent) {
         date = event.date
@@ -49,9 +83,20 @@ public struct JetsamSnapshot: Sendable, Hashable {
         pageSize = event.pageSize
         compressions = event.compressions
         largestProcess = event.largestProcess
+        decompressions = event.decompressions
+        let queues = ["free", "speculative", "active", "inactive", "throttled", "wired"]
+        if let compressor = event.compressorPages, queues.allSatisfy({ event.memoryPages[$0] != nil }) {
+            let physical = queues.reduce(compressor) { $0 &+ event.memoryPages[$1]! }
+            if physical > 0 {
+                moment = Moment(
+                    physicalPages: physical, compressorPages: compressor,
+                    freePages: event.memoryPages["free"]! &+ event.memoryPages["speculative"]!)
+            }
+        }
         var processes = event.processes.map { p in
             Process(
                 index: p.index, name: p.name, pid: p.pid, residentPages: p.rpages,
+                residentInternalPages: p.residentInternalPages, compressedInternalPages: p.compressedInternalPages,
                 peakPages: max(p.lifetimeMax ?? 0, p.rpages), hasLifetimeMax: p.lifetimeMax != nil, states: p.states,
                 reason: p.reason, isApp: Self.isApp(name: p.name, states: p.states), rank: 0, appRank: nil)
         }
@@ -80,15 +125,7 @@ public struct JetsamSnapshot: Sendable, Hashable {
         }.map(\.element)
     }
 
-    /// Processes that are not apps by `states` but are the system's own.
-    static let systemProcesses: Set<String> = [
-        "SpringBoard", "backboardd", "kernel_task", "launchd", "WindowServer", "mediaserverd", "PineBoard",
-        "Carousel", "InCallService", "CommCenter",
-    ]
-
-    static func isApp(name: String, states: [String]) -> Bool {
-        !states.contains("daemon") && !name.hasPrefix("com.apple.") && !systemProcesses.contains(name) && !name.isEmpty
-    }
+    static func isApp(name: String, states: [String]) -> Bool { JetsamProcess.isApp(name: name, states: states) }
 }
 
 /// How one crash report ended, in the words a person acts on.
@@ -106,6 +143,24 @@ public struct CrashSnapshot: Sendable, Hashable {
     public var termination: String?
     /// The termination's reason text.
     public var terminationReason: String?
+    /// `Exception Codes:` as written.
+    public var exceptionCodes: String?
+
+    /// The exception with its codes: `EXC_CRASH (SIGKILL), codes 0x0000000000000000, 0x0000000000000000`.
+    public var exceptionLine: String? {
+        guard let exception else { return exceptionCodes.map { "codes " + $0 } }
+        return exception + (exceptionCodes.map { ", codes " + $0 } ?? "")
+    }
+
+    /// `background` or `foreground`, when the termination reason says (`ProcessVisibility: Background`).
+    public var visibility: String? {
+        guard let text = terminationReason?.lowercased() else { return nil }
+        if text.contains("processvisibility: background") || text.contains("watchdogvisibility: background") {
+            return "background"
+        }
+        if text.contains("processvisibility: foreground") { return "foreground" }
+        return nil
+    }
 
     public init(_ report: CrashReport) {
         app = report.appName
@@ -122,6 +177,7 @@ public struct CrashSnapshot: Sendable, Hashable {
             (report.terminationNamespace.map { "\($0) " } ?? "") + "0x" + String($0, radix: 16)
         }
         terminationReason = report.terminationDescription
+        exceptionCodes = report.exceptionCodes
     }
 }
 

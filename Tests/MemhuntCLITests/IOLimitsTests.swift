@@ -96,7 +96,8 @@ struct IOLimitsTests {
             "exec /usr/bin/time -v \"$0\" \"$@\"",
             ["run", "--format", "json", "--max-artifact-size", "10", server.url("gzip-bomb/1000").absoluteString],
             tmp: tmp.path)
-        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+        // The one operand could not be read: the report is written, then exit 2.
+        #expect(run.status == 2, "\(run.stderr.suffix(500))")
         #expect(run.stdout.contains("refused a body with Content-Encoding 'gzip'"))
         let line = try #require(run.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size") })
         let kilobytes = try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
@@ -174,7 +175,7 @@ struct IOLimitsTests {
         let run = try await Self.shell(
             "exec \"$0\" \"$@\"", ["run", server.url("justsend/JetsamEvent-2026-08-11-112056.ips").absoluteString],
             tmp: tmp.path + "/missing/deeper")
-        #expect(run.status == 0)
+        #expect(run.status == 2, "the operand could not be fetched")
         #expect(run.stdout.contains("cannot create the download cache in \(tmp.path)/missing/deeper"))
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/missing"))
     }

@@ -84,7 +84,10 @@ import Testing
         let run = await memhunt(
             "run", "--app", "JustSend", "http://127.0.0.1:\(port)/justsend/manifest.json",
             "http://127.0.0.1:\(port)/justsend/JetsamEvent-2026-08-11-112056.ips")
-        #expect(run.status == 0)
+        // Operands that cannot be fetched: the whole report, then exit 2 naming them.
+        #expect(run.status == 2)
+        #expect(
+            run.stderr.contains("memhunt: exit 2: http://127.0.0.1:\(port)/justsend/manifest.json: connection refused"))
         #expect(
             run.stdout.contains("http://127.0.0.1:\(port)/justsend/manifest.json: connection refused after 4 attempts"))
         #expect(run.stdout.contains("JetsamEvent-2026-08-11-112056.ips: connection refused after 4 attempts"))
@@ -107,7 +110,9 @@ import Testing
             ["run", "--app", "JustSend", "--format", "json", "--output", report, "--header", "X-Team: \(Self.token)"]
                 + urls,
             environment: ["MEMHUNT_HTTP_TOKEN": Self.token])
-        #expect(run.status == 0)
+        // The 404 operand could not be read: exit 2, its URL on stderr without the query's value.
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("/status/404?token=…: HTTP 404 Not Found"))
         let written = try String(contentsOfFile: report, encoding: .utf8)
         #expect(written.contains("\"jetsam.app.rank\": 7"))
         for text in [run.stdout, run.stderr, written] { #expect(!text.contains(Self.token)) }

@@ -137,8 +137,14 @@ import Testing
         #expect(finding.severity == .warning)
         #expect(
             finding.title
-                == "Main thread 100 % in layout while the change log is absent: the loop is in layout, not data")
-        #expect(finding.detail.contains("ScrollView + LazyVStack + scrollTo"))
+                == "Main thread 99.6 % in layout while the change log is absent: the loop is in layout, not data")
+        // Suspects come from the sample's own frames; seed 003's shape is named as guidance only.
+        #expect(
+            finding.detail.contains(
+                "Suspects from the sample's main thread: LazyStackLayout.placeSubviews(in:proposal:subviews:context:) "
+                    + "(1,988 samples), UnaryPositionAwareChildGeometry.value.getter (1,612 samples), "
+                    + "ScrollViewProxy.scrollTo(_:anchor:) (371 samples)"))
+        #expect(finding.detail.contains("a shape to look for, not a finding of this sample"))
         #expect(finding.detail.contains("(-1001)"))
         #expect(finding.next?.text.hasPrefix("Bisect the view tree") == true)
         #expect(
@@ -152,7 +158,7 @@ import Testing
         let result = try await Hunt.run(["layout-freeze", "justsend"], app: nil, playbook: "layout-freeze")
         let finding = try #require(result.findings.first { $0.check == "silent-loop" })
         #expect(finding.severity == .notice)
-        #expect(finding.title == "Main thread 100 % in layout with 39 body evaluations logged")
+        #expect(finding.title == "Main thread 99.6 % in layout with 39 body evaluations logged")
     }
 
     @Test func widgetBudgetWithHeadroomAndDecodedImages() async throws {

@@ -103,10 +103,16 @@ import Testing
                 source: name, kind: .crashReport, status: .ok,
                 content: .crashReport(CrashReport(format: .ipsJSON, appName: name, kind: .watchdog)))
         }
-        #expect(StepEngine.resolveSubject(app: "X", artifacts: [report("A")]) == Subject(app: "X", origin: .given))
+        #expect(
+            StepEngine.resolveSubject(app: "X", artifacts: [report("A")])
+                == Subject(app: "X", origin: .given, candidates: ["A"], matched: false))
+        #expect(
+            StepEngine.resolveSubject(app: "a", artifacts: [report("A")])
+                == Subject(app: "a", origin: .given, matched: true), "case-insensitive")
+        #expect(StepEngine.resolveSubject(app: "X", artifacts: []) == Subject(app: "X", origin: .given))
         #expect(StepEngine.resolveSubject(app: nil, artifacts: [report("A"), report("A")]).app == "A")
         #expect(
             StepEngine.resolveSubject(app: nil, artifacts: [report("A"), report("B")])
-                == Subject(app: nil, origin: .none))
+                == Subject(app: nil, origin: .none, candidates: ["A", "B"]))
     }
 }

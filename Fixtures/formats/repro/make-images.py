@@ -35,3 +35,11 @@ ftyp = box(b"ftyp", b"heic" + struct.pack(">I", 0) + b"mif1heic")
 ipco = box(b"ipco", full_box(b"ispe", struct.pack(">II", 320, 240)) + full_box(b"ispe", struct.pack(">II", 4032, 3024)))
 meta = full_box(b"meta", full_box(b"hdlr", bytes(4) + b"pict" + bytes(13)) + box(b"iprp", ipco))
 open("image-4032x3024.heic", "wb").write(ftyp + meta + box(b"mdat", b""))
+
+# An Xcode-compressed PNG (pngcrush -iphone, as in a built .app): a CgBI chunk before IHDR, BGRA pixels,
+# raw deflate (no zlib header). 180x180, an app icon's @3x size.
+cgbi = png_chunk(b"CgBI", bytes([0x50, 0x00, 0x20, 0x06]))
+ihdr = png_chunk(b"IHDR", struct.pack(">IIBBBBB", 180, 180, 8, 6, 0, 0, 0))
+raw = zlib.compressobj(9, zlib.DEFLATED, -15)
+idat = raw.compress(b"".join(b"\x00" + bytes(180 * 4) for _ in range(180))) + raw.flush()
+open("icon-180-cgbi.png", "wb").write(b"\x89PNG\r\n\x1a\n" + cgbi + ihdr + png_chunk(b"IDAT", idat) + png_chunk(b"IEND", b""))

@@ -1,53 +1,184 @@
 import MemhuntCore
 import MemhuntFormats
+import MemhuntSnapshots
 
-/// Step 4: the compressor's cumulative compressions, the pressure on the whole system.
+/// Step 4: memory pressure on the whole system, from what the record shows about its moment.
+///
+/// `memoryStatus.compressions` counts pages compressed since boot, so 3 million, 32 million and 43 million
+/// are all "a lot" on a phone up for days: the counter alone is a notice. A warning needs evidence of
+/// pressure at that moment: the compressor holding a large share of physical memory, few free pages,
+/// processes killed for a system-wide shortage, or, between two records of one boot, a high rate.
 struct CompressorPressureCheck: Check {
     static let description = CheckDescription(
         id: "compressor-pressure",
         title: "Compressor compressions",
         step: "compressor-pressure",
         rationale: """
-            iOS compresses unused pages when memory is low, and compression uses CPU. A high cumulative \
-            count explains "the whole system is slow": an app held memory, so the system kept compressing.
+            iOS compresses unused pages when memory is low, and compression uses CPU. The counter of \
+            compressions runs since boot, so it says little about one moment; the compressor's share of \
+            physical memory, the free pages, kills for page shortage and the rate between two records of \
+            the same boot say whether the system was under pressure when the record was taken.
             """,
         reads: [.jetsamEvent],
         facts: [
             FactDescription(
                 "jetsam.compressions", .count,
-                "memoryStatus.compressions of the JetsamEvent record: pages compressed since boot, a counter.")
+                "memoryStatus.compressions of the JetsamEvent record: pages compressed since boot, a counter."),
+            FactDescription(
+                "jetsam.decompressions", .count, "memoryStatus.decompressions: pages decompressed since boot."),
+            FactDescription(
+                "jetsam.compressorPercent", .percent,
+                "memoryStatus.compressorSize as a share of physical memory (page queues + compressor) at that moment."
+            ),
+            FactDescription(
+                "jetsam.freePercent", .percent,
+                "Free and speculative pages as a share of physical memory at that moment."),
+            FactDescription(
+                "jetsam.pressureKills", .count,
+                "Processes the record shows killed for a system-wide shortage (vm-pageshortage, thrashing …)."),
+            FactDescription(
+                "jetsam.compressionsPerMinute", .count,
+                "Compressions per minute between the chosen record and the one before it, when the counter did "
+                    + "not go down between them (one boot)."),
         ],
         codes: [
             FindingCode(
-                "compressor-pressure.compressions", .warning,
-                "The compressor had compressed at least the threshold's count of pages since boot.")
+                "compressor-pressure.compressions", .notice,
+                "The compressor had compressed at least the threshold's count of pages since boot: a counter, "
+                    + "not evidence of pressure at that moment."),
+            FindingCode(
+                "compressor-pressure.at-that-moment", .warning,
+                "The record shows pressure at its moment: the compressor's share of memory, few free pages or "
+                    + "kills for a system-wide shortage."),
+            FindingCode(
+                "compressor-pressure.rate", .warning,
+                "Between two records of one boot the system compressed at least the threshold's pages per minute."),
         ],
         parameters: [
-            CheckParameter("max_compressions", default: 1_000_000, "Warn at this many cumulative compressions.")
+            CheckParameter(
+                "max_compressions", default: 1_000_000, "A notice at this many cumulative compressions."),
+            CheckParameter(
+                "max_compressor_percent", default: 25,
+                "Warn when the compressor holds this share (%) of physical memory or more."),
+            CheckParameter(
+                "min_free_percent", default: 2, "Warn when free and speculative pages are below this share (%)."),
+            CheckParameter(
+                "max_compressions_per_minute", default: 60_000,
+                "Warn when two records of one boot show this many compressions per minute or more."),
         ]
     )
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
         var output = CheckOutput()
-        guard let record = JetsamRecord.chosen(in: context), let compressions = record.event.compressions else {
-            return CheckOutput(noInput: true)
+        guard let record = JetsamRecord.chosen(in: context) else { return CheckOutput(noInput: true) }
+        let event = record.event
+        let source = record.artifact.source
+        if let compressions = event.compressions {
+            output.record("jetsam.compressions", .int(Int(clamping: compressions)))
         }
-        output.record("jetsam.compressions", .int(Int(clamping: compressions)))
-        let limit = context.int("max_compressions")
-        if compressions >= UInt64(max(0, limit)) {
+        if let decompressions = event.decompressions {
+            output.record("jetsam.decompressions", .int(Int(clamping: decompressions)))
+        }
+        var evidence: [String] = []
+        var pointers: [Evidence] = []
+        if let moment = event.moment {
+            output.record("jetsam.compressorPercent", .oneDecimal(moment.compressorPercent))
+            output.record("jetsam.freePercent", .oneDecimal(moment.freePercent))
+            let pages = FactValue.grouped(Int(clamping: moment.physicalPages))
+            if moment.compressorPercent >= context.double("max_compressor_percent") {
+                evidence.append(
+                    "the compressor held \(FactValue.oneDecimal(moment.compressorPercent).description) % of memory "
+                        + "(\(FactValue.grouped(Int(clamping: moment.compressorPages))) of \(pages) pages)")
+                pointers.append(Evidence(source: source, pointer: "/memoryStatus/compressorSize"))
+            }
+            if moment.freePercent < context.double("min_free_percent") {
+                evidence.append(
+                    "\(FactValue.oneDecimal(moment.freePercent).description) % of memory was free "
+                        + "(\(FactValue.grouped(Int(clamping: moment.freePages))) free and speculative of \(pages) pages)"
+                )
+                pointers.append(Evidence(source: source, pointer: "/memoryStatus/memoryPages/free"))
+            }
+        }
+        let kills = event.pressureKills
+        output.record("jetsam.pressureKills", .int(kills.count))
+        if !kills.isEmpty {
+            let reasons = Dictionary(grouping: kills, by: { $0.reason ?? "" }).map { "\($0.key) \($0.value.count)" }
+                .sorted()
+            evidence.append(
+                Plural.count(kills.count, "process", "processes") + " killed for a system-wide shortage ("
+                    + reasons.joined(separator: ", ") + ")")
+            pointers += kills.prefix(3).map { record.evidence($0, "reason") }
+        }
+        let moment = event.moment
+        let momentText =
+            moment.map {
+                "At that moment the compressor held \(FactValue.oneDecimal($0.compressorPercent).description) % of "
+                    + "memory and \(FactValue.oneDecimal($0.freePercent).description) % was free."
+            } ?? "The record has no compressor size or page queues to tell that moment."
+        if !evidence.isEmpty {
+            output.emit(
+                Finding(
+                    code: "compressor-pressure.at-that-moment",
+                    severity: .warning,
+                    title: "Memory was short when the record was taken: " + evidence.joined(separator: "; "),
+                    detail: "The record shows pressure at its moment (" + (event.date ?? "undated") + "): "
+                        + evidence.joined(separator: "; ") + ". Compression uses CPU, so the whole system slows.",
+                    evidence: pointers,
+                    next: .step("suspended-footprint", "See how much the app held while the system was short.")))
+        }
+        if let rate = Self.rate(record, in: context) {
+            output.record("jetsam.compressionsPerMinute", .int(Int(saturating: rate.perMinute)))
+            let limit = context.double("max_compressions_per_minute")
+            if rate.perMinute >= limit {
+                output.emit(
+                    Finding(
+                        code: "compressor-pressure.rate",
+                        severity: .warning,
+                        title: "\(FactValue.grouped(Int(saturating: rate.perMinute))) compressions per minute between "
+                            + "two records of one boot",
+                        detail: "From \(rate.earlier.artifact.source) (\(rate.earlier.event.date ?? "undated")) to "
+                            + "\(source) (\(event.date ?? "undated")) the counter rose by "
+                            + "\(FactValue.grouped(Int(clamping: rate.delta))) in "
+                            + "\(FactValue.oneDecimal(rate.minutes).description) minutes "
+                            + "(threshold \(FactValue.grouped(Int(saturating: limit))) per minute).",
+                        evidence: [
+                            Evidence(source: rate.earlier.artifact.source, pointer: "/memoryStatus/compressions"),
+                            Evidence(source: source, pointer: "/memoryStatus/compressions"),
+                        ]))
+            }
+        }
+        if let compressions = event.compressions, compressions >= UInt64(max(0, context.int("max_compressions"))) {
             let count = FactValue.grouped(Int(clamping: compressions))
             output.emit(
                 Finding(
                     code: "compressor-pressure.compressions",
-                    severity: .warning,
-                    title: "\(count) compressions: the system was under memory pressure",
+                    severity: .notice,
+                    title: "\(count) compressions since boot",
                     detail: "memoryStatus.compressions counts pages compressed since boot: \(count) "
-                        + "(threshold \(FactValue.grouped(limit))). Compression uses CPU, so the whole system slows.",
-                    evidence: [Evidence(source: record.artifact.source, pointer: "/memoryStatus/compressions")],
-                    next: .collect(
-                        .jetsamEvent, "Compare with a second record of the same boot: a counter, not a size.")
-                ))
+                        + "(threshold \(FactValue.grouped(context.int("max_compressions")))). A counter since boot is "
+                        + "not a moment: on its own it shows no pressure. " + momentText,
+                    evidence: [Evidence(source: source, pointer: "/memoryStatus/compressions")],
+                    next: evidence.isEmpty
+                        ? .collect(
+                            .jetsamEvent, "Collect a second record of the same boot: the rate between them tells.")
+                        : nil))
         }
         return output
+    }
+
+    /// Compressions per minute from the record before `record` (in time) to `record`, when the counter did
+    /// not go down between them (a reboot resets it) and both are dated.
+    static func rate(_ record: JetsamRecord, in context: CheckContext) -> (
+        earlier: JetsamRecord, delta: UInt64, minutes: Double, perMinute: Double
+    )? {
+        let records = JetsamRecord.all(in: context)
+        guard let index = records.firstIndex(where: { $0.artifact.source == record.artifact.source }), index > 0
+        else { return nil }
+        let earlier = records[index - 1]
+        guard let t0 = earlier.event.time, let t1 = record.event.time, t1 > t0,
+            let c0 = earlier.event.compressions, let c1 = record.event.compressions, c1 >= c0
+        else { return nil }
+        let minutes = (t1 - t0) / 60
+        return (earlier, c1 - c0, minutes, Double(c1 - c0) / minutes)
     }
 }

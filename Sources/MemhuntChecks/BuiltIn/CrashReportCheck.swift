@@ -1,15 +1,20 @@
 import MemhuntCore
 import MemhuntFormats
+import MemhuntSnapshots
 
-/// Step 1: the subject's crash reports, and how the newest one ended.
+/// Step 1: the subject's crash reports, and how the newest one ended; before it says the app stayed
+/// alive, every other sign of an ending among the artifacts (a jetsam kill, MetricKit's exit counts,
+/// MetricKit crash diagnostics).
 struct CrashReportCheck: Check {
     static let description = CheckDescription(
         id: "crash-report",
         title: "Crash report",
         step: "crash-report",
         rationale: """
-            A crash report says how the app died. None is information too: the app did not die, \
-            so a slow app leaves no crash log and the jetsam record is the source of truth.
+            A crash report says how the app ended. None is information too, but not proof: the app was \
+            killed without a report when a jetsam record gives it a kill reason or MetricKit counts exits, \
+            so those are weighed first. With nothing showing an ending and a jetsam record listing the app \
+            alive, it did not die: a slow app leaves no crash log and the jetsam record is the source of truth.
             """,
         reads: [.crashReport],
         facts: [
@@ -18,13 +23,52 @@ struct CrashReportCheck: Check {
                 "crash.kind", .text,
                 "How the newest crash report of the subject ended (none, memory-limit, watchdog, killed, crash, other)."
             ),
+            FactDescription(
+                "crash.ended", .flag,
+                "Whether any artifact shows the subject ended: a crash report, a jetsam kill reason, MetricKit "
+                    + "exit counts or crash diagnostics."),
+            FactDescription(
+                "crash.endedBy", .list,
+                "The artifacts' signs of an ending (crash-report, jetsam, metrickit-exits, "
+                    + "metrickit-crashes)."),
+            FactDescription("crash.apps", .count, "Apps that the crash reports name, when no subject was chosen."),
+            FactDescription("crash.exception", .text, "The newest report's exception type, signal, subtype and codes."),
+            FactDescription("crash.termination", .text, "The newest report's termination namespace and code."),
+            FactDescription("crash.terminationReason", .text, "The newest report's termination reason text."),
+            FactDescription(
+                "crash.frames", .list, "The top frames of the triggered thread (main thread for a watchdog)."),
+            FactDescription("crash.os", .text, "The OS version of the newest report."),
+            FactDescription("crash.device", .text, "The device model of the newest report."),
+            FactDescription("crash.appVersion", .text, "The app version (build) of the newest report."),
+            FactDescription(
+                "crash.fileLock", .list,
+                "Lines of the newest report that name SQLite (regions or frames): a file "
+                    + "lock held while suspended is what 0xdead10cc means."),
         ],
         codes: [
-            FindingCode("crash-report.none", .info, "No crash report of the subject among the artifacts."),
+            FindingCode(
+                "crash-report.none", .info,
+                "No crash report of the subject, and no artifact shows it ended (it did not die when a jetsam "
+                    + "record lists it alive)."),
+            FindingCode(
+                "crash-report.ended-without-report", .notice,
+                "No crash report of the subject, but another artifact shows it ended (a jetsam kill, MetricKit "
+                    + "exits or crash diagnostics)."),
             FindingCode("crash-report.ended", .warning, "The subject's newest crash report, and how it ended."),
+            FindingCode(
+                "crash-report.several-apps", .notice,
+                "No subject: the crash reports name several apps; each report is counted for its own app."),
         ],
-        runsWithoutArtifacts: true
+        runsWithoutArtifacts: true,
+        weighs: [.jetsamEvent, .metricPayload, .diagnosticPayload]
     )
+
+    /// One sign that the subject ended, from an artifact other than a crash report.
+    struct Sign {
+        var tag: String
+        var text: String
+        var evidence: Evidence
+    }
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
         var output = CheckOutput()
@@ -32,50 +76,220 @@ struct CrashReportCheck: Check {
             guard case .crashReport(let report)? = artifact.content else { return nil }
             return (artifact, report)
         }
-        let subject = context.subject
-        let mine =
-            subject.app == nil
-            ? all
-            : all.filter {
-                subject.matches($0.1.appName) || subject.matches($0.1.processName) || subject.matches($0.1.bundleID)
-            }
-        let others = all.count - mine.count
+        var subject = context.subject
+        // Without a subject (inspect, or a run whose artifacts disagree), reports that all name one app are its.
+        if subject.app == nil, let first = all.first?.1.appName,
+            all.allSatisfy({ Subject(app: first, origin: .none).matches($0.1.appName) })
+        {
+            subject = Subject(app: first, bundleID: all.first?.1.bundleID, origin: .crashReports)
+        }
+        var context = context
+        context.subject = subject
+        guard let app = subject.app else { return Self.withoutSubject(all, context: context) }
+        // The engine has left out reports of other apps; a report that names nothing would not be here either.
+        let mine = all.filter { ArtifactOwner.belongs($0.0, to: subject) != false }
         output.record("crash.reports", .int(mine.count))
-        let app = subject.app ?? "the app"
+        let signs = Self.signs(of: subject, in: context)
+        let ended = !mine.isEmpty || !signs.isEmpty
+        output.record("crash.ended", .bool(ended))
+        output.record(
+            "crash.endedBy",
+            .array(((mine.isEmpty ? [] : ["crash-report"]) + Self.unique(signs.map(\.tag))).map(FactValue.string)))
         guard
             let newest = mine.enumerated().max(by: { a, b in
                 (a.element.1.time ?? 0, a.offset) < (b.element.1.time ?? 0, b.offset)
             })?.element
         else {
             output.record("crash.kind", .string(CrashKind.none.rawValue))
-            output.emit(
-                Finding(
-                    code: "crash-report.none",
-                    severity: .info,
-                    title: "No crash report of \(app): it did not die",
-                    detail: "No crash report of \(app) among the artifacts"
-                        + (others > 0 ? " (\(others) of other processes)" : "")
-                        + ". Slowness in an app that stays alive leaves no crash log; that is information, not a gap.",
-                    next: .collect(
-                        .jetsamEvent,
-                        "Read the jetsam record: it lists every process alive at that moment, not only the dead.")
-                ))
+            output.emit(signs.isEmpty ? Self.none(app, context: context) : Self.endedWithoutReport(app, signs))
             return output
         }
         let (artifact, report) = newest
+        let snapshot = CrashSnapshot(report)
         output.record("crash.kind", .string(report.kind.rawValue))
-        let how = Self.explain(report)
+        output.record("crash.exception", snapshot.exceptionLine.map(FactValue.string))
+        output.record("crash.termination", snapshot.termination.map(FactValue.string))
+        output.record(
+            "crash.terminationReason",
+            snapshot.terminationReason.map { .string($0.split(separator: "\n").joined(separator: " | ")) })
+        output.record("crash.os", report.osVersion.map(FactValue.string))
+        output.record("crash.device", report.device.map(FactValue.string))
+        output.record("crash.appVersion", report.appVersion.map(FactValue.string))
+        if !report.frames.isEmpty { output.record("crash.frames", .array(report.frames.map(FactValue.string))) }
+        if !report.fileLockEvidence.isEmpty {
+            output.record("crash.fileLock", .array(report.fileLockEvidence.map(FactValue.string)))
+        }
+        let name = report.appName ?? app
+        let others =
+            signs.isEmpty ? "" : " Other signs of an ending: " + signs.map(\.text).joined(separator: "; ") + "."
         output.emit(
             Finding(
                 code: "crash-report.ended",
                 severity: Self.severity(report.kind),
-                title: "\(report.appName ?? app) ended: \(how)",
-                detail: "\(mine.count) crash report(s) of \(report.appName ?? app); the newest"
-                    + (report.date.map { " (\($0))" } ?? "") + " is \(report.kind.rawValue): \(how).",
-                evidence: [Evidence(source: artifact.source)],
-                next: Self.next(report.kind)
+                title: "\(name) \(Self.verb(report.kind)): \(Self.explain(report))",
+                detail: Plural.count(mine.count, "crash report") + " of \(name); the newest"
+                    + (report.date.map { " (\($0))" } ?? "") + " is \(report.kind.rawValue). "
+                    + Self.describe(report, snapshot: snapshot) + others,
+                evidence: [Evidence(source: artifact.source)] + signs.map(\.evidence),
+                next: Self.next(report)
             ))
         return output
+    }
+
+    // MARK: - Without a crash report
+
+    /// No crash report and nothing else showing an ending. "It did not die" only when a jetsam record
+    /// lists the app alive.
+    static func none(_ app: String, context: CheckContext) -> Finding {
+        let alive = JetsamRecord.all(in: context).reversed().compactMap {
+            record -> (JetsamRecord, JetsamSnapshot.Process)? in
+            record.processes(of: context.subject).first.map { (record, $0) }
+        }.first
+        if let (record, process) = alive {
+            let state = process.states.first.map { " (\($0))" } ?? ""
+            let when = record.event.date.map { " of \($0)" } ?? ""
+            return Finding(
+                code: "crash-report.none",
+                severity: .info,
+                title: "No crash report of \(app): it did not die",
+                detail: "No crash report of \(app) among the artifacts, no kill reason for it in any jetsam record and "
+                    + "no MetricKit exit count; the jetsam record\(when) lists it alive\(state). Slowness in an app "
+                    + "that stays alive leaves no crash log; that is information, not a gap.",
+                evidence: [record.evidence(process, "states")],
+                next: .step("jetsam-record", "Read the jetsam record: its peak and rank say what the living app held."))
+        }
+        return Finding(
+            code: "crash-report.none",
+            severity: .info,
+            title: "No crash report of \(app) among the artifacts",
+            detail: "No crash report of \(app), and nothing among the artifacts shows it ended (no jetsam kill reason, "
+                + "no MetricKit exit count or crash diagnostic). That it did not die needs a jetsam record that lists "
+                + "it alive: no crash report alone is not proof.",
+            next: .collect(
+                .jetsamEvent,
+                "Collect the jetsam record: it lists every process alive at that moment, not only the dead."))
+    }
+
+    static func endedWithoutReport(_ app: String, _ signs: [Sign]) -> Finding {
+        let killed = signs.contains { $0.tag == "jetsam" }
+        return Finding(
+            code: "crash-report.ended-without-report",
+            severity: .notice,
+            title: "No crash report of \(app), but it ended: " + signs.map(\.text).joined(separator: "; "),
+            detail: "No crash report of \(app) among the artifacts, yet other artifacts show it ended: "
+                + signs.map(\.text).joined(separator: "; ") + "."
+                + (killed
+                    ? " A jetsam kill leaves no crash report; the kill reason is in the jetsam record."
+                    : " MetricKit counts endings in the field; the device's crash report says how."),
+            evidence: signs.map(\.evidence),
+            next: killed
+                ? .step("jetsam-record", "Read what the app held when it was killed.")
+                : .collect(.crashReport, "Collect the app's crash reports (.ips) from the same days."))
+    }
+
+    /// Every sign among the jetsam records and MetricKit payloads that the subject ended.
+    static func signs(of subject: Subject, in context: CheckContext) -> [Sign] {
+        var signs: [Sign] = []
+        let app = subject.app ?? "the app"
+        for record in JetsamRecord.all(in: context) {
+            for process in record.processes(of: subject) {
+                guard let reason = process.reason else { continue }
+                signs.append(
+                    Sign(
+                        tag: "jetsam",
+                        text: "killed by jetsam (\(reason))" + (record.event.date.map { " at \($0)" } ?? ""),
+                        evidence: record.evidence(process, "reason")))
+            }
+        }
+        for artifact in context.artifacts(of: .metricPayload) {
+            guard case .metricPayload(let payload)? = artifact.content, subject.matches(payload.bundleIdentifier)
+            else { continue }
+            let metrics = MetricKitSnapshot(payload)
+            guard let exits = metrics.memoryExits, exits > 0 else { continue }
+            let window = [payload.timeStampBegin, payload.timeStampEnd].compactMap { $0 }.joined(separator: " – ")
+            signs.append(
+                Sign(
+                    tag: "metrickit-exits",
+                    text: "MetricKit counts " + Plural.count(exits, "memory exit") + " of \(app)"
+                        + (window.isEmpty ? "" : " (\(window))"),
+                    evidence: Evidence(source: artifact.source, pointer: "/applicationExitMetrics")))
+        }
+        for artifact in context.artifacts(of: .diagnosticPayload) {
+            guard case .diagnosticPayload(let payload)? = artifact.content, subject.matches(payload.bundleIdentifier),
+                payload.crashCount > 0
+            else { continue }
+            signs.append(
+                Sign(
+                    tag: "metrickit-crashes",
+                    text: "MetricKit holds " + Plural.count(payload.crashCount, "crash diagnostic") + " of \(app)"
+                        + (payload.timeStampEnd.map { " (to \($0))" } ?? ""),
+                    evidence: Evidence(source: artifact.source, pointer: "/crashDiagnostics")))
+        }
+        return signs
+    }
+
+    // MARK: - Without a subject
+
+    /// No subject: each crash report counts for the app it names, and the person picks one.
+    static func withoutSubject(_ all: [(Artifact, CrashReport)], context: CheckContext) -> CheckOutput {
+        var output = CheckOutput()
+        var groups: [(app: String, reports: [(Artifact, CrashReport)])] = []
+        for entry in all {
+            let app = entry.1.appName ?? "unnamed"
+            if let index = groups.firstIndex(where: { Subject(app: $0.app, origin: .none).matches(app) }) {
+                groups[index].reports.append(entry)
+            } else {
+                groups.append((app, [entry]))
+            }
+        }
+        guard !groups.isEmpty else {
+            output.record("crash.kind", .string(CrashKind.none.rawValue))
+            output.emit(
+                Finding(
+                    code: "crash-report.none",
+                    severity: .info,
+                    title: "No crash report among the artifacts",
+                    detail: "No crash report among the artifacts, and no app was named; without one, no other "
+                        + "artifact is weighed for an ending.",
+                    next: .decide(.chooseApp, "Name the app under investigation (a process name or bundle id).")))
+            return output
+        }
+        output.record("crash.apps", .int(groups.count))
+        let listing = groups.map { group -> String in
+            let kinds = unique(group.reports.map(\.1.kind.rawValue)).joined(separator: ", ")
+            return group.app + " (" + Plural.count(group.reports.count, "report") + ": " + kinds + ")"
+        }
+        output.emit(
+            Finding(
+                code: "crash-report.several-apps",
+                severity: .notice,
+                title: "Crash reports of " + Plural.count(groups.count, "app") + ": "
+                    + groups.map { "\($0.app) \($0.reports.count)" }.joined(separator: ", "),
+                detail: "The crash reports name different apps, so none is the subject and each report counts for "
+                    + "its own app: " + listing.joined(separator: "; ") + ".",
+                evidence: all.map { Evidence(source: $0.0.source) },
+                next: .decide(
+                    .chooseApp, "Name the app under investigation: " + groups.map(\.app).joined(separator: ", ") + ".")
+            ))
+        return output
+    }
+
+    // MARK: - Texts
+
+    static func unique(_ values: [String]) -> [String] {
+        var seen: [String] = []
+        for value in values where !seen.contains(value) { seen.append(value) }
+        return seen
+    }
+
+    private static func verb(_ kind: CrashKind) -> String {
+        switch kind {
+        case .crash: "crashed"
+        case .memoryLimit: "was killed at its memory limit"
+        case .watchdog: "was ended by the watchdog"
+        case .killed: "was ended by the system"
+        case .none, .other: "ended"
+        }
     }
 
     private static func explain(_ report: CrashReport) -> String {
@@ -89,6 +303,33 @@ struct CrashReportCheck: Check {
         return parts.joined(separator: ", ")
     }
 
+    /// The report's own words: exception and codes, termination and reason, where it ran, the top frames.
+    private static func describe(_ report: CrashReport, snapshot: CrashSnapshot) -> String {
+        var sentences: [String] = []
+        if let exception = snapshot.exceptionLine { sentences.append("Exception: \(exception).") }
+        if let termination = snapshot.termination { sentences.append("Termination: \(termination).") }
+        if let reason = snapshot.terminationReason {
+            sentences.append("Reason: " + reason.split(separator: "\n").joined(separator: " ") + ".")
+        }
+        if let visibility = snapshot.visibility { sentences.append("It was in the \(visibility).") }
+        let whereRan = [
+            report.appVersion.map { "version \($0)" }, report.osVersion, report.device,
+        ].compactMap { $0 }
+        if !whereRan.isEmpty { sentences.append("App " + whereRan.joined(separator: ", ") + ".") }
+        if !report.frames.isEmpty {
+            sentences.append(
+                "Top frames of \(report.framesThread ?? "the thread"): "
+                    + report.frames.prefix(5).joined(separator: " ← ") + ".")
+        }
+        if report.terminationCode == 0xDEAD_10CC {
+            sentences.append(
+                report.fileLockEvidence.isEmpty
+                    ? "The report shows no SQLite region or frame: look for another file lock held while suspended."
+                    : "File-lock evidence: " + report.fileLockEvidence.joined(separator: "; ") + ".")
+        }
+        return sentences.joined(separator: " ")
+    }
+
     private static func severity(_ kind: CrashKind) -> Severity {
         switch kind {
         case .memoryLimit: .critical
@@ -97,13 +338,16 @@ struct CrashReportCheck: Check {
         }
     }
 
-    private static func next(_ kind: CrashKind) -> NextAction {
-        switch kind {
+    private static func next(_ report: CrashReport) -> NextAction {
+        switch report.kind {
         case .watchdog:
-            .change("The main thread was blocked past the watchdog's allowance: read the main thread's frames.")
+            .change(
+                "The main thread was blocked past the watchdog's allowance: read the main thread's frames above.")
         case .memoryLimit:
             .step("jetsam-record", "It crossed its footprint limit: the jetsam record shows what it held.")
-        case .killed: .change("Killed by the system (e.g. 0xdead10cc: a file lock held while suspended).")
+        case .killed where report.terminationCode == 0xDEAD_10CC:
+            .change("Release file locks (SQLite, shared containers) before the app is suspended: 0xdead10cc.")
+        case .killed: .change("Killed by the system: read the termination reason above.")
         case .crash: .change("An ordinary crash: symbolicate the faulting thread; memory may be unrelated.")
         case .none, .other: .change("Read the report's exception and termination sections.")
         }

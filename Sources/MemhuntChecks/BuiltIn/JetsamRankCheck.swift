@@ -37,6 +37,9 @@ struct JetsamRankCheck: Check {
                 "jetsam-rank.high-rank", .warning, "The subject ranks at or above the threshold by lifetime peak."),
             FindingCode(
                 "jetsam-rank.dominant", .notice, "The subject's peak is the threshold's multiple of the next app's."),
+            FindingCode(
+                "jetsam-rank.several-processes", .notice,
+                "Several processes of the record match the subject's name; the facts are of the largest."),
         ],
         parameters: [
             CheckParameter("max_rank", default: 10, "Warn when the app ranks this high or higher by lifetime peak."),
@@ -82,7 +85,8 @@ struct JetsamRankCheck: Check {
                     code: "jetsam-rank.not-listed",
                     severity: .notice,
                     title: "\(app) is not in the jetsam record",
-                    detail: "None of \(records.count) JetsamEvent record(s) lists a process named \(app): "
+                    detail: "None of " + Plural.count(records.count, "JetsamEvent record")
+                        + " lists a process named \(app): "
                         + listing.joined(separator: "; ") + ".",
                     evidence: records.map { Evidence(source: $0.artifact.source) },
                     next: .collect(
@@ -91,6 +95,24 @@ struct JetsamRankCheck: Check {
                             + "from the time the user saw the problem.")
                 ))
             return output
+        }
+        let matching = record.processes(of: context.subject)
+        if matching.count > 1 {
+            let listed = matching.prefix(20).map { p in
+                "\(p.name)" + (p.pid.map { " pid \($0)" } ?? "") + " \(record.bytes(pages: p.peakPages).megabytesText)"
+            }
+            output.emit(
+                Finding(
+                    code: "jetsam-rank.several-processes",
+                    severity: .notice,
+                    title: "\(matching.count) processes match \(app); the facts are of the largest",
+                    detail:
+                        "\(record.artifact.source) lists \(matching.count) processes that match \(app), by lifetime "
+                        + "peak: " + listed.joined(separator: ", ") + (matching.count > 20 ? ", …" : "")
+                        + ". This step's peak, rank and state are of the largest.",
+                    evidence: matching.prefix(20).map { record.evidence($0, "name") },
+                    next: .decide(.chooseApp, "Name the app by a name only one process has, if the largest is not it.")
+                ))
         }
         let peakPages = process.peakPages
         let peak = record.bytes(pages: peakPages)
@@ -112,7 +134,7 @@ struct JetsamRankCheck: Check {
                     severity: reason == "per-process-limit" ? .critical : .warning,
                     title: "\(app) was killed: \(reason)",
                     detail: "The jetsam record shows \(app) killed with reason \(reason) at "
-                        + "\(record.bytes(pages: process.residentPages).megabytesText) footprint.",
+                        + "\(record.bytes(pages: process.residentPages).megabytesText) footprint (rpages).",
                     evidence: [record.evidence(process, "reason")],
                     next: reason == "per-process-limit"
                         ? .step("simulator-repro", "It crossed its own footprint limit: find which screen allocates.")

@@ -20,6 +20,9 @@ struct MetricKitMemoryCheck: Check {
         codes: [
             FindingCode("metrickit-memory.peak", .warning, "MetricKit's peak memory reached the threshold."),
             FindingCode("metrickit-memory.exits", .warning, "MetricKit counts exits for memory in the field."),
+            FindingCode(
+                "metrickit-memory.unreadable", .notice,
+                "A memory measurement of the payload is present but its unit or number is not understood."),
         ],
         parameters: [
             CheckParameter("max_peak_mb", default: 0, "Warn when MetricKit's peak reaches this many MB (0 = never).")
@@ -30,6 +33,18 @@ struct MetricKitMemoryCheck: Check {
         var output = CheckOutput()
         guard let metrics = MetricKitSelection.newest(in: context) else { return CheckOutput(noInput: true) }
         let app = context.subject.app ?? metrics.payload.bundleIdentifier ?? "the app"
+        if !metrics.payload.unreadable.isEmpty {
+            output.emit(
+                Finding(
+                    code: "metrickit-memory.unreadable",
+                    severity: .notice,
+                    title: "MetricKit value not understood in "
+                        + (metrics.artifact.source.split(separator: "/").last.map(String.init)
+                            ?? metrics.artifact.source),
+                    detail: metrics.artifact.source + ": " + metrics.payload.unreadable.joined(separator: "; ")
+                        + ". The value is left out of the facts rather than guessed.",
+                    evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics")]))
+        }
         if let peak = metrics.payload.peakMemoryBytes {
             output.record("metrickit.peakMB", .megabytes(bytes: peak))
             let limit = context.double("max_peak_mb")
@@ -51,7 +66,7 @@ struct MetricKitMemoryCheck: Check {
                 Finding(
                     code: "metrickit-memory.exits",
                     severity: .warning,
-                    title: "\(app) was ended for memory \(exits) time(s) in the field",
+                    title: "\(app) ended for memory " + Plural.count(exits, "time") + " in the field (MetricKit)",
                     detail: "MetricKit counts \(metrics.payload.memoryResourceLimitExits ?? 0) memory-limit exits and "
                         + "\(metrics.payload.memoryPressureExits ?? 0) memory-pressure exits while in the background.",
                     evidence: [Evidence(source: metrics.artifact.source, pointer: "/applicationExitMetrics")]
@@ -61,12 +76,15 @@ struct MetricKitMemoryCheck: Check {
     }
 }
 
-/// The newest MetricKit metric payload of a context.
+/// The newest MetricKit metric payload of a context that is the subject's: its `metaData.bundleIdentifier`
+/// denotes the subject (or it names no bundle). Without a subject, the newest of any.
 enum MetricKitSelection {
     static func newest(in context: CheckContext) -> (artifact: Artifact, payload: MetricPayload)? {
         let payloads = context.artifacts(of: .metricPayload).enumerated().compactMap {
             offset, artifact -> (offset: Int, artifact: Artifact, payload: MetricPayload)? in
-            guard case .metricPayload(let payload)? = artifact.content else { return nil }
+            guard case .metricPayload(let payload)? = artifact.content,
+                ArtifactOwner.belongs(artifact, to: context.subject) != false
+            else { return nil }
             return (offset, artifact, payload)
         }
         let newest = payloads.max { a, b in (a.payload.time ?? 0, a.offset) < (b.payload.time ?? 0, b.offset) }

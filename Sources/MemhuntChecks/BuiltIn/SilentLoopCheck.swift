@@ -1,3 +1,4 @@
+import Foundation
 import MemhuntCore
 import MemhuntFormats
 
@@ -54,7 +55,7 @@ struct SilentLoopCheck: Check {
             return summary
         }
         let evaluations = logs.reduce(0) { $0 + $1.evaluations }
-        let percent = Int(saturating: share * 100)
+        let percent = FactValue.oneDecimal(share * 100).description
         let where_ = "\(FactValue.grouped(report.layoutSamples)) of \(FactValue.grouped(total)) main-thread samples"
         let busy = report.heaviestFrames.filter { frame in
             !SampleReport.idleMarkers.contains { frame.symbol.contains($0) }
@@ -73,11 +74,13 @@ struct SilentLoopCheck: Check {
                     detail: "\(where_) are in SwiftUI/UIKit layout (\(report.bodySamples) in body getters), and "
                         + (logs.isEmpty
                             ? "no change log covers the freeze. "
-                            : "the change log recorded \(evaluations) body evaluations. ")
+                            : "the change log recorded " + Plural.count(evaluations, "body evaluation") + ". ")
                         + "A data-driven loop would make _printChanges fire without pause; silence puts the loop in "
-                        + "layout. Suspects: ScrollView + LazyVStack + scrollTo anchoring content taller than the "
-                        + "screen (estimated sizes move the anchor, which scrolls again). A network timeout (-1001) "
-                        + "during the freeze is a consequence when the receive loop runs on the main thread."
+                        + "layout. " + Self.suspects(report)
+                        + " In seed 003 the loop was ScrollView + LazyVStack + scrollTo anchoring content taller "
+                        + "than the screen (estimated sizes moved the anchor, which scrolled again): a shape to look "
+                        + "for, not a finding of this sample. A network timeout (-1001) during the freeze is a "
+                        + "consequence when the receive loop runs on the main thread."
                         + heaviestText,
                     evidence: [Evidence(source: artifact.source)],
                     next: .change(
@@ -88,12 +91,34 @@ struct SilentLoopCheck: Check {
                 Finding(
                     code: "silent-loop.layout-with-changes",
                     severity: .notice,
-                    title: "Main thread \(percent) % in layout with \(evaluations) body evaluations logged",
+                    title: "Main thread \(percent) % in layout with " + Plural.count(evaluations, "body evaluation")
+                        + " logged",
                     detail: "\(where_) are in layout and the change log is busy: a data-driven loop is likely. "
                         + "Read which property changes in every pass.",
                     evidence: [Evidence(source: artifact.source)],
                     next: .change("Find the property that changes on every pass in the change log.")))
         }
         return output
+    }
+
+    /// Layout and scrolling frames of the main thread, named from the sample itself, with their samples.
+    static func suspects(_ report: SampleReport) -> String {
+        // Containers and scrolling, not the host frames every SwiftUI layout passes through.
+        let markers = ["Lazy", "ScrollView", "scrollTo", "Geometry", "ForEach", "sizeThatFits", "Stack", "Grid"]
+        var seen: [String] = []
+        var listed: [String] = []
+        for frame in report.mainThreadFrames where markers.contains(where: { frame.symbol.contains($0) }) {
+            // `LazyStackLayout.placeSubviews(…)  (in SwiftUI) + 904  [0x…]` → the symbol alone.
+            let name =
+                frame.symbol.components(separatedBy: " (in ").first?.trimmingCharacters(in: .whitespaces)
+                ?? frame.symbol
+            guard !seen.contains(name), !name.hasPrefix("AG::") else { continue }
+            seen.append(name)
+            listed.append("\(name) (\(FactValue.grouped(frame.count)) samples)")
+            if listed.count == 4 { break }
+        }
+        return listed.isEmpty
+            ? "The sample names no layout or scrolling frame of the main thread to suspect."
+            : "Suspects from the sample's main thread: " + listed.joined(separator: ", ") + "."
     }
 }

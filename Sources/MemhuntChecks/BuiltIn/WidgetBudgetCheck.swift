@@ -88,7 +88,8 @@ struct WidgetBudgetCheck: Check {
             var detail =
                 "\(info.width)×\(info.height) × 4 bytes = \(Double(info.decodedBytes).megabytesText) decoded, "
                 + "\(Int(saturating: 100 * Double(info.decodedBytes) / (limit * 1_048_576))) % of the "
-                + "\(limit.oneDecimalText) MB budget, whatever its size on disk. All \(images.count) image(s) decode "
+                + "\(limit.oneDecimalText) MB budget, whatever its size on disk. All "
+                + Plural.count(images.count, "image") + " decode "
                 + "to \(total.megabytesText)."
             if maxPixels > 0, max(info.width, info.height) > maxPixels {
                 let scale = Double(maxPixels) / Double(max(info.width, info.height))

@@ -9,9 +9,20 @@ struct JetsamRecord {
 
     func bytes(pages: UInt64) -> Double { event.bytes(pages: pages) }
 
-    /// The subject's process record, if the record lists it.
+    /// The subject's process record, if the record lists it: of several matching processes (17
+    /// `com.apple.WebKit.WebContent`), the largest peak; `processes(of:)` lists them all.
     func process(of subject: Subject) -> JetsamSnapshot.Process? {
-        event.processes.first { subject.matches($0.name) }
+        processes(of: subject).first
+    }
+
+    /// Every process of the record that denotes the subject, largest peak first. Exact names win: when a
+    /// process is named exactly as given, looser matches (case, bundle id, cut name) are left out.
+    func processes(of subject: Subject) -> [JetsamSnapshot.Process] {
+        let loose = event.processes.filter { subject.matches($0.name) }
+        let exact = loose.filter { subject.matchesExactly($0.name) }
+        return (exact.isEmpty ? loose : exact).enumerated().sorted { a, b in
+            a.element.peakPages != b.element.peakPages ? a.element.peakPages > b.element.peakPages : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// App processes, largest lifetime peak first.

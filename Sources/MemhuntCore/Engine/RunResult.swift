@@ -10,6 +10,10 @@ public enum StepStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case error
     /// The person skipped the step.
     case skipped
+    /// The checks ran on the artifacts, and what the step inspects does not apply to them (the app was
+    /// frontmost, not suspended, at step 3). Not the same as `clear`: nothing was found because there was
+    /// nothing of this kind to find.
+    case notApplicable = "not-applicable"
 }
 
 /// A check that could not run: its own record, never a finding, so a gate can tell it from a result.

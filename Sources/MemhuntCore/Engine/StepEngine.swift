@@ -38,16 +38,56 @@ public struct StepEngine: Sendable {
         return session.result(toolVersion: toolVersion)
     }
 
-    /// The given name wins; otherwise the app the crash reports name, when they all agree.
+    /// The given name wins (with `matched` saying whether any artifact names it, and the apps they do name
+    /// when none does); otherwise the app every artifact that names one agrees on (crash reports, MetricKit
+    /// payloads, vmmap, footprint, samples). When they name several apps, no subject, and `candidates` lists them.
     public static func resolveSubject(app: String?, artifacts: [Artifact]) -> Subject {
-        if let app, !app.isEmpty { return Subject(app: app, origin: .given) }
-        let named = Set(
-            artifacts.compactMap { artifact -> String? in
-                guard artifact.status == .ok, case .crashReport(let report)? = artifact.content else { return nil }
-                return report.appName
-            })
-        if named.count == 1 { return Subject(app: named.first, origin: .crashReports) }
-        return Subject(app: nil, origin: .none)
+        let owned = artifacts.compactMap { artifact -> (artifact: Artifact, names: [String])? in
+            let names = ArtifactOwner.names(of: artifact)
+            return names.isEmpty ? nil : (artifact, names)
+        }
+        if let app, !app.isEmpty {
+            var subject = Subject(app: app, origin: .given)
+            let records = artifacts.compactMap { artifact -> JetsamEvent? in
+                guard artifact.status == .ok, case .jetsamEvent(let event)? = artifact.content else { return nil }
+                return event
+            }
+            guard !owned.isEmpty || records.contains(where: { !$0.processes.isEmpty }) else { return subject }
+            let matched =
+                owned.contains { $0.names.contains(where: subject.matches) }
+                || records.contains { $0.processes.contains { subject.matches($0.name) } }
+            subject.matched = matched
+            if !matched {
+                var names = owned.compactMap(\.names.first)
+                for event in records {
+                    names += JetsamEventNames.apps(event)
+                }
+                subject.candidates = unique(names)
+            }
+            return subject
+        }
+        guard let first = owned.first else { return Subject(app: nil, origin: .none) }
+        // Agreement: every owner matches the first one's names (case-insensitive, bundle id or cut name).
+        let probe = Subject(app: first.names[0], bundleID: first.names.first { $0.contains(".") }, origin: .none)
+        let agree = owned.allSatisfy { owner in owner.names.contains(where: probe.matches) }
+        guard agree else {
+            return Subject(app: nil, origin: .none, candidates: unique(owned.compactMap(\.names.first)))
+        }
+        // The app's name: a crash report's app name, else a process name, else the bundle id's last component.
+        let reports = owned.filter { if case .crashReport? = $0.artifact.content { true } else { false } }
+        let name =
+            reports.first?.names.first
+            ?? owned.flatMap(\.names).first { !$0.contains(".") }
+            ?? first.names[0].split(separator: ".").last.map(String.init) ?? first.names[0]
+        let bundle = owned.flatMap(\.names).first { $0.contains(".") && $0 != name }
+        return Subject(
+            app: name, bundleID: bundle, origin: reports.count == owned.count ? .crashReports : .artifacts)
+    }
+
+    private static func unique(_ names: [String]) -> [String] {
+        var seen: [String] = []
+        for name in names where !seen.contains(name) { seen.append(name) }
+        return seen
     }
 
     /// Runs one step's checks over the `ok` artifacts of its kinds.
@@ -55,14 +95,31 @@ public struct StepEngine: Sendable {
         step: Step, number: Int, playbook: Playbook, artifacts: [Artifact], subject: Subject, facts: Facts,
         allowExec: Bool
     ) async -> StepResult {
-        let stepArtifacts = artifacts.filter { artifact in
-            artifact.status == .ok && (artifact.kind.map(step.reads.contains) ?? false)
+        // Artifacts that name another app never speak for the subject; they are listed instead. Without a
+        // subject because the artifacts name several apps, none of those that name one speaks for "the app"
+        // (crash reports excepted: the crash check attributes each to its own app).
+        let undecided = subject.app == nil && !(subject.candidates ?? []).isEmpty
+        func isForeign(_ artifact: Artifact) -> Bool {
+            guard artifact.kind != .jetsamEvent else { return false }
+            if undecided { return artifact.kind != .crashReport && ArtifactOwner.name(of: artifact) != nil }
+            return ArtifactOwner.belongs(artifact, to: subject) == false
         }
+        func usable(_ kinds: [ArtifactKind]) -> [Artifact] {
+            artifacts.filter { artifact in
+                artifact.status == .ok && (artifact.kind.map(kinds.contains) ?? false) && !isForeign(artifact)
+            }
+        }
+        let foreign = artifacts.filter { artifact in
+            artifact.status == .ok && (artifact.kind.map(step.reads.contains) ?? false) && isForeign(artifact)
+        }
+        let stepArtifacts = usable(step.reads)
         var output = CheckOutput()
         var failures: [CheckFailure] = []
         var factInfo: [String: FactInfo] = [:]
         var checksRun: [String] = []
         var ranAny = false
+        var applies = false
+        var inapplicable = false
         for invocation in step.checks {
             var context = CheckContext(
                 stepID: step.id, parameters: invocation.parameters, artifacts: stepArtifacts, subject: subject,
@@ -76,6 +133,7 @@ public struct StepEngine: Sendable {
                     break
                 }
                 let description = type.description
+                if !description.weighs.isEmpty { context.artifacts = usable(step.reads + description.weighs) }
                 let readsAny = stepArtifacts.contains { $0.kind.map(description.reads.contains) ?? false }
                 guard readsAny || description.runsWithoutArtifacts else { continue }
                 for parameter in description.parameters where context.parameters[parameter.name] == nil {
@@ -109,6 +167,7 @@ public struct StepEngine: Sendable {
                 failures.append(CheckFailure(check: invocation.id, message: failure))
             }
             ranAny = ranAny || !produced.noInput
+            if produced.notApplicable { inapplicable = true } else if !produced.noInput { applies = true }
             output.facts.merge(produced.facts) { _, new in new }
             for key in produced.facts.keys {
                 let unit = declared[key]?.unit ?? produced.units[key] ?? .number
@@ -122,13 +181,16 @@ public struct StepEngine: Sendable {
                 return finding
             }
         }
+        if !foreign.isEmpty { output.findings.append(Self.otherApps(foreign, subject: subject, step: step)) }
         let status: StepStatus
         if !failures.isEmpty {
             status = .error
-        } else if !ranAny && output.findings.isEmpty && output.facts.isEmpty {
+        } else if !ranAny && output.facts.isEmpty && output.findings.allSatisfy({ $0.code == "artifacts.other-app" }) {
             status = .noArtifact
         } else if output.findings.contains(where: { $0.severity >= .notice }) {
             status = .finding
+        } else if inapplicable && !applies {
+            status = .notApplicable
         } else {
             status = .clear
         }
@@ -142,6 +204,38 @@ public struct StepEngine: Sendable {
         findings.enumerated().sorted { a, b in
             a.element.severity != b.element.severity ? a.element.severity > b.element.severity : a.offset < b.offset
         }.map(\.element)
+    }
+
+    /// An info listing the artifacts of this step's kinds that belong to other apps, grouped by app.
+    static func otherApps(_ artifacts: [Artifact], subject: Subject, step: Step) -> Finding {
+        var groups: [(app: String, sources: [String])] = []
+        for artifact in artifacts {
+            let app = ArtifactOwner.name(of: artifact) ?? "?"
+            if let index = groups.firstIndex(where: { $0.app == app }) {
+                groups[index].sources.append(artifact.source)
+            } else {
+                groups.append((app, [artifact.source]))
+            }
+        }
+        let listing = groups.map { "\($0.app) (\(Plural.count($0.sources.count, "artifact")))" }
+        let files = groups.map { "\($0.app): " + $0.sources.joined(separator: ", ") }.joined(separator: "; ") + "."
+        guard let mine = subject.app else {
+            return Finding(
+                code: "artifacts.other-app", step: step.id, check: "artifacts", severity: .info,
+                title: Plural.count(artifacts.count, "artifact") + " of apps not chosen: "
+                    + listing.joined(separator: ", "),
+                detail: "The artifacts name several apps and none was chosen, so these are not read as the app's: "
+                    + files,
+                evidence: artifacts.map { Evidence(source: $0.source) },
+                next: .decide(.chooseApp, "Name the app under investigation."))
+        }
+        return Finding(
+            code: "artifacts.other-app", step: step.id, check: "artifacts", severity: .info,
+            title: Plural.count(artifacts.count, "artifact") + " of other apps, not of \(mine): "
+                + listing.joined(separator: ", "),
+            detail: "These name another process than \(mine), so none of their numbers is counted as \(mine)'s: "
+                + files,
+            evidence: artifacts.map { Evidence(source: $0.source) })
     }
 
     /// A notice naming an artifact of this step's kinds that could not be read, and why.

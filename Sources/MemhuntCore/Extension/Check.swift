@@ -33,11 +33,17 @@ public struct CheckDescription: Sendable, Hashable {
     /// Whether the check runs when none of its artifacts is present (the crash check does:
     /// no crash report is information).
     public var runsWithoutArtifacts: Bool
+    /// Kinds the check also reads wherever it runs, whether or not its step reads them, to weigh them
+    /// against its own (the crash check weighs a jetsam kill reason and MetricKit's exit counts before it
+    /// says the app stayed alive). They never make a step `no-artifact` or not.
+    public var weighs: [ArtifactKind]
 
     public init(
         id: String, title: String, step: String, rationale: String, reads: [ArtifactKind], facts: [FactDescription],
-        codes: [FindingCode], parameters: [CheckParameter] = [], runsWithoutArtifacts: Bool = false
+        codes: [FindingCode], parameters: [CheckParameter] = [], runsWithoutArtifacts: Bool = false,
+        weighs: [ArtifactKind] = []
     ) {
+        self.weighs = weighs
         self.id = id
         self.title = title
         self.step = step
@@ -100,6 +106,9 @@ public struct CheckOutput: Sendable, Hashable {
     /// Set when the check could not run (an external check that timed out, crashed, printed garbage).
     /// The engine records it as a `CheckFailure` and the step's status becomes `error`.
     public var failure: String?
+    /// Set when the check read its artifacts and what it inspects does not apply to them (the app was not
+    /// suspended): the step is then `not-applicable` rather than `clear`, unless another check found something.
+    public var notApplicable: Bool = false
 
     public init(
         facts: Facts = [:], units: [String: FactUnit] = [:], findings: [Finding] = [], noInput: Bool = false,

@@ -28,6 +28,12 @@ public struct Artifact: Sendable, Hashable {
     /// For downloads: the URL after redirects, and the HTTP status.
     public var finalURL: String?
     public var httpStatus: Int?
+    /// The operand (a path or URL as given) this artifact was collected from, when collected from one.
+    public var operand: String?
+    /// Whether this artifact is the operand itself (a file or URL named as given, or a manifest), not a file
+    /// found by walking a directory or listed by a manifest. An operand that cannot be read means the hunt
+    /// could not be done as asked.
+    public var isOperand: Bool = false
 
     public init(
         source: String, localPath: String? = nil, kind: ArtifactKind? = nil, sha256: String? = nil,

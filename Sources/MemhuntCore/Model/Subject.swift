@@ -1,26 +1,43 @@
+import MemhuntFormats
+
 /// How the subject of a run was chosen.
 public enum SubjectOrigin: String, Sendable, Hashable, Codable, CaseIterable {
     /// Named by the person (`--app`, a triage answer).
     case given
     /// Every crash report among the artifacts names the same app.
     case crashReports = "crash-reports"
-    /// Not chosen: nothing named one app.
+    /// Every artifact that names one app (crash reports, MetricKit payloads, vmmap, footprint, samples)
+    /// names the same app, and not only crash reports do.
+    case artifacts
+    /// Not chosen: nothing named one app, or the artifacts name several.
     case none
 }
 
 /// The app under investigation and how to recognize its processes and reports.
 public struct Subject: Sendable, Hashable, Codable {
-    /// The name as given or as named by the crash reports.
+    /// The name as given or as named by the artifacts.
     public var app: String?
     /// The bundle id, where an artifact or the person names it (`com.example.JustSend`).
     public var bundleID: String?
     /// How the subject was chosen.
     public var origin: SubjectOrigin
+    /// The apps the artifacts name, when the subject was not chosen because they name several, or when the
+    /// given name matches none of them (nil otherwise).
+    public var candidates: [String]?
+    /// For a given name: whether any artifact names it (a crash report, a MetricKit payload, a process of a
+    /// JetsamEvent record, a vmmap). False only when some artifact names an app and none names this one;
+    /// nil when no artifact names any app.
+    public var matched: Bool?
 
-    public init(app: String?, bundleID: String? = nil, origin: SubjectOrigin) {
+    public init(
+        app: String?, bundleID: String? = nil, origin: SubjectOrigin, candidates: [String]? = nil,
+        matched: Bool? = nil
+    ) {
         self.app = app
         self.bundleID = bundleID
         self.origin = origin
+        self.candidates = candidates
+        self.matched = matched
     }
 
     /// The kernel cuts process names at 32 characters (`2*MAXCOMLEN+1`).
@@ -28,22 +45,90 @@ public struct Subject: Sendable, Hashable, Codable {
 
     /// Whether a process or report name denotes the subject.
     ///
-    /// Matches the exact name, a bundle id (`com.example.JustSend` matches the process
-    /// `JustSend` and the bundle id itself), or a name the kernel cut at 32 characters.
-    /// Never a different, longer name: `JustSend` does not match `JustSendWidget`.
+    /// Case-insensitive. Matches the exact name, a bundle id on either side (`com.example.JustSend`
+    /// matches the process `JustSend`, and the process `JustSend` matches MetricKit's
+    /// `com.example.JustSend`), and a name the kernel cut at 32 characters, also when the cut name is the
+    /// last component of a bundle id (`com.example.AVeryLongExtensionNameOfMoreThan32` matches
+    /// `AVeryLongExtensionNameOfMoreThan`). Never a different, longer name: `JustSend` does not match
+    /// `JustSendWidget`.
     public func matches(_ candidate: String?) -> Bool {
         guard let app, !app.isEmpty, let candidate, !candidate.isEmpty else { return false }
-        if candidate == app { return true }
-        // A bundle id given as --app: its last component is usually the executable name.
-        if app.contains("."), let last = app.split(separator: ".").last, !last.isEmpty, candidate == last {
-            return true
-        }
-        // A process name truncated to 32 characters by the kernel.
-        if candidate.utf8.count == Self.processNameLimit, app.utf8.count > Self.processNameLimit,
-            app.utf8.starts(with: candidate.utf8)
-        {
-            return true
-        }
+        let mine = Self.names(app) + (bundleID.map(Self.names) ?? [])
+        let theirs = Self.names(candidate)
+        return mine.contains { name in theirs.contains { Self.same(name, $0) } }
+    }
+
+    /// Whether `candidate` is the subject's name exactly as written (no case folding, no bundle id, no cut).
+    public func matchesExactly(_ candidate: String?) -> Bool {
+        guard let app, let candidate else { return false }
+        return app == candidate || bundleID == candidate
+    }
+
+    /// A name and, for a bundle id, its last component (usually the executable's name).
+    static func names(_ text: String) -> [String] {
+        guard text.contains("."), let last = text.split(separator: ".").last, !last.isEmpty, String(last) != text
+        else { return [text] }
+        return [text, String(last)]
+    }
+
+    /// Equal ignoring case, or `b` is `a` cut by the kernel at 32 bytes (or the reverse).
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.lowercased().utf8)
+        let y = Array(b.lowercased().utf8)
+        if x == y { return true }
+        if y.count == processNameLimit, x.count > processNameLimit, x.starts(with: y) { return true }
+        if x.count == processNameLimit, y.count > processNameLimit, y.starts(with: x) { return true }
         return false
+    }
+}
+
+/// The one app an artifact belongs to, when it names one: a crash report's app, a MetricKit payload's
+/// bundle id, the process of a vmmap, footprint or sample. A JetsamEvent names every process alive, and
+/// measurements, view dumps, change logs and images name none.
+public enum ArtifactOwner {
+    /// The names the artifact gives its app (app name, process name, bundle id), most specific first;
+    /// empty when it names none.
+    public static func names(of artifact: Artifact) -> [String] {
+        guard artifact.status == .ok, let content = artifact.content else { return [] }
+        let names: [String?]
+        switch content {
+        case .crashReport(let report): names = [report.appName, report.processName, report.bundleID]
+        case .metricPayload(let payload): names = [payload.bundleIdentifier]
+        case .diagnosticPayload(let payload): names = [payload.bundleIdentifier]
+        case .repro(.vmmap(let summary)): names = [summary.processName]
+        case .repro(.footprint(let report)): names = [report.processName]
+        case .repro(.sample(let report)): names = [report.processName]
+        default: names = []
+        }
+        var seen: [String] = []
+        for case let name? in names where !name.isEmpty && !seen.contains(name) { seen.append(name) }
+        return seen
+    }
+
+    /// The name to show for the artifact's app: the first of `names(of:)`.
+    public static func name(of artifact: Artifact) -> String? { names(of: artifact).first }
+
+    /// Whether the artifact is of the subject: true when it names the subject, false when it names another
+    /// app, nil when it names none (or there is no subject). A JetsamEvent is of the subject when it lists it.
+    public static func belongs(_ artifact: Artifact, to subject: Subject) -> Bool? {
+        guard subject.app != nil else { return nil }
+        if case .jetsamEvent(let event)? = artifact.content, artifact.status == .ok {
+            return event.processes.contains { subject.matches($0.name) }
+        }
+        let names = names(of: artifact)
+        guard !names.isEmpty else { return nil }
+        return names.contains { subject.matches($0) }
+    }
+}
+
+/// The app processes a JetsamEvent record names, largest lifetime peak first (daemons and `com.apple.*`
+/// services left out), for listing and "did you mean".
+public enum JetsamEventNames {
+    public static func apps(_ event: JetsamEvent) -> [String] {
+        event.processes.filter(\.isApp).enumerated().sorted { a, b in
+            let x = max(a.element.lifetimeMax ?? 0, a.element.rpages)
+            let y = max(b.element.lifetimeMax ?? 0, b.element.rpages)
+            return x != y ? x > y : a.offset < b.offset
+        }.map(\.element.name)
     }
 }

@@ -157,10 +157,15 @@ public enum BuiltInPlaybooks {
                 reads: [jetsam-event]
                 checks:
                   - id: compressor-pressure
-                    with: { max_compressions: 1000000 }
+                    with:
+                      max_compressions: 1000000
+                      max_compressor_percent: 25
+                      min_free_percent: 2
+                      max_compressions_per_minute: 60000
                 guidance:
                   collect: >-
-                    The JetsamEvent's memoryStatus.compressions (a counter since boot: compare two records).
+                    The JetsamEvent's memoryStatus: compressorSize and the page queues tell that moment;
+                    compressions is a counter since boot (compare two records of one boot).
                   empty: >-
                     No JetsamEvent, no compressor counters.
 

@@ -55,7 +55,12 @@ public struct ImageInfo: Sendable, Hashable {
     }
 
     static func png(_ bytes: [UInt8]) -> Result<ImageInfo, FormatError> {
-        guard fourCC(bytes, 12) == "IHDR", let width = be(bytes, 16, 4), let height = be(bytes, 20, 4) else {
+        // Xcode's compressed PNGs (pngcrush -iphone) put a 4-byte `CgBI` chunk before `IHDR`.
+        var ihdr = 8
+        if fourCC(bytes, 12) == "CgBI", let length = be(bytes, 8, 4), length < 64 { ihdr += 12 + length }
+        guard fourCC(bytes, ihdr + 4) == "IHDR", let width = be(bytes, ihdr + 8, 4),
+            let height = be(bytes, ihdr + 12, 4)
+        else {
             return .failure(FormatError("PNG without a complete IHDR chunk", offset: 8))
         }
         return .success(ImageInfo(format: "png", width: width, height: height))

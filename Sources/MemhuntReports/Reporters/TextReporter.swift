@@ -9,6 +9,14 @@ public enum TextReporter: Reporter {
         let style = Style(enabled: options.colored)
         var out = style.bold(document.playbook.title) + style.dim("  (playbook \(document.playbook.id))") + "\n"
         out += "Subject: " + subjectLine(document, options: options) + "\n\n"
+        if let verdict = document.verdict, !verdict.sentences.isEmpty {
+            out += style.bold("Verdict") + "\n"
+            for sentence in verdict.sentences {
+                let number = sentence.step.flatMap { id in document.step(id: id)?.number }
+                out += wrap(sentence.text + (number.map { style.dim(" (step \($0))") } ?? ""), indent: "   ")
+            }
+            out += "\n"
+        }
         for step in document.steps { out += Self.step(step, in: document, options: options) + "\n" }
         out += style.bold("Artifacts (\(document.artifacts.count))") + "\n"
         for artifact in document.artifacts {
@@ -73,10 +81,20 @@ public enum TextReporter: Reporter {
     /// "JustSend", "JustSend (named by the crash reports)", "not chosen".
     static func subjectLine(_ document: FindingsDocument, options: ReportOptions) -> String {
         guard let app = document.subject.app else {
-            return "not chosen" + (options.decisions[.chooseApp].map { " (\($0))" } ?? "")
+            let names = document.subject.candidates ?? []
+            let present =
+                names.isEmpty
+                ? ""
+                : ": the artifacts name " + names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
+            return "not chosen" + present + (options.decisions[.chooseApp].map { " (\($0))" } ?? "")
+        }
+        if document.subject.matched == false {
+            return app + " (no artifact names it" + Suggestion.hint(for: app, among: document.subject.candidates ?? [])
+                + ")"
         }
         switch document.subject.origin {
         case .crashReports: return app + " (named by the crash reports)"
+        case .artifacts: return app + " (named by every artifact that names an app)"
         case .given, .none: return app
         }
     }
@@ -95,6 +113,8 @@ public enum TextReporter: Reporter {
         if empty > 0 { parts.append(plural(empty, "step") + " without artifacts") }
         let skipped = document.summary.steps[StepStatus.skipped.rawValue] ?? 0
         if skipped > 0 { parts.append(plural(skipped, "step") + " skipped") }
+        let inapplicable = document.summary.steps[StepStatus.notApplicable.rawValue] ?? 0
+        if inapplicable > 0 { parts.append(plural(inapplicable, "step") + " not applicable") }
         let unrecognized = document.summary.artifacts[ArtifactStatus.unrecognized.rawValue] ?? 0
         if unrecognized > 0 { parts.append(plural(unrecognized, "artifact") + " not understood") }
         let unreadable = document.summary.artifacts[ArtifactStatus.error.rawValue] ?? 0
@@ -113,6 +133,7 @@ public enum TextReporter: Reporter {
         case .noArtifact: status = style.dim(step.isGuidanceOnly ? "guidance" : "no artifact")
         case .error: status = style.red("error")
         case .skipped: status = style.dim("skipped")
+        case .notApplicable: status = style.dim("not applicable")
         }
         return style.bold(number + "  " + step.title) + "  " + status + "\n"
     }

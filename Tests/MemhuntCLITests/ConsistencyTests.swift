@@ -1,0 +1,147 @@
+import Foundation
+import MemhuntArtifacts
+import MemhuntCore
+import MemhuntFormats
+import MemhuntTestSupport
+import Testing
+
+/// Every fixture folder and every real-world file, through every shipped playbook: no run may contradict
+/// itself, speak for the subject from another app's artifact, or drop a value it could not read in silence.
+/// Contradictions are found by finding codes, never by title text.
+@Suite struct ConsistencyTests {
+    static let playbooks = ["memory-hunt", "widget-budget", "layout-freeze", "navigation-growth"]
+
+    /// Codes that say the subject ended, in any way.
+    static let ended: Set<String> = [
+        "crash-report.ended", "crash-report.ended-without-report", "jetsam-rank.killed", "metrickit-memory.exits",
+    ]
+
+    /// Every fixture folder with artifacts (not playbooks or external checks), absolute paths.
+    static var fixtureFolders: [String] {
+        let root = Repo.fixture("")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.sorted().filter { !["checks", "playbooks", "README.md"].contains($0) }.map { root + $0 }
+    }
+
+    /// Every file of the real-world corpus, and each of its folders as a whole.
+    static var realworldInputs: [String] {
+        guard let base = Repo.realworld else { return [] }
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).sorted().map {
+            base + "/" + $0
+        }.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        return folders + LocalArtifacts.expand(folders)
+    }
+
+    @Test func fixturesNeverContradictThemselves() async throws {
+        var runs = 0
+        for folder in Self.fixtureFolders {
+            for playbook in Self.playbooks {
+                for app in [nil, "JustSend"] as [String?] {
+                    // Yield between runs: on two cores this loop must not hold the test pool's threads.
+                    await Task.yield()
+                    let result = try await Hunt.run([folder], app: app, playbook: playbook)
+                    let violations = Self.violations(result, input: folder, playbook: playbook)
+                    #expect(violations.isEmpty, "\(violations)")
+                    runs += 1
+                }
+            }
+        }
+        #expect(runs >= 4 * 2 * 12)
+    }
+
+    @Test(.enabled(if: Repo.realworld != nil)) func realWorldFilesNeverContradictThemselves() async throws {
+        var runs = 0
+        for input in Self.realworldInputs {
+            for playbook in Self.playbooks {
+                var apps: [String?] = [nil]
+                if input.hasSuffix("jetsam_vm-pageshortage.crash") { apps.append("Apollo") }
+                for app in apps {
+                    await Task.yield()
+                    let result = try await Hunt.run([input], app: app, playbook: playbook)
+                    let violations = Self.violations(result, input: input, playbook: playbook)
+                    #expect(violations.isEmpty, "\(violations)")
+                    runs += 1
+                }
+            }
+        }
+        #expect(runs > 100)
+    }
+
+    /// The three rules, for one run: what breaks them, one line each.
+    static func violations(_ result: RunResult, input: String, playbook: String) -> [String] {
+        var violations: [String] = []
+        let name = "\(input) with \(playbook), app \(result.subject.app ?? "none")"
+        let codes = Set(result.findings.map(\.code))
+        // 1. Alive and ended, or "no crash" next to a crash finding, for the same subject.
+        // (Without a subject each finding speaks of the app its artifact names, so codes cannot contradict.)
+        if result.subject.app != nil, codes.contains("crash-report.none") {
+            let contradicting = codes.intersection(ended)
+            if !contradicting.isEmpty {
+                violations.append("\(name): crash-report.none next to \(contradicting.sorted())")
+            }
+        }
+        if codes.contains("crash-report.ended") && codes.contains("crash-report.ended-without-report") {
+            violations.append("\(name): a crash report and none")
+        }
+        // 2. No finding about the subject rests on an artifact of another app.
+        let bySource = Dictionary(result.artifacts.map { ($0.source, $0) }, uniquingKeysWith: { first, _ in first })
+        for finding in result.findings
+        where !finding.code.hasPrefix("artifacts.") && finding.code != "crash-report.several-apps" {
+            for evidence in finding.evidence {
+                guard let artifact = bySource[evidence.source] else { continue }
+                // A JetsamEvent names every process alive, no single app: it is nobody's artifact.
+                if ArtifactOwner.name(of: artifact) != nil, ArtifactOwner.belongs(artifact, to: result.subject) == false
+                {
+                    violations.append(
+                        "\(name): \(finding.code) cites \(evidence.source), which names "
+                            + (ArtifactOwner.name(of: artifact) ?? "?"))
+                }
+            }
+        }
+        // 3. A MetricKit value present but unreadable is never a silent gap.
+        let payloads = result.artifacts.compactMap { artifact -> (Artifact, MetricPayload)? in
+            guard case .metricPayload(let payload)? = artifact.content,
+                ArtifactOwner.belongs(artifact, to: result.subject) != false
+            else { return nil }
+            return (artifact, payload)
+        }
+        let reads = result.steps.contains { $0.checksRun.contains("metrickit-memory") }
+        if reads, let newest = payloads.max(by: { ($0.1.time ?? 0) < ($1.1.time ?? 0) }), !newest.1.unreadable.isEmpty {
+            if !codes.contains("metrickit-memory.unreadable") {
+                violations.append("\(name): \(newest.1.unreadable) without a finding")
+            }
+        }
+        return violations
+    }
+
+    @Test func theRulesCatchWhatTheyAreFor() throws {
+        // Runs that break each rule: the rules must say so (they can fail).
+        let step = Step(id: "s", title: "S", reads: [.crashReport, .metricPayload])
+        let none = Finding(code: "crash-report.none", step: "s", severity: .info, title: "", detail: "")
+        let killed = Finding(
+            code: "jetsam-rank.killed", step: "s", severity: .warning, title: "", detail: "",
+            evidence: [Evidence(source: "other.ips")])
+        let other = Artifact(
+            source: "other.ips", kind: .crashReport, status: .ok,
+            content: .crashReport(CrashReport(format: .ipsJSON, appName: "Transit", kind: .crash)))
+        var payload = MetricPayload(bundleIdentifier: "com.example.JustSend")
+        payload.unreadable = ["/memoryMetrics/peakMemoryUsage is '1 XB': the unit 'XB' is not one memhunt knows"]
+        let metrics = Artifact(source: "m.json", kind: .metricPayload, status: .ok, content: .metricPayload(payload))
+        let result = RunResult(
+            toolVersion: "test", playbook: try Hunt.playbook(), subject: Subject(app: "JustSend", origin: .given),
+            steps: [
+                StepResult(
+                    number: 1, step: step, status: .finding, facts: [:], findings: [none, killed],
+                    checksRun: ["metrickit-memory"])
+            ],
+            artifacts: [other, metrics])
+        let violations = Self.violations(result, input: "made up", playbook: "memory-hunt")
+        #expect(violations.count == 3)
+        #expect(violations[0].hasSuffix("crash-report.none next to [\"jetsam-rank.killed\"]"))
+        #expect(violations[1].hasSuffix("jetsam-rank.killed cites other.ips, which names Transit"))
+        #expect(violations[2].hasSuffix("without a finding"))
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import MemhuntTestSupport
+import Testing
+
+/// Exit 2, after the whole report, whenever the hunt could not be done as asked; the reason on stderr.
+@Suite struct GateTests {
+    @Test func aMissingOperandIsExitTwoWithTheReason() async throws {
+        let run = await memhunt("run", "--fail-on", "warning", "/nonexistent")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("memhunt: exit 2: /nonexistent: no such file or directory"))
+        #expect(run.stdout.contains("Summary: "), "the report is written first")
+        let json = await memhunt("run", "--format", "json", "/nonexistent")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let gate = try #require(document["gate"] as? [String: Any])
+        #expect(gate["exitStatus"] as? Int == 2)
+        #expect(gate["reason"] as? String == "/nonexistent: no such file or directory")
+        let artifact = try #require((document["artifacts"] as? [[String: Any]])?.first)
+        #expect(artifact["isOperand"] as? Bool == true)
+    }
+
+    @Test func anAppThatMatchesNothingIsExitTwoWithASuggestion() async {
+        let run = await memhunt("run", "--app", "JustSnd", "Fixtures/justsend")
+        #expect(run.status == 2)
+        #expect(
+            run.stderr.contains(
+                "memhunt: exit 2: --app JustSnd matches nothing in any artifact (did you mean 'JustSend'?); "
+                    + "the artifacts name JustSend, ChatGPT, Spotify, MobileMail, JustSendWidget, …"))
+        #expect(run.stdout.contains("Subject: JustSnd (no artifact names it (did you mean 'JustSend'?))"))
+        let anyCase = await memhunt("run", "--app", "justsend", "Fixtures/justsend")
+        #expect(anyCase.status == 0)
+        #expect(anyCase.stdout.contains("jetsam.app.peakMB = 725 MB"))
+    }
+
+    @Test func unrecognizedFilesOfAWalkedDirectoryStayInformational() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("notes.txt", "The user said transitions stopped.\n")
+        try dir.write("JetsamEvent.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        let run = await memhunt("run", "--app", "JustSend", dir.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("1 artifact not understood"))
+    }
+
+    @Test func crashReportsOfSeveralAppsAreEachTheirOwn() async {
+        let run = await memhunt("run", "Fixtures/several-apps")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Crash reports of 3 apps: JustSend 1, Locker 1, Transit 1"))
+        #expect(!run.stdout.contains("3 crash reports of"))
+        #expect(run.stdout.contains("Subject: not chosen: the artifacts name JustSend, Locker, Transit"))
+    }
+}

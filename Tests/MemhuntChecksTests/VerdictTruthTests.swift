@@ -1,0 +1,223 @@
+import Foundation
+import MemhuntCore
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntChecks
+
+/// Issue 9: a verdict says what its artifacts show, never more.
+@Suite struct VerdictTruthTests {
+    // MARK: - "It did not die" next to "it was killed"
+
+    @Test func aJetsamKillIsAnEndingWithoutACrashReport() async throws {
+        let result = try await Hunt.run(["killed"], app: "JustSend")
+        let codes = result.findings.map(\.code)
+        #expect(!codes.contains("crash-report.none"))
+        #expect(codes.contains("crash-report.ended-without-report"))
+        #expect(codes.contains("jetsam-rank.killed"))
+        #expect(result.facts["crash.reports"] == 0)
+        #expect(result.facts["crash.ended"] == true)
+        #expect(result.facts["crash.endedBy"] == ["jetsam"])
+        let first = try #require(result.steps.first?.findings.first)
+        #expect(
+            first.title
+                == "No crash report of JustSend, but it ended: killed by jetsam (per-process-limit) at "
+                + "2026-08-12 09:02:11.00 +0900")
+        #expect(!result.findings.contains { $0.title.contains("did not die") })
+    }
+
+    @Test func aLivingAppInTheRecordDidNotDie() async throws {
+        let result = try await Hunt.run(["justsend"], app: "JustSend")
+        let none = try #require(result.findings.first { $0.code == "crash-report.none" })
+        #expect(none.title == "No crash report of JustSend: it did not die")
+        #expect(none.detail.contains("lists it alive (suspended)"))
+        #expect(result.facts["crash.ended"] == false)
+    }
+
+    @Test func noCrashReportAloneIsNotProofOfLife() async throws {
+        let result = try await Hunt.run(["justsend/measurements-detail.csv"], app: "JustSend")
+        let none = try #require(result.findings.first { $0.code == "crash-report.none" })
+        #expect(none.title == "No crash report of JustSend among the artifacts")
+        #expect(!none.title.contains("did not die"))
+    }
+
+    @Test func metricKitExitsAndCrashDiagnosticsAreEndings() async throws {
+        let exits = try await Hunt.run(["metrickit"], app: "JustSend")
+        #expect(exits.facts["crash.endedBy"] == ["metrickit-exits"])
+        #expect(exits.findings.contains { $0.code == "crash-report.ended-without-report" })
+        let diagnostics = try await Hunt.run(["justsend", "metrickit-mixed"], app: "JustSend")
+        #expect(diagnostics.facts["crash.endedBy"] == ["metrickit-crashes"])
+        #expect(!diagnostics.findings.contains { $0.code == "crash-report.none" })
+    }
+
+    @Test(.enabled(if: Repo.realworld != nil)) func apolloKilledForPageShortageOnARealRecord() async throws {
+        let path = try #require(Repo.realworld) + "/jetsam/jetsam_vm-pageshortage.crash"
+        let result = try await Hunt.run([path], app: "Apollo")
+        #expect(result.facts["jetsam.app.reason"] == "vm-pageshortage")
+        #expect(result.facts["crash.ended"] == true)
+        #expect(!result.findings.contains { $0.code == "crash-report.none" })
+    }
+
+    // MARK: - Other apps' artifacts
+
+    @Test func crashReportsOfSeveralAppsCountForTheirOwnApp() async throws {
+        let result = try await Hunt.run(["several-apps"], app: nil)
+        #expect(result.subject.app == nil)
+        #expect(result.subject.candidates == ["JustSend", "Locker", "Transit"])
+        #expect(result.facts["crash.apps"] == 3)
+        #expect(result.facts["crash.reports"] == nil)
+        let several = try #require(result.findings.first { $0.code == "crash-report.several-apps" })
+        #expect(several.title == "Crash reports of 3 apps: JustSend 1, Locker 1, Transit 1")
+        #expect(several.next == .decide(.chooseApp, "Name the app under investigation: JustSend, Locker, Transit."))
+        #expect(!result.findings.contains { $0.code == "crash-report.ended" })
+    }
+
+    @Test func givenTheAppOnlyItsReportCountsAndTheRestAreListed() async throws {
+        let result = try await Hunt.run(["several-apps"], app: "transit")
+        #expect(result.facts["crash.reports"] == 1)
+        #expect(result.facts["crash.kind"] == "crash")
+        let others = try #require(result.findings.first { $0.code == "artifacts.other-app" })
+        #expect(others.title == "2 artifacts of other apps, not of transit: JustSend (1 artifact), Locker (1 artifact)")
+    }
+
+    @Test func metricKitOfAnotherAppIsNotTheSubjects() async throws {
+        let result = try await Hunt.run(["justsend", "metrickit-mixed"], app: "JustSend")
+        #expect(result.facts["metrickit.peakMB"] == nil, "Weather's 1,024,000 kB is not JustSend's")
+        #expect(!result.findings.contains { $0.code == "metrickit-memory.exits" })
+        #expect(
+            result.findings.contains { $0.code == "artifacts.other-app" && $0.title.contains("com.example.Weather") })
+    }
+
+    // MARK: - Matching the app
+
+    @Test func matchingIsCaseInsensitiveAndCombinesBundleIDsWithTheCutName() {
+        let subject = Subject(app: "justsend", origin: .given)
+        #expect(subject.matches("JustSend"))
+        #expect(subject.matches("com.example.JustSend"))
+        #expect(!subject.matches("JustSendWidget"))
+        let long = Subject(app: "com.example.HealthMentalHealthWidgetExtensionForToday", origin: .given)
+        #expect(long.matches("HealthMentalHealthWidgetExtensio"), "the last component cut at 32 characters")
+        #expect(!long.matches("HealthMentalHealthWidgetExtension"), "33 characters: a different name")
+    }
+
+    // MARK: - Crash findings a person can act on
+
+    @Test func aWatchdogInTheBackgroundSaysSoWithTheMainThreadsFrames() async throws {
+        let result = try await Hunt.run(["several-apps"], app: "JustSend")
+        #expect(result.facts["crash.kind"] == "watchdog")
+        #expect(result.facts["crash.termination"] == "FRONTBOARD 0x8badf00d")
+        #expect(
+            result.facts["crash.exception"]
+                == "EXC_CRASH (SIGKILL), codes 0x0000000000000000, 0x0000000000000000")
+        #expect(result.facts["crash.os"] == "iPhone OS 13.7 (17H35)")
+        #expect(result.facts["crash.device"] == "iPhone12,1")
+        #expect(result.facts["crash.appVersion"] == "790 (4.1.2)")
+        let frames = try #require(result.facts["crash.frames"]?.arrayValue)
+        #expect(frames.count == 6)
+        #expect(frames[3] == "JustSend ThumbnailStore.flush()")
+        let ended = try #require(result.findings.first { $0.code == "crash-report.ended" })
+        #expect(ended.title == "JustSend was ended by the watchdog: EXC_CRASH (SIGKILL), FRONTBOARD 0x8badf00d")
+        #expect(ended.detail.contains("Failed to terminate gracefully after 5.0s"))
+        #expect(ended.detail.contains("It was in the background."))
+        #expect(ended.detail.contains("Top frames of thread 0 (main thread), triggered: libsystem_kernel.dylib"))
+    }
+
+    @Test func deadlockCodeShowsTheFileLockEvidence() async throws {
+        let result = try await Hunt.run(["several-apps"], app: "Locker")
+        #expect(result.facts["crash.kind"] == "killed")
+        #expect(result.facts["crash.fileLock"] == ["SQLite page cache                  1152K        9"])
+        let ended = try #require(result.findings.first { $0.code == "crash-report.ended" })
+        #expect(ended.detail.contains("File-lock evidence: SQLite page cache"))
+        #expect(ended.detail.contains("Locker.sqlite"))
+    }
+
+    @Test func aSegfaultNamesTheTriggeredThread() async throws {
+        let result = try await Hunt.run(["several-apps"], app: "Transit")
+        #expect(
+            result.facts["crash.frames"] == [
+                "Transit DepartureBoard.decode(from:)", "Transit closure #1 in FeedLoader.refresh()",
+            ])
+        let ended = try #require(result.findings.first { $0.code == "crash-report.ended" })
+        #expect(
+            ended.title
+                == "Transit crashed: EXC_BAD_ACCESS (SIGSEGV), KERN_INVALID_ADDRESS at 0x0000000000000010, SIGNAL 0xb")
+        #expect(ended.detail.contains("App version 7.1 (7104), iPhone OS 26.0 (23A341), iPhone17,3."))
+    }
+
+    // MARK: - Pressure from a counter
+
+    @Test func theCounterAloneIsANotice() async throws {
+        let result = try await Hunt.run(["pressure/JetsamEvent-2026-08-11-110000.ips"], app: "JustSend")
+        #expect(result.facts["jetsam.compressions"] == 20_000_000)
+        #expect(result.facts["jetsam.compressorPercent"] == 5.4)
+        #expect(result.facts["jetsam.freePercent"] == 9.3)
+        let step = try #require(result.steps.first { $0.step.id == "compressor-pressure" })
+        #expect(step.findings.map(\.code) == ["compressor-pressure.compressions"])
+        #expect(step.findings.first?.severity == .notice)
+    }
+
+    @Test func twoRecordsOfOneBootGiveARate() async throws {
+        let result = try await Hunt.run(["pressure"], app: "JustSend")
+        #expect(result.facts["jetsam.compressionsPerMinute"] == 180_000)
+        let rate = try #require(result.findings.first { $0.code == "compressor-pressure.rate" })
+        #expect(rate.severity == .warning)
+        #expect(rate.title == "180,000 compressions per minute between two records of one boot")
+    }
+
+    @Test func theSeedKeepsItsCounterAndWarnsOnThatMomentsFreePages() async throws {
+        let result = try await Hunt.run(["justsend"], app: "JustSend")
+        #expect(result.facts["jetsam.compressions"] == 15_734_833)
+        #expect(result.facts["jetsam.freePercent"] == 1)
+        #expect(result.facts["jetsam.compressorPercent"] == 15.6)
+        #expect(result.findings.contains { $0.code == "compressor-pressure.at-that-moment" && $0.severity == .warning })
+    }
+
+    @Test(.enabled(if: Repo.realworld != nil)) func aPageShortageKillIsPressureAtThatMoment() async throws {
+        let path = try #require(Repo.realworld) + "/jetsam/jetsam_vm-pageshortage.crash"
+        let result = try await Hunt.run([path], app: "Apollo")
+        #expect(result.facts["jetsam.compressions"] == 32_334_949)
+        let pressure = try #require(result.findings.first { $0.code == "compressor-pressure.at-that-moment" })
+        #expect(pressure.title.contains("killed for a system-wide shortage (proc-thrashing"))
+    }
+
+    @Test func anUnknownMetricKitUnitIsAFindingNamingUnitAndArtifact() async throws {
+        let result = try await Hunt.run(["formats/metrics-unknown-unit.json"], app: nil)
+        #expect(result.facts["metrickit.peakMB"] == nil)
+        let finding = try #require(result.findings.first { $0.code == "metrickit-memory.unreadable" })
+        #expect(finding.title == "MetricKit value not understood in metrics-unknown-unit.json")
+        #expect(finding.detail.contains("the unit 'كيلوبايت' is not one memhunt knows"))
+    }
+
+    @Test func severalMatchingProcessesAreListedWithTheirPeaks() async throws {
+        let result = try await Hunt.run(["webcontent"], app: "com.apple.WebKit.WebContent")
+        #expect(result.facts["jetsam.app.peakMB"] == 340)
+        let several = try #require(result.findings.first { $0.code == "jetsam-rank.several-processes" })
+        #expect(several.title == "3 processes match com.apple.WebKit.WebContent; the facts are of the largest")
+        #expect(
+            several.detail.contains(
+                "com.apple.WebKit.WebContent pid 640 340 MB, com.apple.WebKit.WebContent pid 642 187.8 MB, "
+                    + "com.apple.WebKit.WebContent pid 641 34.5 MB"))
+        let exact = try await Hunt.run(["webcontent"], app: "MobileSafari")
+        #expect(!exact.findings.contains { $0.code == "jetsam-rank.several-processes" })
+    }
+
+    @Test func inspectingALoneCrashReportStillGivesItsFacts() async throws {
+        let result = try await Hunt.run(["watchdog"], app: nil)
+        #expect(result.facts["crash.kind"] == "watchdog")
+        #expect(
+            result.facts["crash.terminationReason"]?.stringValue?.contains(" | ProcessVisibility: Foreground") == true)
+    }
+
+    @Test func withoutAChosenAppNoArtifactNamingOneSpeaksForIt() async throws {
+        // Crash reports of three apps and a sample of Chat: no subject, and Chat's sample is not "the app's".
+        let result = try await Hunt.run(["several-apps", "layout-freeze"], app: nil, playbook: "layout-freeze")
+        #expect(result.subject.app == nil)
+        #expect(result.subject.candidates == ["JustSend", "Locker", "Transit", "Chat"])
+        #expect(result.facts["sample.layoutPercent"] == nil)
+        let sample = try #require(result.steps.first { $0.step.id == "main-thread-sample" })
+        #expect(sample.status == .noArtifact)
+        #expect(sample.findings.map(\.title) == ["1 artifact of apps not chosen: Chat (1 artifact)"])
+        let chat = try await Hunt.run(["several-apps", "layout-freeze"], app: "Chat", playbook: "layout-freeze")
+        #expect(chat.facts["sample.layoutPercent"] == 99.6)
+    }
+}
