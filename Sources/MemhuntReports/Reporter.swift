@@ -28,6 +28,7 @@ public protocol Reporter: Sendable {
 /// Every report format, sorted by identifier. A test guards the order.
 public let reporters: [any Reporter.Type] = [
     JSONReporter.self,
+    JUnitReporter.self,
     MarkdownReporter.self,
     TextReporter.self,
 ]
