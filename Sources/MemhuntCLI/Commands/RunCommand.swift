@@ -137,6 +137,7 @@ struct ReportDestination {
         let options = ReportOptions(
             colored: path == nil && console.stdoutColored, decisions: commandLineDecisions)
         let report = reporter.render(document, options: options)
+        try appendJobSummary(document, reporter: reporter, options: options, console: console)
         guard let path else { return console.stdout.write(report) }
         do {
             try AtomicFile.write(report, to: path)
@@ -144,6 +145,41 @@ struct ReportDestination {
             throw CommandError("\(error)")
         }
         console.note("memhunt: wrote \(path) (\(TextReporter.summaryLine(document)))")
+    }
+}
+
+extension ReportDestination {
+    /// `--format github` in a GitHub Actions job: the Markdown report appended to `$GITHUB_STEP_SUMMARY`.
+    func appendJobSummary(
+        _ document: FindingsDocument, reporter: any Reporter.Type, options: ReportOptions, console: Console
+    ) throws {
+        guard reporter.identifier == GitHubReporter.identifier, let path = console.environment["GITHUB_STEP_SUMMARY"],
+            !path.isEmpty
+        else { return }
+        var plain = options
+        plain.colored = false
+        try JobSummary.append(GitHubReporter.jobSummary(document, options: plain), to: path)
+    }
+}
+
+/// Appending to the job summary file (created when missing), as GitHub's own actions do.
+enum JobSummary {
+    static func append(_ text: String, to path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw CommandError("\(path): cannot create the job summary file (GITHUB_STEP_SUMMARY)")
+            }
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw CommandError("\(path): cannot write the job summary file (GITHUB_STEP_SUMMARY)")
+        }
+        defer { try? handle.close() }
+        do {
+            _ = try handle.seekToEnd()
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            throw CommandError("\(path): cannot write the job summary file (GITHUB_STEP_SUMMARY): \(error)")
+        }
     }
 }
 
