@@ -26,6 +26,8 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
     public var artifacts: [ArtifactRecord]
     public var summary: Summary
     public var gate: Gate
+    /// `run --baseline`: the saved run whose findings were left out, and how many; absent otherwise.
+    public var baseline: BaselineInfo?
 
     /// The tool that wrote the document.
     public struct Tool: Sendable, Hashable, Codable {

@@ -3,7 +3,7 @@ import Testing
 
 let runUsage = """
     memhunt run [--playbook <id-or-path-or-url>] [--app <name>] [--format <format>] [--output <file>] \
-    [--fail-on <severity>] [--header <header> ...] [--max-artifact-size <MB>] [--allow-exec] [--color <when>] \
+    [--fail-on <severity>] [--baseline <findings>] [--header <header> ...] [--max-artifact-size <MB>] [--allow-exec] [--color <when>] \
     <artifact> ...
     """
 

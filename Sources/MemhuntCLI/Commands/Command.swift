@@ -15,6 +15,7 @@ let commandList: [any MemhuntCommand.Type] = [
     RunCommand.self,
     ChecksCommand.self,
     CompletionsCommand.self,
+    DiffCommand.self,
     InspectCommand.self,
     PlaybooksCommand.self,
     ReportCommand.self,

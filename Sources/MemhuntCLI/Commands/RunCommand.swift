@@ -18,6 +18,9 @@ struct RunCommand: MemhuntCommand {
         "max-artifact-size", valueName: "MB", help: "Refuse downloads larger than this many megabytes.",
         defaultValue: "256")
     static let allowExec = OptionSpec("allow-exec", help: "Allow the playbook to run external programs.")
+    static let baseline = OptionSpec(
+        "baseline", valueName: "findings",
+        help: "A saved run (memhunt run --format json): report and gate only the findings it does not have.")
 
     static let spec = CommandSpec(
         "run",
@@ -28,8 +31,8 @@ struct RunCommand: MemhuntCommand {
                 isRepeating: true)
         ],
         options: [
-            playbook, app, Options.format(), Options.output, Options.failOn, header, maxArtifactSize, allowExec,
-            Options.color,
+            playbook, app, Options.format(), Options.output, Options.failOn, baseline, header, maxArtifactSize,
+            allowExec, Options.color,
         ]
     )
 
@@ -46,6 +49,7 @@ struct RunCommand: MemhuntCommand {
     func execute() async throws -> Memhunt.ExitStatus {
         let values = parsed.values
         let started = Date()
+        let known = try values.string(Self.baseline).map { ($0, try FindingsInput.read($0, console: console)) }
         let collector = try ArtifactCollector(parsed, console: console)
         defer { collector.removeCache() }
         let playbook = try await PlaybookReference.load(
@@ -70,6 +74,11 @@ struct RunCommand: MemhuntCommand {
             run: FindingsDocument.RunInfo(
                 id: UUID().uuidString.lowercased(), startedAt: Timestamps.iso8601(started, console.environment),
                 finishedAt: Timestamps.iso8601(Date(), console.environment)))
+        if let (source, baseline) = known {
+            document = document.suppressing(baseline, source: source)
+            let n = document.baseline?.suppressed ?? 0
+            console.note("memhunt: \(n) finding\(n == 1 ? "" : "s") known from the baseline \(source) left out")
+        }
         document.gate = Gate.decide(document, failOn: values.value(Options.failOn, as: Severity.self))
         try output.write(document, format: values.string(Options.format()) ?? "text", console: console)
         return Gate.announce(document.gate, console: console)

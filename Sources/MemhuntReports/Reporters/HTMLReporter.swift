@@ -14,6 +14,10 @@ public enum HTMLReporter: Reporter {
         body += "<p class=\"meta\">playbook <code>\(Escape.html(document.playbook.id))</code> · memhunt "
         body += Escape.html(document.tool.version) + "</p>\n</header>\n"
         body += verdict(document)
+        if let baseline = document.baseline {
+            body += "<p class=\"muted\">\(baseline.suppressed) finding(s) known from the baseline "
+            body += "<code>\(Escape.html(baseline.source))</code> left out.</p>\n"
+        }
         let charts = Charts.all(document)
         if !charts.isEmpty {
             body += "<section class=\"charts\">\n<h2>Charts</h2>\n" + charts.joined() + "</section>\n"

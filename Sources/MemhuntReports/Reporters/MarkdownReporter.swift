@@ -84,6 +84,11 @@ public enum MarkdownReporter: Reporter {
         if let app = document.subject.app { out += ": " + Escape.markdown(app) }
         out += "\n\n"
         out += verdict(document)
+        if let baseline = document.baseline {
+            out +=
+                "> \(baseline.suppressed) finding\(baseline.suppressed == 1 ? "" : "s") known from the baseline "
+                + Escape.code(baseline.source) + " left out.\n\n"
+        }
         let notes = folding.notes
         if !notes.isEmpty {
             out +=
