@@ -27,6 +27,8 @@ struct HelpTextTests {
                   inspect                 Show the kind and facts of single artifacts.
                   playbooks               List the built-in playbooks, or print one's YAML
                                           (playbooks show ID) to copy and tune.
+                  postmortem              Draft a Markdown postmortem from saved runs: the
+                                          incident's first, the verifying run last.
                   report                  Render a saved findings document (memhunt run
                                           --format json) in any format.
                   validate                Check playbooks (files or built-in ids) and report

@@ -18,6 +18,7 @@ let commandList: [any MemhuntCommand.Type] = [
     DiffCommand.self,
     InspectCommand.self,
     PlaybooksCommand.self,
+    PostmortemCommand.self,
     ReportCommand.self,
     ValidateCommand.self,
 ]
