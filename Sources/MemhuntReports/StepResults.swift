@@ -11,6 +11,14 @@ extension FindingsDocument {
         func take(_ key: String) -> FactValue? { facts.removeValue(forKey: key) }
         func text(_ key: String, _ value: FactValue) -> String { formatted(key, value) }
 
+        if let reports = take("crash.reports") {
+            let kind = take("crash.kind")
+            parts.append(
+                reports.intValue == 0
+                    ? "no crash report"
+                    : "\(reports) crash report\(reports.intValue == 1 ? "" : "s")"
+                        + (kind.map { ", the newest \($0)" } ?? ""))
+        }
         if let peak = take("jetsam.app.peakMB") {
             var part = text("jetsam.app.peakMB", peak)
             if let rank = take("jetsam.app.rank") {
@@ -46,6 +54,24 @@ extension FindingsDocument {
             if let logs = take("changes.logs") { part += " in \(logs) log\(logs == 1 ? "" : "s")" }
             parts.append(part)
         }
+        if let footprint = take("budget.footprintMB") {
+            var part = text("budget.footprintMB", footprint)
+            if let ceiling = take("budget.ceilingMB") { part += " of a \(text("budget.ceilingMB", ceiling)) ceiling" }
+            if let limit = take("budget.limitMB") { part += " (limit \(text("budget.limitMB", limit)))" }
+            parts.append(part)
+        }
+        if let images = take("budget.images") {
+            var part = "\(images) image\(images.intValue == 1 ? "" : "s")"
+            if let decoded = take("budget.imageMB") { part += " decode to \(text("budget.imageMB", decoded))" }
+            if let heaviest = take("budget.heaviestImage") { part += " (heaviest \(heaviest))" }
+            parts.append(part)
+        }
+        if let layout = take("sample.layoutSamples"), let all = take("sample.mainThreadSamples") {
+            var part = "\(layout) of \(all) main-thread samples in layout"
+            if let share = take("sample.layoutPercent") { part += " (\(text("sample.layoutPercent", share)))" }
+            parts.append(part)
+        }
+        if let peak = take("metrickit.peakMB") { parts.append("MetricKit peak \(text("metrickit.peakMB", peak))") }
         if let first = take("growth.firstMB"), let last = take("growth.lastMB") {
             var part = "\(first) → \(text("growth.lastMB", last))"
             if let visits = take("growth.visits") { part += " over \(visits) visits" }
