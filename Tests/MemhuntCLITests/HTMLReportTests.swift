@@ -48,7 +48,7 @@ import Testing
             "--user-data-dir=" + dir.path + "/profile", "--virtual-time-budget=3000", "--enable-logging=stderr",
             "--v=0",
         ]
-        let dump = try Tool.run(browser, common + ["--dump-dom", page])
+        let dump = try await Tool.run(browser, common + ["--dump-dom", page])
         #expect(dump.status == 0, "\(dump.stderr)")
         let svgs = dump.stdout.components(separatedBy: "<svg ").count - 1
         #expect(svgs == 4, "charts in the rendered DOM: \(svgs)")
@@ -61,7 +61,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
         let png = shots + "/justsend-report.png"
         try? FileManager.default.removeItem(atPath: png)
-        let shot = try Tool.run(browser, common + ["--window-size=1000,2400", "--screenshot=" + png, page])
+        let shot = try await Tool.run(browser, common + ["--window-size=1000,2400", "--screenshot=" + png, page])
         #expect(shot.status == 0, "\(shot.stderr)")
         let bytes = try #require(FileManager.default.contents(atPath: png))
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")

@@ -14,13 +14,13 @@ import Testing
         var arguments = ["run", "--playbook", entry.playbook, "--format", "junit", "Fixtures/" + folder]
         if let app = entry.app { arguments += ["--app", app] }
         let run = await memhunt(arguments)
-        try validate(run.stdout)
+        try await validate(run.stdout)
     }
 
     @Test func findingsAtTheGateAreFailuresAndTheRestIsOutput() async throws {
         let run = await memhunt("run", "--app", "JustSend", "--format", "junit", "Fixtures/justsend")
         let xml = run.stdout
-        try validate(xml)
+        try await validate(xml)
         #expect(xml.contains(#"<testsuites name="memhunt: The eight-step memory hunt (JustSend)" tests="#))
         #expect(xml.contains(#"failures="7" errors="0">"#), "7 warnings at the default threshold")
         #expect(
@@ -39,7 +39,7 @@ import Testing
         let notice = await memhunt(
             "run", "--app", "JustSend", "--format", "junit", "--fail-on", "notice", "Fixtures/justsend")
         #expect(notice.stdout.contains(#"failures="10" errors="0">"#))
-        try validate(notice.stdout)
+        try await validate(notice.stdout)
     }
 
     @Test func hostileTextStaysWellFormed() async throws {
@@ -51,7 +51,7 @@ import Testing
             detail: "<![CDATA[ x ]]> \u{1B}[31m")
         document.steps[1].findings.append(finding)
         document.findings.append(finding)
-        try validate(JUnitReporter.render(document, options: ReportOptions()))
+        try await validate(JUnitReporter.render(document, options: ReportOptions()))
     }
 
     @Test func checkThatCouldNotRunIsAnError() async throws {
@@ -60,7 +60,7 @@ import Testing
         document.steps[4].failures.append(
             CheckFailure(check: "peak-budget", message: "exited with status 3", next: .decide(.allowExec, "Allow it.")))
         let xml = JUnitReporter.render(document, options: ReportOptions())
-        try validate(xml)
+        try await validate(xml)
         #expect(
             xml.contains(
                 #"<testcase name="simulator-repro/peak-budget" classname="memhunt.memory-hunt.simulator-repro">"#))
@@ -71,12 +71,12 @@ import Testing
     }
 
     /// Runs Tests/Support/validate_junit.py (xmllint with the schema, unique names, counts).
-    func validate(_ xml: String) throws {
+    func validate(_ xml: String) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try dir.write("report.xml", xml)
         let python = try #require(Tool.which("python3"), "python3 is needed: run scripts/setup")
-        let result = try Tool.run(python, ["Tests/Support/validate_junit.py", dir.path + "/report.xml"])
+        let result = try await Tool.run(python, ["Tests/Support/validate_junit.py", dir.path + "/report.xml"])
         #expect(result.status == 0, "\(result.stderr)\n\(xml.prefix(3000))")
     }
 }
