@@ -7,16 +7,29 @@ import Testing
 @testable import MemhuntCLI
 
 /// `memhunt diff` of the JustSend hunt against the verifying run after the fix, and `run --baseline`.
-@Suite struct DiffTests {
+@Suite(.serialized) struct DiffTests {
     /// The two saved runs in a temporary directory: `before.json` (Fixtures/justsend) and `after.json`
     /// (Fixtures/justsend-fixed).
     static func savedRuns() async throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()
-        let before = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
-        let after = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend-fixed")
-        try dir.write("before.json", before.stdout)
-        try dir.write("after.json", after.stdout)
+        let (before, after) = await SavedRuns.shared.documents()
+        try dir.write("before.json", before)
+        try dir.write("after.json", after)
         return dir
+    }
+
+    /// The two hunts, run once per test process: the diff and postmortem tests only read them.
+    actor SavedRuns {
+        static let shared = SavedRuns()
+        var cached: (String, String)?
+
+        func documents() async -> (String, String) {
+            if let cached { return cached }
+            let before = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
+            let after = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend-fixed")
+            cached = (before.stdout, after.stdout)
+            return (before.stdout, after.stdout)
+        }
     }
 
     @Test func theFixHolds() async throws {

@@ -7,7 +7,7 @@ import Testing
 @testable import MemhuntCLI
 
 /// GitHub Actions annotations and the job summary.
-@Suite struct GitHubReportTests {
+@Suite(.serialized) struct GitHubReportTests {
     @Test func findingsBecomeAnnotationsWithTheirArtifact() async throws {
         let run = await memhunt("run", "--app", "JustSend", "--format", "github", "Fixtures/justsend")
         #expect(run.status == 0)

@@ -7,7 +7,7 @@ import Testing
 @testable import MemhuntCLI
 
 /// The HTML report: self-contained, with its charts, rendered by a real headless Chromium.
-@Suite struct HTMLReportTests {
+@Suite(.serialized) struct HTMLReportTests {
     /// Debian's `chromium` (installed by `scripts/setup --tests`), or another Chromium on PATH.
     static let browser = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"].lazy
         .compactMap(Tool.which).first

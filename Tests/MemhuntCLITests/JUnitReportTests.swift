@@ -7,7 +7,7 @@ import Testing
 @testable import MemhuntCLI
 
 /// The JUnit report validates against the schema Jenkins and GitLab read, for every fixture folder.
-@Suite struct JUnitReportTests {
+@Suite(.serialized) struct JUnitReportTests {
     @Test(arguments: FindingsModelTests.folders.map(\.folder))
     func reportValidatesAgainstTheSchema(_ folder: String) async throws {
         let entry = try #require(FindingsModelTests.folders.first { $0.folder == folder })

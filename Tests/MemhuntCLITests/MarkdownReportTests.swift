@@ -7,7 +7,7 @@ import Testing
 @testable import MemhuntCLI
 
 /// The Markdown report: the seed's numbers in the steps table, and the fit to a GitHub comment.
-@Suite struct MarkdownReportTests {
+@Suite(.serialized) struct MarkdownReportTests {
     /// The steps table of the JustSend hunt, row by row.
     @Test func stepsTableCarriesTheSeedNumbers() async throws {
         let run = await memhunt("run", "--app", "JustSend", "--format", "markdown", "Fixtures/justsend")

@@ -7,7 +7,7 @@ import Testing
 @testable import MemhuntCLI
 
 /// `memhunt postmortem` over the JustSend hunt and the verifying run after the fix.
-@Suite struct PostmortemTests {
+@Suite(.serialized) struct PostmortemTests {
     @Test func builtInTemplateFillsTimelineInvestigationAndVerification() async throws {
         let dir = try await DiffTests.savedRuns()
         defer { dir.remove() }
