@@ -29,6 +29,8 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
     public var artifacts: [ArtifactRecord]
     public var summary: Summary
     public var gate: Gate
+    /// `run --baseline`: the saved run whose findings were left out, and how many; absent otherwise.
+    public var baseline: BaselineInfo?
 
     /// The tool that wrote the document.
     public struct Tool: Sendable, Hashable, Codable {
@@ -102,7 +104,8 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
         public var status: ArtifactStatus
         /// Why it is unrecognized or unreadable.
         public var diagnostics: [String]
-        /// When the incident it records happened, as the artifact writes it.
+        /// When the incident it records happened, as the artifact writes it (for measurements the first
+        /// reading's time, for change logs the first evaluation's).
         public var incidentTime: String?
         /// For downloads: the URL after redirects, and the HTTP status.
         public var finalURL: String?
@@ -216,6 +219,9 @@ extension FindingsDocument.ArtifactRecord {
         case .jetsamEvent(let event)?: incidentTime = event.date
         case .metricPayload(let payload)?: incidentTime = payload.timeStampEnd
         case .diagnosticPayload(let payload)?: incidentTime = payload.timeStampEnd
+        // The first reading (file order) and the first evaluation, as written, for the postmortem's timeline.
+        case .repro(.measurements(let set))?: incidentTime = set.measurements.lazy.compactMap(\.time).first
+        case .repro(.changeLog(let summary))?: incidentTime = summary.firstTimestamp
         default: incidentTime = nil
         }
     }

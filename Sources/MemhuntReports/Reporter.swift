@@ -27,7 +27,11 @@ public protocol Reporter: Sendable {
 
 /// Every report format, sorted by identifier. A test guards the order.
 public let reporters: [any Reporter.Type] = [
+    GitHubReporter.self,
+    HTMLReporter.self,
     JSONReporter.self,
+    JUnitReporter.self,
+    MarkdownReporter.self,
     TextReporter.self,
 ]
 

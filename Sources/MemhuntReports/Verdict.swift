@@ -97,3 +97,10 @@ extension Verdict {
         return text
     }
 }
+
+extension FindingsDocument.StepRecord {
+    /// The first of the step's most severe findings.
+    public var strongestFinding: Finding? {
+        findings.reduce(nil) { best, f in best.map { f.severity > $0.severity ? f : $0 } ?? f }
+    }
+}

@@ -13,6 +13,7 @@ import Testing
     /// Every fixture folder a hunt reads, with the app it is about.
     static let folders: [(folder: String, app: String?, playbook: String)] = [
         ("justsend", "JustSend", "memory-hunt"),
+        ("justsend-fixed", "JustSend", "memory-hunt"),
         ("killed", "JustSend", "memory-hunt"),
         ("old-device", nil, "memory-hunt"),
         ("watchdog", nil, "memory-hunt"),

@@ -22,9 +22,13 @@ struct HelpTextTests {
                                           with units, and parameters.
                   completions             Print a shell completion script (bash, zsh or fish)
                                           generated from the commands.
+                  diff                    Compare two saved runs: facts with deltas, findings
+                                          resolved, new and unchanged, a verdict.
                   inspect                 Show the kind and facts of single artifacts.
                   playbooks               List the built-in playbooks, or print one's YAML
                                           (playbooks show ID) to copy and tune.
+                  postmortem              Draft a Markdown postmortem from saved runs: the
+                                          incident's first, the verifying run last.
                   report                  Render a saved findings document (memhunt run
                                           --format json) in any format.
                   triage                  Walk through the hunt one step at a time, from what
@@ -60,11 +64,14 @@ struct HelpTextTests {
                                           http(s) URL. (default: memory-hunt)
                   --app <name>            The app under investigation: a process name or a
                                           bundle id.
-                  --format <format>       The output format. (values: json, text; default: text)
+                  --format <format>       The output format. (values: github, html, json,
+                                          junit, markdown, text; default: text)
                   -o, --output <file>     Write the report to this file (atomically; '-' is
                                           stdout) instead of stdout.
                   --fail-on <severity>    Exit 1 when a finding reaches this severity. (values:
                                           info, notice, warning, critical)
+                  --baseline <findings>   A saved run (memhunt run --format json): report and
+                                          gate only the findings it does not have.
                   --header <header>       An HTTP header for every download, as 'Name: value'.
                   --max-artifact-size <MB>
                                           Refuse downloads larger than this many megabytes.

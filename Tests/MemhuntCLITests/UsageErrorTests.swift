@@ -2,9 +2,7 @@ import MemhuntCLI
 import Testing
 
 let runUsage = """
-    memhunt run [--playbook <id-or-path-or-url>] [--app <name>] [--format <format>] [--output <file>] \
-    [--fail-on <severity>] [--header <header> ...] [--max-artifact-size <MB>] [--max-manifest-entries <count>] \
-    [--download-timeout <seconds>] [--allow-exec] [--color <when>] <artifact> ...
+    memhunt run [<options>] <artifact> ...
     """
 
 struct UsageErrorTests {

@@ -25,6 +25,9 @@ struct RunCommand: MemhuntCommand {
         "download-timeout", valueName: "seconds",
         help: "Give up on a download not complete after this long, retries included.", defaultValue: "300")
     static let allowExec = OptionSpec("allow-exec", help: "Allow the playbook to run external programs.")
+    static let baseline = OptionSpec(
+        "baseline", valueName: "findings",
+        help: "A saved run (memhunt run --format json): report and gate only the findings it does not have.")
 
     static let spec = CommandSpec(
         "run",
@@ -35,7 +38,7 @@ struct RunCommand: MemhuntCommand {
                 isRepeating: true)
         ],
         options: [
-            playbook, app, Options.format(), Options.output, Options.failOn, header, maxArtifactSize,
+            playbook, app, Options.format(), Options.output, Options.failOn, baseline, header, maxArtifactSize,
             maxManifestEntries, downloadTimeout, allowExec, Options.color,
         ]
     )
@@ -53,6 +56,7 @@ struct RunCommand: MemhuntCommand {
     func execute() async throws -> Memhunt.ExitStatus {
         let values = parsed.values
         let started = Date()
+        let known = try values.string(Self.baseline).map { ($0, try FindingsInput.read($0, console: console)) }
         let collector = try ArtifactCollector(parsed, console: console)
         defer { collector.removeCache() }
         let playbook = try await PlaybookReference.load(
@@ -77,6 +81,11 @@ struct RunCommand: MemhuntCommand {
             run: FindingsDocument.RunInfo(
                 id: UUID().uuidString.lowercased(), startedAt: Timestamps.iso8601(started, console.environment),
                 finishedAt: Timestamps.iso8601(Date(), console.environment)))
+        if let (source, baseline) = known {
+            document = document.suppressing(baseline, source: source)
+            let n = document.baseline?.suppressed ?? 0
+            console.note("memhunt: \(n) finding\(n == 1 ? "" : "s") known from the baseline \(source) left out")
+        }
         document.gate = Gate.decide(
             document, failOn: values.value(Options.failOn, as: Severity.self), operands: values.positionals)
         try output.write(document, format: values.string(Options.format()) ?? "text", console: console)
@@ -185,6 +194,7 @@ struct ReportDestination {
         let options = ReportOptions(
             colored: path == nil && console.stdoutColored, decisions: commandLineDecisions)
         let report = reporter.render(document, options: options)
+        try appendJobSummary(document, reporter: reporter, options: options, console: console)
         guard let path else { return console.stdout.write(report) }
         do {
             try AtomicFile.write(report, to: path)
@@ -192,6 +202,41 @@ struct ReportDestination {
             throw CommandError("\(error)")
         }
         console.note("memhunt: wrote \(path) (\(TextReporter.summaryLine(document)))")
+    }
+}
+
+extension ReportDestination {
+    /// `--format github` in a GitHub Actions job: the Markdown report appended to `$GITHUB_STEP_SUMMARY`.
+    func appendJobSummary(
+        _ document: FindingsDocument, reporter: any Reporter.Type, options: ReportOptions, console: Console
+    ) throws {
+        guard reporter.identifier == GitHubReporter.identifier, let path = console.environment["GITHUB_STEP_SUMMARY"],
+            !path.isEmpty
+        else { return }
+        var plain = options
+        plain.colored = false
+        try JobSummary.append(GitHubReporter.jobSummary(document, options: plain), to: path)
+    }
+}
+
+/// Appending to the job summary file (created when missing), as GitHub's own actions do.
+enum JobSummary {
+    static func append(_ text: String, to path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw CommandError("\(path): cannot create the job summary file (GITHUB_STEP_SUMMARY)")
+            }
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw CommandError("\(path): cannot write the job summary file (GITHUB_STEP_SUMMARY)")
+        }
+        defer { try? handle.close() }
+        do {
+            _ = try handle.seekToEnd()
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            throw CommandError("\(path): cannot write the job summary file (GITHUB_STEP_SUMMARY): \(error)")
+        }
     }
 }
 

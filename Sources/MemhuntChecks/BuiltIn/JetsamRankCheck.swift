@@ -20,6 +20,9 @@ struct JetsamRankCheck: Check {
             FactDescription("jetsam.pageSize", .bytes, "Bytes per page: 16,384, or 4,096 on A7/A8 devices."),
             FactDescription("jetsam.largestProcess", .text, "The record's largestProcess field."),
             FactDescription(
+                "jetsam.topProcesses", .list,
+                "The record's ten largest processes by lifetime peak: {name, peakMB, app}, largest first."),
+            FactDescription(
                 "jetsam.app.peakMB", .megabytes,
                 "The subject's lifetime peak: lifetimeMax pages, never below rpages (records up to iOS 12)."),
             FactDescription("jetsam.app.rank", .count, "1 + the processes of the record with a larger lifetime peak."),
@@ -58,6 +61,19 @@ struct JetsamRankCheck: Check {
         output.record("jetsam.processes", .int(event.processes.count))
         output.record("jetsam.pageSize", .int(Int(clamping: event.pageSize)))
         output.record("jetsam.largestProcess", event.largestProcess.map(FactValue.string))
+        let largest = event.processes.enumerated().sorted { a, b in
+            a.element.peakPages != b.element.peakPages ? a.element.peakPages > b.element.peakPages : a.offset < b.offset
+        }
+        output.record(
+            "jetsam.topProcesses",
+            .array(
+                largest.prefix(10).map { _, process in
+                    [
+                        "name": .string(process.name),
+                        "peakMB": .megabytes(bytes: record.bytes(pages: process.peakPages)),
+                        "app": .bool(process.isApp),
+                    ]
+                }))
 
         let listing = records.map { r in
             "\(r.artifact.source) (\(r.event.date ?? "undated"), \(r.event.processes.count) processes"

@@ -1,0 +1,271 @@
+import MemhuntCore
+
+/// GitHub-flavored Markdown for a pull-request comment, an issue or a job summary: the verdict, the
+/// steps as a table, before/after tables, findings by severity with evidence; long lists folded.
+///
+/// It fits GitHub's comment limit (65,536 characters): when the full report is longer, it folds the
+/// least severe details first (artifacts, then info, notice, warning and critical details, then
+/// finding lists) and says what it folded.
+public enum MarkdownReporter: Reporter {
+    public static let identifier = "markdown"
+    public static let summary =
+        "GitHub-flavored Markdown: verdict, steps table, before/after, findings (fits a comment)."
+
+    /// GitHub's limit for a comment body, in characters (UTF-16 code units, as GitHub counts them).
+    public static let commentLimit = 65_536
+
+    /// How much the report leaves out, from nothing to titles only.
+    struct Folding: Equatable {
+        var artifacts = false
+        /// Severities whose detail, evidence and next step are left out.
+        var bareSeverities: Set<Severity> = []
+        /// Severities whose findings are left out (counted only).
+        var droppedSeverities: Set<Severity> = []
+        var stepFacts = false
+
+        /// Each stage folds more, least severe first.
+        static let stages: [Folding] = {
+            var stages = [Folding()]
+            var f = Folding()
+            f.stepFacts = true
+            stages.append(f)
+            f.artifacts = true
+            stages.append(f)
+            for severity in Severity.allCases {
+                f.bareSeverities.insert(severity)
+                stages.append(f)
+            }
+            for severity in Severity.allCases {
+                f.droppedSeverities.insert(severity)
+                stages.append(f)
+            }
+            return stages
+        }()
+
+        var notes: [String] {
+            var notes: [String] = []
+            if stepFacts { notes.append("the facts of each step") }
+            if artifacts { notes.append("the artifact list") }
+            let bare = Severity.allCases.filter { bareSeverities.contains($0) && !droppedSeverities.contains($0) }
+            if !bare.isEmpty {
+                notes.append("details of \(bare.map(\.rawValue).joined(separator: ", ")) findings (titles kept)")
+            }
+            let dropped = Severity.allCases.filter { droppedSeverities.contains($0) }
+            if !dropped.isEmpty {
+                notes.append("\(dropped.map(\.rawValue).joined(separator: ", ")) findings (counted)")
+            }
+            return notes
+        }
+    }
+
+    public static func render(_ document: FindingsDocument, options: ReportOptions) -> String {
+        render(document, options: options, limit: commentLimit)
+    }
+
+    /// The report, folded until it fits `limit` characters.
+    public static func render(_ document: FindingsDocument, options: ReportOptions, limit: Int) -> String {
+        var last = ""
+        for folding in Folding.stages {
+            last = render(document, options: options, folding: folding, limit: limit)
+            if last.utf16.count <= limit { return last }
+        }
+        // Even titles alone do not fit: cut at the limit, on a line boundary, and say so.
+        let note = "\n\n_Cut at GitHub's \(FactValue.grouped(limit))-character limit._\n"
+        var cut = ""
+        for line in last.split(separator: "\n", omittingEmptySubsequences: false) {
+            if cut.utf16.count + line.utf16.count + 1 + note.utf16.count > limit { break }
+            cut += line + "\n"
+        }
+        return cut + note
+    }
+
+    static func render(_ document: FindingsDocument, options: ReportOptions, folding: Folding, limit: Int) -> String {
+        var out = "## " + Escape.markdown(document.playbook.title)
+        if let app = document.subject.app { out += ": " + Escape.markdown(app) }
+        out += "\n\n"
+        out += verdict(document)
+        if let baseline = document.baseline {
+            out +=
+                "> \(baseline.suppressed) finding\(baseline.suppressed == 1 ? "" : "s") known from the baseline "
+                + Escape.code(baseline.source) + " left out.\n\n"
+        }
+        let notes = folding.notes
+        if !notes.isEmpty {
+            out +=
+                "> [!NOTE]\n> Folded to fit GitHub's \(FactValue.grouped(limit))-character comment limit: "
+                + notes.joined(separator: "; ") + ". The full report: `memhunt report FINDINGS.json`.\n\n"
+        }
+        out += stepsTable(document, folding: folding)
+        out += beforeAfter(document)
+        out += findings(document, options: options, folding: folding)
+        if !folding.artifacts { out += artifacts(document) }
+        out += TextReporter.summaryLine(document) + "\n"
+        if document.gate.exitStatus != 0, let reason = document.gate.reason {
+            out += "\n**Gate: exit \(document.gate.exitStatus)**: \(Escape.markdown(reason))\n"
+        }
+        return out
+    }
+
+    /// The document's verdict as a quote: one sentence per step, each naming the step it rests on.
+    static func verdict(_ document: FindingsDocument) -> String {
+        guard let verdict = document.verdict, !verdict.sentences.isEmpty else { return "" }
+        var out = "> **Verdict**\n>\n"
+        for sentence in verdict.sentences {
+            let number = sentence.step.flatMap { id in document.step(id: id)?.number }
+            out += "> - " + Escape.markdown(sentence.text) + (number.map { " (step \($0))" } ?? "") + "\n"
+        }
+        return out + "\n"
+    }
+
+    static func status(_ step: FindingsDocument.StepRecord) -> String {
+        switch step.status {
+        case .clear: "clear"
+        case .finding:
+            "**" + (step.strongestFinding?.severity.rawValue ?? "finding") + "**"
+        case .noArtifact: step.isGuidanceOnly ? "guidance" : "no artifact"
+        case .error: "**error**"
+        case .skipped: "skipped"
+        case .notApplicable: "not applicable"
+        }
+    }
+
+    static func stepsTable(_ document: FindingsDocument, folding: Folding) -> String {
+        var out = "### Steps\n\n| # | What I inspect | What it tells me | Result | Status |\n|---:|---|---|---|---|\n"
+        for step in document.steps {
+            var result = Escape.markdown(document.result(of: step))
+            let titles = step.findings.map { Escape.markdown($0.title) }
+            if !titles.isEmpty { result += (result.isEmpty ? "" : "<br>") + titles.joined(separator: "<br>") }
+            if result.isEmpty { result = step.guidance?.collect.map { "_collect:_ " + Escape.markdown($0) } ?? "—" }
+            let inspects = step.inspects.isEmpty ? step.title : step.inspects
+            out +=
+                "| \(step.number) | \(Escape.markdown(inspects)) | \(Escape.markdown(step.tells)) | \(result) | "
+                + status(step) + " |\n"
+        }
+        out += "\n"
+        let withFacts = document.steps.filter { !$0.facts.isEmpty }
+        if !folding.stepFacts && !withFacts.isEmpty {
+            out +=
+                "<details><summary>Every fact (\(document.facts.count))</summary>\n\n| Step | Fact | Value |\n|---:|---|---|\n"
+            for step in withFacts {
+                for key in step.facts.keys.sorted() {
+                    out +=
+                        "| \(step.number) | \(Escape.code(key)) | "
+                        + Escape.markdown(document.formatted(key, step.facts[key]!)) + " |\n"
+                }
+            }
+            out += "\n</details>\n\n"
+        }
+        return out
+    }
+
+    /// Before/after tables where the run compares: the repro, the variants, the change logs.
+    static func beforeAfter(_ document: FindingsDocument) -> String {
+        var rows: [String] = []
+        if let baseline = document.facts["repro.baselineMB"], let peak = document.facts["repro.peakMB"] {
+            let ratio = document.facts["repro.ratio"].map { "×" + $0.description } ?? ""
+            let label = document.facts["repro.label"].map { " (" + Escape.markdown($0.description) + ")" } ?? ""
+            rows.append(
+                "| Simulator repro: baseline → peak\(label) | \(document.formatted("repro.baselineMB", baseline)) | "
+                    + "\(document.formatted("repro.peakMB", peak)) | \(ratio) |")
+        }
+        if let largest = document.facts["variation.maxMB"], let smallest = document.facts["variation.minMB"] {
+            let variants = document.facts["variation.variants"]?.arrayValue?.map(\.description) ?? []
+            let ratio = document.facts["variation.ratio"].map { "×" + $0.description } ?? ""
+            let named = variants.isEmpty ? "" : " (" + Escape.markdown(variants.joined(separator: " vs ")) + ")"
+            rows.append(
+                "| Structure variants: largest vs smallest\(named) | \(document.formatted("variation.maxMB", largest)) | "
+                    + "\(document.formatted("variation.minMB", smallest)) | \(ratio) |")
+        }
+        if let first = document.facts["growth.firstMB"], let last = document.facts["growth.lastMB"] {
+            let slope = document.facts["growth.slopeMB"].map {
+                "+" + document.formatted("growth.slopeMB", $0) + "/visit"
+            }
+            rows.append(
+                "| Footprint per visit: first → last | \(document.formatted("growth.firstMB", first)) | "
+                    + "\(document.formatted("growth.lastMB", last)) | \(slope ?? "") |")
+        }
+        var out = ""
+        if !rows.isEmpty {
+            out += "### Before and after\n\n| Measure | Before | After | Change |\n|---|---:|---:|---:|\n"
+            out += rows.joined(separator: "\n") + "\n\n"
+        }
+        for pair in document.changeLogPairs {
+            if out.isEmpty { out += "### Before and after\n\n" }
+            out +=
+                "Body evaluations per view, \(Escape.code(pair.before)) → \(Escape.code(pair.after)):\n\n"
+                + "| View | Before | After | Change |\n|---|---:|---:|---|\n"
+            for view in pair.views {
+                out +=
+                    "| \(Escape.markdown(view.view)) | +\(view.before) | +\(view.after) | +\(view.before) → +\(view.after) |\n"
+            }
+            out += "\n"
+        }
+        let byView = document.evaluationsByView
+        if byView.count > 0 {
+            out +=
+                "<details><summary>Body evaluations per view and change log</summary>\n\n| View | Log | Evaluations |\n|---|---|---:|\n"
+            for (view, counts) in byView {
+                for (log, count) in counts { out += "| \(Escape.markdown(view)) | \(Escape.code(log)) | \(count) |\n" }
+            }
+            out += "\n</details>\n\n"
+        }
+        return out
+    }
+
+    static func findings(_ document: FindingsDocument, options: ReportOptions, folding: Folding) -> String {
+        var out = document.findings.isEmpty && document.failures.isEmpty ? "" : "### Findings\n\n"
+        for step in document.steps {
+            for failure in step.failures {
+                out += "- **error** in step \(step.number): check \(Escape.code(failure.check)) could not run: "
+                out += Escape.markdown(failure.message) + "\n"
+            }
+        }
+        if !document.failures.isEmpty { out += "\n" }
+        for severity in Severity.allCases.reversed() {
+            let group = document.findings.filter { $0.severity == severity }
+            guard !group.isEmpty else { continue }
+            let heading = "\(severity.rawValue.capitalized) (\(group.count))"
+            if folding.droppedSeverities.contains(severity) {
+                out += "#### \(heading)\n\n_\(group.count) folded._\n\n"
+                continue
+            }
+            var body = ""
+            for finding in group {
+                let step = document.step(id: finding.step)
+                body += "- **" + Escape.markdown(finding.title) + "** " + Escape.code(finding.code)
+                if let step { body += " · step \(step.number)" }
+                body += "\n"
+                guard !folding.bareSeverities.contains(severity) else { continue }
+                body += "  " + Escape.markdown(finding.detail) + "\n"
+                for evidence in finding.evidence { body += "  - evidence: " + Escape.code(evidence.reference) + "\n" }
+                if let next = finding.next {
+                    body +=
+                        "  - next: " + Escape.markdown(document.phrase(next, from: finding.step, options: options))
+                        + "\n"
+                }
+            }
+            // Info findings and long groups are folded; the more severe stay open.
+            if severity == .info || group.count > 10 {
+                out += "<details><summary>\(heading)</summary>\n\n" + body + "\n</details>\n\n"
+            } else {
+                out += "#### \(heading)\n\n" + body + "\n"
+            }
+        }
+        return out
+    }
+
+    static func artifacts(_ document: FindingsDocument) -> String {
+        guard !document.artifacts.isEmpty else { return "" }
+        var out =
+            "<details><summary>Artifacts (\(document.artifacts.count))</summary>\n\n"
+            + "| Status | Kind | Source | sha256 |\n|---|---|---|---|\n"
+        for artifact in document.artifacts {
+            let sha = artifact.sha256.map { Escape.code(String($0.prefix(12))) } ?? ""
+            var status = artifact.status.rawValue
+            if !artifact.diagnostics.isEmpty { status += ": " + artifact.diagnostics.joined(separator: "; ") }
+            out +=
+                "| \(Escape.markdown(status)) | \(artifact.kind?.rawValue ?? "—") | \(Escape.code(artifact.source)) | \(sha) |\n"
+        }
+        return out + "\n</details>\n\n"
+    }
+}

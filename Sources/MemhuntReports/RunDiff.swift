@@ -1,0 +1,239 @@
+import Foundation
+import MemhuntCore
+
+/// Two runs compared: facts side by side with deltas and ratios, findings resolved, new and unchanged,
+/// body evaluations per view, regressions past a tolerance, and a verdict. A pure value built from two
+/// findings documents; `memhunt diff` renders it as text, JSON or Markdown.
+///
+/// Which way is worse is decided per fact by `RunDiff.better(for:unit:)`: lower is better for
+/// memory (MB, bytes, pages), counts, ratios and percentages, except the keys in `directions`.
+public struct RunDiff: Sendable {
+    /// Which way a fact should move.
+    public enum Better: String, Sendable, Codable {
+        case lower, higher
+        /// Context, not a measure (the page size, how many logs were given).
+        case neutral
+    }
+
+    /// How a fact moved from BEFORE to AFTER.
+    public enum Movement: String, Sendable, Codable {
+        case better, worse, unchanged
+        /// Moved, but the fact has no better direction (or is not a number).
+        case changed
+        /// Only in AFTER, or only in BEFORE.
+        case added, removed
+    }
+
+    public struct FactChange: Sendable {
+        public var key: String
+        public var unit: FactUnit
+        public var better: Better
+        public var before: FactValue?
+        public var after: FactValue?
+        /// after - before, for numbers.
+        public var delta: Double?
+        /// after / before, for numbers with a non-zero before.
+        public var ratio: Double?
+        public var movement: Movement
+        /// Worse past the tolerance.
+        public var regression: Bool
+    }
+
+    /// What happened to a finding.
+    public enum FindingState: String, Sendable, Codable {
+        /// In BEFORE, not in AFTER, and AFTER measured its step.
+        case resolved
+        /// In AFTER only.
+        case new
+        /// In both (matched by code and subject).
+        case unchanged
+        /// In BEFORE; AFTER had no artifact for its step, so nothing says whether it is resolved.
+        case notRemeasured = "not-remeasured"
+    }
+
+    public struct FindingChange: Sendable {
+        public var state: FindingState
+        public var before: Finding?
+        public var after: Finding?
+        /// The finding as AFTER words it, else as BEFORE did.
+        public var finding: Finding { after ?? before! }
+    }
+
+    /// One view's body evaluations per gesture (the largest count in one change log) before and after.
+    public struct ViewChange: Sendable {
+        public var view: String
+        public var before: Int?
+        public var after: Int?
+    }
+
+    public var before: FindingsDocument
+    public var after: FindingsDocument
+    /// A fraction: 0.05 lets a fact move 5 % the wrong way before it is a regression.
+    public var tolerance: Double
+    public var facts: [FactChange]
+    public var findings: [FindingChange]
+    public var views: [ViewChange]
+
+    /// Keys whose better direction is not the unit's.
+    public static let directions: [String: Better] = [
+        // Rank 1 is the largest process: a higher rank number is a smaller share.
+        "jetsam.app.rank": .higher,
+        // Context: how much evidence was given, or a property of the device.
+        "jetsam.records": .neutral, "jetsam.processes": .neutral, "jetsam.pageSize": .neutral,
+        "changes.logs": .neutral, "growth.visits": .neutral, "growth.r2": .neutral, "budget.images": .neutral,
+        "budget.limitMB": .neutral, "budget.ceilingMB": .neutral, "sample.mainThreadSamples": .neutral,
+        "crash.reports": .lower,
+    ]
+
+    /// The better direction of a fact: the key's entry in `directions`, else lower for memory,
+    /// counts, ratios and percentages, else neutral.
+    public static func better(for key: String, unit: FactUnit) -> Better {
+        if let explicit = directions[key] { return explicit }
+        switch unit {
+        case .megabytes, .bytes, .pages, .count, .ratio, .percent: return .lower
+        case .text, .flag, .list, .map, .number: return .neutral
+        }
+    }
+
+    public init(before: FindingsDocument, after: FindingsDocument, tolerance: Double = 0.05) {
+        self.before = before
+        self.after = after
+        self.tolerance = tolerance
+        let keys = Set(before.facts.keys).union(after.facts.keys).sorted()
+        facts = keys.map { key in
+            let unit = after.factCatalog[key]?.unit ?? before.factCatalog[key]?.unit ?? .number
+            return Self.change(key, unit: unit, before.facts[key], after.facts[key], tolerance: tolerance)
+        }
+        findings = Self.match(before, after)
+        views = Self.views(before, after)
+    }
+
+    public static func change(_ key: String, unit: FactUnit, _ old: FactValue?, _ new: FactValue?, tolerance: Double)
+        -> FactChange
+    {
+        let better = better(for: key, unit: unit)
+        var change = FactChange(
+            key: key, unit: unit, better: better, before: old, after: new, movement: .unchanged, regression: false)
+        guard let old else {
+            change.movement = .added
+            return change
+        }
+        guard let new else {
+            change.movement = .removed
+            return change
+        }
+        guard let a = old.doubleValue, let b = new.doubleValue else {
+            change.movement = old == new ? .unchanged : .changed
+            return change
+        }
+        change.delta = b - a
+        change.ratio = a != 0 ? b / a : nil
+        if a == b {
+            change.movement = .unchanged
+        } else if better == .neutral {
+            change.movement = .changed
+        } else {
+            let improved = better == .lower ? b < a : b > a
+            change.movement = improved ? .better : .worse
+            if !improved {
+                let allowed = abs(a) * tolerance
+                change.regression = abs(b - a) > allowed
+            }
+        }
+        return change
+    }
+
+    /// Findings matched by code and subject (titles carry numbers and may differ); several findings
+    /// with one code pair in order, identical titles first.
+    static func match(_ before: FindingsDocument, _ after: FindingsDocument) -> [FindingChange] {
+        var remaining = after.findings.enumerated().map { $0 }
+        var changes: [FindingChange] = []
+        let sameSubject = before.subject.app == after.subject.app
+        for old in before.findings {
+            let candidates = remaining.indices.filter { sameSubject && remaining[$0].element.code == old.code }
+            let pick = candidates.first { remaining[$0].element.title == old.title } ?? candidates.first
+            if let pick {
+                changes.append(FindingChange(state: .unchanged, before: old, after: remaining[pick].element))
+                remaining.remove(at: pick)
+            } else {
+                let measured = after.step(id: old.step).map { $0.status == .clear || $0.status == .finding } ?? false
+                changes.append(FindingChange(state: measured ? .resolved : .notRemeasured, before: old, after: nil))
+            }
+        }
+        for (_, new) in remaining { changes.append(FindingChange(state: .new, before: nil, after: new)) }
+        return changes
+    }
+
+    /// Per view, the largest count of body evaluations in one change log (one gesture per log).
+    static func views(_ before: FindingsDocument, _ after: FindingsDocument) -> [ViewChange] {
+        func perGesture(_ document: FindingsDocument) -> [String: Int] {
+            var views: [String: Int] = [:]
+            for (view, counts) in document.evaluationsByView { views[view] = counts.map(\.count).max() ?? 0 }
+            return views
+        }
+        let old = perGesture(before), new = perGesture(after)
+        return Set(old.keys).union(new.keys).sorted().map { ViewChange(view: $0, before: old[$0], after: new[$0]) }
+    }
+
+    /// Facts that moved the wrong way past the tolerance.
+    public var regressedFacts: [FactChange] { facts.filter(\.regression) }
+
+    /// New findings at warning or above.
+    public var newSevereFindings: [FindingChange] {
+        findings.filter { $0.state == .new && $0.finding.severity >= .warning }
+    }
+
+    /// Whether `--fail-on-regression` fails.
+    public var regressed: Bool { !regressedFacts.isEmpty || !newSevereFindings.isEmpty }
+
+    /// `before → after unit`, with the catalog's unit.
+    public func transition(_ change: FactChange) -> String {
+        if change.unit == .list || change.unit == .map {
+            return change.movement == .unchanged ? "same" : (change.after == nil ? "removed" : "changed")
+        }
+        let old = change.before.map { $0.description } ?? "—"
+        let new = change.after.map { change.unit.format($0) } ?? "—"
+        return old + " → " + new
+    }
+
+    /// `+509 MB (×0.17)`.
+    public func deltaText(_ change: FactChange) -> String {
+        guard let delta = change.delta else { return "" }
+        var text = (delta > 0 ? "+" : "") + change.unit.format(.oneDecimal(delta))
+        if let ratio = change.ratio {
+            text += " (×" + String(format: "%.2f", ratio) + ")"
+        }
+        return text
+    }
+
+    /// One sentence: whether the fix holds, with the largest improvement and the view evaluations.
+    public var verdict: String {
+        if regressed {
+            var reasons = regressedFacts.prefix(3).map {
+                "\($0.key) \(transition($0)) (\(deltaText($0)), past the \(percent(tolerance)) tolerance)"
+            }
+            reasons += newSevereFindings.prefix(3).map { "new \($0.finding.severity.rawValue): \($0.finding.title)" }
+            return "The fix does not hold: " + reasons.joined(separator: "; ") + "."
+        }
+        var parts: [String] = []
+        let memory = facts.filter { $0.movement == .better && $0.unit == .megabytes && ($0.ratio ?? 1) < 1 }
+        if let best = memory.min(by: { ($0.ratio ?? 1, $0.key) < ($1.ratio ?? 1, $1.key) }) {
+            parts.append("\(transition(best)) (\(best.key))")
+        }
+        let views = views.compactMap { v -> (String, Int, Int)? in
+            guard let b = v.before, let a = v.after, a < b else { return nil }
+            return (v.view, b, a)
+        }
+        if let view = views.max(by: { ($0.1 - $0.2, $1.0) < ($1.1 - $1.2, $0.0) }) {
+            parts.append("\(view.0) +\(view.1) → +\(view.2) per gesture")
+        }
+        let resolved = findings.count { $0.state == .resolved }
+        if resolved > 0 { parts.append("\(resolved) finding\(resolved == 1 ? "" : "s") resolved") }
+        if parts.isEmpty {
+            return "Nothing moved the wrong way past the \(percent(tolerance)) tolerance, and nothing improved either."
+        }
+        return "The fix holds: " + parts.joined(separator: "; ") + "."
+    }
+
+    func percent(_ fraction: Double) -> String { FactValue.oneDecimal(fraction * 100).description + " %" }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import MemhuntCore
+import MemhuntReports
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntCLI
+
+/// `memhunt diff` of the JustSend hunt against the verifying run after the fix, and `run --baseline`.
+@Suite(.serialized) struct DiffTests {
+    /// The two saved runs in a temporary directory: `before.json` (Fixtures/justsend) and `after.json`
+    /// (Fixtures/justsend-fixed).
+    static func savedRuns() async throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        let (before, after) = await SavedRuns.shared.documents()
+        try dir.write("before.json", before)
+        try dir.write("after.json", after)
+        return dir
+    }
+
+    /// The two hunts, run once per test process: the diff and postmortem tests only read them.
+    actor SavedRuns {
+        static let shared = SavedRuns()
+        var cached: (String, String)?
+
+        func documents() async -> (String, String) {
+            if let cached { return cached }
+            let before = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
+            let after = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend-fixed")
+            cached = (before.stdout, after.stdout)
+            return (before.stdout, after.stdout)
+        }
+    }
+
+    @Test func theFixHolds() async throws {
+        let dir = try await Self.savedRuns()
+        defer { dir.remove() }
+        let run = await memhunt("diff", dir.path + "/before.json", dir.path + "/after.json", "--fail-on-regression")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout.contains(
+                "The fix holds: 623 → 103 MB (variation.maxMB); RootView +11 → +1 per gesture; 8 findings resolved."))
+        #expect(run.stdout.contains("repro.peakMB              611 → 102 MB              -509 MB (×0.17)       better"))
+        #expect(run.stdout.contains("RootView       +11 → +1"))
+        #expect(
+            run.stdout.contains("resolved       warning  after-detail: 45 → 611 MB (×13.6)  [repro-footprint.growth]"))
+        // The JetsamEvent is not part of the verifying run: its findings are not called resolved.
+        #expect(run.stdout.contains("not-remeasured warning  JustSend held 122 MB while suspended"))
+        #expect(
+            run.stdout.hasSuffix(
+                "Findings: 8 resolved, 1 unchanged, 0 new, 5 not-remeasured · regressions: none (tolerance 5 %)\n"))
+
+        let markdown = await memhunt(
+            "diff", dir.path + "/before.json", dir.path + "/after.json", "--format", "markdown")
+        #expect(markdown.stdout.contains("> **Verdict:** The fix holds: 623 → 103 MB"))
+        #expect(markdown.stdout.contains("| `repro.peakMB` | 611 MB | 102 MB | -509 MB (×0.17) | better |"))
+        #expect(markdown.stdout.contains("| RootView | +11 | +1 |"))
+
+        let json = await memhunt("diff", dir.path + "/before.json", dir.path + "/after.json", "--format", "json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["schema"] as? String == "memhunt.diff/1")
+        #expect(object["regressed"] as? Bool == false)
+        let facts = try #require(object["facts"] as? [[String: Any]])
+        let peak = try #require(facts.first { $0["key"] as? String == "repro.peakMB" })
+        #expect(peak["unit"] as? String == "MB")
+        #expect(peak["delta"] as? Double == -509)
+        #expect(peak["movement"] as? String == "better")
+    }
+
+    @Test func theReverseOrderIsARegression() async throws {
+        let dir = try await Self.savedRuns()
+        defer { dir.remove() }
+        let plain = await memhunt("diff", dir.path + "/after.json", dir.path + "/before.json")
+        #expect(plain.status == 0, "without --fail-on-regression the diff only reports")
+        #expect(plain.stdout.contains("The fix does not hold: "))
+        let gate = await memhunt("diff", dir.path + "/after.json", dir.path + "/before.json", "--fail-on-regression")
+        #expect(gate.status == 1)
+        #expect(gate.stdout.contains("repro.peakMB 102 → 611 MB (+509 MB (×5.99), past the 5 % tolerance)"))
+        #expect(gate.stdout.contains("REGRESSION"))
+        #expect(gate.stderr.contains("memhunt: exit 1: "))
+        // A generous tolerance still catches new warnings.
+        let tolerant = await memhunt(
+            "diff", dir.path + "/after.json", dir.path + "/before.json", "--fail-on-regression", "--tolerance", "1000%")
+        #expect(tolerant.status == 1)
+        #expect(tolerant.stdout.contains("new warning: "))
+        let bad = await memhunt("diff", dir.path + "/after.json", dir.path + "/before.json", "--tolerance", "five")
+        #expect(bad.status == 64)
+    }
+
+    @Test func directionsPerUnitAndKey() {
+        #expect(RunDiff.better(for: "repro.peakMB", unit: .megabytes) == .lower)
+        #expect(RunDiff.better(for: "changes.evaluations", unit: .count) == .lower)
+        #expect(RunDiff.better(for: "jetsam.app.rank", unit: .count) == .higher)
+        #expect(RunDiff.better(for: "jetsam.pageSize", unit: .bytes) == .neutral)
+        #expect(RunDiff.better(for: "crash.kind", unit: .text) == .neutral)
+        // Within the tolerance a worse value is not a regression; past it, it is.
+        let within = RunDiff.change("repro.peakMB", unit: .megabytes, 100, 104, tolerance: 0.05)
+        #expect(within.movement == .worse && !within.regression)
+        let past = RunDiff.change("repro.peakMB", unit: .megabytes, 100, 106, tolerance: 0.05)
+        #expect(past.regression)
+        let rank = RunDiff.change("jetsam.app.rank", unit: .count, 7, 3, tolerance: 0.05)
+        #expect(rank.movement == .worse && rank.regression)
+    }
+
+    @Test func baselineLeavesOutKnownFindings() async throws {
+        let dir = try await Self.savedRuns()
+        defer { dir.remove() }
+        // Against its own saved run, nothing is new: the gate passes.
+        let same = await memhunt(
+            "run", "--app", "JustSend", "--fail-on", "warning", "--baseline", dir.path + "/before.json",
+            "Fixtures/justsend")
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout.hasSuffix("Summary: no findings\n"))
+        #expect(same.stderr.contains("memhunt: 14 findings known from the baseline \(dir.path)/before.json left out"))
+        // Against the fixed run, the JustSend hunt's warnings are new: the gate fails.
+        let json = await memhunt(
+            "run", "--app", "JustSend", "--fail-on", "warning", "--format", "json", "--baseline",
+            dir.path + "/after.json", "Fixtures/justsend")
+        #expect(json.status == 1)
+        let document = try FindingsDocument.decode(Array(json.stdout.utf8))
+        #expect(document.baseline?.suppressed == 1)
+        #expect(document.findings.count == 13)
+        #expect(document.summary.findings["info"] == 2)
+        #expect(!document.findings.contains { $0.code == "crash-report.none" })
+        let markdown = MarkdownReporter.render(document, options: ReportOptions())
+        #expect(markdown.contains("1 finding known from the baseline"))
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// External programs the report tests use (xmllint, python3, chromium): found on PATH, run with an argv.
+public enum Tool {
+    /// The full path of `name` on PATH, if it is there.
+    public static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = String(directory) + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `executable` with `arguments` from the repository root; stdout and stderr captured.
+    ///
+    /// The waiting happens on dedicated threads, never on the cooperative pool: with two cores, a test
+    /// blocked on Chromium for seconds would stall every other suite (and their timing assertions).
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                do {
+                    continuation.resume(returning: try runBlocking(executable, arguments, environment: environment))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private final class Box: @unchecked Sendable {
+        var data = Data()
+    }
+
+    private static func runBlocking(
+        _ executable: String, _ arguments: [String], environment: [String: String]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Drain stderr on its own thread so neither pipe fills while the other is read.
+        let stderr = Box()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            stderr.data = err.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self),
+            String(decoding: stderr.data, as: UTF8.self)
+        )
+    }
+}
