@@ -49,7 +49,7 @@ public enum TextReporter: Reporter {
             out += style.dim("   inspects: \(step.inspects) · tells: \(step.tells)") + "\n"
         }
         for key in step.facts.keys.sorted() {
-            out += "   " + key + " = " + document.formatted(key, step.facts[key]!) + "\n"
+            out += "   " + key + " = " + Self.fact(key, step.facts[key]!, in: document) + "\n"
         }
         for failure in step.failures {
             out += "   " + style.red(pad("error", 8)) + " Check '\(failure.check)' could not run\n"
@@ -76,6 +76,16 @@ public enum TextReporter: Reporter {
             if let empty = step.guidance?.empty { out += wrap("if empty: " + empty, indent: "   ") }
         }
         return out
+    }
+
+    /// A fact as the walk shows it: a long list or map is counted, not spelled out (the findings
+    /// document and the other formats hold it whole).
+    static func fact(_ key: String, _ value: FactValue, in document: FindingsDocument) -> String {
+        let text = document.formatted(key, value)
+        guard text.count > 120 else { return text }
+        if let items = value.arrayValue { return "\(items.count) entries (all in the findings document)" }
+        if let entries = value.objectValue { return "\(entries.count) entries (all in the findings document)" }
+        return text
     }
 
     /// "JustSend", "JustSend (named by the crash reports)", "not chosen".
