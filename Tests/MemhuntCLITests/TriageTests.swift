@@ -102,6 +102,20 @@ import Testing
         }
     }
 
+    @Test func theEndOffersThePostmortemDraft() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let draft = dir.path + "/postmortem.md"
+        let run = await Self.triage(
+            ["--session", dir.path + "/s.json", "-o", dir.path + "/report.txt"], answers: Self.answers + [draft])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("Wrote the postmortem draft to \(draft)."))
+        let text = try String(contentsOfFile: draft, encoding: .utf8)
+        #expect(text.hasPrefix("# Postmortem: JustSend"))
+        #expect(text.contains("725 MB"))
+        #expect(text.contains("> **To fill in:**"))
+    }
+
     @Test func invalidAnswersReAskWithTheReason() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -190,7 +190,32 @@ struct TriageWalk {
         document.gate = Gate.decide(document, failOn: nil)
         io.say(TextReporter.summaryLine(document))
         try output.write(document, format: state.format, console: console)
+        offerPostmortem(document, io: io)
         return Gate.announce(document.gate, console: console)
+    }
+
+    /// At the end: the postmortem draft of this hunt (`memhunt postmortem`'s code), if the person wants one.
+    /// End of input or an empty answer skips it.
+    func offerPostmortem(_ document: FindingsDocument, io: Prompter) {
+        while let answer = io.ask("Write a postmortem draft of this hunt? A file path (Enter skips):")?
+            .trimmingCharacters(in: .whitespaces), !answer.isEmpty
+        {
+            let known = Set(builtInChecks.flatMap { $0.description.facts.map(\.key) })
+            guard
+                case .success(let text) = PostmortemTemplate.builtIn.render(
+                    Postmortem(runs: [document]), knownFacts: known)
+            else {
+                io.say("  The built-in postmortem template could not be rendered.")
+                return
+            }
+            do {
+                try AtomicFile.write(text, to: answer)
+                io.say("  Wrote the postmortem draft to \(answer).")
+                return
+            } catch {
+                io.say("  \(error). Try again.")
+            }
+        }
     }
 
     enum Answered { case next, quit, ended }
