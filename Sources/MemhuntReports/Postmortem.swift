@@ -90,10 +90,20 @@ public struct Postmortem: Sendable {
         lines.append("")
         lines.append("- App: \(app)")
         if let kind = incident.facts["crash.kind"]?.stringValue {
-            lines.append(
-                kind == "none"
-                    ? "- No crash report among the artifacts: the app did not die (\(fact("crash.reports")) crash reports)."
-                    : "- Crash reports: \(fact("crash.reports")), the newest of kind `\(kind)`.")
+            // "No crash report" is not "did not die": say what the artifacts show about an ending.
+            let ended = incident.facts["crash.ended"]?.boolValue
+            let signs = (incident.facts["crash.endedBy"]?.arrayValue ?? []).compactMap(\.stringValue)
+            if kind != "none" {
+                lines.append("- Crash reports: \(fact("crash.reports")), the newest of kind `\(kind)`.")
+            } else if ended == true {
+                lines.append(
+                    "- No crash report among the artifacts, but they show the app ended ("
+                        + signs.joined(separator: ", ") + ").")
+            } else {
+                lines.append(
+                    "- No crash report among the artifacts, and nothing in them shows the app ended"
+                        + " (\(fact("crash.reports")) crash reports).")
+            }
         }
         if incident.facts["jetsam.app.peakMB"] != nil {
             var line = "- Jetsam record: lifetime peak \(fact("jetsam.app.peakMB")), rank \(fact("jetsam.app.rank"))"

@@ -75,7 +75,7 @@ import Testing
         #expect(document.subject == Subject(app: "JustSend", origin: .given, matched: true))
         #expect(document.run.startedAt == "2026-08-11T02:20:56Z", "the JetsamEvent's moment, 11:20:56 +0900")
         #expect(document.steps.map(\.number) == Array(1...8))
-        #expect(document.steps[0].tells == "If absent, the app did not die")
+        #expect(document.steps[0].tells.hasPrefix("How the app ended"))
         #expect(document.facts["jetsam.app.peakMB"] == 725)
         #expect(document.factCatalog["jetsam.app.peakMB"]?.unit == .megabytes)
         #expect(document.factCatalog["jetsam.app.peakMB"]?.check == "jetsam-rank")

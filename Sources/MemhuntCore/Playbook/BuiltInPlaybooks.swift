@@ -106,7 +106,7 @@ public enum BuiltInPlaybooks {
               - id: crash-report
                 title: Crash report
                 inspects: Crash report
-                tells: If absent, the app did not die
+                tells: How the app ended; if absent, look at the other signs before saying it lived
                 reads: [crash-report]
                 checks:
                   - id: crash-report
@@ -116,7 +116,8 @@ public enum BuiltInPlaybooks {
                     `xcrun devicectl device info files` on a paired Mac: the app's .ips files around the time
                     of the report.
                   empty: >-
-                    No crash report is information: the app did not die. Do not stop at step 1.
+                    No crash report is information, not proof: a jetsam kill reason or MetricKit exit counts can
+                    still show the app ended. Do not stop at this step.
 
               - id: jetsam-record
                 title: Jetsam record
