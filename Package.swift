@@ -148,6 +148,7 @@ let package = Package(
                 "MemhuntFormats",
                 "MemhuntHTTP",
                 "MemhuntReports",
+                "MemhuntSnapshots",
             ]
         ),
         .executableTarget(
