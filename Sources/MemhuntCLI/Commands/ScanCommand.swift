@@ -291,7 +291,8 @@ struct ScanCommand: MemhuntCommand {
             for app in apps {
                 out += "\n\(app.name)  \(FactValue.grouped(app.records)) records\n"
                 let r = app.ranks
-                out += "   rank                 1: \(r.first)  2-5: \(r.second)  6-10: \(r.sixth)  >10: \(r.over)\n"
+                out += "   rank                 1: \(FactValue.grouped(r.first))  2-5: \(FactValue.grouped(r.second))  "
+                out += "6-10: \(FactValue.grouped(r.sixth))  >10: \(FactValue.grouped(r.over))\n"
                 out += "   peak MB              \(Self.distribution(app.peakMB))\n"
                 out += "   suspended MB         \(Self.distribution(app.suspendedResidentMB))\n"
                 if !app.reasons.isEmpty { out += "   kill reasons         \(Self.counts(app.reasons))\n" }
