@@ -149,3 +149,57 @@ import Testing
         #expect(run.stderr.contains("no record names the app 'Nowhere'"))
     }
 }
+
+/// `Benchmarks/spark/scan_job.py` in Spark's local mode gives the per-app figures of `memhunt scan
+/// --format json` (the job runs the built binary's `--format ndjson` per partition). Skipped by name
+/// without PySpark or Java (`scripts/setup` installs PySpark with pip when CI=true).
+@Suite struct SparkScanTests {
+    /// Whether `python3 -c 'import pyspark'` succeeds and `java` is on PATH.
+    static let sparkAvailable: Bool = {
+        guard Tool.which("java") != nil, let python = Tool.which("python3") else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import pyspark"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    @Test(
+        .enabled(
+            if: sparkAvailable, "PySpark or Java is missing (pip install pyspark; scripts/setup does it when CI=true)"),
+        .timeLimit(.minutes(5)))
+    func sparkJobMatchesTheScanDocument() async throws {
+        let dir = try await ScanTests.generated()
+        defer { dir.remove() }
+        let binary = try #require(BinaryTests.binary)
+        let python = try #require(Tool.which("python3"))
+        let spark = try await Tool.run(
+            python,
+            [
+                "Benchmarks/spark/scan_job.py", "--memhunt", binary, "--partitions", "3", "--master", "local[2]",
+                dir.path + "/records",
+            ])
+        #expect(spark.status == 0, "\(spark.stderr.suffix(2000))")
+        let job = try #require(try JSONSerialization.jsonObject(with: Data(spark.stdout.utf8)) as? [String: Any])
+        let jobApps = try #require(job["apps"] as? [String: [String: Any]])
+        #expect(job["recordsWithApps"] as? Int == 20)
+        let scan = await memhunt("scan", "--format", "json", dir.path + "/records")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+        let apps = try #require(document["apps"] as? [[String: Any]])
+        #expect(Set(jobApps.keys) == Set(apps.compactMap { $0["name"] as? String }))
+        for app in apps {
+            let name = try #require(app["name"] as? String)
+            let theirs = try #require(jobApps[name])
+            for key in ["records", "ranks", "peakMB", "suspendedResidentMB", "reasons"] {
+                let mine = app[key].map { NSDictionary(dictionary: ["v": $0]) }
+                let other = theirs[key].flatMap { $0 is NSNull ? nil : NSDictionary(dictionary: ["v": $0]) }
+                #expect(
+                    mine == other,
+                    "\(name) \(key): memhunt \(String(describing: app[key])), spark \(String(describing: theirs[key]))")
+            }
+        }
+    }
+}
