@@ -163,6 +163,7 @@ let package = Package(
                 "MemhuntCLI",
                 "MemhuntHTTP",
                 "MemhuntReports",
+                "MemhuntSnapshots",
                 "MemhuntTestSupport",
             ]
         ),

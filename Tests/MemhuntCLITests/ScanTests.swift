@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntSnapshots
 import MemhuntTestSupport
 import Testing
 
@@ -141,6 +142,48 @@ import Testing
         #expect(
             worst.first?["command"] as? String
                 == "memhunt run --app JustSend Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips")
+    }
+
+    @Test func crashReportsAndMetricKitPayloadsCountForTheirApp() async {
+        let run = await memhunt("scan", "--app", "JustSend", "Fixtures/")
+        // MetricKit's bundle id matches the process name; crash reports count their kind as the reason.
+        #expect(run.stdout.contains("JustSend, com.example.JustSend  7 records"))
+        #expect(run.stdout.contains("kill reasons         watchdog 2, per-process-limit 1"))
+        #expect(
+            run.stdout.contains(
+                "708.0 MB  memhunt run --app com.example.JustSend Fixtures/metrickit/MXMetricPayload-2026-08-10.json"))
+    }
+
+    /// Workers fold files in any order: merging partial aggregates gives the figures of one fold, and the
+    /// kept samples do not depend on the order.
+    @Test func aggregatesMergeTheSameInAnyOrder() {
+        var generator = SplitMix64(seed: 13)
+        let records = (0..<200).map { index in
+            ScanRecord(
+                file: "r\(index)", kind: "jetsam-event", compressions: UInt64(index),
+                apps: [
+                    ScanRecord.App(
+                        name: index % 3 == 0 ? "A" : "B", peakKiB: UInt32(generator.next() % 500_000),
+                        residentKiB: 1024, rank: index % 15 + 1, state: "suspended")
+                ])
+        }
+        var whole = ScanAggregate()
+        records.forEach { whole.add($0) }
+        var parts = [ScanAggregate(), ScanAggregate(), ScanAggregate()]
+        for record in records.shuffled(using: &generator) { parts[Int(generator.next() % 3)].add(record) }
+        var merged = ScanAggregate()
+        parts.reversed().forEach { merged.merge($0) }
+        #expect(merged.records == 200)
+        #expect(merged.outliers == whole.outliers)
+        #expect(merged.compressions.sorted() == whole.compressions.sorted())
+        for name in ["A", "B"] {
+            let a = whole.apps[name]!, b = merged.apps[name]!
+            #expect(a.records == b.records && a.ranks == b.ranks && a.worst == b.worst)
+            #expect(ScanDistribution(kibibytes: a.peaksKiB) == ScanDistribution(kibibytes: b.peaksKiB))
+        }
+        #expect(ScanFigures.percentile([1, 2, 3, 4], 50) == 2)
+        #expect(ScanFigures.percentile([1, 2, 3, 4], 99) == 4)
+        #expect(ScanFigures.megabytes(742_400) == 725)
     }
 
     @Test func anAppNoRecordNamesIsExitTwo() async {
