@@ -148,6 +148,7 @@ let package = Package(
                 "MemhuntFormats",
                 "MemhuntHTTP",
                 "MemhuntReports",
+                "MemhuntSnapshots",
             ]
         ),
         .executableTarget(
@@ -162,6 +163,7 @@ let package = Package(
                 "MemhuntCLI",
                 "MemhuntHTTP",
                 "MemhuntReports",
+                "MemhuntSnapshots",
                 "MemhuntTestSupport",
             ]
         ),

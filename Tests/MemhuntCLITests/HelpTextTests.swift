@@ -31,6 +31,8 @@ struct HelpTextTests {
                                           incident's first, the verifying run last.
                   report                  Render a saved findings document (memhunt run
                                           --format json) in any format.
+                  scan                    Fold many JetsamEvents, crash reports and MetricKit
+                                          payloads into per-app figures.
                   triage                  Walk through the hunt one step at a time, from what
                                           the user reported.
                   validate                Check playbooks (files or built-in ids) and report

@@ -20,6 +20,7 @@ let commandList: [any MemhuntCommand.Type] = [
     PlaybooksCommand.self,
     PostmortemCommand.self,
     ReportCommand.self,
+    ScanCommand.self,
     TriageCommand.self,
     ValidateCommand.self,
 ]

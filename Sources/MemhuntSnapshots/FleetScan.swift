@@ -1,0 +1,299 @@
+import MemhuntFormats
+
+/// One record of a fleet scan, as `memhunt scan --format ndjson` prints it: the per-record numbers of
+/// the apps it names, nothing aggregated. Built from a parsed artifact, then folded into a `ScanAggregate`
+/// and dropped.
+public struct ScanRecord: Sendable, Hashable, Encodable {
+    /// One app of the record.
+    public struct App: Sendable, Hashable, Encodable {
+        public var name: String
+        /// The lifetime peak (JetsamEvent `lifetimeMax`, MetricKit `peakMemoryUsage`) in KiB.
+        public var peakKiB: UInt32?
+        /// The footprint at the record's moment (JetsamEvent `rpages`) or MetricKit's average suspended
+        /// memory, in KiB.
+        public var residentKiB: UInt32?
+        /// Rank among all processes of a JetsamEvent by peak (1 = largest).
+        public var rank: Int?
+        /// The process's states joined with `,` (`suspended`, `active,frontmost`); MetricKit's average
+        /// suspended memory is `suspended`.
+        public var state: String?
+        /// The JetsamEvent kill reason, or a crash report's kind (`memory-limit`, `watchdog`, `killed`, `crash`).
+        public var reason: String?
+
+        public init(
+            name: String, peakKiB: UInt32? = nil, residentKiB: UInt32? = nil, rank: Int? = nil, state: String? = nil,
+            reason: String? = nil
+        ) {
+            self.name = name
+            self.peakKiB = peakKiB
+            self.residentKiB = residentKiB
+            self.rank = rank
+            self.state = state
+            self.reason = reason
+        }
+
+        /// Whether the resident figure is of a suspended app (step 3's question).
+        public var isSuspended: Bool { state?.split(separator: ",").contains("suspended") ?? false }
+
+        enum CodingKeys: String, CodingKey { case name, peakMB, residentMB, rank, state, reason }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encodeIfPresent(peakKiB.map(ScanFigures.megabytes), forKey: .peakMB)
+            try container.encodeIfPresent(residentKiB.map(ScanFigures.megabytes), forKey: .residentMB)
+            try container.encodeIfPresent(rank, forKey: .rank)
+            try container.encodeIfPresent(state, forKey: .state)
+            try container.encodeIfPresent(reason, forKey: .reason)
+        }
+    }
+
+    public var file: String
+    /// The artifact kind (`jetsam-event`, `crash-report`, `metrickit-metrics`).
+    public var kind: String
+    /// Seconds since 1970, when the record's date parses.
+    public var time: Double?
+    public var product: String?
+    public var build: String?
+    /// `memoryStatus.compressions`: pages compressed since boot (a counter, not a moment).
+    public var compressions: UInt64?
+    /// One entry per app name (the largest process when a record lists a name twice), largest peak first.
+    public var apps: [App]
+
+    public init(
+        file: String, kind: String, time: Double? = nil, product: String? = nil, build: String? = nil,
+        compressions: UInt64? = nil, apps: [App]
+    ) {
+        self.file = file
+        self.kind = kind
+        self.time = time
+        self.product = product
+        self.build = build
+        self.compressions = compressions
+        self.apps = apps
+    }
+
+    /// The record of a parsed artifact; nil for kinds a scan does not read (measurements, change logs, …).
+    public init?(file: String, content: ParsedArtifact) {
+        switch content {
+        case .jetsamEvent(let event):
+            let snapshot = JetsamSnapshot(event)
+            var seen = Set<String>()
+            var apps: [App] = []
+            for process in snapshot.appsByPeak where seen.insert(process.name).inserted {
+                apps.append(
+                    App(
+                        name: process.name, peakKiB: ScanFigures.kibibytes(snapshot.bytes(pages: process.peakPages)),
+                        residentKiB: ScanFigures.kibibytes(snapshot.bytes(pages: process.residentPages)),
+                        rank: process.rank, state: process.states.joined(separator: ","), reason: process.reason))
+            }
+            self.init(
+                file: file, kind: ArtifactKind.jetsamEvent.rawValue, time: snapshot.time, product: snapshot.product,
+                build: snapshot.build ?? event.header?.osVersion, compressions: snapshot.compressions, apps: apps)
+        case .crashReport(let report):
+            let snapshot = CrashSnapshot(report)
+            let name = snapshot.app ?? snapshot.process ?? snapshot.bundleID
+            self.init(
+                file: file, kind: ArtifactKind.crashReport.rawValue, time: snapshot.time, product: report.device,
+                build: report.osVersion ?? report.header?.osVersion,
+                apps: name.map { [App(name: $0, reason: snapshot.kind.rawValue)] } ?? [])
+        case .metricPayload(let payload):
+            let snapshot = MetricKitSnapshot(payload)
+            let name = snapshot.bundleID
+            let app = name.map {
+                App(
+                    name: $0, peakKiB: snapshot.peakBytes.map(ScanFigures.kibibytes),
+                    residentKiB: snapshot.suspendedBytes.map(ScanFigures.kibibytes),
+                    state: snapshot.suspendedBytes == nil ? nil : "suspended")
+            }
+            self.init(
+                file: file, kind: ArtifactKind.metricPayload.rawValue, time: snapshot.time,
+                apps: app.map { [$0] } ?? [])
+        default:
+            return nil
+        }
+    }
+}
+
+/// Number helpers shared by the scan's aggregates and outputs, so every format rounds alike.
+public enum ScanFigures {
+    /// Bytes to KiB, rounded, saturating at `UInt32.max` (4 TiB): compact per-app arrays.
+    public static func kibibytes(_ bytes: Double) -> UInt32 {
+        guard bytes.isFinite, bytes > 0 else { return 0 }
+        return UInt32(min((bytes / 1024).rounded(), Double(UInt32.max)))
+    }
+
+    /// KiB to MB (1,048,576 bytes), one decimal.
+    public static func megabytes(_ kib: UInt32) -> Double { (Double(kib) / 1024 * 10).rounded() / 10 }
+
+    /// The nearest-rank percentile of sorted values: the value at 1-based position ⌈p/100 × n⌉ (p50 of
+    /// four values is the second). An element of the data, so rounding before or after gives the same
+    /// figure; the Spark job (`Benchmarks/spark/scan_job.py`) computes the same definition.
+    public static func percentile<T>(_ sorted: [T], _ p: Double) -> T? {
+        guard !sorted.isEmpty else { return nil }
+        let position = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(position, 1), sorted.count) - 1]
+    }
+}
+
+/// What a fleet scan keeps: per-app aggregates and bounded samples, never the records. Memory grows with
+/// the number of apps and, for percentiles, by 4 bytes per app per record (`[UInt32]` KiB values, kept
+/// exact rather than in a reservoir: 10,000 records of 20 apps are 800 KB) and 8 bytes per record for the
+/// compressions counter. Pure: no I/O; workers fold their files into their own aggregate and `merge` them.
+public struct ScanAggregate: Sendable {
+    /// A file that could not be read as a record, with the reason.
+    public struct Rejected: Sendable, Hashable, Encodable {
+        public var file: String
+        public var reason: String
+
+        public init(file: String, reason: String) {
+            self.file = file
+            self.reason = reason
+        }
+    }
+
+    /// One app's peak in one record: the outliers and an app's worst records.
+    public struct Sample: Sendable, Hashable {
+        public var file: String
+        public var app: String
+        public var peakKiB: UInt32
+
+        /// Largest peak first, then by file and app, so the kept samples do not depend on the fold order.
+        static func before(_ a: Sample, _ b: Sample) -> Bool {
+            if a.peakKiB != b.peakKiB { return a.peakKiB > b.peakKiB }
+            if a.file != b.file { return a.file < b.file }
+            return a.app < b.app
+        }
+    }
+
+    /// One app's figures.
+    public struct App: Sendable {
+        public var records = 0
+        /// Records where the app ranked 1, 2–5, 6–10, over 10 (JetsamEvents only).
+        public var ranks = [0, 0, 0, 0]
+        /// Peaks in KiB, one per record that has one (unsorted until read).
+        public var peaksKiB: [UInt32] = []
+        /// Resident KiB of the records where the app was suspended.
+        public var suspendedKiB: [UInt32] = []
+        public var reasons: [String: Int] = [:]
+        public var devices: [String: Int] = [:]
+        public var builds: [String: Int] = [:]
+        /// The records with the largest peaks, at most `ScanAggregate.worstPerApp`.
+        public var worst: [Sample] = []
+
+        public init() {}
+
+        mutating func merge(_ other: App) {
+            records += other.records
+            for index in ranks.indices { ranks[index] += other.ranks[index] }
+            peaksKiB += other.peaksKiB
+            suspendedKiB += other.suspendedKiB
+            reasons.merge(other.reasons, uniquingKeysWith: +)
+            devices.merge(other.devices, uniquingKeysWith: +)
+            builds.merge(other.builds, uniquingKeysWith: +)
+            for sample in other.worst { ScanAggregate.keep(sample, in: &worst, limit: ScanAggregate.worstPerApp) }
+        }
+    }
+
+    public static let worstPerApp = 10
+    public static let outlierCount = 5
+
+    public var records = 0
+    public var recordsByKind: [String: Int] = [:]
+    public var rejected: [Rejected] = []
+    /// Files of kinds a scan does not read, counted by kind.
+    public var skipped: [String: Int] = [:]
+    /// `memoryStatus.compressions` of each JetsamEvent that has it.
+    public var compressions: [UInt64] = []
+    public var apps: [String: App] = [:]
+    /// The largest peaks of any app, at most `outlierCount`.
+    public var outliers: [Sample] = []
+
+    public init() {}
+
+    /// Folds one record in.
+    public mutating func add(_ record: ScanRecord) {
+        records += 1
+        recordsByKind[record.kind, default: 0] += 1
+        if let compressions = record.compressions { self.compressions.append(compressions) }
+        for app in record.apps {
+            var figures = apps[app.name] ?? App()
+            figures.records += 1
+            if let rank = app.rank {
+                figures.ranks[rank <= 1 ? 0 : rank <= 5 ? 1 : rank <= 10 ? 2 : 3] += 1
+            }
+            if let peak = app.peakKiB {
+                figures.peaksKiB.append(peak)
+                let sample = Sample(file: record.file, app: app.name, peakKiB: peak)
+                Self.keep(sample, in: &figures.worst, limit: Self.worstPerApp)
+                Self.keep(sample, in: &outliers, limit: Self.outlierCount)
+            }
+            if app.isSuspended, let resident = app.residentKiB { figures.suspendedKiB.append(resident) }
+            if let reason = app.reason { figures.reasons[reason, default: 0] += 1 }
+            if let product = record.product { figures.devices[product, default: 0] += 1 }
+            if let build = record.build { figures.builds[build, default: 0] += 1 }
+            apps[app.name] = figures
+        }
+    }
+
+    /// Notes a file that is not a record.
+    public mutating func reject(file: String, reason: String) { rejected.append(Rejected(file: file, reason: reason)) }
+
+    /// Notes a file of a kind a scan does not read.
+    public mutating func skip(kind: String) { skipped[kind, default: 0] += 1 }
+
+    /// Folds another aggregate in (another worker's files).
+    public mutating func merge(_ other: ScanAggregate) {
+        records += other.records
+        recordsByKind.merge(other.recordsByKind, uniquingKeysWith: +)
+        rejected += other.rejected
+        skipped.merge(other.skipped, uniquingKeysWith: +)
+        compressions += other.compressions
+        for (name, figures) in other.apps { apps[name, default: App()].merge(figures) }
+        for sample in other.outliers { Self.keep(sample, in: &outliers, limit: Self.outlierCount) }
+    }
+
+    /// Inserts `sample` in order and drops what falls past `limit`.
+    static func keep(_ sample: Sample, in samples: inout [Sample], limit: Int) {
+        let position = samples.firstIndex { Sample.before(sample, $0) } ?? samples.count
+        guard position < limit else { return }
+        samples.insert(sample, at: position)
+        if samples.count > limit { samples.removeLast() }
+    }
+
+    /// The figures of every app whose name matches `query` (ignoring case; `com.example.JustSend` matches
+    /// `JustSend`), merged; nil when none does.
+    public func app(matching query: String) -> (names: [String], figures: App)? {
+        let wanted = query.lowercased()
+        let names = apps.keys.filter { name in
+            let lower = name.lowercased()
+            return lower == wanted || lower.hasSuffix("." + wanted) || wanted.hasSuffix("." + lower)
+        }.sorted()
+        guard !names.isEmpty else { return nil }
+        var figures = App()
+        for name in names { figures.merge(apps[name]!) }
+        return (names, figures)
+    }
+}
+
+/// Percentiles of one app's values, in MB with one decimal.
+public struct ScanDistribution: Sendable, Hashable, Encodable {
+    public var count: Int
+    public var p50: Double
+    public var p90: Double
+    public var p99: Double
+    public var max: Double
+
+    /// Nil for no values.
+    public init?(kibibytes values: [UInt32]) {
+        let sorted = values.sorted()
+        guard let p50 = ScanFigures.percentile(sorted, 50), let p90 = ScanFigures.percentile(sorted, 90),
+            let p99 = ScanFigures.percentile(sorted, 99), let max = sorted.last
+        else { return nil }
+        count = sorted.count
+        self.p50 = ScanFigures.megabytes(p50)
+        self.p90 = ScanFigures.megabytes(p90)
+        self.p99 = ScanFigures.megabytes(p99)
+        self.max = ScanFigures.megabytes(max)
+    }
+}

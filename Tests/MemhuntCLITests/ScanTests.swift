@@ -1,0 +1,248 @@
+import Foundation
+import MemhuntSnapshots
+import MemhuntTestSupport
+import Testing
+
+/// `memhunt scan` over records written by `Tests/Support/gen_jetsam.py` (20 records whose figures follow
+/// from their index; see the script) and one truncated record. Figures are exact; no timing here (the
+/// 10,000-record figures are in `Benchmarks/run.py`'s fleet row).
+@Suite struct ScanTests {
+    /// Writes the 20 generated records and `broken.ips` into a fresh folder.
+    static func generated() async throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        let python = try #require(Tool.which("python3"), "python3 writes the generated records")
+        let run = try await Tool.run(python, ["Tests/Support/gen_jetsam.py", dir.path + "/records", "--count", "20"])
+        #expect(run.status == 0, "\(run.stderr)")
+        try dir.write(
+            "records/broken.ips",
+            "{\"bug_type\":\"298\",\"timestamp\":\"2026-08-11 11:20:56.00 +0900\"}\n{\n  \"build\" : \"x\",\n  \"processes\" : [\n"
+        )
+        return dir
+    }
+
+    @Test func jsonHasTheExactPerAppFigures() async throws {
+        let dir = try await Self.generated()
+        defer { dir.remove() }
+        let run = await memhunt("scan", "--format", "json", dir.path + "/records")
+        #expect(run.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(document["schema"] as? String == "memhunt.scan/1")
+        #expect(document["records"] as? Int == 20)
+        let rejected = try #require(document["rejected"] as? [[String: Any]])
+        #expect(rejected.count == 1)
+        #expect((rejected.first?["file"] as? String)?.hasSuffix("records/broken.ips") == true)
+        #expect((rejected.first?["reason"] as? String)?.contains("JetsamEvent body is not valid JSON") == true)
+        let compressions = try #require(document["compressions"] as? [String: Any])
+        #expect(compressions["min"] as? Int == 1_000_000)
+        #expect(compressions["median"] as? Int == 1_009_000)
+        #expect(compressions["max"] as? Int == 1_019_000)
+        let apps = try #require(document["apps"] as? [[String: Any]])
+        #expect(apps.map { $0["name"] as? String } == ["Alpha", "Beta"])
+        let alpha = apps[0]
+        #expect(alpha["records"] as? Int == 20)
+        #expect(alpha["ranks"] as? [String: Int] == ["1": 2, "2-5": 8, "6-10": 7, ">10": 3])
+        let peak = try #require(alpha["peakMB"] as? [String: Any])
+        #expect(peak["p50"] as? Double == 109)
+        #expect(peak["p90"] as? Double == 117)
+        #expect(peak["p99"] as? Double == 119)
+        #expect(peak["max"] as? Double == 119)
+        #expect(peak["count"] as? Int == 20)
+        let suspended = try #require(alpha["suspendedResidentMB"] as? [String: Any])
+        #expect(suspended["p50"] as? Double == 18)
+        #expect(suspended["max"] as? Double == 28)
+        #expect(suspended["count"] as? Int == 10)
+        #expect(alpha["reasons"] as? [String: Int] == ["per-process-limit": 4, "vm-pageshortage": 1])
+        #expect(alpha["devices"] as? [String: Int] == ["iPhone15,2": 7, "iPhone18,1": 13])
+        #expect(alpha["builds"] as? [String: Int] == ["iPhone OS 26.0 (23A341)": 15, "iPhone OS 26.1 (23B5)": 5])
+        let beta = apps[1]
+        #expect(beta["records"] as? Int == 10)
+        #expect(beta["ranks"] as? [String: Int] == ["1": 0, "2-5": 4, "6-10": 5, ">10": 1])
+        #expect((beta["peakMB"] as? [String: Any])?["max"] as? Double == 300)
+        #expect(beta["suspendedResidentMB"] == nil)
+        let outliers = try #require(document["outliers"] as? [[String: Any]])
+        #expect(outliers.count == 5)
+        #expect(outliers.allSatisfy { $0["app"] as? String == "Beta" && $0["peakMB"] as? Double == 300 })
+    }
+
+    @Test func textAndCSVCarryTheSameFigures() async throws {
+        let dir = try await Self.generated()
+        defer { dir.remove() }
+        let text = await memhunt("scan", dir.path + "/records")
+        #expect(text.status == 0)
+        for line in [
+            "Records: 20 (jetsam-event 20), rejected: 1",
+            "records/broken.ips: line 5: JetsamEvent body is not valid JSON",
+            "Compressions (a counter since boot, per record): min 1,000,000  median 1,009,000  max 1,019,000",
+            "Alpha  20 records",
+            "rank                 1: 2  2-5: 8  6-10: 7  >10: 3",
+            "peak MB              p50 109.0  p90 117.0  p99 119.0  max 119.0  (20)",
+            "suspended MB         p50 18.0  p90 26.0  p99 28.0  max 28.0  (10)",
+            "kill reasons         per-process-limit 4, vm-pageshortage 1",
+            "Beta  10 records",
+        ] {
+            #expect(text.stdout.contains(line), "\(line)")
+        }
+        let csv = await memhunt("scan", "--format", "csv", dir.path + "/records")
+        #expect(csv.status == 0)
+        let rows = csv.stdout.split(separator: "\n").map(String.init)
+        #expect(rows.count == 3)
+        #expect(rows.first?.hasPrefix("app,records,rank1,rank2to5,rank6to10,rankOver10,peakP50MB") == true)
+        #expect(
+            rows.dropFirst().first
+                == "Alpha,20,2,8,7,3,109.0,117.0,119.0,119.0,18.0,26.0,28.0,28.0,\"per-process-limit=4;vm-pageshortage=1\","
+                + "\"iPhone15,2=7;iPhone18,1=13\",\"iPhone OS 26.0 (23A341)=15;iPhone OS 26.1 (23B5)=5\"")
+        #expect(rows.last?.hasPrefix("Beta,10,0,4,5,1,300.0,300.0,300.0,300.0,,,,,,") == true)
+    }
+
+    @Test func ndjsonIsOneSnapshotLinePerRecord() async throws {
+        let dir = try await Self.generated()
+        defer { dir.remove() }
+        let run = await memhunt("scan", "--format", "ndjson", dir.path + "/records")
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 20)
+        #expect(run.stderr.contains("rejected \(dir.path)/records/broken.ips: line 5"))
+        let records = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let first = try #require(records.first { ($0["file"] as? String)?.hasSuffix("JetsamEvent-00000.ips") == true })
+        #expect(first["kind"] as? String == "jetsam-event")
+        #expect(first["product"] as? String == "iPhone15,2")
+        #expect(first["build"] as? String == "iPhone OS 26.0 (23A341)")
+        #expect(first["compressions"] as? Int == 1_000_000)
+        #expect(first["time"] is Double)
+        let apps = try #require(first["apps"] as? [[String: Any]])
+        #expect(apps.count == 1)
+        #expect(apps[0]["name"] as? String == "Alpha")
+        #expect(apps[0]["peakMB"] as? Double == 100)
+        #expect(apps[0]["residentMB"] as? Double == 10)
+        #expect(apps[0]["rank"] as? Int == 1)
+        #expect(apps[0]["state"] as? String == "suspended")
+        #expect(apps[0]["reason"] as? String == "per-process-limit")
+        // The same peaks as the aggregate: 20 Alpha peaks, 100 to 119 MB.
+        let peaks = records.compactMap { record in
+            (record["apps"] as? [[String: Any]])?.first { $0["name"] as? String == "Alpha" }?["peakMB"] as? Double
+        }
+        #expect(peaks.sorted() == (100...119).map(Double.init))
+    }
+
+    @Test func oneAppOverTheFixturesListsItsWorstRecordsAsRunnableLines() async throws {
+        let run = await memhunt("scan", "--app", "JustSend", "Fixtures/")
+        #expect(run.status == 0)
+        #expect(
+            run.stdout.contains(
+                "725.0 MB  memhunt run --app JustSend Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips"))
+        #expect(run.stdout.contains("rejected Fixtures/bad/empty.ips: empty file"))
+        let json = await memhunt("scan", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let apps = try #require(document["apps"] as? [[String: Any]])
+        #expect(apps.count == 1)
+        let worst = try #require(apps.first?["worst"] as? [[String: Any]])
+        #expect(worst.first?["peakMB"] as? Double == 725)
+        #expect(
+            worst.first?["command"] as? String
+                == "memhunt run --app JustSend Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips")
+    }
+
+    @Test func crashReportsAndMetricKitPayloadsCountForTheirApp() async {
+        let run = await memhunt("scan", "--app", "JustSend", "Fixtures/")
+        // MetricKit's bundle id matches the process name; crash reports count their kind as the reason.
+        #expect(run.stdout.contains("JustSend, com.example.JustSend  7 records"))
+        #expect(run.stdout.contains("kill reasons         watchdog 2, per-process-limit 1"))
+        #expect(
+            run.stdout.contains(
+                "708.0 MB  memhunt run --app com.example.JustSend Fixtures/metrickit/MXMetricPayload-2026-08-10.json"))
+    }
+
+    /// Workers fold files in any order: merging partial aggregates gives the figures of one fold, and the
+    /// kept samples do not depend on the order.
+    @Test func aggregatesMergeTheSameInAnyOrder() {
+        var generator = SplitMix64(seed: 13)
+        let records = (0..<200).map { index in
+            ScanRecord(
+                file: "r\(index)", kind: "jetsam-event", compressions: UInt64(index),
+                apps: [
+                    ScanRecord.App(
+                        name: index % 3 == 0 ? "A" : "B", peakKiB: UInt32(generator.next() % 500_000),
+                        residentKiB: 1024, rank: index % 15 + 1, state: "suspended")
+                ])
+        }
+        var whole = ScanAggregate()
+        records.forEach { whole.add($0) }
+        var parts = [ScanAggregate(), ScanAggregate(), ScanAggregate()]
+        for record in records.shuffled(using: &generator) { parts[Int(generator.next() % 3)].add(record) }
+        var merged = ScanAggregate()
+        parts.reversed().forEach { merged.merge($0) }
+        #expect(merged.records == 200)
+        #expect(merged.outliers == whole.outliers)
+        #expect(merged.compressions.sorted() == whole.compressions.sorted())
+        for name in ["A", "B"] {
+            let a = whole.apps[name]!, b = merged.apps[name]!
+            #expect(a.records == b.records && a.ranks == b.ranks && a.worst == b.worst)
+            #expect(ScanDistribution(kibibytes: a.peaksKiB) == ScanDistribution(kibibytes: b.peaksKiB))
+        }
+        #expect(ScanFigures.percentile([1, 2, 3, 4], 50) == 2)
+        #expect(ScanFigures.percentile([1, 2, 3, 4], 99) == 4)
+        #expect(ScanFigures.megabytes(742_400) == 725)
+    }
+
+    @Test func anAppNoRecordNamesIsExitTwo() async {
+        let run = await memhunt("scan", "--app", "Nowhere", "Fixtures/justsend")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("no record names the app 'Nowhere'"))
+    }
+}
+
+/// `Benchmarks/spark/scan_job.py` in Spark's local mode gives the per-app figures of `memhunt scan
+/// --format json` (the job runs the built binary's `--format ndjson` per partition). Skipped by name
+/// without PySpark or Java (`scripts/setup` installs PySpark with pip when CI=true).
+@Suite struct SparkScanTests {
+    /// Whether `python3 -c 'import pyspark'` succeeds and `java` is on PATH.
+    static let sparkAvailable: Bool = {
+        guard Tool.which("java") != nil, let python = Tool.which("python3") else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import pyspark"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    @Test(
+        .enabled(
+            if: sparkAvailable, "PySpark or Java is missing (pip install pyspark; scripts/setup does it when CI=true)"),
+        .timeLimit(.minutes(5)))
+    func sparkJobMatchesTheScanDocument() async throws {
+        let dir = try await ScanTests.generated()
+        defer { dir.remove() }
+        let binary = try #require(BinaryTests.binary)
+        let python = try #require(Tool.which("python3"))
+        let spark = try await Tool.run(
+            python,
+            [
+                "Benchmarks/spark/scan_job.py", "--memhunt", binary, "--partitions", "3", "--master", "local[2]",
+                dir.path + "/records",
+            ])
+        #expect(spark.status == 0, "\(spark.stderr.suffix(2000))")
+        let job = try #require(try JSONSerialization.jsonObject(with: Data(spark.stdout.utf8)) as? [String: Any])
+        let jobApps = try #require(job["apps"] as? [String: [String: Any]])
+        #expect(job["recordsWithApps"] as? Int == 20)
+        let scan = await memhunt("scan", "--format", "json", dir.path + "/records")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+        let apps = try #require(document["apps"] as? [[String: Any]])
+        #expect(Set(jobApps.keys) == Set(apps.compactMap { $0["name"] as? String }))
+        for app in apps {
+            let name = try #require(app["name"] as? String)
+            let theirs = try #require(jobApps[name])
+            for key in ["records", "ranks", "peakMB", "suspendedResidentMB", "reasons"] {
+                let mine = app[key].map { NSDictionary(dictionary: ["v": $0]) }
+                let other = theirs[key].flatMap { $0 is NSNull ? nil : NSDictionary(dictionary: ["v": $0]) }
+                #expect(
+                    mine == other,
+                    "\(name) \(key): memhunt \(String(describing: app[key])), spark \(String(describing: theirs[key]))")
+            }
+        }
+    }
+}
