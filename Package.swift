@@ -126,6 +126,26 @@ let package = Package(
             dependencies: ["MemhuntCore"]
         ),
 
+        // MARK: - Trackers: findings attached to bug trackers over the HTTP client
+        .target(
+            name: "MemhuntTrackers",
+            dependencies: [
+                "MemhuntBasics",
+                "MemhuntHTTP",
+                "MemhuntReports",
+            ]
+        ),
+        .testTarget(
+            name: "MemhuntTrackersTests",
+            dependencies: [
+                "MemhuntBasics",
+                "MemhuntHTTP",
+                "MemhuntReports",
+                "MemhuntTestSupport",
+                "MemhuntTrackers",
+            ]
+        ),
+
         // MARK: - CLI library and the three-line executable
         .target(
             name: "MemhuntCLI",
@@ -136,6 +156,7 @@ let package = Package(
                 "MemhuntFormats",
                 "MemhuntHTTP",
                 "MemhuntReports",
+                "MemhuntTrackers",
             ]
         ),
         .executableTarget(
@@ -151,6 +172,7 @@ let package = Package(
                 "MemhuntHTTP",
                 "MemhuntReports",
                 "MemhuntTestSupport",
+                "MemhuntTrackers",
             ]
         ),
 

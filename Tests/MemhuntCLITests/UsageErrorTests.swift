@@ -1,11 +1,8 @@
 import MemhuntCLI
 import Testing
 
-let runUsage = """
-    memhunt run [--playbook <id-or-path-or-url>] [--app <name>] [--format <format>] [--output <file>] \
-    [--fail-on <severity>] [--header <header> ...] [--max-artifact-size <MB>] [--max-manifest-entries <count>] \
-    [--download-timeout <seconds>] [--allow-exec] [--color <when>] <artifact> ...
-    """
+// Thirteen options and arguments: the synopsis folds them into [<options>], as swift-argument-parser does.
+let runUsage = "memhunt run [<options>] <artifact> ..."
 
 struct UsageErrorTests {
     static let cases: [(arguments: [String], stderr: String)] = [

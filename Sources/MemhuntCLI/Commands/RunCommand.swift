@@ -4,6 +4,7 @@ import MemhuntChecks
 import MemhuntCore
 import MemhuntHTTP
 import MemhuntReports
+import MemhuntTrackers
 
 /// `memhunt run`: walk a playbook over artifacts and report.
 struct RunCommand: MemhuntCommand {
@@ -25,6 +26,9 @@ struct RunCommand: MemhuntCommand {
         "download-timeout", valueName: "seconds",
         help: "Give up on a download not complete after this long, retries included.", defaultValue: "300")
     static let allowExec = OptionSpec("allow-exec", help: "Allow the playbook to run external programs.")
+    static let attach = OptionSpec(
+        "attach", valueName: "target",
+        help: "Then attach the findings to a bug tracker, once and redacted (see memhunt attach --help).")
 
     static let spec = CommandSpec(
         "run",
@@ -36,7 +40,7 @@ struct RunCommand: MemhuntCommand {
         ],
         options: [
             playbook, app, Options.format(), Options.output, Options.failOn, header, maxArtifactSize,
-            maxManifestEntries, downloadTimeout, allowExec, Options.color,
+            maxManifestEntries, downloadTimeout, allowExec, attach, Options.color,
         ]
     )
 
@@ -79,6 +83,12 @@ struct RunCommand: MemhuntCommand {
                 finishedAt: Timestamps.iso8601(Date(), console.environment)))
         document.gate = Gate.decide(document, failOn: values.value(Options.failOn, as: Severity.self))
         try output.write(document, format: values.string(Options.format()) ?? "text", console: console)
+        if let target = values.string(Self.attach) {
+            // The report is written first; a tracker that fails makes the run exit 2 whatever the gate said.
+            let attached = await AttachCommand.attach(
+                document, to: target, options: AttachOptions(), console: console)
+            if attached != .success { return attached }
+        }
         return Gate.announce(document.gate, console: console)
     }
 }
