@@ -29,6 +29,7 @@ public protocol Tracker: Sendable {
 /// Every tracker, sorted by scheme. A test guards the order.
 public let trackers: [any Tracker.Type] = [
     GitHubTracker.self,
+    GitLabTracker.self,
     RedmineTracker.self,
     WebhookTracker.self,
 ]

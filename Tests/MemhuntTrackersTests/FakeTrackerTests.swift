@@ -162,3 +162,73 @@ import Testing
         #expect(try FindingsDocument.decode(Array(body.utf8)).run.id == "0a1b2c3d-run")
     }
 }
+
+/// GitLab against `Tests/Support/tracker_fake.py`.
+@Suite(.enabled(if: FaultServer.available, "needs python3")) struct GitLabFakeTests {
+    static let token = "glpat-never-shown-2b9e"
+
+    init() { setenv("no_proxy", "127.0.0.1,localhost", 1) }
+
+    func attach(
+        _ target: String, _ server: FaultServer, document: FindingsDocument = sampleDocument(),
+        options: AttachOptions = AttachOptions()
+    ) async throws(TrackerError) -> TrackerOutcome {
+        var configuration = HTTPConfiguration()
+        configuration.baseDelay = 0.01
+        return try await Attacher.attach(
+            document, to: target,
+            environment: ["GITLAB_TOKEN": Self.token, "MEMHUNT_GITLAB_URL": "http://127.0.0.1:\(server.port)"],
+            options: options, configuration: configuration)
+    }
+
+    func state(_ server: FaultServer) async throws -> [String: Any] {
+        let data: Data = try await URLSession.shared.data(from: server.url("__state")).0
+        return try #require(JSONSerialization.jsonObject(with: data, options: []) as? [String: Any])
+    }
+
+    @Test func aNoteLinksItsUploadsAndARerunEditsIt() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        for n in 1...3 {
+            _ = try await attach("gitlab:group/app#4", server, document: sampleDocument(runID: "other-\(n)"))
+        }
+        #expect(try await attach("gitlab:group/app#4", server).action == .posted)
+        #expect(try await attach("gitlab:group/app#4", server).action == .unchanged)
+        #expect(
+            try await attach("gitlab:group/app#4", server, document: sampleDocument(title: "Again")).action == .updated)
+        let state = try await state(server)
+        let notes = try #require((state["notes"] as? [String: [String]])?["group/app#4"])
+        let mine = notes.filter { $0.contains("memhunt:run=0a1b2c3d-run ") }
+        #expect(notes.count == 4 && mine.count == 1)
+        #expect(mine[0].contains("**Attachments:** [memhunt-0a1b2c3d.txt](/uploads/"))
+        #expect(mine[0].contains("[memhunt-0a1b2c3d.json](/uploads/"))
+        // Four posts of 2 files each; the re-runs uploaded nothing.
+        #expect((state["uploads"] as? [String])?.count == 8)
+    }
+
+    @Test func lostAnswersRateLimitsAndRefusals() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        #expect(try await attach("gitlab:group/lost#1", server).action == .posted)
+        #expect(try await attach("gitlab:group/limited#1", server).action == .posted)
+        let notes = try #require(try await state(server)["notes"] as? [String: [String]])
+        #expect(notes["group/lost#1"]?.count == 1)
+        #expect(notes["group/limited#1"]?.count == 1)
+        do {
+            _ = try await attach("gitlab:group/missing#1", server)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(
+                error.description
+                    == "gitlab gitlab:group/missing#1: listing the notes of #1: HTTP 404 Not Found: 404 Project Not Found"
+            )
+        }
+        do {
+            _ = try await attach("gitlab:group/big#1", server)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description.contains("uploading memhunt-0a1b2c3d.txt: HTTP 413"))
+            #expect(!error.description.contains(Self.token))
+        }
+    }
+}

@@ -50,6 +50,10 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
             try tracker(for: "github:acme/app", environment: ["MEMHUNT_GITHUB_API_URL": "https://ghe/api/v3/"])
                 as? GitHubTracker)
         #expect(github.issue == nil && github.api.absoluteString == "https://ghe/api/v3")
+        let gitlab = try #require(try tracker(for: "gitlab:group/sub/app#9", environment: [:]) as? GitLabTracker)
+        #expect(gitlab.projectPath == "/projects/group%2Fsub%2Fapp" && gitlab.issue == 9)
+        #expect(gitlab.api.absoluteString == "https://gitlab.com/api/v4")
+        #expect(throws: TrackerError.self) { try tracker(for: "gitlab:group/app", environment: [:]) }
     }
 }
 

@@ -18,6 +18,17 @@ Repositories named for a fault: "missing" (404 Not Found), "limited" (the first 
 with x-ratelimit-remaining: 0), "lost" (the first POST is done, then the connection closes without an
 answer), "strict" (body limit 200 characters instead of 65,536), "big" (every POST: 413).
 
+GitLab (under /api/v4, PRIVATE-TOKEN auth: 401 {"message": "401 Unauthorized"}):
+
+  GET  /api/v4/projects/P/issues/N/notes   the notes, newest first unless sort=asc, a system note mixed in,
+                                           2 per page with X-Next-Page
+  POST /api/v4/projects/P/issues/N/notes   201, the note
+  PUT  /api/v4/projects/P/issues/N/notes/ID 200
+  POST /api/v4/projects/P/uploads          multipart field "file": 201 {"markdown": "[name](/uploads/...)"}
+  projects ending in "missing" (404 {"message": "404 Project Not Found"}), "limited" (the first POST: 429
+  with Retry-After: 1, {"message": {"error": "This endpoint has been requested too many times..."}}),
+  "big" (uploads: 413), "lost" (the first note POST is done and its answer lost).
+
 POST /hook records the request's headers and body (GET /__hooks lists them) and answers 204.
 GET /__state answers {"comments": {"O/R#N": [bodies]}, "issues": {"O/R": [{number, title, body, labels}]},
 "requests": ["METHOD PATH", ...]}.
@@ -36,6 +47,8 @@ COMMENTS = {}  # "O/R#N" -> list of {id, body}
 ISSUES = {}  # "O/R" -> list of {number, title, body, labels}
 REQUESTS = []
 HOOKS = []
+NOTES = {}  # GitLab: "P#N" -> list of {id, body, system}
+UPLOADS = []
 FAULTS_USED = set()
 NEXT_ID = [1000]
 DOCS = "https://docs.github.com/rest"
@@ -86,6 +99,8 @@ class Handler(BaseHTTPRequestHandler):
                     "comments": {k: [c["body"] for c in v] for k, v in COMMENTS.items()},
                     "issues": ISSUES,
                     "requests": REQUESTS,
+                    "notes": {k: [n["body"] for n in v if not n["system"]] for k, v in NOTES.items()},
+                    "uploads": UPLOADS,
                 }
             return self.answer(200, state)
         if url.path == "/__hooks":
@@ -95,6 +110,8 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 HOOKS.append({"headers": dict(self.headers.items()), "body": raw.decode("utf-8", "replace")})
             return self.answer(204)
+        if url.path.startswith("/api/v4/"):
+            return self.gitlab(url, query, raw)
         if not self.headers.get("User-Agent"):
             return self.answer(403, {"message": "Request forbidden by administrative rules. Please make sure your request has a User-Agent header."})
         auth = self.headers.get("Authorization", "")
@@ -182,6 +199,66 @@ class Handler(BaseHTTPRequestHandler):
                         i["body"] = payload.get("body", i["body"])
                         return self.answer(200, i)
         return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
+
+    def gitlab(self, url, query, raw):
+        if self.headers.get("PRIVATE-TOKEN") != self.server.token:
+            return self.answer(401, {"message": "401 Unauthorized"})
+        path = url.path[len("/api/v4/projects/"):]
+        project, _, rest = path.partition("/")
+        project = urllib.parse.unquote(project)
+        parts = rest.split("/")
+        mutating = self.command in ("POST", "PUT")
+        if project.endswith("missing"):
+            return self.answer(404, {"message": "404 Project Not Found"})
+        with LOCK:
+            first = mutating and ("gl:" + project) not in FAULTS_USED
+            if first:
+                FAULTS_USED.add("gl:" + project)
+        if first and project.endswith("limited"):
+            return self.answer(429, {"message": {"error": "This endpoint has been requested too many times. Try again later."}}, {"Retry-After": "1"})
+        if parts == ["uploads"] and self.command == "POST":
+            if project.endswith("big"):
+                return self.answer(413, {"message": "413 Request Entity Too Large"})
+            marker = b'filename="'
+            start = raw.find(marker)
+            name = raw[start + len(marker): raw.find(b'"', start + len(marker))].decode() if start >= 0 else ""
+            if 'name="file"' not in raw.decode("utf-8", "replace") or not name:
+                return self.answer(400, {"message": "400 (Bad request) \"file\" not given"})
+            with LOCK:
+                NEXT_ID[0] += 1
+                secret = "s%d" % NEXT_ID[0]
+                UPLOADS.append(name)
+            return self.answer(201, {"id": NEXT_ID[0], "alt": name, "url": f"/uploads/{secret}/{name}", "markdown": f"[{name}](/uploads/{secret}/{name})"})
+        if len(parts) >= 3 and parts[0] == "issues" and parts[2] == "notes":
+            key = f"{project}#{parts[1]}"
+            with LOCK:
+                notes = NOTES.setdefault(key, [{"id": 1, "body": "changed the description", "system": True}])
+            if self.command == "GET" and len(parts) == 3:
+                ordered = notes if query.get("sort", ["desc"])[0] == "asc" else list(reversed(notes))
+                per = min(int(query.get("per_page", ["20"])[0]), 2)
+                number = int(query.get("page", ["1"])[0])
+                headers = {"X-Next-Page": str(number + 1) if number * per < len(ordered) else ""}
+                return self.answer(200, ordered[(number - 1) * per: number * per], headers)
+            payload = json.loads(raw) if raw else {}
+            if not payload.get("body"):
+                return self.answer(400, {"message": "400 (Bad request) \"body\" not given"})
+            if self.command == "POST" and len(parts) == 3:
+                with LOCK:
+                    NEXT_ID[0] += 1
+                    note = {"id": NEXT_ID[0], "body": payload["body"], "system": False}
+                    notes.append(note)
+                if first and project.endswith("lost"):
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                return self.answer(201, note)
+            if self.command == "PUT" and len(parts) == 4:
+                with LOCK:
+                    for note in notes:
+                        if str(note["id"]) == parts[3]:
+                            note["body"] = payload["body"]
+                            return self.answer(200, note)
+        return self.answer(404, {"message": "404 Not found"})
 
     do_GET = do_POST = do_PATCH = do_PUT = handle_any
 
