@@ -30,6 +30,7 @@ public protocol Tracker: Sendable {
 public let trackers: [any Tracker.Type] = [
     GitHubTracker.self,
     GitLabTracker.self,
+    JiraTracker.self,
     RedmineTracker.self,
     WebhookTracker.self,
 ]

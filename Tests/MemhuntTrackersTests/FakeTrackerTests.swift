@@ -232,3 +232,84 @@ import Testing
         }
     }
 }
+
+/// Jira (v3 ADF and v2 wiki markup) against `Tests/Support/tracker_fake.py`.
+@Suite(.enabled(if: FaultServer.available, "needs python3")) struct JiraFakeTests {
+    static let token = "jira-never-shown-8d1f"
+
+    init() { setenv("no_proxy", "127.0.0.1,localhost", 1) }
+
+    func attach(
+        _ target: String, _ server: FaultServer, version: String = "3",
+        document: FindingsDocument = sampleDocument()
+    ) async throws(TrackerError) -> TrackerOutcome {
+        var configuration = HTTPConfiguration()
+        configuration.baseDelay = 0.01
+        return try await Attacher.attach(
+            document, to: target,
+            environment: [
+                "JIRA_EMAIL": "dev@example.com", "JIRA_API_TOKEN": Self.token, "MEMHUNT_JIRA_API": version,
+                "MEMHUNT_JIRA_URL": "http://127.0.0.1:\(server.port)",
+            ], options: AttachOptions(), configuration: configuration)
+    }
+
+    func issue(_ server: FaultServer, _ key: String) async throws -> [String: Any] {
+        let data: Data = try await URLSession.shared.data(from: server.url("__state")).0
+        let state = try #require(JSONSerialization.jsonObject(with: data, options: []) as? [String: Any])
+        return try #require((state["jira"] as? [String: Any])?[key] as? [String: Any])
+    }
+
+    @Test func aCommentInEitherFormatWithTheReportsAttachedOnce() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        for version in ["3", "2"] {
+            let key = "MEM-\(version)"
+            for n in 1...3 {
+                _ = try await attach("jira:\(key)", server, version: version, document: sampleDocument(runID: "o\(n)"))
+            }
+            #expect(try await attach("jira:\(key)", server, version: version).action == .posted)
+            #expect(try await attach("jira:\(key)", server, version: version).action == .unchanged)
+            #expect(
+                try await attach("jira:\(key)", server, version: version, document: sampleDocument(title: "Again"))
+                    .action == .updated)
+            let state = try await issue(server, key)
+            let comments = try #require(state["comments"] as? [[String: Any]])
+            #expect(comments.count == 4)
+            let mine = comments.filter { JiraTracker.flatten($0["body"]).contains("memhunt:run=0a1b2c3d-run ") }
+            #expect(mine.count == 1)
+            if version == "3" {
+                #expect((mine.first?["body"] as? [String: Any])?["type"] as? String == "doc")
+            } else {
+                #expect((mine.first?["body"] as? String)?.hasPrefix("{noformat}") == true)
+            }
+            let attachments = try #require(state["attachments"] as? [String])
+            #expect(
+                attachments.filter { $0.hasPrefix("memhunt-0a1b2c3d.") }.sorted() == [
+                    "memhunt-0a1b2c3d.json", "memhunt-0a1b2c3d.txt",
+                ])
+        }
+    }
+
+    @Test func refusalsCarryJirasErrorMessages() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        #expect(try await attach("jira:LIM-1", server).action == .posted)
+        do {
+            _ = try await attach("jira:NOPE-1", server)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(
+                error.description
+                    == "jira jira:NOPE-1: listing the comments of NOPE-1: HTTP 404 Not Found: "
+                    + "Issue does not exist or you do not have permission to see it.")
+        }
+        do {
+            _ = try await attach("jira:BIG-1", server)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description.contains("attaching the reports: HTTP 413"))
+            #expect(error.description.contains("The attachment is too large."))
+            #expect(!error.description.contains(Self.token))
+        }
+    }
+}

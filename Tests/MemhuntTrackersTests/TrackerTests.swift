@@ -54,6 +54,16 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
         #expect(gitlab.projectPath == "/projects/group%2Fsub%2Fapp" && gitlab.issue == 9)
         #expect(gitlab.api.absoluteString == "https://gitlab.com/api/v4")
         #expect(throws: TrackerError.self) { try tracker(for: "gitlab:group/app", environment: [:]) }
+        #expect(throws: TrackerError.self) { try tracker(for: "jira:mem-1", environment: [:]) }
+        let jira = try #require(
+            try tracker(
+                for: "jira:MEM-24",
+                environment: ["MEMHUNT_JIRA_URL": "https://x.atlassian.net/", "JIRA_BEARER_TOKEN": "t0k3n"])
+                as? JiraTracker)
+        #expect(jira.version == 3 && jira.credentials == ["Authorization": "Bearer t0k3n"])
+        #expect(
+            jira.url("/issue/MEM-24/comment").absoluteString
+                == "https://x.atlassian.net/rest/api/3/issue/MEM-24/comment")
     }
 }
 

@@ -29,6 +29,17 @@ GitLab (under /api/v4, PRIVATE-TOKEN auth: 401 {"message": "401 Unauthorized"}):
   with Retry-After: 1, {"message": {"error": "This endpoint has been requested too many times..."}}),
   "big" (uploads: 413), "lost" (the first note POST is done and its answer lost).
 
+Jira (under /rest/api/2 and /rest/api/3, Basic auth with the token as the API token: 401 otherwise):
+
+  GET  .../issue/KEY/comment         {"startAt", "maxResults", "total", "comments": [...]}, 2 per page
+  POST .../issue/KEY/comment         201; v3 refuses a string body: 400 {"errorMessages":[],"errors":{"comment":
+                                     "Comment body is not valid!"}}; v2 refuses an object
+  PUT  .../issue/KEY/comment/ID      200
+  GET  .../issue/KEY?fields=attachment  {"fields": {"attachment": [{"filename"}]}}
+  POST .../issue/KEY/attachments     403 without X-Atlassian-Token: no-check; part "file"; 200 and an array
+  keys: NOPE-* (404 "Issue does not exist or you do not have permission to see it."), LIM-* (the first
+  POST: 429 with Retry-After: 1 and X-RateLimit-Reset), BIG-* (attachments: 413).
+
 POST /hook records the request's headers and body (GET /__hooks lists them) and answers 204.
 GET /__state answers {"comments": {"O/R#N": [bodies]}, "issues": {"O/R": [{number, title, body, labels}]},
 "requests": ["METHOD PATH", ...]}.
@@ -49,6 +60,7 @@ REQUESTS = []
 HOOKS = []
 NOTES = {}  # GitLab: "P#N" -> list of {id, body, system}
 UPLOADS = []
+JIRA = {}  # KEY -> {"comments": [{id, body}], "attachments": [names]}
 FAULTS_USED = set()
 NEXT_ID = [1000]
 DOCS = "https://docs.github.com/rest"
@@ -101,6 +113,7 @@ class Handler(BaseHTTPRequestHandler):
                     "requests": REQUESTS,
                     "notes": {k: [n["body"] for n in v if not n["system"]] for k, v in NOTES.items()},
                     "uploads": UPLOADS,
+                    "jira": JIRA,
                 }
             return self.answer(200, state)
         if url.path == "/__hooks":
@@ -110,6 +123,8 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 HOOKS.append({"headers": dict(self.headers.items()), "body": raw.decode("utf-8", "replace")})
             return self.answer(204)
+        if url.path.startswith("/rest/api/"):
+            return self.jira(url, query, raw)
         if url.path.startswith("/api/v4/"):
             return self.gitlab(url, query, raw)
         if not self.headers.get("User-Agent"):
@@ -199,6 +214,67 @@ class Handler(BaseHTTPRequestHandler):
                         i["body"] = payload.get("body", i["body"])
                         return self.answer(200, i)
         return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
+
+    def jira(self, url, query, raw):
+        import base64
+        auth = self.headers.get("Authorization", "")
+        expected = "Basic " + base64.b64encode(f"dev@example.com:{self.server.token}".encode()).decode()
+        if auth != expected:
+            return self.answer(401, {"errorMessages": ["You are not authenticated. Authentication required to perform this operation."], "errors": {}})
+        parts = url.path.split("/")[3:]  # ["2"|"3", "issue", KEY, ...]
+        version, key, rest = parts[0], parts[2], parts[3:]
+        if key.startswith("NOPE-"):
+            return self.answer(404, {"errorMessages": ["Issue does not exist or you do not have permission to see it."], "errors": {}})
+        mutating = self.command in ("POST", "PUT")
+        with LOCK:
+            first = mutating and ("jira:" + key) not in FAULTS_USED
+            if first:
+                FAULTS_USED.add("jira:" + key)
+            issue = JIRA.setdefault(key, {"comments": [], "attachments": []})
+        if first and key.startswith("LIM-"):
+            return self.answer(429, {"errorMessages": ["Rate limit exceeded."], "errors": {}}, {"Retry-After": "1", "X-RateLimit-Reset": "2026-01-01T00:00Z"})
+        if rest == [] and self.command == "GET":
+            return self.answer(200, {"key": key, "fields": {"attachment": [{"filename": n} for n in issue["attachments"]]}})
+        if rest == ["attachments"] and self.command == "POST":
+            if self.headers.get("X-Atlassian-Token") != "no-check":
+                return self.answer(403, {"errorMessages": ["XSRF check failed"], "errors": {}})
+            if key.startswith("BIG-"):
+                return self.answer(413, {"errorMessages": ["The attachment is too large."], "errors": {}})
+            text = raw.decode("utf-8", "replace")
+            names = []
+            for chunk in text.split('Content-Disposition: form-data; ')[1:]:
+                if chunk.startswith('name="file"') and 'filename="' in chunk:
+                    names.append(chunk.split('filename="', 1)[1].split('"', 1)[0])
+            if not names:
+                return self.answer(400, {"errorMessages": ["no file part"], "errors": {}})
+            with LOCK:
+                issue["attachments"] += names
+            return self.answer(200, [{"id": str(i), "filename": n} for i, n in enumerate(names)])
+        if rest and rest[0] == "comment":
+            if self.command == "GET":
+                start = int(query.get("startAt", ["0"])[0])
+                with LOCK:
+                    comments = list(issue["comments"])
+                return self.answer(200, {"startAt": start, "maxResults": 2, "total": len(comments), "comments": comments[start:start + 2]})
+            payload = json.loads(raw) if raw else {}
+            body = payload.get("body")
+            if version == "3" and not isinstance(body, dict):
+                return self.answer(400, {"errorMessages": [], "errors": {"comment": "Comment body is not valid!"}})
+            if version == "2" and not isinstance(body, str):
+                return self.answer(400, {"errorMessages": [], "errors": {"comment": "Comment body can not be empty!"}})
+            if self.command == "POST" and len(rest) == 1:
+                with LOCK:
+                    NEXT_ID[0] += 1
+                    comment = {"id": str(NEXT_ID[0]), "body": body}
+                    issue["comments"].append(comment)
+                return self.answer(201, comment)
+            if self.command == "PUT" and len(rest) == 2:
+                with LOCK:
+                    for comment in issue["comments"]:
+                        if comment["id"] == rest[1]:
+                            comment["body"] = body
+                            return self.answer(200, comment)
+        return self.answer(404, {"errorMessages": ["Not found"], "errors": {}})
 
     def gitlab(self, url, query, raw):
         if self.headers.get("PRIVATE-TOKEN") != self.server.token:
