@@ -98,17 +98,18 @@ public struct RedmineTracker: Tracker {
         async throws(TrackerError) -> TrackerOutcome
     {
         let existing = post.forceNew ? [] : try await find(project, post, session)
-        if let id = existing.first {
+        if let (id, description) = existing.first {
             let location = Redact.url(url("/issues/\(id)"))
             let before = try await state(id, post, session)
             let missing = post.attachments.filter { !before.files.contains($0.filename) }
+            if description == normalized(body) && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
             let uploads = try await upload(missing, session)
             var fields: [String: Field] = ["description": .text(body)]
             if !uploads.isEmpty { fields["uploads"] = .uploads(uploads) }
             try await put(id, fields, session) { () async throws(TrackerError) in false }
             return TrackerOutcome(.updated, location)
         }
-        let known = Set(existing)
+        let known = Set(existing.map(\.id))
         let uploads = try await upload(post.attachments, session)
         var issue: [String: Field] = [
             "project_id": .text(project), "subject": .text(String(post.title.prefix(255))),
@@ -120,10 +121,10 @@ public struct RedmineTracker: Tracker {
         let response = try await session.write(
             request, dryRunResponse: HTTPResponse(status: 201, body: Array(#"{"issue":{"id":0}}"#.utf8))
         ) { () async throws(TrackerError) in
-            !Set(try await find(project, post, session)).subtracting(known).isEmpty
+            !Set(try await find(project, post, session).map(\.id)).subtracting(known).isEmpty
         }
         guard let response else {
-            let id = try await find(project, post, session).first ?? 0
+            let id = try await find(project, post, session).first?.id ?? 0
             return TrackerOutcome(.posted, Redact.url(url("/issues/\(id)")))
         }
         guard response.status == 201 else { throw session.failure(response, "creating an issue in '\(project)'") }
@@ -132,7 +133,9 @@ public struct RedmineTracker: Tracker {
     }
 
     /// The issues of `project` whose description carries this run's marker, newest first.
-    func find(_ project: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> [Int] {
+    func find(_ project: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> [(
+        id: Int, description: String
+    )] {
         var components = URLComponents(url: url("/issues.json"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "project_id", value: project), URLQueryItem(name: "status_id", value: "*"),
@@ -145,10 +148,9 @@ public struct RedmineTracker: Tracker {
         guard response.status == 200 else { throw session.failure(response, "looking for this run's issue") }
         let issues = (TrackerSession.object(response) as? [String: Any])?["issues"] as? [[String: Any]] ?? []
         return issues.compactMap { issue in
-            guard let id = issue["id"] as? Int, post.isOwn(normalized(issue["description"] as? String ?? "")) else {
-                return nil
-            }
-            return id
+            let description = normalized(issue["description"] as? String ?? "")
+            guard let id = issue["id"] as? Int, post.isOwn(description) else { return nil }
+            return (id, description)
         }
     }
 

@@ -16,7 +16,7 @@ import Testing
 
     /// The JustSend findings, saved.
     func findings(_ directory: TemporaryDirectory) async throws -> String {
-        let run = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
+        let run = await justSendFindings.value
         #expect(run.status == 0)
         try directory.write("findings.json", run.stdout)
         return directory.path + "/findings.json"

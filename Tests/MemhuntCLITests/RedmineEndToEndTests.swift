@@ -6,6 +6,11 @@ import Testing
     import FoundationNetworking
 #endif
 
+/// One `memhunt run --app JustSend --format json Fixtures/justsend` for every attach test: a debug run in-process
+/// is CPU-bound, and a dozen of them kept the two cooperative threads from other suites' tests on a loaded
+/// machine (a process-timeout test measured 54 s instead of 1).
+let justSendFindings = Task { await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend") }
+
 /// The Redmine `scripts/test` started, from the environment.
 enum TestRedmine {
     static var server: (url: String, key: String)? {
@@ -42,19 +47,18 @@ struct RedmineEndToEndTests {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
     }
 
-    /// The JustSend findings, run from a copy under a user's home path, with a finding that quotes a
-    /// crash reporter key and an e-mail address (as text copied from an artifact may).
+    /// The JustSend findings as if run from a user's home folder (`/Users/alice/Desktop/justsend`), with a
+    /// finding that quotes a crash reporter key and an e-mail address (as text copied from an artifact may).
     func findings(_ directory: TemporaryDirectory) async throws -> String {
-        let home = directory.path + "/Users/alice/Desktop/justsend"
-        try FileManager.default.createDirectory(
-            atPath: directory.path + "/Users/alice/Desktop", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Repo.fixture("justsend"), toPath: home)
-        let run = await memhunt("run", "--app", "JustSend", "--format", "json", home)
+        let run = await justSendFindings.value
         #expect(run.status == 0)
         let quoted = run.stdout.replacingOccurrences(
+            of: "\"Fixtures/justsend/", with: "\"/Users/alice/Desktop/justsend/"
+        )
+        .replacingOccurrences(
             of: "among the artifacts.",
             with: "among the artifacts (crashReporterKey: \(Self.reporterKey), reported by alice@example.com).")
-        #expect(quoted != run.stdout)
+        #expect(quoted.contains("/Users/alice/") && quoted.contains(Self.reporterKey))
         try directory.write("findings.json", quoted)
         return directory.path + "/findings.json"
     }
@@ -116,6 +120,28 @@ struct RedmineEndToEndTests {
         }
         #expect(texts.contains { $0.contains("<crash-reporter-key-1>") })
         #expect(texts.contains { $0.contains("/Users/<user-1>/") })
+    }
+
+    @Test func aNewIssueIsOpenedOnceAndFoundAgain() async throws {
+        let (url, key) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        let environment = ["REDMINE_API_KEY": key]
+        let first = await memhunt(["attach", path, "--to", "redmine:\(url)/memhunt"], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains(": posted \(url)/issues/"))
+        let again = await memhunt(["attach", path, "--to", "redmine:\(url)/memhunt"], environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains(": unchanged \(url)/issues/"))
+        let id = try #require(
+            first.stderr.split(separator: "/").last.flatMap { Int($0.trimmingCharacters(in: .newlines)) })
+        let (status, read) = try await api("GET", "/issues/\(id).json?include=attachments")
+        #expect(status == 200)
+        let object = try #require(read["issue"] as? [String: Any])
+        #expect((object["attachments"] as? [[String: Any]])?.count == 2)
+        #expect((object["description"] as? String)?.contains("<!-- memhunt:run=") == true)
+        #expect((object["subject"] as? String)?.hasPrefix("memhunt: ") == true)
     }
 
     @Test func aRefusalExitsTwoWithRedminesOwnMessage() async throws {
