@@ -67,7 +67,10 @@ public final class FaultServer {
     /// Terminates the server and waits for it to exit.
     public func stop() {
         try? input.fileHandleForWriting.close()
-        process.terminate()
+        // SIGKILL, not terminate(): an in-process `memhunt run` sets SIGTERM to ignored (RunCache), children
+        // inherit that, and the stdin EOF can be held back by a copy of the pipe in a child spawned meanwhile;
+        // waitUntilExit then held a cooperative thread for a minute (a process-timeout test measured 56 s).
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
