@@ -138,6 +138,26 @@ let package = Package(
             dependencies: ["MemhuntCore"]
         ),
 
+        // MARK: - Trackers: findings attached to bug trackers over the HTTP client
+        .target(
+            name: "MemhuntTrackers",
+            dependencies: [
+                "MemhuntBasics",
+                "MemhuntHTTP",
+                "MemhuntReports",
+            ]
+        ),
+        .testTarget(
+            name: "MemhuntTrackersTests",
+            dependencies: [
+                "MemhuntBasics",
+                "MemhuntHTTP",
+                "MemhuntReports",
+                "MemhuntTestSupport",
+                "MemhuntTrackers",
+            ]
+        ),
+
         // MARK: - CLI library and the three-line executable
         .target(
             name: "MemhuntCLI",
@@ -149,6 +169,7 @@ let package = Package(
                 "MemhuntHTTP",
                 "MemhuntReports",
                 "MemhuntSnapshots",
+                "MemhuntTrackers",
             ]
         ),
         .executableTarget(
@@ -165,6 +186,7 @@ let package = Package(
                 "MemhuntReports",
                 "MemhuntSnapshots",
                 "MemhuntTestSupport",
+                "MemhuntTrackers",
             ]
         ),
 

@@ -193,6 +193,16 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         }
     }
 
+    /// Credentials are the client's to send (bound to their origin): a 401 challenge (`WWW-Authenticate`) is
+    /// answered with none, so the 401 is the response. Without this, swift-corelibs-foundation held a POST
+    /// answered 401 by Redmine until the total deadline (measured: 300 s).
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(.rejectProtectionSpace, nil)
+    }
+
     /// Redirects are the client's to follow (it decides where credentials go): the 3xx is the response.
     public func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

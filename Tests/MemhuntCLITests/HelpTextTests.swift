@@ -18,6 +18,8 @@ struct HelpTextTests {
                 SUBCOMMANDS:
                   run                     Walk a playbook over artifacts and report facts and
                                           findings.
+                  attach                  Attach a saved findings document (memhunt run
+                                          --format json) to a bug tracker, once.
                   checks                  List the built-in checks: their finding codes, facts
                                           with units, and parameters.
                   completions             Print a shell completion script (bash, zsh or fish)
@@ -85,6 +87,8 @@ struct HelpTextTests {
                                           Give up on a download not complete after this long,
                                           retries included. (default: 300)
                   --allow-exec            Allow the playbook to run external programs.
+                  --attach <target>       Then attach the findings to a bug tracker, once and
+                                          redacted (see memhunt attach --help).
                   --color <when>          Color the output: auto (a terminal without NO_COLOR),
                                           always or never. (values: auto, always, never;
                                           default: auto)

@@ -15,7 +15,12 @@ public final class FaultServer {
     private let input: Pipe
 
     /// Starts the server over `root` and waits for it to report its port.
-    public init(root: String) async throws {
+    public convenience init(root: String) async throws {
+        try await self.init(script: "fault_server.py", arguments: ["--root", root])
+    }
+
+    /// Starts another script of `Tests/Support` that prints its port first (`drop_proxy.py`, the tracker fakes).
+    public init(script: String, arguments: [String]) async throws {
         // A proxy from the environment would swallow loopback requests made by URLSession.
         setenv("no_proxy", "127.0.0.1,localhost", 1)
         setenv("NO_PROXY", "127.0.0.1,localhost", 1)
@@ -24,7 +29,7 @@ public final class FaultServer {
         let output = Pipe()
         let input = Pipe()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [Repo.root + "/Tests/Support/fault_server.py", "--root", root]
+        process.arguments = [Repo.root + "/Tests/Support/" + script] + arguments
         process.standardOutput = output
         // The server exits when this pipe closes, so it cannot outlive a crashed test run.
         process.standardInput = input
@@ -42,7 +47,7 @@ public final class FaultServer {
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
             process.terminate()
-            throw FaultServerError("fault_server.py printed no port")
+            throw FaultServerError("\(script) printed no port")
         }
         self.port = port
         self.process = process
@@ -62,7 +67,10 @@ public final class FaultServer {
     /// Terminates the server and waits for it to exit.
     public func stop() {
         try? input.fileHandleForWriting.close()
-        process.terminate()
+        // SIGKILL, not terminate(): an in-process `memhunt run` sets SIGTERM to ignored (RunCache), children
+        // inherit that, and the stdin EOF can be held back by a copy of the pipe in a child spawned meanwhile;
+        // waitUntilExit then held a cooperative thread for a minute (a process-timeout test measured 56 s).
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 

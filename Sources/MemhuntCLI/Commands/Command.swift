@@ -13,6 +13,7 @@ protocol MemhuntCommand {
 /// Every command, in help order (the walk first, then the rest sorted). A test guards the order.
 let commandList: [any MemhuntCommand.Type] = [
     RunCommand.self,
+    AttachCommand.self,
     ChecksCommand.self,
     CompletionsCommand.self,
     DiffCommand.self,

@@ -4,6 +4,7 @@ import MemhuntChecks
 import MemhuntCore
 import MemhuntHTTP
 import MemhuntReports
+import MemhuntTrackers
 
 /// `memhunt run`: walk a playbook over artifacts and report.
 struct RunCommand: MemhuntCommand {
@@ -28,6 +29,9 @@ struct RunCommand: MemhuntCommand {
     static let baseline = OptionSpec(
         "baseline", valueName: "findings",
         help: "A saved run (memhunt run --format json): report and gate only the findings it does not have.")
+    static let attach = OptionSpec(
+        "attach", valueName: "target",
+        help: "Then attach the findings to a bug tracker, once and redacted (see memhunt attach --help).")
 
     static let spec = CommandSpec(
         "run",
@@ -39,7 +43,7 @@ struct RunCommand: MemhuntCommand {
         ],
         options: [
             playbook, app, Options.format(), Options.output, Options.failOn, baseline, header, maxArtifactSize,
-            maxManifestEntries, downloadTimeout, allowExec, Options.color,
+            maxManifestEntries, downloadTimeout, allowExec, attach, Options.color,
         ]
     )
 
@@ -89,6 +93,12 @@ struct RunCommand: MemhuntCommand {
         document.gate = Gate.decide(
             document, failOn: values.value(Options.failOn, as: Severity.self), operands: values.positionals)
         try output.write(document, format: values.string(Options.format()) ?? "text", console: console)
+        if let target = values.string(Self.attach) {
+            // The report is written first; a tracker that fails makes the run exit 2 whatever the gate said.
+            let attached = await AttachCommand.attach(
+                document, to: target, options: AttachOptions(), console: console)
+            if attached != .success { return attached }
+        }
         return Gate.announce(document.gate, console: console)
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import MemhuntHTTP
+import MemhuntReports
+import MemhuntTrackers
+
+/// `memhunt attach`: post a saved findings document to a bug tracker, once.
+struct AttachCommand: MemhuntCommand {
+    static let to = OptionSpec(
+        "to", valueName: "target",
+        help: "Where: " + trackers.map { $0.usage }.joined(separator: "; ") + ".")
+    static let dryRun = OptionSpec("dry-run", help: "Print each request (credentials masked) and send nothing.")
+    static let noRedact = OptionSpec(
+        "no-redact", help: "Send device and user identifiers as they are (by default they become placeholders).")
+    static let new = OptionSpec("new", help: "Post a new comment even if this run already has one.")
+
+    static let spec = CommandSpec(
+        "attach",
+        abstract: "Attach a saved findings document (memhunt run --format json) to a bug tracker, once.",
+        arguments: [ArgumentSpec("findings", help: "A findings document (memhunt.findings/2), or - for stdin.")],
+        options: [to, dryRun, noRedact, new]
+    )
+
+    var parsed: ParsedCommand
+    var console: Console
+    var target: String
+
+    init(_ parsed: ParsedCommand, console: Console) throws {
+        self.parsed = parsed
+        self.console = console
+        target = try Self.target(parsed, option: Self.to)
+    }
+
+    /// The target of `option`, which is required.
+    static func target(_ parsed: ParsedCommand, option: OptionSpec) throws -> String {
+        guard let target = parsed.values.string(option), !target.isEmpty else {
+            throw UsageError(path: parsed.path, reason: .missingValue(option: option.name))
+        }
+        return target
+    }
+
+    func execute() async throws -> Memhunt.ExitStatus {
+        let document = try FindingsInput.read(parsed.values.positionals[0], console: console)
+        let options = AttachOptions(
+            dryRun: parsed.values.flag(Self.dryRun), redact: !parsed.values.flag(Self.noRedact),
+            forceNew: parsed.values.flag(Self.new))
+        return await Self.attach(document, to: target, options: options, console: console)
+    }
+
+    /// Attaches and says how it went: one line on stdout, or `memhunt: exit 2: …` on stderr.
+    static func attach(
+        _ document: FindingsDocument, to target: String, options: AttachOptions, console: Console
+    ) async -> Memhunt.ExitStatus {
+        let stdout = console.stdout
+        do {
+            let outcome = try await Attacher.attach(
+                document, to: target, environment: console.environment, options: options, print: stdout.write)
+            let verb = options.dryRun ? "dry run, nothing sent" : outcome.action.rawValue
+            console.note("memhunt: attach \(target): \(verb) \(outcome.location)")
+            return .success
+        } catch {
+            console.note("memhunt: exit 2: \(error.description.replacingOccurrences(of: "\n", with: " "))")
+            return .couldNotRun
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import MemhuntHTTP
+
+/// GitHub Issues: `github:OWNER/REPO#N` comments on issue N; `github:OWNER/REPO` opens an issue labelled
+/// `memhunt`. GitHub's REST API takes no attachments, so the body carries the report (folded to 65,536
+/// characters). Token: `GITHUB_TOKEN`; API: `MEMHUNT_GITHUB_API_URL` (GitHub Enterprise: `https://HOST/api/v3`).
+public struct GitHubTracker: Tracker {
+    public static let scheme = "github"
+    public static let usage = "github:OWNER/REPO#N (a comment on issue N) or github:OWNER/REPO (a new issue)"
+
+    public let target: String
+    let api: URL
+    let repository: String
+    let issue: Int?
+    let token: String?
+    public let maxBodyCharacters = 65_536
+    public let maxAttachmentBytes: Int? = nil
+
+    public init(target: String, environment: [String: String]) throws(TrackerError) {
+        self.target = "github:" + target
+        var text = Substring(target)
+        if let hash = text.lastIndex(of: "#") {
+            guard let number = Int(text[text.index(after: hash)...]), number > 0 else {
+                throw TrackerError(
+                    tracker: "github", target: self.target, message: "the issue after '#' is not a number")
+            }
+            issue = number
+            text = text[..<hash]
+        } else {
+            issue = nil
+        }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.unicodeScalars.allSatisfy(allowed.contains) })
+        else {
+            throw TrackerError(tracker: "github", target: self.target, message: "expected github:OWNER/REPO[#N]")
+        }
+        repository = String(text)
+        var base = environment["MEMHUNT_GITHUB_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://api.github.com"
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let api = URL(string: base), HTTPOrigin(api) != nil else {
+            throw TrackerError(
+                tracker: "github", target: self.target,
+                message: "MEMHUNT_GITHUB_API_URL is not an http(s) URL: \(Redact.invalidURL(base))")
+        }
+        self.api = api
+        token = environment["GITHUB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public var credentials: [String: String] { token.map { ["Authorization": "Bearer \($0)"] } ?? [:] }
+    public var origin: HTTPOrigin? { HTTPOrigin(api) }
+
+    func request(_ method: String, _ path: String, _ body: HTTPBody = .empty) -> HTTPRequest {
+        request(method, URL(string: api.absoluteString + path)!, body)
+    }
+
+    func request(_ method: String, _ url: URL, _ body: HTTPBody = .empty) -> HTTPRequest {
+        HTTPRequest(
+            method: method, url: url,
+            headers: [
+                "Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28",
+                "User-Agent": "memhunt",
+            ], body: body)
+    }
+
+    /// A write, waited on and sent again when GitHub answers a secondary rate limit with 403 and
+    /// `retry-after` (the client's policy retries 429 but never a 403); a primary limit (403 with
+    /// `x-ratelimit-remaining: 0` and a reset far off) is reported with GitHub's message.
+    func write(
+        _ request: HTTPRequest, _ session: TrackerSession, dryRun: HTTPResponse,
+        posted: () async throws(TrackerError) -> Bool = { false }
+    ) async throws(TrackerError) -> HTTPResponse? {
+        var waits = 0
+        while true {
+            let response = try await session.write(request, dryRunResponse: dryRun, posted: posted)
+            guard let response, response.status == 403, waits < 2,
+                let after = response.headers["retry-after"].flatMap({ HTTPClient.retryAfter($0) }), after <= 60
+            else { return response }
+            waits += 1
+            if try await posted() { return nil }
+            try? await Task.sleep(for: .seconds(after))
+        }
+    }
+
+    public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
+        if token == nil && !session.dryRun { throw session.failure("GITHUB_TOKEN is not set") }
+        let body = post.body(limit: maxBodyCharacters, markerLine: post.hiddenMarker, attached: false)
+        if let issue { return try await comment(issue, body, post, session) }
+        return try await open(body, post, session)
+    }
+
+    struct Item {
+        var id: Int
+        var body: String
+        var url: String
+    }
+
+    /// Every item of a paginated list (following `Link: rel="next"`, at most 30 pages).
+    func list(_ first: URL, _ what: String, _ session: TrackerSession) async throws(TrackerError) -> [[String: Any]] {
+        var items: [[String: Any]] = []
+        var next: URL? = first
+        var pages = 0
+        while let url = next, pages < 30 {
+            pages += 1
+            let response = try await session.read(
+                request("GET", url), dryRunResponse: HTTPResponse(status: 200, body: Array("[]".utf8)))
+            guard response.status == 200 else { throw session.failure(response, what) }
+            items += TrackerSession.object(response) as? [[String: Any]] ?? []
+            next = response.headers["Link"].flatMap(Self.nextLink)
+        }
+        return items
+    }
+
+    /// The `rel="next"` URL of a `Link` header.
+    static func nextLink(_ header: String) -> URL? {
+        for part in header.split(separator: ",") where part.contains("rel=\"next\"") {
+            guard let open = part.firstIndex(of: "<"), let close = part.firstIndex(of: ">"), open < close else {
+                continue
+            }
+            return URL(string: String(part[part.index(after: open)..<close]))
+        }
+        return nil
+    }
+
+    func own(_ items: [[String: Any]], _ post: TrackerPost) -> [Item] {
+        items.compactMap { item in
+            guard let id = item["id"] as? Int, let body = item["body"] as? String,
+                post.isOwn(body.replacingOccurrences(of: "\r\n", with: "\n"))
+            else { return nil }
+            return Item(
+                id: id, body: body.replacingOccurrences(of: "\r\n", with: "\n"),
+                url: item["html_url"] as? String ?? "")
+        }
+    }
+
+    func comment(_ issue: Int, _ body: String, _ post: TrackerPost, _ session: TrackerSession)
+        async throws(TrackerError) -> TrackerOutcome
+    {
+        let listURL = URL(string: api.absoluteString + "/repos/\(repository)/issues/\(issue)/comments?per_page=100")!
+        let what = "listing the comments of #\(issue)"
+        let before = own(try await list(listURL, what, session), post)
+        if let mine = before.last, !post.forceNew {
+            if mine.body == body { return TrackerOutcome(.unchanged, mine.url) }
+            let response = try await write(
+                request("PATCH", "/repos/\(repository)/issues/comments/\(mine.id)", try session.json(["body": body])),
+                session, dryRun: HTTPResponse(status: 200))
+            if let response, response.status != 200 { throw session.failure(response, "editing comment \(mine.id)") }
+            return TrackerOutcome(.updated, mine.url)
+        }
+        let response = try await write(
+            request("POST", "/repos/\(repository)/issues/\(issue)/comments", try session.json(["body": body])),
+            session, dryRun: HTTPResponse(status: 201)
+        ) { () async throws(TrackerError) in
+            own(try await list(listURL, what, session), post).count > before.count
+        }
+        guard let response else { return TrackerOutcome(.posted, "\(repository)#\(issue)") }
+        guard response.status == 201 else { throw session.failure(response, "commenting on #\(issue)") }
+        let url = (TrackerSession.object(response) as? [String: Any])?["html_url"] as? String
+        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, url ?? "\(repository)#\(issue)")
+    }
+
+    func open(_ body: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError)
+        -> TrackerOutcome
+    {
+        let listURL = URL(
+            string: api.absoluteString + "/repos/\(repository)/issues?labels=memhunt&state=all&per_page=100")!
+        let what = "looking for this run's issue"
+        let before = own(try await list(listURL, what, session).filter { $0["pull_request"] == nil }, post)
+        if let mine = before.last, !post.forceNew, let number = Int(mine.url.split(separator: "/").last ?? "") {
+            if mine.body == body { return TrackerOutcome(.unchanged, mine.url) }
+            let response = try await write(
+                request("PATCH", "/repos/\(repository)/issues/\(number)", try session.json(["body": body])),
+                session, dryRun: HTTPResponse(status: 200))
+            if let response, response.status != 200 { throw session.failure(response, "editing issue #\(number)") }
+            return TrackerOutcome(.updated, mine.url)
+        }
+        struct NewIssue: Encodable {
+            var title: String
+            var body: String
+            var labels: [String]
+        }
+        let response = try await write(
+            request(
+                "POST", "/repos/\(repository)/issues",
+                try session.json(NewIssue(title: post.title, body: body, labels: ["memhunt"]))),
+            session, dryRun: HTTPResponse(status: 201)
+        ) { () async throws(TrackerError) in
+            own(try await list(listURL, what, session), post).count > before.count
+        }
+        guard let response else { return TrackerOutcome(.posted, repository) }
+        guard response.status == 201 else { throw session.failure(response, "opening an issue") }
+        let url = (TrackerSession.object(response) as? [String: Any])?["html_url"] as? String
+        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, url ?? repository)
+    }
+}

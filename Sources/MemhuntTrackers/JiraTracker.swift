@@ -1,0 +1,165 @@
+import Foundation
+import MemhuntHTTP
+
+/// Jira: `jira:KEY-N` adds a comment to issue KEY-N, in Atlassian Document Format for REST API v3 (the
+/// default) or wiki markup for v2 servers (`MEMHUNT_JIRA_API=2`), and attaches the reports. Server:
+/// `MEMHUNT_JIRA_URL`; credentials: `JIRA_EMAIL` + `JIRA_API_TOKEN` (Basic), or `JIRA_BEARER_TOKEN`.
+public struct JiraTracker: Tracker {
+    public static let scheme = "jira"
+    public static let usage = "jira:KEY-N (a comment on issue KEY-N; MEMHUNT_JIRA_URL names the server)"
+
+    public let target: String
+    let base: URL?
+    let key: String
+    let version: Int
+    let authorization: String?
+    /// Jira's comment limit (32,767 characters).
+    public let maxBodyCharacters = 32_767
+    /// Jira Cloud's default attachment limit; `MEMHUNT_JIRA_MAX_ATTACHMENT` (bytes) overrides.
+    public let maxAttachmentBytes: Int?
+
+    public init(target: String, environment: [String: String]) throws(TrackerError) {
+        self.target = "jira:" + target
+        let parts = target.split(separator: "-")
+        guard parts.count == 2, let number = Int(parts[1]), number > 0, !parts[0].isEmpty,
+            parts[0].allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" })
+        else { throw TrackerError(tracker: "jira", target: "jira:" + target, message: "expected jira:KEY-N") }
+        key = target
+        var text = environment["MEMHUNT_JIRA_URL"] ?? ""
+        while text.hasSuffix("/") { text.removeLast() }
+        base = URL(string: text).flatMap { HTTPOrigin($0) == nil ? nil : $0 }
+        version = environment["MEMHUNT_JIRA_API"] == "2" ? 2 : 3
+        if let bearer = environment["JIRA_BEARER_TOKEN"], !bearer.isEmpty {
+            authorization = "Bearer \(bearer)"
+        } else if let email = environment["JIRA_EMAIL"], let token = environment["JIRA_API_TOKEN"], !token.isEmpty {
+            authorization = "Basic " + Data("\(email):\(token)".utf8).base64EncodedString()
+        } else {
+            authorization = nil
+        }
+        maxAttachmentBytes = environment["MEMHUNT_JIRA_MAX_ATTACHMENT"].flatMap(Int.init) ?? 10 << 20
+    }
+
+    public var credentials: [String: String] { authorization.map { ["Authorization": $0] } ?? [:] }
+    public var origin: HTTPOrigin? { base.flatMap(HTTPOrigin.init) }
+
+    func url(_ path: String) -> URL { URL(string: base!.absoluteString + "/rest/api/\(version)" + path)! }
+
+    /// The comment body: ADF (v3) or wiki markup (v2), the marker last as plain text (ADF has no comments).
+    func body(_ post: TrackerPost) -> Any {
+        let markerLength = post.marker.count + 2
+        let text = post.body(limit: maxBodyCharacters - markerLength - 40, markerLine: "", attached: true)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if version == 2 { return "{noformat}\n" + text + "\n{noformat}\n" + post.marker }
+        func paragraph(_ text: String) -> [String: Any] {
+            ["type": "paragraph", "content": [["type": "text", "text": text]]]
+        }
+        return [
+            "type": "doc", "version": 1,
+            "content": [
+                paragraph(post.title),
+                ["type": "codeBlock", "attrs": ["language": "text"], "content": [["type": "text", "text": text]]],
+                paragraph(post.marker),
+            ],
+        ] as [String: Any]
+    }
+
+    /// The text of a comment body: a string (v2), or the text nodes of an ADF document (v3).
+    static func flatten(_ body: Any?) -> String {
+        switch body {
+        case let text as String: return text.replacingOccurrences(of: "\r\n", with: "\n")
+        case let node as [String: Any]:
+            return ((node["text"] as? String).map { [$0] } ?? []).joined()
+                + ((node["content"] as? [Any]) ?? []).map { flatten($0) }.joined(separator: "\n")
+        default: return ""
+        }
+    }
+
+    func json(_ object: Any, _ session: TrackerSession) throws(TrackerError) -> HTTPBody {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            throw session.failure("cannot encode the comment")
+        }
+        return .bytes(Array(data), contentType: "application/json")
+    }
+
+    struct Comment {
+        var id: String
+        var text: String
+    }
+
+    func own(_ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> [Comment] {
+        var comments: [Comment] = []
+        var start = 0
+        while start < 5000 {
+            let response = try await session.read(
+                HTTPRequest(
+                    url: url("/issue/\(key)/comment?startAt=\(start)&maxResults=100&orderBy=created"),
+                    headers: ["Accept": "application/json"]),
+                dryRunResponse: HTTPResponse(status: 200, body: Array(#"{"comments":[],"total":0}"#.utf8)))
+            guard response.status == 200 else { throw session.failure(response, "listing the comments of \(key)") }
+            let object = TrackerSession.object(response) as? [String: Any] ?? [:]
+            let page = object["comments"] as? [[String: Any]] ?? []
+            for comment in page {
+                let text = Self.flatten(comment["body"])
+                guard let id = (comment["id"] as? String) ?? (comment["id"] as? Int).map(String.init), post.isOwn(text)
+                else { continue }
+                comments.append(Comment(id: id, text: text))
+            }
+            start += page.count
+            if page.isEmpty || start >= (object["total"] as? Int ?? 0) { break }
+        }
+        return comments
+    }
+
+    func attachments(_ session: TrackerSession) async throws(TrackerError) -> Set<String> {
+        let response = try await session.read(
+            HTTPRequest(url: url("/issue/\(key)?fields=attachment"), headers: ["Accept": "application/json"]),
+            dryRunResponse: HTTPResponse(status: 200, body: Array("{}".utf8)))
+        guard response.status == 200 else { throw session.failure(response, "reading \(key)") }
+        let fields = (TrackerSession.object(response) as? [String: Any])?["fields"] as? [String: Any]
+        return Set((fields?["attachment"] as? [[String: Any]] ?? []).compactMap { $0["filename"] as? String })
+    }
+
+    public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
+        guard base != nil else { throw session.failure("MEMHUNT_JIRA_URL is not set to the server's http(s) URL") }
+        if authorization == nil && !session.dryRun {
+            throw session.failure("set JIRA_EMAIL and JIRA_API_TOKEN, or JIRA_BEARER_TOKEN")
+        }
+        let location = Redact.url(URL(string: base!.absoluteString + "/browse/\(key)")!)
+        let before = try await own(post, session)
+        let present = try await attachments(session)
+        let missing = post.attachments.filter { !present.contains($0.filename) }
+        if !missing.isEmpty {
+            let parts = missing.map {
+                MultipartPart(name: "file", filename: $0.filename, contentType: $0.contentType, data: $0.bytes)
+            }
+            let request = HTTPRequest(
+                method: "POST", url: url("/issue/\(key)/attachments"),
+                headers: ["X-Atlassian-Token": "no-check", "Accept": "application/json"], body: .multipart(parts))
+            let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200)) {
+                () async throws(TrackerError) in
+                let now = try await attachments(session)
+                return missing.allSatisfy { now.contains($0.filename) }
+            }
+            if let response, response.status != 200 { throw session.failure(response, "attaching the reports") }
+        }
+        let comment = ["body": body(post)]
+        let text = Self.flatten(comment["body"])
+        if let mine = before.last, !post.forceNew {
+            if mine.text == text { return TrackerOutcome(.unchanged, location) }
+            let request = HTTPRequest(
+                method: "PUT", url: url("/issue/\(key)/comment/\(mine.id)"), body: try json(comment, session))
+            let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200))
+            if let response, response.status != 200 { throw session.failure(response, "editing comment \(mine.id)") }
+            return TrackerOutcome(.updated, location)
+        }
+        let request = HTTPRequest(
+            method: "POST", url: url("/issue/\(key)/comment"), headers: ["Accept": "application/json"],
+            body: try json(comment, session))
+        let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 201)) {
+            () async throws(TrackerError) in
+            try await own(post, session).count > before.count
+        }
+        if let response, response.status != 201 { throw session.failure(response, "commenting on \(key)") }
+        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, location)
+    }
+}

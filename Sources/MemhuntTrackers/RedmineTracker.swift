@@ -1,0 +1,238 @@
+import Foundation
+import MemhuntHTTP
+
+/// Redmine: `redmine:URL#N` adds a note to issue N; `redmine:URL/PROJECT` opens an issue in PROJECT. The
+/// reports go as attachments through `/uploads.json`. Key: `REDMINE_API_KEY` (`X-Redmine-API-Key`).
+public struct RedmineTracker: Tracker {
+    public static let scheme = "redmine"
+    public static let usage = "redmine:URL#N (a note on issue N) or redmine:URL/PROJECT (a new issue)"
+
+    public let target: String
+    let base: URL
+    let issue: Int?
+    let project: String?
+    let key: String?
+    /// Journal notes are a TEXT column: 65,535 bytes on MySQL; characters are kept well under it.
+    public let maxBodyCharacters = 60_000
+    /// Redmine's default `attachment_max_size` (5120 KB); `MEMHUNT_REDMINE_MAX_ATTACHMENT` (bytes) overrides.
+    public let maxAttachmentBytes: Int?
+
+    public init(target: String, environment: [String: String]) throws(TrackerError) {
+        let shown = "redmine:" + target
+        self.target = shown
+        func bad(_ why: String) -> TrackerError { TrackerError(tracker: "redmine", target: shown, message: why) }
+        var text = target
+        if let hash = text.lastIndex(of: "#") {
+            guard let number = Int(text[text.index(after: hash)...]), number > 0 else {
+                throw bad("the issue after '#' is not a number")
+            }
+            issue = number
+            project = nil
+            text = String(text[..<hash])
+        } else {
+            issue = nil
+            while text.hasSuffix("/") { text.removeLast() }
+            guard let slash = text.lastIndex(of: "/"), !text[text.index(after: slash)...].isEmpty,
+                text[..<slash].hasSuffix("/") == false, text[..<slash].contains("://")
+            else { throw bad("expected redmine:URL#ISSUE or redmine:URL/PROJECT") }
+            project = String(text[text.index(after: slash)...])
+            text = String(text[..<slash])
+        }
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text), HTTPOrigin(url) != nil else {
+            throw bad("not an http(s) URL: \(Redact.invalidURL(text))")
+        }
+        base = url
+        key = environment["REDMINE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        maxAttachmentBytes = environment["MEMHUNT_REDMINE_MAX_ATTACHMENT"].flatMap(Int.init) ?? 5120 * 1024
+    }
+
+    public var credentials: [String: String] { key.map { ["X-Redmine-API-Key": $0] } ?? [:] }
+    public var origin: HTTPOrigin? { HTTPOrigin(base) }
+
+    func url(_ path: String) -> URL { URL(string: base.absoluteString + path)! }
+
+    public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
+        if key == nil && !session.dryRun { throw session.failure("REDMINE_API_KEY is not set") }
+        let body = post.body(limit: maxBodyCharacters, markerLine: post.hiddenMarker, attached: true)
+        if let issue { return try await note(issue, body, post, session) }
+        return try await open(project ?? "", body, post, session)
+    }
+
+    /// A note on an existing issue; a re-run edits its own note and attaches only what is missing.
+    func note(_ issue: Int, _ body: String, _ post: TrackerPost, _ session: TrackerSession)
+        async throws(TrackerError) -> TrackerOutcome
+    {
+        let location = Redact.url(url("/issues/\(issue)"))
+        let before = try await state(issue, post, session)
+        let own = post.forceNew ? nil : before.own.last
+        let missing = post.attachments.filter { !before.files.contains($0.filename) }
+        if let own {
+            if own.notes == normalized(body) && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
+            if !missing.isEmpty {
+                let uploads = try await upload(missing, session)
+                try await put(issue, ["uploads": .uploads(uploads)], session) { () async throws(TrackerError) in
+                    let now = try await state(issue, post, session)
+                    return missing.allSatisfy { now.files.contains($0.filename) }
+                }
+            }
+            let request = HTTPRequest(
+                method: "PUT", url: url("/journals/\(own.id).json"),
+                body: try session.json(["journal": ["notes": body]]))
+            let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204))
+            if let response, !(200..<300).contains(response.status) {
+                throw session.failure(response, "editing note \(own.id)")
+            }
+            return TrackerOutcome(.updated, location)
+        }
+        let uploads = try await upload(post.attachments, session)
+        try await put(issue, ["notes": .text(body), "uploads": .uploads(uploads)], session) {
+            () async throws(TrackerError) in
+            try await state(issue, post, session).own.count > before.own.count
+        }
+        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, location)
+    }
+
+    /// A new issue in `project`; a re-run finds its issue by the marker and updates the description.
+    func open(_ project: String, _ body: String, _ post: TrackerPost, _ session: TrackerSession)
+        async throws(TrackerError) -> TrackerOutcome
+    {
+        let existing = post.forceNew ? [] : try await find(project, post, session)
+        if let (id, description) = existing.first {
+            let location = Redact.url(url("/issues/\(id)"))
+            let before = try await state(id, post, session)
+            let missing = post.attachments.filter { !before.files.contains($0.filename) }
+            if description == normalized(body) && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
+            let uploads = try await upload(missing, session)
+            var fields: [String: Field] = ["description": .text(body)]
+            if !uploads.isEmpty { fields["uploads"] = .uploads(uploads) }
+            try await put(id, fields, session) { () async throws(TrackerError) in false }
+            return TrackerOutcome(.updated, location)
+        }
+        let known = Set(existing.map(\.id))
+        let uploads = try await upload(post.attachments, session)
+        var issue: [String: Field] = [
+            "project_id": .text(project), "subject": .text(String(post.title.prefix(255))),
+            "description": .text(body),
+        ]
+        if !uploads.isEmpty { issue["uploads"] = .uploads(uploads) }
+        let request = HTTPRequest(
+            method: "POST", url: url("/issues.json"), body: try session.json(["issue": issue]))
+        let response = try await session.write(
+            request, dryRunResponse: HTTPResponse(status: 201, body: Array(#"{"issue":{"id":0}}"#.utf8))
+        ) { () async throws(TrackerError) in
+            !Set(try await find(project, post, session).map(\.id)).subtracting(known).isEmpty
+        }
+        guard let response else {
+            let id = try await find(project, post, session).first?.id ?? 0
+            return TrackerOutcome(.posted, Redact.url(url("/issues/\(id)")))
+        }
+        guard response.status == 201 else { throw session.failure(response, "creating an issue in '\(project)'") }
+        let id = ((TrackerSession.object(response) as? [String: Any])?["issue"] as? [String: Any])?["id"] as? Int
+        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, Redact.url(url("/issues/\(id ?? 0)")))
+    }
+
+    /// The issues of `project` whose description carries this run's marker, newest first.
+    func find(_ project: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> [(
+        id: Int, description: String
+    )] {
+        var components = URLComponents(url: url("/issues.json"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "project_id", value: project), URLQueryItem(name: "status_id", value: "*"),
+            URLQueryItem(name: "subject", value: "~" + String(post.document.run.id.prefix(8))),
+            URLQueryItem(name: "sort", value: "id:desc"), URLQueryItem(name: "limit", value: "100"),
+        ]
+        let response = try await session.read(
+            HTTPRequest(url: components.url!),
+            dryRunResponse: HTTPResponse(status: 200, body: Array(#"{"issues":[]}"#.utf8)))
+        guard response.status == 200 else { throw session.failure(response, "looking for this run's issue") }
+        let issues = (TrackerSession.object(response) as? [String: Any])?["issues"] as? [[String: Any]] ?? []
+        return issues.compactMap { issue in
+            let description = normalized(issue["description"] as? String ?? "")
+            guard let id = issue["id"] as? Int, post.isOwn(description) else { return nil }
+            return (id, description)
+        }
+    }
+
+    struct Journal {
+        var id: Int
+        var notes: String
+    }
+
+    /// The issue's notes from this run, and its attachments' file names.
+    func state(_ issue: Int, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> (
+        own: [Journal], files: Set<String>
+    ) {
+        let response = try await session.read(
+            HTTPRequest(url: url("/issues/\(issue).json?include=journals,attachments")),
+            dryRunResponse: HTTPResponse(status: 200, body: Array(#"{"issue":{}}"#.utf8)))
+        guard response.status == 200 else { throw session.failure(response, "reading issue #\(issue)") }
+        let object = (TrackerSession.object(response) as? [String: Any])?["issue"] as? [String: Any] ?? [:]
+        let journals = object["journals"] as? [[String: Any]] ?? []
+        let own = journals.compactMap { journal -> Journal? in
+            guard let id = journal["id"] as? Int, let notes = journal["notes"] as? String,
+                post.isOwn(normalized(notes))
+            else { return nil }
+            return Journal(id: id, notes: normalized(notes))
+        }
+        let files = (object["attachments"] as? [[String: Any]] ?? []).compactMap { $0["filename"] as? String }
+        return (own, Set(files))
+    }
+
+    enum Field: Encodable {
+        case text(String)
+        case uploads([[String: String]])
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let text): try container.encode(text)
+            case .uploads(let uploads): try container.encode(uploads)
+            }
+        }
+    }
+
+    /// `PUT /issues/N.json`; a lost answer is checked with `posted` before it is sent again.
+    func put(
+        _ issue: Int, _ fields: [String: Field], _ session: TrackerSession,
+        posted: () async throws(TrackerError) -> Bool
+    ) async throws(TrackerError) {
+        let request = HTTPRequest(
+            method: "PUT", url: url("/issues/\(issue).json"), body: try session.json(["issue": fields]))
+        let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204), posted: posted)
+        if let response, !(200..<300).contains(response.status) {
+            throw session.failure(response, "updating issue #\(issue)")
+        }
+    }
+
+    /// Uploads each file; returns the `uploads` entries. A lost answer only leaves an unused upload behind.
+    func upload(_ files: [TrackerAttachment], _ session: TrackerSession) async throws(TrackerError) -> [[String:
+        String]]
+    {
+        var uploads: [[String: String]] = []
+        for file in files {
+            var components = URLComponents(url: url("/uploads.json"), resolvingAgainstBaseURL: false)!
+            components.queryItems = [URLQueryItem(name: "filename", value: file.filename)]
+            let request = HTTPRequest(method: "POST", url: components.url!, body: .octetStream(file.bytes))
+            let response = try await session.write(
+                request,
+                dryRunResponse: HTTPResponse(status: 201, body: Array(#"{"upload":{"token":"DRY-RUN"}}"#.utf8)))
+            guard let response, response.status == 201,
+                let token = ((TrackerSession.object(response) as? [String: Any])?["upload"] as? [String: Any])?["token"]
+                    as? String, !token.isEmpty
+            else {
+                if let response, response.status != 201 {
+                    throw session.failure(response, "uploading \(file.filename)")
+                }
+                throw session.failure("uploading \(file.filename): the answer had no upload token")
+            }
+            uploads.append([
+                "token": token, "filename": file.filename, "content_type": file.contentType,
+                "description": "memhunt findings",
+            ])
+        }
+        return uploads
+    }
+
+    func normalized(_ text: String) -> String { text.replacingOccurrences(of: "\r\n", with: "\n") }
+}

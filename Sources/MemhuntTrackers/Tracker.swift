@@ -1,0 +1,152 @@
+import Foundation
+import MemhuntHTTP
+import MemhuntReports
+
+/// One bug tracker memhunt can attach findings to, over the HTTP client.
+///
+/// Adding a tracker is one file with a type conforming to this protocol and one line in `trackers`.
+public protocol Tracker: Sendable {
+    /// The target's prefix: `redmine` in `redmine:URL#N`.
+    static var scheme: String { get }
+    /// The target forms, for help texts and the README.
+    static var usage: String { get }
+    /// Reads the target after the prefix, and the base URL and credentials from the environment.
+    init(target: String, environment: [String: String]) throws(TrackerError)
+    /// The whole target, as the user wrote it (for messages).
+    var target: String { get }
+    /// Headers carrying the credentials; the session binds them to `origin` and masks them in every output.
+    var credentials: [String: String] { get }
+    /// The origin the credentials belong to.
+    var origin: HTTPOrigin? { get }
+    /// The longest body the tracker takes, in characters.
+    var maxBodyCharacters: Int { get }
+    /// The largest attachment the tracker takes, in bytes; nil when it takes no attachments.
+    var maxAttachmentBytes: Int? { get }
+    /// Posts (or updates) the findings once; looks for the marker before posting and after a lost answer.
+    func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome
+}
+
+/// Every tracker, sorted by scheme. A test guards the order.
+public let trackers: [any Tracker.Type] = [
+    GitHubTracker.self,
+    GitLabTracker.self,
+    JiraTracker.self,
+    RedmineTracker.self,
+    WebhookTracker.self,
+]
+
+/// Makes the tracker a target names (`github:acme/app#12`).
+public func tracker(for target: String, environment: [String: String]) throws(TrackerError) -> any Tracker {
+    guard let colon = target.firstIndex(of: ":"),
+        let type = trackers.first(where: { $0.scheme == target[..<colon] })
+    else {
+        let schemes = trackers.map { "\($0.scheme):" }.joined(separator: ", ")
+        throw TrackerError(
+            tracker: "attach", target: target, message: "not a tracker target (one of \(schemes))")
+    }
+    return try type.init(target: String(target[target.index(after: colon)...]), environment: environment)
+}
+
+/// What became of an attach.
+public struct TrackerOutcome: Sendable, Equatable {
+    public enum Action: String, Sendable { case posted, updated, unchanged, wouldPost = "would post" }
+    public var action: Action
+    /// Where it is (redacted URL), when known.
+    public var location: String
+
+    public init(_ action: Action, _ location: String) {
+        self.action = action
+        self.location = location
+    }
+}
+
+/// A failure, naming the tracker, the target, and what the tracker answered.
+public struct TrackerError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var tracker: String
+    public var target: String
+    public var message: String
+
+    public init(tracker: String, target: String, message: String) {
+        self.tracker = tracker
+        self.target = target
+        self.message = message
+    }
+
+    public var description: String { target.isEmpty ? "\(tracker): \(message)" : "\(tracker) \(target): \(message)" }
+}
+
+/// A file that goes with the post.
+public struct TrackerAttachment: Sendable, Equatable {
+    public var filename: String
+    public var contentType: String
+    public var bytes: [UInt8]
+
+    public init(filename: String, contentType: String, bytes: [UInt8]) {
+        self.filename = filename
+        self.contentType = contentType
+        self.bytes = bytes
+    }
+}
+
+/// What is posted: the (redacted) document, its reports and the marker that makes posting idempotent.
+public struct TrackerPost: Sendable {
+    public var document: FindingsDocument
+    /// One line: `memhunt: <playbook title> — N findings (run <id8>)`.
+    public var title: String
+    /// The full Markdown (or text) report.
+    public var report: String
+    /// Whether `report` is Markdown (else it is shown as preformatted text).
+    public var reportIsMarkdown: Bool
+    public var attachments: [TrackerAttachment]
+    /// Always post a new comment, even if one for this run exists.
+    public var forceNew: Bool
+
+    public init(
+        document: FindingsDocument, title: String, report: String, reportIsMarkdown: Bool,
+        attachments: [TrackerAttachment], forceNew: Bool = false
+    ) {
+        self.document = document
+        self.title = title
+        self.report = report
+        self.reportIsMarkdown = reportIsMarkdown
+        self.attachments = attachments
+        self.forceNew = forceNew
+    }
+
+    /// What every post is recognized by: `memhunt:run=<id>`.
+    public var runMarker: String { "memhunt:run=\(document.run.id)" }
+
+    /// The marker's text: the run and the findings' codes.
+    public var marker: String {
+        let codes = Array(Set(document.findings.map(\.code))).sorted().joined(separator: ",")
+        return "\(runMarker) codes=\(codes)"
+    }
+
+    /// The marker as an HTML comment (hidden by GitHub, GitLab and Redmine's Markdown).
+    public var hiddenMarker: String { "<!-- \(marker) -->" }
+
+    /// The body within `limit` characters, ending with `markerLine`. Folds the least severe details first:
+    /// the full report, then finding lines from the least severe; the full report stays attached.
+    public func body(limit: Int, markerLine: String, attached: Bool) -> String {
+        let head = "**\(title)**\n\n"
+        let tail = "\n\n" + markerLine
+        let full = head + (reportIsMarkdown ? report : "```\n" + report + "\n```") + tail
+        if full.count <= limit { return full }
+        let note = attached ? "The full report is attached." : "The full report did not fit."
+        var lines = document.findings.sorted { $0.severity > $1.severity }
+            .map { "- **\($0.severity.rawValue)** `\($0.code)`: \($0.title)" }
+        var folded = 0
+        while true {
+            let more = folded > 0 ? "\n- … \(folded) less severe finding(s) folded." : ""
+            let text = head + lines.joined(separator: "\n") + more + "\n\n" + note + tail
+            if text.count <= limit || lines.isEmpty {
+                return text.count <= limit ? text : String(text.prefix(max(0, limit - tail.count))) + tail
+            }
+            lines.removeLast()
+            folded += 1
+        }
+    }
+
+    /// Whether a comment's text is this run's post (line endings and ADF flattening aside).
+    public func isOwn(_ text: String) -> Bool { text.contains(runMarker + " ") || text.hasSuffix(runMarker) }
+}

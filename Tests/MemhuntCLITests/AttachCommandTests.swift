@@ -1,0 +1,90 @@
+import Foundation
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntCLI
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `memhunt attach` and `memhunt run --attach` through the command line, against loopback fakes.
+@Suite(.enabled(if: FaultServer.available, "needs python3")) struct AttachCommandTests {
+    static let token = "ghp_cli-never-shown-51c0"
+
+    init() { setenv("no_proxy", "127.0.0.1,localhost", 1) }
+
+    /// The JustSend findings, saved.
+    func findings(_ directory: TemporaryDirectory) async throws -> String {
+        let run = await justSendFindings.value
+        #expect(run.status == 0)
+        try directory.write("findings.json", run.stdout)
+        return directory.path + "/findings.json"
+    }
+
+    @Test func dryRunPrintsEveryRequestWithTheTokenMaskedAndSendsNothing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        let run = await memhunt(
+            ["attach", path, "--to", "github:acme/app#12", "--dry-run"], environment: ["GITHUB_TOKEN": Self.token])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("GET https://api.github.com/repos/acme/app/issues/12/comments?per_page=…"))
+        #expect(run.stdout.contains("POST https://api.github.com/repos/acme/app/issues/12/comments\n"))
+        #expect(run.stdout.contains("Authorization: ***"))
+        #expect(run.stdout.contains("User-Agent: memhunt"))
+        #expect(run.stdout.contains("<!-- memhunt:run="))
+        #expect(!run.stdout.contains(Self.token) && !run.stderr.contains(Self.token))
+        #expect(run.stderr.contains("dry run, nothing sent"))
+    }
+
+    @Test func aTrackerThatAnswers422ExitsTwoWithItsMessage() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        let fake = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { fake.stop() }
+        let run = await memhunt(
+            ["attach", path, "--to", "github:acme/strict#1"],
+            environment: ["GITHUB_TOKEN": Self.token, "MEMHUNT_GITHUB_API_URL": "http://127.0.0.1:\(fake.port)"])
+        #expect(run.status == 2)
+        #expect(
+            run.stderr
+                == "memhunt: exit 2: github github:acme/strict#1: commenting on #1: HTTP 422 Unprocessable Entity: "
+                + "Validation Failed; body is too long (maximum is 200 characters)\n")
+        #expect(!run.stderr.contains(Self.token))
+    }
+
+    @Test func anAttachmentOverTheLimitFailsBeforeAnythingIsSent() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        // Nothing listens on the target: a request would fail differently.
+        let run = await memhunt(
+            ["attach", path, "--to", "redmine:http://127.0.0.1:9#1"],
+            environment: ["REDMINE_API_KEY": "k" + Self.token, "MEMHUNT_REDMINE_MAX_ATTACHMENT": "100"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("memhunt: exit 2: redmine redmine:http://127.0.0.1:9#1: memhunt-"))
+        #expect(run.stderr.contains("over the tracker's attachment limit of 100 bytes; nothing was posted"))
+    }
+
+    @Test func runAttachesToAWebhookAfterWritingTheReport() async throws {
+        let fake = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { fake.stop() }
+        let run = await memhunt(
+            "run", "--app", "JustSend", "--format", "json", "Fixtures/justsend", "--attach",
+            "webhook:" + fake.url("hook").absoluteString)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("\"schema\""))
+        #expect(run.stderr.contains("memhunt: attach webhook:"))
+        let data: Data = try await URLSession.shared.data(from: fake.url("__hooks")).0
+        let hooks = try #require(JSONSerialization.jsonObject(with: data, options: []) as? [[String: Any]])
+        #expect(hooks.count == 1)
+    }
+
+    @Test func theTargetIsRequired() async throws {
+        let run = await memhunt("attach", "findings.json")
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--to"))
+    }
+}

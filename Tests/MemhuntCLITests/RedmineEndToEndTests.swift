@@ -1,0 +1,174 @@
+import Foundation
+import MemhuntTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One `memhunt run --app JustSend --format json Fixtures/justsend` for every attach test: a debug run in-process
+/// is CPU-bound, and a dozen of them kept the two cooperative threads from other suites' tests on a loaded
+/// machine (a process-timeout test measured 54 s instead of 1).
+let justSendFindings = Task { await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend") }
+
+/// The Redmine `scripts/test` started, from the environment.
+enum TestRedmine {
+    static var server: (url: String, key: String)? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = environment["MEMHUNT_TEST_REDMINE_URL"], !url.isEmpty,
+            let key = environment["MEMHUNT_TEST_REDMINE_KEY"], !key.isEmpty
+        else { return nil }
+        return (url, key)
+    }
+}
+
+/// `memhunt attach` against the real Redmine that `scripts/test` starts (`CI=true` or `MEMHUNT_REDMINE=1`):
+/// skipped by name when `MEMHUNT_TEST_REDMINE_URL` and `MEMHUNT_TEST_REDMINE_KEY` are not set.
+@Suite(.enabled(if: TestRedmine.server != nil && FaultServer.available, "needs MEMHUNT_TEST_REDMINE_URL/KEY"))
+struct RedmineEndToEndTests {
+    static var redmine: (url: String, key: String)? { TestRedmine.server }
+
+    static let reporterKey = "4f1e9a2b7c3d5e6f8a9b0c1d2e3f4a5b6c7d8e9f"
+
+    init() { setenv("no_proxy", "127.0.0.1,localhost", 1) }
+
+    /// Redmine's REST API, straight (not through memhunt).
+    func api(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, [String: Any]) {
+        let (url, key) = try #require(Self.redmine)
+        var request = URLRequest(url: URL(string: url + path)!)
+        request.httpMethod = method
+        request.setValue(key, forHTTPHeaderField: "X-Redmine-API-Key")
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.utf8)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
+    }
+
+    /// The JustSend findings as if run from a user's home folder (`/Users/alice/Desktop/justsend`), with a
+    /// finding that quotes a crash reporter key and an e-mail address (as text copied from an artifact may).
+    func findings(_ directory: TemporaryDirectory) async throws -> String {
+        let run = await justSendFindings.value
+        #expect(run.status == 0)
+        let quoted = run.stdout.replacingOccurrences(
+            of: "\"Fixtures/justsend/", with: "\"/Users/alice/Desktop/justsend/"
+        )
+        .replacingOccurrences(
+            of: "among the artifacts.",
+            with: "among the artifacts (crashReporterKey: \(Self.reporterKey), reported by alice@example.com).")
+        #expect(quoted.contains("/Users/alice/") && quoted.contains(Self.reporterKey))
+        try directory.write("findings.json", quoted)
+        return directory.path + "/findings.json"
+    }
+
+    @Test func attachTwiceThroughALostAnswerLeavesOneNoteAndTwoAttachments() async throws {
+        let (url, key) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        let (created, issue) = try await api(
+            "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt end-to-end"}}"#)
+        #expect(created == 201)
+        let id = try #require((issue["issue"] as? [String: Any])?["id"] as? Int)
+
+        // The first note's answer is lost on the way back; memhunt must find the note, not post it again.
+        let proxy = try await FaultServer(
+            script: "drop_proxy.py", arguments: ["--upstream", url, "--drop", "PUT /issues/\(id).json"])
+        defer { proxy.stop() }
+        let environment = ["REDMINE_API_KEY": key]
+        let first = await memhunt(
+            ["attach", path, "--to", "redmine:http://127.0.0.1:\(proxy.port)#\(id)"], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let logData: Data = try await URLSession.shared.data(from: proxy.url("__log")).0
+        let lines = try #require(JSONSerialization.jsonObject(with: logData, options: []) as? [String])
+        #expect(lines.filter { $0 == "PUT /issues/\(id).json" }.count == 1, "\(lines)")
+
+        // The same findings again, straight to Redmine: the note is edited (or left), nothing is added.
+        let second = await memhunt(["attach", path, "--to", "redmine:\(url)#\(id)"], environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        for output in [first.stdout, first.stderr, second.stdout, second.stderr] { #expect(!output.contains(key)) }
+
+        let (status, read) = try await api("GET", "/issues/\(id).json?include=journals,attachments")
+        #expect(status == 200)
+        let object = try #require(read["issue"] as? [String: Any])
+        let notes = (object["journals"] as? [[String: Any]] ?? []).compactMap { $0["notes"] as? String }
+            .filter { !$0.isEmpty }
+        #expect(notes.count == 1)
+        let note = try #require(notes.first)
+        #expect(note.contains("<!-- memhunt:run="))
+        #expect(note.contains("codes=") && note.contains("jetsam-rank.high-rank"))
+        let attachments = object["attachments"] as? [[String: Any]] ?? []
+        let names = attachments.compactMap { $0["filename"] as? String }.sorted()
+        #expect(names.count == 2, "\(names)")
+        // Both full reports: Markdown and HTML.
+        #expect(names.contains { $0.hasSuffix(".html") })
+        #expect(names.contains { $0.hasSuffix(".md") })
+        var texts = [note]
+        for attachment in attachments {
+            let content = try #require(attachment["content_url"] as? String)
+            var request = URLRequest(url: URL(string: content)!)
+            request.setValue(key, forHTTPHeaderField: "X-Redmine-API-Key")
+            let (data, _) = try await URLSession.shared.data(for: request)
+            texts.append(String(decoding: data, as: UTF8.self))
+        }
+        for text in texts {
+            #expect(!text.contains(Self.reporterKey))
+            #expect(!text.contains("/Users/alice/"))
+            #expect(!text.contains("alice@example.com"))
+            #expect(!text.contains(key))
+        }
+        #expect(texts.contains { $0.contains("<crash-reporter-key-1>") })
+        #expect(texts.contains { $0.contains("/Users/<user-1>/") })
+    }
+
+    @Test func aNewIssueIsOpenedOnceAndFoundAgain() async throws {
+        let (url, key) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        let environment = ["REDMINE_API_KEY": key]
+        let first = await memhunt(["attach", path, "--to", "redmine:\(url)/memhunt"], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains(": posted \(url)/issues/"))
+        let again = await memhunt(["attach", path, "--to", "redmine:\(url)/memhunt"], environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains(": unchanged \(url)/issues/"))
+        let id = try #require(
+            first.stderr.split(separator: "/").last.flatMap { Int($0.trimmingCharacters(in: .newlines)) })
+        let (status, read) = try await api("GET", "/issues/\(id).json?include=attachments")
+        #expect(status == 200)
+        let object = try #require(read["issue"] as? [String: Any])
+        #expect((object["attachments"] as? [[String: Any]])?.count == 2)
+        #expect((object["description"] as? String)?.contains("<!-- memhunt:run=") == true)
+        #expect((object["subject"] as? String)?.hasPrefix("memhunt: ") == true)
+    }
+
+    @Test func aRefusalExitsTwoWithRedminesOwnMessage() async throws {
+        let (url, key) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        let run = await memhunt(
+            ["attach", path, "--new", "--to", "redmine:\(url)/no-such-project"], environment: ["REDMINE_API_KEY": key])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("memhunt: exit 2: redmine redmine:\(url)/no-such-project: "))
+        #expect(run.stderr.contains("HTTP 422"))
+        #expect(run.stderr.contains("Project cannot be blank"))
+        #expect(!run.stderr.contains(key))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func aBadKeyIsNamedWithoutQuotingIt() async throws {
+        let (url, _) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        let wrong = "0123456789abcdef0123456789abcdef01234567"
+        let run = await memhunt(["attach", path, "--to", "redmine:\(url)#1"], environment: ["REDMINE_API_KEY": wrong])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("HTTP 401"))
+        #expect(!run.stderr.contains(wrong) && !run.stdout.contains(wrong))
+    }
+}

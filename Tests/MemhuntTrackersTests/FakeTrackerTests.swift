@@ -1,0 +1,315 @@
+import Foundation
+import MemhuntBasics
+import MemhuntHTTP
+import MemhuntReports
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntTrackers
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// GitHub and a webhook against `Tests/Support/tracker_fake.py` on 127.0.0.1.
+@Suite(.enabled(if: FaultServer.available, "needs python3"), .serialized) struct FakeTrackerTests {
+    static let token = "ghp_never-shown-7f3a"
+
+    init() { setenv("no_proxy", "127.0.0.1,localhost", 1) }
+
+    func fake() async throws -> FaultServer {
+        try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+    }
+
+    func environment(_ server: FaultServer, token: String = token) -> [String: String] {
+        ["GITHUB_TOKEN": token, "MEMHUNT_GITHUB_API_URL": "http://127.0.0.1:\(server.port)"]
+    }
+
+    func fast() -> HTTPConfiguration {
+        var configuration = HTTPConfiguration()
+        configuration.baseDelay = 0.01
+        configuration.connectTimeout = 5
+        configuration.idleTimeout = 5
+        return configuration
+    }
+
+    func attach(
+        _ target: String, _ server: FaultServer, document: FindingsDocument = sampleDocument(),
+        options: AttachOptions = AttachOptions(), token: String = token
+    ) async throws(TrackerError) -> TrackerOutcome {
+        try await Attacher.attach(
+            document, to: target, environment: environment(server, token: token), options: options,
+            configuration: fast())
+    }
+
+    func state(_ server: FaultServer) async throws -> [String: Any] {
+        let (data, _) = try await URLSession.shared.data(from: server.url("__state"))
+        return try #require(JSONSerialization.jsonObject(with: data, options: []) as? [String: Any])
+    }
+
+    func comments(_ server: FaultServer, _ key: String) async throws -> [String] {
+        (try await state(server)["comments"] as? [String: [String]])?[key] ?? []
+    }
+
+    func failure(_ body: () async throws(TrackerError) -> TrackerOutcome) async -> TrackerError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aCommentIsPostedOnceThenEditedThenAddedWithNew() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        // Three earlier comments by others: the list is read across pages (2 per page).
+        for n in 1...3 {
+            _ = try await attach("github:acme/app#12", server, document: sampleDocument(runID: "other-\(n)"))
+        }
+        let first = try await attach("github:acme/app#12", server)
+        #expect(first.action == .posted)
+        #expect(first.location.contains("/acme/app/issues/12#issuecomment-"))
+        #expect(try await attach("github:acme/app#12", server).action == .unchanged)
+        let edited = try await attach("github:acme/app#12", server, document: sampleDocument(title: "The hunt, again"))
+        #expect(edited.action == .updated)
+        var bodies = try await comments(server, "acme/app#12")
+        #expect(bodies.count == 4)
+        #expect(bodies.filter { $0.contains("memhunt:run=0a1b2c3d-run ") }.count == 1)
+        _ = try await attach("github:acme/app#12", server, options: AttachOptions(forceNew: true))
+        bodies = try await comments(server, "acme/app#12")
+        #expect(bodies.filter { $0.contains("memhunt:run=0a1b2c3d-run ") }.count == 2)
+    }
+
+    @Test func aLostAnswerIsCheckedNotPostedTwice() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        let outcome = try await attach("github:acme/lost#3", server)
+        #expect(outcome.action == .posted)
+        #expect(try await comments(server, "acme/lost#3").count == 1)
+        let requests = try #require(try await state(server)["requests"] as? [String])
+        #expect(requests.filter { $0 == "POST /repos/acme/lost/issues/3/comments" }.count == 1)
+    }
+
+    @Test func rateLimitsAreWaitedOnWhenTheyAskAndReportedWhenTheyCannot() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        #expect(try await attach("github:acme/limited#1", server).action == .posted)
+        #expect(try await comments(server, "acme/limited#1").count == 1)
+        #expect(try await attach("github:acme/secondary#1", server).action == .posted)
+        #expect(try await comments(server, "acme/secondary#1").count == 1)
+        let primary = try #require(
+            await failure { () async throws(TrackerError) in try await attach("github:acme/primary#1", server) })
+        #expect(primary.description.hasPrefix("github github:acme/primary#1: commenting on #1: HTTP 403"))
+        #expect(primary.description.contains("API rate limit exceeded"))
+    }
+
+    @Test func refusalsNameTheTrackerTheTargetAndItsMessage() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        let unauthorized = try #require(
+            await failure { () async throws(TrackerError) in
+                try await attach("github:acme/app#1", server, token: "wrong-token-123")
+            })
+        #expect(unauthorized.description.contains("HTTP 401") && unauthorized.description.contains("Bad credentials"))
+        #expect(!unauthorized.description.contains("wrong-token-123"))
+        let missing = try #require(
+            await failure { () async throws(TrackerError) in try await attach("github:acme/missing#1", server) })
+        #expect(missing.description.contains("HTTP 404") && missing.description.contains("Not Found"))
+        let big = try #require(
+            await failure { () async throws(TrackerError) in try await attach("github:acme/big#1", server) })
+        #expect(big.description.contains("HTTP 413"))
+        // A tracker whose limit is lower than memhunt knows: GitHub's own 422 message comes through.
+        let strict = try #require(
+            await failure { () async throws(TrackerError) in try await attach("github:acme/strict#1", server) })
+        #expect(strict.description.contains("HTTP 422"))
+        #expect(strict.description.contains("Validation Failed; body is too long (maximum is 200 characters)"))
+        for error in [unauthorized, missing, big, strict] { #expect(!error.description.contains(Self.token)) }
+    }
+
+    @Test func aNewIssueIsLabelledAndFoundAgain() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        #expect(try await attach("github:acme/app", server).action == .posted)
+        #expect(
+            try await attach("github:acme/app", server, document: sampleDocument(title: "The hunt, again")).action
+                == .updated)
+        let issues = try #require((try await state(server)["issues"] as? [String: [[String: Any]]])?["acme/app"])
+        #expect(issues.count == 1)
+        #expect(issues[0]["labels"] as? [String] == ["memhunt"])
+        #expect(
+            (issues[0]["title"] as? String)?.hasPrefix("memhunt: The hunt in JustSend: 2 findings (run 0a1b2c3d)")
+                == true)
+    }
+
+    @Test func aWebhookGetsTheRedactedDocumentSigned() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        let document = sampleDocument(detail: "by dave@corp.example")
+        let outcome = try await Attacher.attach(
+            document, to: "webhook:" + server.url("hook").absoluteString,
+            environment: ["MEMHUNT_WEBHOOK_SECRET": "s3cret"], options: AttachOptions(), configuration: fast())
+        #expect(outcome.action == .posted)
+        let (data, _) = try await URLSession.shared.data(from: server.url("__hooks"))
+        let hooks = try #require(JSONSerialization.jsonObject(with: data, options: []) as? [[String: Any]])
+        #expect(hooks.count == 1)
+        let headers = try #require(hooks[0]["headers"] as? [String: String])
+        let body = try #require(hooks[0]["body"] as? String)
+        #expect(!body.contains("dave@corp.example") && body.contains("<email-1>"))
+        let signature = headers.first { $0.key.lowercased() == "x-memhunt-signature-256" }?.value
+        #expect(signature == "sha256=" + HMACSHA256.hex(key: Array("s3cret".utf8), message: Array(body.utf8)))
+        #expect(headers.first { $0.key.lowercased() == "webhook-id" }?.value.hasPrefix("memhunt-0a1b2c3d-run-") == true)
+        #expect(try FindingsDocument.decode(Array(body.utf8)).run.id == "0a1b2c3d-run")
+    }
+}
+
+/// GitLab against `Tests/Support/tracker_fake.py`.
+@Suite(.enabled(if: FaultServer.available, "needs python3")) struct GitLabFakeTests {
+    static let token = "glpat-never-shown-2b9e"
+
+    init() { setenv("no_proxy", "127.0.0.1,localhost", 1) }
+
+    func attach(
+        _ target: String, _ server: FaultServer, document: FindingsDocument = sampleDocument(),
+        options: AttachOptions = AttachOptions()
+    ) async throws(TrackerError) -> TrackerOutcome {
+        var configuration = HTTPConfiguration()
+        configuration.baseDelay = 0.01
+        return try await Attacher.attach(
+            document, to: target,
+            environment: ["GITLAB_TOKEN": Self.token, "MEMHUNT_GITLAB_URL": "http://127.0.0.1:\(server.port)"],
+            options: options, configuration: configuration)
+    }
+
+    func state(_ server: FaultServer) async throws -> [String: Any] {
+        let data: Data = try await URLSession.shared.data(from: server.url("__state")).0
+        return try #require(JSONSerialization.jsonObject(with: data, options: []) as? [String: Any])
+    }
+
+    @Test func aNoteLinksItsUploadsAndARerunEditsIt() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        for n in 1...3 {
+            _ = try await attach("gitlab:group/app#4", server, document: sampleDocument(runID: "other-\(n)"))
+        }
+        #expect(try await attach("gitlab:group/app#4", server).action == .posted)
+        #expect(try await attach("gitlab:group/app#4", server).action == .unchanged)
+        #expect(
+            try await attach("gitlab:group/app#4", server, document: sampleDocument(title: "Again")).action == .updated)
+        let state = try await state(server)
+        let notes = try #require((state["notes"] as? [String: [String]])?["group/app#4"])
+        let mine = notes.filter { $0.contains("memhunt:run=0a1b2c3d-run ") }
+        #expect(notes.count == 4 && mine.count == 1)
+        #expect(mine[0].contains("**Attachments:** [memhunt-0a1b2c3d.md](/uploads/"))
+        #expect(mine[0].contains("[memhunt-0a1b2c3d.html](/uploads/"))
+        // Four posts of 2 files each; the re-runs uploaded nothing.
+        #expect((state["uploads"] as? [String])?.count == 8)
+    }
+
+    @Test func lostAnswersRateLimitsAndRefusals() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        #expect(try await attach("gitlab:group/lost#1", server).action == .posted)
+        #expect(try await attach("gitlab:group/limited#1", server).action == .posted)
+        let notes = try #require(try await state(server)["notes"] as? [String: [String]])
+        #expect(notes["group/lost#1"]?.count == 1)
+        #expect(notes["group/limited#1"]?.count == 1)
+        do {
+            _ = try await attach("gitlab:group/missing#1", server)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(
+                error.description
+                    == "gitlab gitlab:group/missing#1: listing the notes of #1: HTTP 404 Not Found: 404 Project Not Found"
+            )
+        }
+        do {
+            _ = try await attach("gitlab:group/big#1", server)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description.contains("uploading memhunt-0a1b2c3d.md: HTTP 413"))
+            #expect(!error.description.contains(Self.token))
+        }
+    }
+}
+
+/// Jira (v3 ADF and v2 wiki markup) against `Tests/Support/tracker_fake.py`.
+@Suite(.enabled(if: FaultServer.available, "needs python3")) struct JiraFakeTests {
+    static let token = "jira-never-shown-8d1f"
+
+    init() { setenv("no_proxy", "127.0.0.1,localhost", 1) }
+
+    func attach(
+        _ target: String, _ server: FaultServer, version: String = "3",
+        document: FindingsDocument = sampleDocument()
+    ) async throws(TrackerError) -> TrackerOutcome {
+        var configuration = HTTPConfiguration()
+        configuration.baseDelay = 0.01
+        return try await Attacher.attach(
+            document, to: target,
+            environment: [
+                "JIRA_EMAIL": "dev@example.com", "JIRA_API_TOKEN": Self.token, "MEMHUNT_JIRA_API": version,
+                "MEMHUNT_JIRA_URL": "http://127.0.0.1:\(server.port)",
+            ], options: AttachOptions(), configuration: configuration)
+    }
+
+    func issue(_ server: FaultServer, _ key: String) async throws -> [String: Any] {
+        let data: Data = try await URLSession.shared.data(from: server.url("__state")).0
+        let state = try #require(JSONSerialization.jsonObject(with: data, options: []) as? [String: Any])
+        return try #require((state["jira"] as? [String: Any])?[key] as? [String: Any])
+    }
+
+    @Test func aCommentInEitherFormatWithTheReportsAttachedOnce() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        for version in ["3", "2"] {
+            let key = "MEM-\(version)"
+            for n in 1...3 {
+                _ = try await attach("jira:\(key)", server, version: version, document: sampleDocument(runID: "o\(n)"))
+            }
+            #expect(try await attach("jira:\(key)", server, version: version).action == .posted)
+            #expect(try await attach("jira:\(key)", server, version: version).action == .unchanged)
+            #expect(
+                try await attach("jira:\(key)", server, version: version, document: sampleDocument(title: "Again"))
+                    .action == .updated)
+            let state = try await issue(server, key)
+            let comments = try #require(state["comments"] as? [[String: Any]])
+            #expect(comments.count == 4)
+            let mine = comments.filter { JiraTracker.flatten($0["body"]).contains("memhunt:run=0a1b2c3d-run ") }
+            #expect(mine.count == 1)
+            if version == "3" {
+                #expect((mine.first?["body"] as? [String: Any])?["type"] as? String == "doc")
+            } else {
+                #expect((mine.first?["body"] as? String)?.hasPrefix("{noformat}") == true)
+            }
+            let attachments = try #require(state["attachments"] as? [String])
+            #expect(
+                attachments.filter { $0.hasPrefix("memhunt-0a1b2c3d.") }.sorted() == [
+                    "memhunt-0a1b2c3d.html", "memhunt-0a1b2c3d.md",
+                ])
+        }
+    }
+
+    @Test func refusalsCarryJirasErrorMessages() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        #expect(try await attach("jira:LIM-1", server).action == .posted)
+        do {
+            _ = try await attach("jira:NOPE-1", server)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(
+                error.description
+                    == "jira jira:NOPE-1: listing the comments of NOPE-1: HTTP 404 Not Found: "
+                    + "Issue does not exist or you do not have permission to see it.")
+        }
+        do {
+            _ = try await attach("jira:BIG-1", server)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description.contains("attaching the reports: HTTP 413"))
+            #expect(error.description.contains("The attachment is too large."))
+            #expect(!error.description.contains(Self.token))
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import MemhuntBasics
+import MemhuntCore
+import MemhuntHTTP
+import MemhuntReports
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntTrackers
+
+/// A small findings document with two findings of different severities.
+func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", title: String = "The hunt")
+    -> FindingsDocument
+{
+    let json = """
+        {"schema":"memhunt.findings/2","tool":{"name":"memhunt","version":"0"},
+         "run":{"id":"\(runID)"},
+         "playbook":{"id":"p","title":"\(title)","summary":"s","origin":"built-in:p"},
+         "subject":{"app":"JustSend","origin":"given"},
+         "steps":[],"facts":{},"factCatalog":{},
+         "findings":[
+          {"code":"a.low","step":"s","check":"c","severity":"info","title":"Low one","detail":"\(detail)","evidence":[]},
+          {"code":"b.high","step":"s","check":"c","severity":"critical","title":"High one","detail":"\(detail)","evidence":[]}],
+         "artifacts":[],
+         "summary":{"findings":{},"steps":{},"artifacts":{},"failedChecks":0},
+         "gate":{"exitStatus":0}}
+        """
+    return try! FindingsDocument.decode(Array(json.utf8))
+}
+
+@Suite struct TrackerRegistryTests {
+    @Test func registryIsSortedAndSchemesAreUnique() {
+        let schemes = trackers.map { $0.scheme }
+        #expect(schemes == schemes.sorted())
+        #expect(Set(schemes).count == schemes.count)
+    }
+
+    @Test func targetsAreParsedOrRefusedWithTheirForm() throws {
+        #expect(throws: TrackerError.self) { try tracker(for: "bugzilla:1", environment: [:]) }
+        #expect(throws: TrackerError.self) { try tracker(for: "github:acme", environment: [:]) }
+        #expect(throws: TrackerError.self) { try tracker(for: "github:acme/app#x", environment: [:]) }
+        #expect(throws: TrackerError.self) { try tracker(for: "redmine:http://h#0", environment: [:]) }
+        #expect(throws: TrackerError.self) { try tracker(for: "webhook:ftp://h/x", environment: [:]) }
+        let redmine = try #require(try tracker(for: "redmine:http://h:3000/sub#7", environment: [:]) as? RedmineTracker)
+        #expect(redmine.issue == 7 && redmine.base.absoluteString == "http://h:3000/sub")
+        let project = try #require(
+            try tracker(for: "redmine:http://h/sub/memhunt", environment: [:]) as? RedmineTracker)
+        #expect(project.project == "memhunt" && project.base.absoluteString == "http://h/sub")
+        let github = try #require(
+            try tracker(for: "github:acme/app", environment: ["MEMHUNT_GITHUB_API_URL": "https://ghe/api/v3/"])
+                as? GitHubTracker)
+        #expect(github.issue == nil && github.api.absoluteString == "https://ghe/api/v3")
+        let gitlab = try #require(try tracker(for: "gitlab:group/sub/app#9", environment: [:]) as? GitLabTracker)
+        #expect(gitlab.projectPath == "/projects/group%2Fsub%2Fapp" && gitlab.issue == 9)
+        #expect(gitlab.api.absoluteString == "https://gitlab.com/api/v4")
+        #expect(throws: TrackerError.self) { try tracker(for: "gitlab:group/app", environment: [:]) }
+        #expect(throws: TrackerError.self) { try tracker(for: "jira:mem-1", environment: [:]) }
+        let jira = try #require(
+            try tracker(
+                for: "jira:MEM-24",
+                environment: ["MEMHUNT_JIRA_URL": "https://x.atlassian.net/", "JIRA_BEARER_TOKEN": "t0k3n"])
+                as? JiraTracker)
+        #expect(jira.version == 3 && jira.credentials == ["Authorization": "Bearer t0k3n"])
+        #expect(
+            jira.url("/issue/MEM-24/comment").absoluteString
+                == "https://x.atlassian.net/rest/api/3/issue/MEM-24/comment")
+    }
+}
+
+@Suite struct RedactorTests {
+    @Test func identifiersBecomeStablePlaceholders() {
+        let redactor = Redactor()
+        let text = """
+            "crashReporterKey" : "4f1e9a2b7c3d5e6f8a9b0c1d2e3f4a5b6c7d8e9f", incident: 1C7E5F1A-2B3C-4D5E-8F90-A1B2C3D4E5F6
+            Beta Identifier: 9A8B7C6D-1111-2222-3333-444455556666 UDID 00008030-001A2B3C4D5E6F7A
+            /Users/alice/Library/x and /Users/alice/y and /Users/bob/z
+            /var/mobile/Containers/Data/Application/12345678-90AB-CDEF-1234-567890ABCDEF/Documents
+            mail alice@example.com, again alice@example.com; serialNumber=F2LXK0ABHG7F
+            """
+        let out = redactor.redact(text)
+        for secret in [
+            "4f1e9a2b7c3d", "1C7E5F1A", "9A8B7C6D", "00008030-001A2B3C4D5E6F7A", "alice", "bob",
+            "12345678-90AB", "example.com", "F2LXK0ABHG7F",
+        ] {
+            #expect(!out.contains(secret), "\(secret) in \(out)")
+        }
+        #expect(out.contains("/Users/<user-1>/Library/x and /Users/<user-1>/y and /Users/<user-2>/z"))
+        #expect(out.contains("<crash-reporter-key-1>"))
+        #expect(out.contains("<email-1>, again <email-1>"))
+        #expect(out.contains("Application/<app-container-1>/Documents"))
+        // The same identifier keeps its placeholder for the run.
+        #expect(redactor.redact("/Users/bob/") == "/Users/<user-2>/")
+        #expect(redactor.redact(out) == out)
+    }
+
+    @Test func aDocumentIsRedactedEverywhereAndStillReads() throws {
+        let document = sampleDocument(detail: "at /Users/carol/app by carol@corp.example")
+        let redacted = try Redactor().redact(document)
+        #expect(!redacted.encoded().contains("carol"))
+        #expect(redacted.findings[0].detail == "at /Users/<user-1>/app by <email-1>")
+        #expect(redacted.run.id == document.run.id)
+    }
+}
+
+@Suite struct BodyTests {
+    @Test func aLongReportFoldsTheLeastSevereFirstAndKeepsTheMarker() throws {
+        var post = try Attacher.post(sampleDocument(), options: AttachOptions())
+        post.report = String(repeating: "A long report line.\n", count: 200)
+        post.document.findings[0].title = String(repeating: "a long info title ", count: 5)
+        let whole = post.body(limit: 1_000_000, markerLine: post.hiddenMarker, attached: true)
+        #expect(whole.contains(post.report))
+        #expect(whole.hasSuffix("<!-- memhunt:run=0a1b2c3d-run codes=a.low,b.high -->"))
+        // A limit that folds one finding away: the info one goes, the critical one stays.
+        let limit = try #require(
+            stride(from: whole.count - 1, to: 0, by: -1).first {
+                post.body(limit: $0, markerLine: post.hiddenMarker, attached: true).contains("1 less severe")
+            })
+        let folded = post.body(limit: limit, markerLine: post.hiddenMarker, attached: true)
+        #expect(folded.count <= limit)
+        #expect(folded.contains("b.high"))
+        #expect(!folded.contains("a.low`"))
+        #expect(folded.contains("1 less severe finding(s) folded"))
+        #expect(folded.contains("The full report is attached."))
+        #expect(folded.hasSuffix(post.hiddenMarker))
+        #expect(post.isOwn(folded))
+        #expect(!post.isOwn(folded.replacingOccurrences(of: "0a1b2c3d-run", with: "0a1b2c3d-runX")))
+    }
+
+    @Test func trackerMessagesAreReadFromEveryShape() {
+        func said(_ json: String) -> String { TrackerSession.message(in: Array(json.utf8)) }
+        #expect(said(#"{"errors":["Subject cannot be blank"]}"#) == "Subject cannot be blank")
+        #expect(
+            said(#"{"message":"Validation Failed","errors":[{"field":"body","message":"body is too long"}]}"#)
+                == "Validation Failed; body is too long")
+        #expect(said(#"{"errorMessages":["Issue does not exist"],"errors":{}}"#) == "Issue does not exist")
+        #expect(said(#"{"message":{"title":["is too long"]}}"#) == "title: is too long")
+        #expect(said("<html>oops</html>") == "")
+    }
+}
+
+@Suite struct HMACWebhookTests {
+    @Test func signatureIsTheHexHMACOfTheBody() {
+        #expect(
+            WebhookTracker.signature(secret: "Jefe", body: Array("what do ya want for nothing?".utf8))
+                == "sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+}

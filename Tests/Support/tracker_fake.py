@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""A loopback fake of GitHub's issues API and of a webhook receiver, for MemhuntTrackersTests (stdlib only).
+
+Usage: tracker_fake.py --token TOKEN. Prints the bound port on its first stdout line; exits when its stdin
+reaches end of file. It answers with GitHub's documented request and error shapes:
+
+  any request without User-Agent      403 {"message": "Request forbidden by administrative rules. ..."}
+  a wrong or missing token            401 {"message": "Bad credentials", "documentation_url": ...}
+  GET  /repos/O/R/issues/N/comments   the comments, 2 per page, with Link: <...>; rel="next"
+  POST /repos/O/R/issues/N/comments   201 + Location, the comment; a body over the limit: GitHub's 422
+  PATCH /repos/O/R/issues/comments/ID 200, the comment
+  GET  /repos/O/R/issues?labels=...   the issues (2 per page, Link)
+  POST /repos/O/R/issues              201 + Location, {"number", "html_url", ...}
+  PATCH /repos/O/R/issues/N           200
+
+Repositories named for a fault: "missing" (404 Not Found), "limited" (the first POST: 429 with Retry-After:
+1), "secondary" (the first POST: 403 secondary rate limit with retry-after: 1), "primary" (every POST: 403
+with x-ratelimit-remaining: 0), "lost" (the first POST is done, then the connection closes without an
+answer), "strict" (body limit 200 characters instead of 65,536), "big" (every POST: 413).
+
+GitLab (under /api/v4, PRIVATE-TOKEN auth: 401 {"message": "401 Unauthorized"}):
+
+  GET  /api/v4/projects/P/issues/N/notes   the notes, newest first unless sort=asc, a system note mixed in,
+                                           2 per page with X-Next-Page
+  POST /api/v4/projects/P/issues/N/notes   201, the note
+  PUT  /api/v4/projects/P/issues/N/notes/ID 200
+  POST /api/v4/projects/P/uploads          multipart field "file": 201 {"markdown": "[name](/uploads/...)"}
+  projects ending in "missing" (404 {"message": "404 Project Not Found"}), "limited" (the first POST: 429
+  with Retry-After: 1, {"message": {"error": "This endpoint has been requested too many times..."}}),
+  "big" (uploads: 413), "lost" (the first note POST is done and its answer lost).
+
+Jira (under /rest/api/2 and /rest/api/3, Basic auth with the token as the API token: 401 otherwise):
+
+  GET  .../issue/KEY/comment         {"startAt", "maxResults", "total", "comments": [...]}, 2 per page
+  POST .../issue/KEY/comment         201; v3 refuses a string body: 400 {"errorMessages":[],"errors":{"comment":
+                                     "Comment body is not valid!"}}; v2 refuses an object
+  PUT  .../issue/KEY/comment/ID      200
+  GET  .../issue/KEY?fields=attachment  {"fields": {"attachment": [{"filename"}]}}
+  POST .../issue/KEY/attachments     403 without X-Atlassian-Token: no-check; part "file"; 200 and an array
+  keys: NOPE-* (404 "Issue does not exist or you do not have permission to see it."), LIM-* (the first
+  POST: 429 with Retry-After: 1 and X-RateLimit-Reset), BIG-* (attachments: 413).
+
+POST /hook records the request's headers and body (GET /__hooks lists them) and answers 204.
+GET /__state answers {"comments": {"O/R#N": [bodies]}, "issues": {"O/R": [{number, title, body, labels}]},
+"requests": ["METHOD PATH", ...]}.
+"""
+
+import argparse
+import json
+import os
+import sys
+import threading
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
+COMMENTS = {}  # "O/R#N" -> list of {id, body}
+ISSUES = {}  # "O/R" -> list of {number, title, body, labels}
+REQUESTS = []
+HOOKS = []
+NOTES = {}  # GitLab: "P#N" -> list of {id, body, system}
+UPLOADS = []
+JIRA = {}  # KEY -> {"comments": [{id, body}], "attachments": [names]}
+FAULTS_USED = set()
+NEXT_ID = [1000]
+DOCS = "https://docs.github.com/rest"
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, payload=None, headers=None):
+        body = b"" if payload is None else json.dumps(payload).encode()
+        # One request per connection (see drop_proxy.py): libcurl silently re-sends on a reused connection.
+        self.close_connection = True
+        self.send_response(status)
+        self.send_header("Connection", "close")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if payload is not None:
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def page(self, items, query, base):
+        per = min(int(query.get("per_page", ["30"])[0]), 2)
+        number = int(query.get("page", ["1"])[0])
+        chunk = items[(number - 1) * per : number * per]
+        headers = {}
+        if number * per < len(items):
+            q = dict((k, v[0]) for k, v in query.items())
+            q["page"] = str(number + 1)
+            headers["Link"] = f'<http://127.0.0.1:{self.server.server_address[1]}{base}?{urllib.parse.urlencode(q)}>; rel="next"'
+        self.answer(200, chunk, headers)
+
+    def handle_any(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        url = urllib.parse.urlsplit(self.path)
+        query = urllib.parse.parse_qs(url.query)
+        parts = [p for p in url.path.split("/") if p]
+        with LOCK:
+            REQUESTS.append(f"{self.command} {url.path}")
+        if url.path == "/__state":
+            with LOCK:
+                state = {
+                    "comments": {k: [c["body"] for c in v] for k, v in COMMENTS.items()},
+                    "issues": ISSUES,
+                    "requests": REQUESTS,
+                    "notes": {k: [n["body"] for n in v if not n["system"]] for k, v in NOTES.items()},
+                    "uploads": UPLOADS,
+                    "jira": JIRA,
+                }
+            return self.answer(200, state)
+        if url.path == "/__hooks":
+            with LOCK:
+                return self.answer(200, HOOKS)
+        if url.path == "/hook" and self.command == "POST":
+            with LOCK:
+                HOOKS.append({"headers": dict(self.headers.items()), "body": raw.decode("utf-8", "replace")})
+            return self.answer(204)
+        if url.path.startswith("/rest/api/"):
+            return self.jira(url, query, raw)
+        if url.path.startswith("/api/v4/"):
+            return self.gitlab(url, query, raw)
+        if not self.headers.get("User-Agent"):
+            return self.answer(403, {"message": "Request forbidden by administrative rules. Please make sure your request has a User-Agent header."})
+        auth = self.headers.get("Authorization", "")
+        if auth not in (f"Bearer {self.server.token}", f"token {self.server.token}"):
+            return self.answer(401, {"message": "Bad credentials", "documentation_url": DOCS})
+        if len(parts) < 3 or parts[0] != "repos":
+            return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
+        repo = f"{parts[1]}/{parts[2]}"
+        name = parts[2]
+        if name == "missing":
+            return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
+        mutating = self.command in ("POST", "PATCH")
+        if mutating and name == "primary":
+            return self.answer(403, {"message": "API rate limit exceeded for user ID 1234.", "documentation_url": DOCS},
+                               {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "9999999999"})
+        if mutating and name == "big":
+            return self.answer(413, {"message": "Payload Too Large"})
+        with LOCK:
+            first = mutating and name not in FAULTS_USED
+            if first:
+                FAULTS_USED.add(name)
+        if first and name == "limited":
+            return self.answer(429, {"message": "You have exceeded a secondary rate limit.", "documentation_url": DOCS},
+                               {"Retry-After": "1"})
+        if first and name == "secondary":
+            return self.answer(403, {"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", "documentation_url": DOCS},
+                               {"retry-after": "1"})
+        payload = json.loads(raw) if raw else {}
+        limit = 200 if name == "strict" else 65536
+        if mutating and len(payload.get("body", "")) > limit:
+            return self.answer(422, {"message": "Validation Failed", "errors": [{"resource": "IssueComment", "code": "custom", "field": "body", "message": f"body is too long (maximum is {limit} characters)"}], "documentation_url": DOCS})
+        base = "http://127.0.0.1:%d" % self.server.server_address[1]
+        # /repos/O/R/issues/N/comments
+        if len(parts) == 6 and parts[3] == "issues" and parts[5] == "comments":
+            key = f"{repo}#{parts[4]}"
+            with LOCK:
+                items = [dict(id=c["id"], body=c["body"], html_url=f"{base}/{repo}/issues/{parts[4]}#issuecomment-{c['id']}") for c in COMMENTS.get(key, [])]
+            if self.command == "GET":
+                return self.page(items, query, url.path)
+            if self.command == "POST":
+                with LOCK:
+                    NEXT_ID[0] += 1
+                    comment = {"id": NEXT_ID[0], "body": payload["body"]}
+                    COMMENTS.setdefault(key, []).append(comment)
+                if first and name == "lost":
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                html = f"{base}/{repo}/issues/{parts[4]}#issuecomment-{comment['id']}"
+                return self.answer(201, dict(comment, html_url=html), {"Location": f"{base}/repos/{repo}/issues/comments/{comment['id']}"})
+        # /repos/O/R/issues/comments/ID
+        if len(parts) == 6 and parts[3] == "issues" and parts[4] == "comments" and self.command == "PATCH":
+            with LOCK:
+                for comments in COMMENTS.values():
+                    for c in comments:
+                        if str(c["id"]) == parts[5]:
+                            c["body"] = payload["body"]
+                            return self.answer(200, c)
+            return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
+        # /repos/O/R/issues
+        if len(parts) == 4 and parts[3] == "issues":
+            if self.command == "GET":
+                label = query.get("labels", [""])[0]
+                with LOCK:
+                    items = [dict(i, html_url=f"{base}/{repo}/issues/{i['number']}") for i in ISSUES.get(repo, []) if label in i["labels"]]
+                return self.page(items, query, url.path)
+            if self.command == "POST":
+                if not payload.get("title"):
+                    return self.answer(422, {"message": "Validation Failed", "errors": [{"resource": "Issue", "code": "missing_field", "field": "title"}], "documentation_url": DOCS})
+                with LOCK:
+                    issues = ISSUES.setdefault(repo, [])
+                    issue = {"id": 5000 + len(issues), "number": len(issues) + 1, "title": payload["title"], "body": payload.get("body", ""), "labels": payload.get("labels", [])}
+                    issues.append(issue)
+                if first and name == "lost":
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                html = f"{base}/{repo}/issues/{issue['number']}"
+                return self.answer(201, dict(issue, html_url=html), {"Location": f"{base}/repos/{repo}/issues/{issue['number']}"})
+        # /repos/O/R/issues/N
+        if len(parts) == 5 and parts[3] == "issues" and self.command == "PATCH":
+            with LOCK:
+                for i in ISSUES.get(repo, []):
+                    if str(i["number"]) == parts[4]:
+                        i["body"] = payload.get("body", i["body"])
+                        return self.answer(200, i)
+        return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
+
+    def jira(self, url, query, raw):
+        import base64
+        auth = self.headers.get("Authorization", "")
+        expected = "Basic " + base64.b64encode(f"dev@example.com:{self.server.token}".encode()).decode()
+        if auth != expected:
+            return self.answer(401, {"errorMessages": ["You are not authenticated. Authentication required to perform this operation."], "errors": {}})
+        parts = url.path.split("/")[3:]  # ["2"|"3", "issue", KEY, ...]
+        version, key, rest = parts[0], parts[2], parts[3:]
+        if key.startswith("NOPE-"):
+            return self.answer(404, {"errorMessages": ["Issue does not exist or you do not have permission to see it."], "errors": {}})
+        mutating = self.command in ("POST", "PUT")
+        with LOCK:
+            first = mutating and ("jira:" + key) not in FAULTS_USED
+            if first:
+                FAULTS_USED.add("jira:" + key)
+            issue = JIRA.setdefault(key, {"comments": [], "attachments": []})
+        if first and key.startswith("LIM-"):
+            return self.answer(429, {"errorMessages": ["Rate limit exceeded."], "errors": {}}, {"Retry-After": "1", "X-RateLimit-Reset": "2026-01-01T00:00Z"})
+        if rest == [] and self.command == "GET":
+            return self.answer(200, {"key": key, "fields": {"attachment": [{"filename": n} for n in issue["attachments"]]}})
+        if rest == ["attachments"] and self.command == "POST":
+            if self.headers.get("X-Atlassian-Token") != "no-check":
+                return self.answer(403, {"errorMessages": ["XSRF check failed"], "errors": {}})
+            if key.startswith("BIG-"):
+                return self.answer(413, {"errorMessages": ["The attachment is too large."], "errors": {}})
+            text = raw.decode("utf-8", "replace")
+            names = []
+            for chunk in text.split('Content-Disposition: form-data; ')[1:]:
+                if chunk.startswith('name="file"') and 'filename="' in chunk:
+                    names.append(chunk.split('filename="', 1)[1].split('"', 1)[0])
+            if not names:
+                return self.answer(400, {"errorMessages": ["no file part"], "errors": {}})
+            with LOCK:
+                issue["attachments"] += names
+            return self.answer(200, [{"id": str(i), "filename": n} for i, n in enumerate(names)])
+        if rest and rest[0] == "comment":
+            if self.command == "GET":
+                start = int(query.get("startAt", ["0"])[0])
+                with LOCK:
+                    comments = list(issue["comments"])
+                return self.answer(200, {"startAt": start, "maxResults": 2, "total": len(comments), "comments": comments[start:start + 2]})
+            payload = json.loads(raw) if raw else {}
+            body = payload.get("body")
+            if version == "3" and not isinstance(body, dict):
+                return self.answer(400, {"errorMessages": [], "errors": {"comment": "Comment body is not valid!"}})
+            if version == "2" and not isinstance(body, str):
+                return self.answer(400, {"errorMessages": [], "errors": {"comment": "Comment body can not be empty!"}})
+            if self.command == "POST" and len(rest) == 1:
+                with LOCK:
+                    NEXT_ID[0] += 1
+                    comment = {"id": str(NEXT_ID[0]), "body": body}
+                    issue["comments"].append(comment)
+                return self.answer(201, comment)
+            if self.command == "PUT" and len(rest) == 2:
+                with LOCK:
+                    for comment in issue["comments"]:
+                        if comment["id"] == rest[1]:
+                            comment["body"] = body
+                            return self.answer(200, comment)
+        return self.answer(404, {"errorMessages": ["Not found"], "errors": {}})
+
+    def gitlab(self, url, query, raw):
+        if self.headers.get("PRIVATE-TOKEN") != self.server.token:
+            return self.answer(401, {"message": "401 Unauthorized"})
+        path = url.path[len("/api/v4/projects/"):]
+        project, _, rest = path.partition("/")
+        project = urllib.parse.unquote(project)
+        parts = rest.split("/")
+        mutating = self.command in ("POST", "PUT")
+        if project.endswith("missing"):
+            return self.answer(404, {"message": "404 Project Not Found"})
+        with LOCK:
+            first = mutating and ("gl:" + project) not in FAULTS_USED
+            if first:
+                FAULTS_USED.add("gl:" + project)
+        if first and project.endswith("limited"):
+            return self.answer(429, {"message": {"error": "This endpoint has been requested too many times. Try again later."}}, {"Retry-After": "1"})
+        if parts == ["uploads"] and self.command == "POST":
+            if project.endswith("big"):
+                return self.answer(413, {"message": "413 Request Entity Too Large"})
+            marker = b'filename="'
+            start = raw.find(marker)
+            name = raw[start + len(marker): raw.find(b'"', start + len(marker))].decode() if start >= 0 else ""
+            if 'name="file"' not in raw.decode("utf-8", "replace") or not name:
+                return self.answer(400, {"message": "400 (Bad request) \"file\" not given"})
+            with LOCK:
+                NEXT_ID[0] += 1
+                secret = "s%d" % NEXT_ID[0]
+                UPLOADS.append(name)
+            return self.answer(201, {"id": NEXT_ID[0], "alt": name, "url": f"/uploads/{secret}/{name}", "markdown": f"[{name}](/uploads/{secret}/{name})"})
+        if len(parts) >= 3 and parts[0] == "issues" and parts[2] == "notes":
+            key = f"{project}#{parts[1]}"
+            with LOCK:
+                notes = NOTES.setdefault(key, [{"id": 1, "body": "changed the description", "system": True}])
+            if self.command == "GET" and len(parts) == 3:
+                ordered = notes if query.get("sort", ["desc"])[0] == "asc" else list(reversed(notes))
+                per = min(int(query.get("per_page", ["20"])[0]), 2)
+                number = int(query.get("page", ["1"])[0])
+                headers = {"X-Next-Page": str(number + 1) if number * per < len(ordered) else ""}
+                return self.answer(200, ordered[(number - 1) * per: number * per], headers)
+            payload = json.loads(raw) if raw else {}
+            if not payload.get("body"):
+                return self.answer(400, {"message": "400 (Bad request) \"body\" not given"})
+            if self.command == "POST" and len(parts) == 3:
+                with LOCK:
+                    NEXT_ID[0] += 1
+                    note = {"id": NEXT_ID[0], "body": payload["body"], "system": False}
+                    notes.append(note)
+                if first and project.endswith("lost"):
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                return self.answer(201, note)
+            if self.command == "PUT" and len(parts) == 4:
+                with LOCK:
+                    for note in notes:
+                        if str(note["id"]) == parts[3]:
+                            note["body"] = payload["body"]
+                            return self.answer(200, note)
+        return self.answer(404, {"message": "404 Not found"})
+
+    do_GET = do_POST = do_PATCH = do_PUT = handle_any
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--token", required=True)
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.token = args.token
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
