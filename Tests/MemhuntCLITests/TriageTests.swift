@@ -5,6 +5,10 @@ import Testing
 
 @testable import MemhuntCLI
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Guided triage driven by scripted answers: the transcript, the session file after each answer,
 /// and resuming after an interruption at every step.
 @Suite struct TriageTests {
@@ -114,6 +118,25 @@ import Testing
         #expect(text.hasPrefix("# Postmortem: JustSend"))
         #expect(text.contains("725 MB"))
         #expect(text.contains("> **To fill in:**"))
+    }
+
+    /// The end of the walk attaches to a tracker with the attach command's code; a bad target asks again.
+    @Test func theEndOffersToAttachToATracker() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", "unused-token"])
+        defer { server.stop() }
+        let hook = "webhook:" + server.url("hook").absoluteString
+        let run = await Self.triage(
+            ["--session", dir.path + "/s.json", "-o", dir.path + "/report.txt"],
+            answers: Self.answers + ["", "nowhere:at-all", hook])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("Try again, or Enter to skip."))
+        #expect(run.stderr.contains("  Attached: posted"))
+        let (data, _) = try await URLSession.shared.data(from: server.url("__hooks"))
+        let hooks = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(hooks.count == 1)
+        #expect((hooks[0]["body"] as? String)?.contains("jetsam.app.peakMB") == true)
     }
 
     @Test func invalidAnswersReAskWithTheReason() async throws {

@@ -4,6 +4,7 @@ import MemhuntChecks
 import MemhuntCore
 import MemhuntFormats
 import MemhuntReports
+import MemhuntTrackers
 
 #if canImport(Glibc)
     import Glibc
@@ -191,6 +192,7 @@ struct TriageWalk {
         io.say(TextReporter.summaryLine(document))
         try output.write(document, format: state.format, console: console)
         offerPostmortem(document, io: io)
+        await offerAttach(document, io: io)
         return Gate.announce(document.gate, console: console)
     }
 
@@ -214,6 +216,24 @@ struct TriageWalk {
                 return
             } catch {
                 io.say("  \(error). Try again.")
+            }
+        }
+    }
+
+    /// At the end: attach the findings to the team's tracker (`memhunt attach`'s code: redacted, once).
+    /// End of input or an empty answer skips it; a refusal says why and asks again.
+    func offerAttach(_ document: FindingsDocument, io: Prompter) async {
+        while let answer = io.ask(
+            "Attach the findings to a bug tracker? A target such as github:OWNER/REPO#N or redmine:URL#N (Enter skips):"
+        )?.trimmingCharacters(in: .whitespaces), !answer.isEmpty {
+            do {
+                let outcome = try await Attacher.attach(
+                    document, to: answer, environment: console.environment,
+                    options: AttachOptions(dryRun: false, redact: true, forceNew: false), print: { _ in })
+                io.say("  Attached: \(outcome.action.rawValue) \(outcome.location)")
+                return
+            } catch {
+                io.say("  \(error.description.replacingOccurrences(of: "\n", with: " ")). Try again, or Enter to skip.")
             }
         }
     }
