@@ -56,8 +56,8 @@ struct RedmineEndToEndTests {
             of: "\"Fixtures/justsend/", with: "\"/Users/alice/Desktop/justsend/"
         )
         .replacingOccurrences(
-            of: "among the artifacts.",
-            with: "among the artifacts (crashReporterKey: \(Self.reporterKey), reported by alice@example.com).")
+            of: "JustSend held 122 MB while suspended",
+            with: "JustSend held 122 MB while suspended (crashReporterKey: \(Self.reporterKey), by alice@example.com)")
         #expect(quoted.contains("/Users/alice/") && quoted.contains(Self.reporterKey))
         try directory.write("findings.json", quoted)
         return directory.path + "/findings.json"
