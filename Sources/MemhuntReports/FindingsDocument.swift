@@ -195,9 +195,6 @@ extension FindingsDocument {
 
     /// Every check that could not run, in step order.
     public var failures: [CheckFailure] { steps.flatMap(\.failures) }
-
-    /// The most severe finding, if any.
-    public var highestSeverity: Severity? { findings.map(\.severity).max() }
 }
 
 extension FindingsDocument.ArtifactRecord {

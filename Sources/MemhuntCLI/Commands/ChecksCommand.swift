@@ -54,7 +54,7 @@ struct ChecksCommand: MemhuntCommand {
     func execute() throws -> Memhunt.ExitStatus {
         let descriptions = builtInChecks.map { $0.description }
         if parsed.values.string(Options.format()) == "json" {
-            console.stdout.write(JSONOutput.encode(descriptions.map(Listing.init)))
+            console.stdout.write(JSONText.pretty(descriptions.map(Listing.init)))
             return .success
         }
         var out = ""
@@ -70,9 +70,4 @@ struct ChecksCommand: MemhuntCommand {
         console.stdout.write(out)
         return .success
     }
-}
-
-/// JSON for listings: the same layout as the findings document.
-enum JSONOutput {
-    static func encode<T: Encodable>(_ value: T) -> String { JSONText.pretty(value) }
 }

@@ -42,7 +42,7 @@ struct InspectCommand: MemhuntCommand {
                     factCatalog: described.catalog))
         }
         if parsed.values.string(Options.format()) == "json" {
-            console.stdout.write(JSONOutput.encode(entries))
+            console.stdout.write(JSONText.pretty(entries))
             return .success
         }
         var out = ""

@@ -59,7 +59,7 @@ struct PlaybooksCommand: MemhuntCommand {
         }
         if parsed.values.string(Options.format()) == "json" {
             console.stdout.write(
-                JSONOutput.encode(
+                JSONText.pretty(
                     playbooks.map {
                         Listing(id: $0.id, title: $0.title, summary: $0.summary, steps: $0.steps.map(\.id))
                     }))

@@ -161,7 +161,7 @@ struct ScanCommand: MemhuntCommand {
         let document = Document(aggregate, apps: selected, query: query)
         switch format {
         case "ndjson": break
-        case "json": console.stdout.write(JSONOutput.encode(document))
+        case "json": console.stdout.write(JSONText.pretty(document))
         case "csv": console.stdout.write(document.csv())
         default: console.stdout.write(document.text())
         }

@@ -37,7 +37,7 @@ struct ValidateCommand: MemhuntCommand {
             }
         }
         if parsed.values.string(Options.format()) == "json" {
-            console.stdout.write(JSONOutput.encode(outcomes))
+            console.stdout.write(JSONText.pretty(outcomes))
         } else {
             for outcome in outcomes {
                 if let id = outcome.id, let steps = outcome.steps {

@@ -2,8 +2,6 @@
 public indirect enum JSONNode: Sendable, Hashable {
     case null
     case bool(Bool)
-    case int(Int)
-    case double(Double)
     case string(String)
     case array([JSONNode])
     /// Keys in the order given.
@@ -13,21 +11,6 @@ public indirect enum JSONNode: Sendable, Hashable {
 
     public static func == (lhs: JSONNode, rhs: JSONNode) -> Bool { lhs.rendered() == rhs.rendered() }
     public func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
-
-    /// From a fact value; objects get sorted keys.
-    public init(_ fact: FactValue) {
-        switch fact {
-        case .int(let v): self = .int(v)
-        case .double(let v): self = .double(v)
-        case .string(let v): self = .string(v)
-        case .bool(let v): self = .bool(v)
-        case .array(let v): self = .array(v.map(JSONNode.init))
-        case .object(let v): self = .object(v.keys.sorted().map { ($0, JSONNode(v[$0]!)) })
-        }
-    }
-
-    /// Optional strings become `null` when absent.
-    public static func string(_ value: String?) -> JSONNode { value.map { .string($0) } ?? .null }
 
     /// Pretty-printed with two-space indentation and a trailing newline.
     public func rendered() -> String {
@@ -40,16 +23,7 @@ public indirect enum JSONNode: Sendable, Hashable {
         switch self {
         case .null: out += "null"
         case .bool(let v): out += v ? "true" : "false"
-        case .int(let v): out += String(v)
         case .number(let text): out += text
-        case .double(let v):
-            if !v.isFinite {
-                out += "null"
-            } else if v == v.rounded() && abs(v) < 1e15 {
-                out += String(Int(v))
-            } else {
-                out += String(v)
-            }
         case .string(let v): Self.escape(v, into: &out)
         case .array(let items):
             if items.isEmpty {
