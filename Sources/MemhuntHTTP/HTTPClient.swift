@@ -29,10 +29,11 @@ public final class HTTPClient: Sendable {
     public let configuration: HTTPConfiguration
     private let transport: HTTPTransport
 
-    /// A client over `transport`, by default one URLSession for the client's lifetime (`close()` it).
+    /// A client over `transport`, by default a `RoutingTransport` (plain sockets for `http://`, one URLSession
+    /// for the rest) for the client's lifetime (`close()` it).
     public init(configuration: HTTPConfiguration = HTTPConfiguration(), transport: HTTPTransport? = nil) {
         self.configuration = configuration
-        self.transport = transport ?? URLSessionTransport(maxConnectionsPerHost: configuration.maxConcurrent)
+        self.transport = transport ?? RoutingTransport(maxConnectionsPerHost: configuration.maxConcurrent)
     }
 
     /// Closes the connections; requests after this fail as cancelled.

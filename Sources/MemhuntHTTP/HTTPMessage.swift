@@ -189,7 +189,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why one attempt failed; `retryable` is the one retry policy.
-public enum HTTPFailure: Sendable, Equatable {
+public enum HTTPFailure: Error, Sendable, Equatable {
     case http(Int)
     case network(String, retryable: Bool)
     case noResponse(TimeInterval)
