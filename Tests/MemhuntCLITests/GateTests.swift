@@ -29,6 +29,10 @@ import Testing
         let anyCase = await memhunt("run", "--app", "justsend", "Fixtures/justsend")
         #expect(anyCase.status == 0)
         #expect(anyCase.stdout.contains("jetsam.app.peakMB = 725 MB"))
+        // Named as the artifacts spell it, not as typed.
+        #expect(anyCase.stdout.contains("Subject: JustSend\n"))
+        #expect(anyCase.stdout.contains("JustSend ranked 7 of 16 processes by lifetime peak (725 MB)"))
+        #expect(!anyCase.stdout.contains("justsend ranked"))
     }
 
     @Test func unrecognizedFilesOfAWalkedDirectoryStayInformational() async throws {

@@ -108,7 +108,12 @@ import Testing
                 == Subject(app: "X", origin: .given, candidates: ["A"], matched: false))
         #expect(
             StepEngine.resolveSubject(app: "a", artifacts: [report("A")])
-                == Subject(app: "a", origin: .given, matched: true), "case-insensitive")
+                == Subject(app: "A", origin: .given, matched: true), "case-insensitive, spelled as the report does")
+        #expect(
+            StepEngine.resolveSubject(app: "a", artifacts: [report("A"), report("a")]).app == "a",
+            "spelled as given when an artifact spells it so")
+        #expect(
+            StepEngine.resolveSubject(app: "b", artifacts: [report("A"), report("B"), report("B")]).app == "B")
         #expect(StepEngine.resolveSubject(app: "X", artifacts: []) == Subject(app: "X", origin: .given))
         #expect(StepEngine.resolveSubject(app: nil, artifacts: [report("A"), report("A")]).app == "A")
         #expect(

@@ -39,7 +39,7 @@ public struct StepEngine: Sendable {
     }
 
     /// The given name wins (with `matched` saying whether any artifact names it, and the apps they do name
-    /// when none does); otherwise the app every artifact that names one agrees on (crash reports, MetricKit
+    /// when none does; spelled as the artifacts spell it when they differ from it in case only); otherwise the app every artifact that names one agrees on (crash reports, MetricKit
     /// payloads, vmmap, footprint, samples). When they name several apps, no subject, and `candidates` lists them.
     public static func resolveSubject(app: String?, artifacts: [Artifact]) -> Subject {
         let owned = artifacts.compactMap { artifact -> (artifact: Artifact, names: [String])? in
@@ -57,6 +57,13 @@ public struct StepEngine: Sendable {
                 owned.contains { $0.names.contains(where: subject.matches) }
                 || records.contains { $0.processes.contains { subject.matches($0.name) } }
             subject.matched = matched
+            // `--app justsend` for the process `JustSend`: the texts name the app as its artifacts spell it,
+            // when they spell it one way and never as given.
+            let named = owned.flatMap(\.names) + records.flatMap { $0.processes.map(\.name) }
+            let spellings = unique(named.filter { $0.lowercased() == app.lowercased() })
+            if matched, spellings.count == 1, let spelling = spellings.first, spelling != app {
+                subject.app = spelling
+            }
             if !matched {
                 var names = owned.compactMap(\.names.first)
                 for event in records {
