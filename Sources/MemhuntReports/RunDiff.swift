@@ -228,7 +228,7 @@ public struct RunDiff: Sendable {
             parts.append("\(view.0) +\(view.1) → +\(view.2) per gesture")
         }
         let resolved = findings.count { $0.state == .resolved }
-        if resolved > 0 { parts.append("\(resolved) finding\(resolved == 1 ? "" : "s") resolved") }
+        if resolved > 0 { parts.append(Plural.count(resolved, "finding") + " resolved") }
         if parts.isEmpty {
             return "Nothing moved the wrong way past the \(percent(tolerance)) tolerance, and nothing improved either."
         }

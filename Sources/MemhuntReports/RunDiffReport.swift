@@ -39,7 +39,7 @@ extension RunDiff {
                 out += "\n"
             }
             let same = facts.count - moved.count
-            if same > 0 { out += "  (\(same) fact\(same == 1 ? "" : "s") unchanged)\n" }
+            if same > 0 { out += "  (\(Plural.count(same, "fact")) unchanged)\n" }
             out += "\n"
         }
         if !views.isEmpty {

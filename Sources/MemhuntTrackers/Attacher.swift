@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntCore
 import MemhuntHTTP
 import MemhuntReports
 
@@ -46,7 +47,7 @@ public enum Attacher {
         let count = document.findings.count
         let app = document.subject.app.map { " in \($0)" } ?? ""
         let title =
-            "memhunt: \(document.playbook.title)\(app): \(count) finding\(count == 1 ? "" : "s") "
+            "memhunt: \(document.playbook.title)\(app): \(Plural.count(count, "finding")) "
             + "(run \(document.run.id.prefix(8)))"
         return TrackerPost(
             document: document, title: title, report: report, reportIsMarkdown: markdown != nil,

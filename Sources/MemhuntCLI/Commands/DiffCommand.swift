@@ -51,7 +51,7 @@ struct DiffCommand: MemhuntCommand {
             summary: diff.summaryLine, console: console)
         guard parsed.values.flag(Self.failOnRegression), diff.regressed else { return .success }
         let count = diff.regressedFacts.count + diff.newSevereFindings.count
-        console.note("memhunt: exit 1: \(count) regression\(count == 1 ? "" : "s") (--fail-on-regression)")
+        console.note("memhunt: exit 1: \(Plural.count(count, "regression")) (--fail-on-regression)")
         return .findingsReachedThreshold
     }
 }

@@ -69,7 +69,7 @@ struct PlaybooksCommand: MemhuntCommand {
         for p in playbooks {
             out +=
                 p.id.styled(.bold, enabled: console.stdoutColored) + "  " + p.title + "  ("
-                + (p.steps.count == 1 ? "1 step" : "\(p.steps.count) steps") + ")\n"
+                + Plural.count(p.steps.count, "step") + ")\n"
             out += "   " + p.summary + "\n"
         }
         console.stdout.write(out)

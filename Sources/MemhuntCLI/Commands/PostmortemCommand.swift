@@ -46,12 +46,12 @@ struct PostmortemCommand: MemhuntCommand {
         switch template.render(Postmortem(runs: runs), knownFacts: known) {
         case .success(let text):
             try output.write(
-                text: text, summary: "postmortem of \(runs.count) run\(runs.count == 1 ? "" : "s")", console: console)
+                text: text, summary: "postmortem of " + Plural.count(runs.count, "run"), console: console)
             return .success
         case .failure(let failure):
             let problems = failure.all
             for problem in problems { console.stderr.write(problem.description + "\n") }
-            throw CommandError("the template has \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            throw CommandError("the template has " + Plural.count(problems.count, "problem"))
         }
     }
 }

@@ -88,7 +88,7 @@ struct RunCommand: MemhuntCommand {
         if let (source, baseline) = known {
             document = document.suppressing(baseline, source: source)
             let n = document.baseline?.suppressed ?? 0
-            console.note("memhunt: \(n) finding\(n == 1 ? "" : "s") known from the baseline \(source) left out")
+            console.note("memhunt: \(Plural.count(n, "finding")) known from the baseline \(source) left out")
         }
         document.gate = Gate.decide(
             document, failOn: values.value(Options.failOn, as: Severity.self), operands: values.positionals)

@@ -41,7 +41,7 @@ struct ValidateCommand: MemhuntCommand {
         } else {
             for outcome in outcomes {
                 if let id = outcome.id, let steps = outcome.steps {
-                    console.stdout.write("\(outcome.playbook): ok (\(id), \(steps) step\(steps == 1 ? "" : "s"))\n")
+                    console.stdout.write("\(outcome.playbook): ok (\(id), \(Plural.count(steps, "step")))\n")
                 } else {
                     console.stderr.write(outcome.diagnostics.joined(separator: "\n") + "\n")
                 }
@@ -50,7 +50,7 @@ struct ValidateCommand: MemhuntCommand {
         let invalid = outcomes.count { !$0.diagnostics.isEmpty }
         if invalid > 0 {
             console.note(
-                "memhunt: exit 2: \(invalid) of \(outcomes.count) playbook\(outcomes.count == 1 ? "" : "s") invalid")
+                "memhunt: exit 2: \(invalid) of \(Plural.count(outcomes.count, "playbook")) invalid")
         }
         return invalid == 0 ? .success : .couldNotRun
     }

@@ -86,7 +86,7 @@ public enum MarkdownReporter: Reporter {
         out += verdict(document)
         if let baseline = document.baseline {
             out +=
-                "> \(baseline.suppressed) finding\(baseline.suppressed == 1 ? "" : "s") known from the baseline "
+                "> \(Plural.count(baseline.suppressed, "finding")) known from the baseline "
                 + Escape.code(baseline.source) + " left out.\n\n"
         }
         let notes = folding.notes

@@ -118,21 +118,19 @@ public enum TextReporter: Reporter {
         }
         var parts = [counts.isEmpty ? "no findings" : counts.joined(separator: ", ")]
         let failed = document.summary.failedChecks
-        if failed > 0 { parts.append(plural(failed, "check") + " could not run") }
+        if failed > 0 { parts.append(Plural.count(failed, "check") + " could not run") }
         let empty = document.summary.steps[StepStatus.noArtifact.rawValue] ?? 0
-        if empty > 0 { parts.append(plural(empty, "step") + " without artifacts") }
+        if empty > 0 { parts.append(Plural.count(empty, "step") + " without artifacts") }
         let skipped = document.summary.steps[StepStatus.skipped.rawValue] ?? 0
-        if skipped > 0 { parts.append(plural(skipped, "step") + " skipped") }
+        if skipped > 0 { parts.append(Plural.count(skipped, "step") + " skipped") }
         let inapplicable = document.summary.steps[StepStatus.notApplicable.rawValue] ?? 0
-        if inapplicable > 0 { parts.append(plural(inapplicable, "step") + " not applicable") }
+        if inapplicable > 0 { parts.append(Plural.count(inapplicable, "step") + " not applicable") }
         let unrecognized = document.summary.artifacts[ArtifactStatus.unrecognized.rawValue] ?? 0
-        if unrecognized > 0 { parts.append(plural(unrecognized, "artifact") + " not understood") }
+        if unrecognized > 0 { parts.append(Plural.count(unrecognized, "artifact") + " not understood") }
         let unreadable = document.summary.artifacts[ArtifactStatus.error.rawValue] ?? 0
-        if unreadable > 0 { parts.append(plural(unreadable, "artifact") + " could not be read") }
+        if unreadable > 0 { parts.append(Plural.count(unreadable, "artifact") + " could not be read") }
         return "Summary: " + parts.joined(separator: " · ")
     }
-
-    static func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     private static func header(_ step: FindingsDocument.StepRecord, style: Style) -> String {
         let number = step.number < 10 ? " \(step.number)" : "\(step.number)"
