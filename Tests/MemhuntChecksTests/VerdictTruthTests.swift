@@ -77,7 +77,8 @@ import Testing
         #expect(result.facts["crash.reports"] == 1)
         #expect(result.facts["crash.kind"] == "crash")
         let others = try #require(result.findings.first { $0.code == "artifacts.other-app" })
-        #expect(others.title == "2 artifacts of other apps, not of transit: JustSend (1 artifact), Locker (1 artifact)")
+        // Given as "transit", named as its report spells it.
+        #expect(others.title == "2 artifacts of other apps, not of Transit: JustSend (1 artifact), Locker (1 artifact)")
     }
 
     @Test func metricKitOfAnotherAppIsNotTheSubjects() async throws {
