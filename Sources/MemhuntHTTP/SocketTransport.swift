@@ -464,7 +464,9 @@ final class Connection {
                 case .failure(let failure): return failure
                 case .success(let line):
                     let digits = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != 0x20 && $0 != 0x09 }
+                    // Hex digits only: Int(_:radix:) would also take "-1" or "+1".
                     guard !digits.isEmpty, digits.count <= 15,
+                        digits.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }),
                         let parsed = Int(String(decoding: digits, as: UTF8.self), radix: 16)
                     else {
                         return .network("bad server response (a chunk size that is not a number)", retryable: false)

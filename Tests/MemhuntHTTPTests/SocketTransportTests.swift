@@ -30,6 +30,16 @@ import Testing
         #expect(h.cached() == [])
     }
 
+    @Test func aChunkSizeThatIsNotHexIsRefusedUnretried() async throws {
+        let h = try await Harness()
+        defer { h.stop() }
+        let result = await h.download("chunked-negative")
+        #expect(
+            result.error
+                == "\(h.server.url("chunked-negative")): bad server response (a chunk size that is not a number)")
+        #expect(result.attempts == 1)
+    }
+
     @Test func connectionsAreKeptAndReused() async throws {
         let h = try await Harness()
         defer { h.stop() }

@@ -28,6 +28,7 @@ Paths:
   /chunked/<file>              the file in 1,000-byte chunks (Transfer-Encoding: chunked, a chunk
                                extension, a trailer field)
   /chunked-short/<file>        half the file chunked, then the connection closes without the last chunk
+  /chunked-negative            a chunk of size "-1"
   /quiet-close/<file>          the file, then the connection closes (no Connection: close said)
   /post-echo                   (POST) the request body back, with its Content-Type and Content-Length
   /__log                       JSON list of {"path", "status"} for every request but this one
@@ -155,6 +156,12 @@ class Handler(BaseHTTPRequestHandler):
                     self.close_connection = True
                 else:
                     self.wfile.write(b"0\r\nX-Trailer: done\r\n\r\n")
+        elif kind == "chunked-negative":
+            self.record(200)
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"-1\r\nx\r\n0\r\n\r\n")
         elif kind == "quiet-close":
             self.serve_file("/".join(parts[1:]))
             self.close_connection = True
