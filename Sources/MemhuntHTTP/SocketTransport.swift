@@ -385,10 +385,11 @@ final class Connection {
     }
 
     private func readHead(clock: Clock, anyReceived: inout Bool) -> Result<ParsedHead, HTTPFailure> {
-        var searched = low
+        // Bytes after `low` already searched; relative, as `fill` may move the unread bytes to the front.
+        var searched = 0
         while true {
             // The blank line that ends the head: CRLF CRLF (a bare LF LF is accepted too, as browsers do).
-            var index = max(low, searched - 3)
+            var index = low + max(0, searched - 3)
             while index < high {
                 if buffer[index] == 0x0A {
                     let next = index + 1 < high ? buffer[index + 1] : 0
@@ -404,7 +405,7 @@ final class Connection {
                 }
                 index += 1
             }
-            searched = high
+            searched = high - low
             if high - low >= SocketTransport.maxHeadBytes {
                 return .failure(
                     .network(

@@ -25,7 +25,13 @@ Paths:
   /redirect-ftp                302 to an ftp:// URL
   /big-header                  200 with a 300 KB header line
   /slow/<file>                 the file, one 64-byte piece every 0.2 s
+  /chunked/<file>              the file in 1,000-byte chunks (Transfer-Encoding: chunked, a chunk
+                               extension, a trailer field)
+  /chunked-short/<file>        half the file chunked, then the connection closes without the last chunk
+  /quiet-close/<file>          the file, then the connection closes (no Connection: close said)
+  /post-echo                   (POST) the request body back, with its Content-Type and Content-Length
   /__log                       JSON list of {"path", "status"} for every request but this one
+  /__connections               the number of connections accepted so far
 """
 
 import argparse
@@ -41,6 +47,7 @@ from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
+CONNECTIONS = [0]
 LOG = []
 COUNTS = {}
 BOMBS = {}
@@ -73,6 +80,20 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format, *args):
         pass
+
+    def handle(self):
+        with LOCK:
+            CONNECTIONS[0] += 1
+        super().handle()
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length)
+        if self.path.strip("/") == "post-echo":
+            self.reply(200, body, [("Content-Type", self.headers.get("Content-Type") or "-"),
+                                   ("X-Received-Length", self.headers.get("Content-Length") or "-")])
+        else:
+            self.reply(404, b"not found\n")
 
     def record(self, status):
         with LOCK:
@@ -113,6 +134,30 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+        elif kind == "__connections":
+            with LOCK:
+                body = json.dumps(CONNECTIONS[0]).encode()
+            self.reply(200, body)
+        elif kind in ("chunked", "chunked-short"):
+            body = self.file("/".join(parts[1:]))
+            if body is not None:
+                self.record(200)
+                self.send_response(200)
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                if kind == "chunked-short":
+                    body = body[: len(body) // 2]
+                for start in range(0, len(body), 1000):
+                    piece = body[start : start + 1000]
+                    self.wfile.write(b"%x;piece=%d\r\n%s\r\n" % (len(piece), start, piece))
+                if kind == "chunked-short":
+                    self.wfile.flush()
+                    self.close_connection = True
+                else:
+                    self.wfile.write(b"0\r\nX-Trailer: done\r\n\r\n")
+        elif kind == "quiet-close":
+            self.serve_file("/".join(parts[1:]))
+            self.close_connection = True
         elif kind == "status":
             self.reply(int(parts[1]), b"status %s\n" % parts[1].encode())
         elif kind == "flaky":
