@@ -110,10 +110,11 @@ public enum JSON {
     /// Parses `bytes` as one JSON document; only whitespace may follow the value.
     public static func parse(_ bytes: [UInt8]) throws(FormatError) -> JSONValue {
         let (value, end) = try parsePrefix(bytes, from: 0)
-        var parser = Parser(bytes: bytes, index: end)
-        parser.skipWhitespace()
-        if parser.index < bytes.count {
-            throw parser.error("unexpected \(parser.describe(bytes[parser.index])) after the JSON value")
+        let after = skipWhitespace(bytes, from: end)
+        if after < bytes.count {
+            throw FormatError(
+                "unexpected \(describe(bytes[after])) after the JSON value", line: line(of: after, in: bytes),
+                offset: after)
         }
         return value
     }
@@ -128,10 +129,18 @@ public enum JSON {
     public static func parsePrefix(_ bytes: [UInt8], from offset: Int) throws(FormatError) -> (
         value: JSONValue, end: Int
     ) {
-        var parser = Parser(bytes: bytes, index: max(0, min(offset, bytes.count)))
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        return (value, parser.index)
+        // The parser reads through an unsafe buffer: indexing the array checked bounds and uniqueness per byte.
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<(JSONValue, Int), FormatError> in
+            var parser = Parser(bytes: bytes, buffer: buffer, index: max(0, min(offset, bytes.count)))
+            parser.skipWhitespace()
+            do throws(FormatError) {
+                let value = try parser.parseValue(depth: 0)
+                return .success((value, parser.index))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// `'x'` for a printable byte, `byte 0x…` otherwise: how errors name what they found.
@@ -142,8 +151,13 @@ public enum JSON {
     /// The first index at or after `start` that is not JSON whitespace (space, tab, CR, LF).
     static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
         var index = max(0, start)
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index &+= 1 }
+        while index < bytes.count, isWhitespace(bytes[index]) { index &+= 1 }
         return index
+    }
+
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// The 1-based line of byte `offset` in `bytes`.
@@ -156,6 +170,8 @@ public enum JSON {
 
 private struct Parser {
     let bytes: [UInt8]
+    /// `bytes`, valid for the parser's life (`JSON.parsePrefix`).
+    let buffer: UnsafeBufferPointer<UInt8>
     var index: Int
     var values = 0
     lazy var limit = JSON.maxValues(forBytes: bytes.count)
@@ -167,9 +183,11 @@ private struct Parser {
 
     func describe(_ byte: UInt8) -> String { JSON.describe(byte) }
 
-    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    var current: UInt8? { index < buffer.count ? buffer[index] : nil }
 
-    mutating func skipWhitespace() { index = JSON.skipWhitespace(bytes, from: index) }
+    mutating func skipWhitespace() {
+        while index < buffer.count, JSON.isWhitespace(buffer[index]) { index &+= 1 }
+    }
 
     mutating func parseValue(depth: Int) throws(FormatError) -> JSONValue {
         guard let byte = current else { throw error("truncated: no JSON value before the end") }
@@ -278,7 +296,7 @@ private struct Parser {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index &+= 1 }
             guard digits(&self) > 0 else { throw fail(self, "a digit in the exponent") }
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        return .number(String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self))
     }
 
     mutating func parseString() throws(FormatError) -> String {
@@ -286,12 +304,14 @@ private struct Parser {
         index &+= 1
         let contentStart = index
         // Fast path: no escapes, which is most keys and values.
-        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
+        while index < buffer.count {
+            let byte = buffer[index]
+            guard byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 else { break }
             index &+= 1
         }
         if current == UInt8(ascii: "\"") {
             defer { index &+= 1 }
-            return String(decoding: bytes[contentStart..<index], as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[contentStart..<index]), as: UTF8.self)
         }
         var buffer = Array(bytes[contentStart..<index])
         while true {
