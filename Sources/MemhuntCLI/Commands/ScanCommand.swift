@@ -83,7 +83,7 @@ struct ScanCommand: MemhuntCommand {
                     var local = ScanAggregate()
                     while let path = work.take() {
                         fold(
-                            LocalArtifacts.load(path: path), into: &local, format: format, query: query,
+                            LocalArtifacts.load(path: path, hash: false), into: &local, format: format, query: query,
                             console: console)
                         guard progress else { continue }
                         work.lock.withLock {
