@@ -15,10 +15,13 @@ public enum ArtifactSniffer {
     /// The route of a file from its first ≤ 64 KiB.
     public static func route(_ prefix: [UInt8]) -> ArtifactRoute {
         let head = Array(prefix.prefix(65_536))
-        if ArtifactReader.sniffIPSHeader(head) != nil { return .document }
         let start = JSON.skipWhitespace(head, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         if start < head.count, head[start] == UInt8(ascii: "{") || head[start] == UInt8(ascii: "[") {
-            return looksLikeManifest(head) ? .manifest : .document
+            // An `.ips` header is a document even when it looks like a manifest. Its header line is parsed only
+            // then (the reader parses it again: it was 4 % of a fleet scan's instructions here); it starts with
+            // `{` where this `start` is, so no other input can have one.
+            guard looksLikeManifest(head) else { return .document }
+            return ArtifactReader.sniffIPSHeader(head) != nil ? .document : .manifest
         }
         if CrashParser.isCrashText(head[start...]) { return .document }
         if looksLikeManifest(head) { return .manifest }
