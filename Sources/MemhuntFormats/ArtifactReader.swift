@@ -202,13 +202,13 @@ public enum ArtifactReader {
         // ASCII without NUL (nearly every artifact) is text: one pass over the bytes, which the byte-by-byte
         // decoder below took ~14 instructions each for (13 % of a fleet scan's instructions, callgrind).
         let plainASCII = window.withUnsafeBufferPointer { buffer in
-            var any: UInt8 = 0
-            var nul = false
+            var low: UInt8 = 0xFF
+            var high: UInt8 = 0
             for byte in buffer {
-                any |= byte
-                nul = nul || byte == 0
+                low = min(low, byte)
+                high = max(high, byte)
             }
-            return any < 0x80 && !nul
+            return low > 0 && high < 0x80
         }
         if plainASCII { return true }
         var index = window.startIndex

@@ -17,7 +17,9 @@ public enum JSONValue: Sendable, Hashable {
     /// The value of the first member named `key`, when this is an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        // Lengths first: a failed `==` of two different short strings costs far more than comparing counts.
+        let length = key.utf8.count
+        return members.first { $0.key.utf8.count == length && $0.key == key }?.value
     }
 
     /// The element at `index`, when this is an array and the index is in bounds.
@@ -174,6 +176,10 @@ private struct Parser {
     let buffer: UnsafeBufferPointer<UInt8>
     var index: Int
     var values = 0
+    /// Members and elements of the containers being parsed, moved into an exactly sized array when each closes:
+    /// growing every object's array from empty (1, 2, 4, 8, 16) was 9 % of a fleet scan's instructions.
+    let members = ScratchStack<JSONMember>()
+    let elements = ScratchStack<JSONValue>()
     lazy var limit = JSON.maxValues(forBytes: bytes.count)
 
     func error(_ message: String, at offset: Int? = nil) -> FormatError {
@@ -220,12 +226,12 @@ private struct Parser {
     mutating func parseObject(depth: Int) throws(FormatError) -> JSONValue {
         guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth) levels") }
         index &+= 1
-        var members: [JSONMember] = []
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index &+= 1
-            return .object(members)
+            return .object([])
         }
+        let base = members.count
         while true {
             skipWhitespace()
             guard let byte = current else { throw error("truncated: JSON ends before the closing '}'") }
@@ -237,11 +243,11 @@ private struct Parser {
             index &+= 1
             skipWhitespace()
             guard current != nil else { throw error("truncated: JSON ends before the closing '}'") }
-            members.append(JSONMember(key: key, value: try parseValue(depth: depth)))
+            members.push(JSONMember(key: key, value: try parseValue(depth: depth)))
             skipWhitespace()
             guard let next = current else { throw error("truncated: JSON ends before the closing '}'") }
             index &+= 1
-            if next == UInt8(ascii: "}") { return .object(members) }
+            if next == UInt8(ascii: "}") { return .object(members.pop(from: base)) }
             guard next == UInt8(ascii: ",") else {
                 throw error("unexpected \(describe(next)), expected ',' or '}'", at: index &- 1)
             }
@@ -251,20 +257,20 @@ private struct Parser {
     mutating func parseArray(depth: Int) throws(FormatError) -> JSONValue {
         guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth) levels") }
         index &+= 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if current == UInt8(ascii: "]") {
             index &+= 1
-            return .array(elements)
+            return .array([])
         }
+        let base = elements.count
         while true {
             skipWhitespace()
             guard current != nil else { throw error("truncated: JSON ends before the closing ']'") }
-            elements.append(try parseValue(depth: depth))
+            elements.push(try parseValue(depth: depth))
             skipWhitespace()
             guard let next = current else { throw error("truncated: JSON ends before the closing ']'") }
             index &+= 1
-            if next == UInt8(ascii: "]") { return .array(elements) }
+            if next == UInt8(ascii: "]") { return .array(elements.pop(from: base)) }
             guard next == UInt8(ascii: ",") else {
                 throw error("unexpected \(describe(next)), expected ',' or ']'", at: index &- 1)
             }
@@ -376,5 +382,47 @@ private struct Parser {
             index &+= 1
         }
         return value
+    }
+}
+
+/// A stack of values kept in one growing buffer; `pop(from:)` moves the top values into an exactly sized array
+/// (moves, so no reference counting). What is left at the end (a parse that failed) is released with the stack.
+private final class ScratchStack<Element> {
+    private var base: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init() {
+        capacity = 64
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    func push(_ element: consuming Element) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
+        }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    /// The values from `start` to the top, in order, removed from the stack.
+    func pop(from start: Int) -> [Element] {
+        let moved = count - start
+        guard moved > 0 else { return [] }
+        let result = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: base + start, count: moved)
+            initialized = moved
+        }
+        count = start
+        return result
     }
 }

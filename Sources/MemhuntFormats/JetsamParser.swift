@@ -38,17 +38,24 @@ public enum JetsamParser {
         var freezeColon: JSONValue?, freeze: JSONValue?
         for member in record.members ?? [] {
             func keep(_ slot: inout JSONValue?) { if slot == nil { slot = member.value } }
-            switch member.key {
-            case "name": keep(&name)
-            case "pid": keep(&pid)
-            case "rpages": keep(&rpages)
-            case "lifetimeMax": keep(&lifetimeMax)
-            case "states": keep(&states)
-            case "reason": keep(&reason)
-            case "priority": keep(&priority)
-            case "physicalPages": keep(&physicalPages)
-            case "freeze_skip_reason:": keep(&freezeColon)
-            case "freeze_skip_reason": keep(&freeze)
+            // By length first: comparing two different short strings is the slow path of `==`.
+            let key = member.key
+            switch key.utf8.count {
+            case 3: if key == "pid" { keep(&pid) }
+            case 4: if key == "name" { keep(&name) }
+            case 6:
+                if key == "rpages" {
+                    keep(&rpages)
+                } else if key == "states" {
+                    keep(&states)
+                } else if key == "reason" {
+                    keep(&reason)
+                }
+            case 8: if key == "priority" { keep(&priority) }
+            case 11: if key == "lifetimeMax" { keep(&lifetimeMax) }
+            case 13: if key == "physicalPages" { keep(&physicalPages) }
+            case 18: if key == "freeze_skip_reason" { keep(&freeze) }
+            case 19: if key == "freeze_skip_reason:" { keep(&freezeColon) }
             default: break
             }
         }
