@@ -257,8 +257,10 @@ def bench_fleet(memhunt, args, count=10000):
             for app in document["apps"]}
     work = "fleet %s records" % format(count, ",")
     ratio = m_times[0] / p_times[0]
-    row(work, "memhunt scan", m_times, m_peak, "%.0f records/s" % (count / m_times[0]), "%.2f x python" % ratio,
-        "< 100 MB", "yes" if m_peak < 100 else "no")
+    rate = count / m_times[0]
+    ok = rate >= 15000 and ratio <= 0.3 and m_peak <= 100
+    row(work, "memhunt scan", m_times, m_peak, "%.0f records/s" % rate, "%.2f x python" % ratio,
+        ">= 15,000/s, <= 0.3 x python, <= 100 MB", "yes" if ok else "no")
     row(work, "python json loop", p_times, p_peak, "%.0f records/s" % (count / p_times[0]))
     agree = mine == python and document["records"] == count
     print("fleet: per-app figures of memhunt and the Python loop %s" % ("agree" if agree else "DISAGREE"),
