@@ -141,7 +141,7 @@ public enum LocalArtifacts {
         // a small file is read in one array.
         let headCapacity = min(size + 1, 65_536)
         guard var bytes = readArray(fd, capacity: headCapacity, after: []) else { return readFailed() }
-        let route = ArtifactSniffer.route(bytes)
+        let (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
         if route == .changeLog {
             guard
                 let (summary, total, digest) = streamChangeLog(
@@ -154,6 +154,7 @@ public enum LocalArtifacts {
             artifact.content = .repro(.changeLog(summary))
             return artifact
         }
+        let headCount = bytes.count
         if size > documentLimit {
             return Artifact(
                 source: source, localPath: path, size: size, status: .error,
@@ -178,9 +179,12 @@ public enum LocalArtifacts {
         // 21 ms of a 200 KB JetsamEvent's `memhunt run`.
         var hasher = hash ? SHA256() : nil
         hasher?.update(bytes)
+        // The sniffer's detection holds when it saw the same first 64 KiB (not when the file grew under it).
+        let head = headCount == min(bytes.count, 65_536)
         let outcome =
             route == .manifest && (try? Manifest.parse(bytes)) != nil
-            ? ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest))) : ArtifactReader.read(bytes)
+            ? ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))
+            : ArtifactReader.read(bytes, detected: head ? detected : nil)
         let artifact = Artifact(
             source: source, localPath: path, sha256: hasher?.finalizeHex(), size: bytes.count, status: .ok)
         return classify(artifact, outcome: outcome)

@@ -4,7 +4,10 @@ public enum ArtifactReader {
     ///
     /// Empty input, binary input and unknown text are errors with `kind == nil`; a known kind whose
     /// body is truncated or invalid keeps its kind and carries the error.
-    public static func read(_ bytes: [UInt8]) -> ReadOutcome {
+    ///
+    /// `detected` is `ReproReader.detect`'s answer on `bytes.prefix(65_536)` when the caller already has it
+    /// (`ArtifactSniffer.routeAndDetect`); nil detects here.
+    public static func read(_ bytes: [UInt8], detected: ArtifactKind?? = nil) -> ReadOutcome {
         // Excel's "CSV UTF-8" and some editors start text with a UTF-8 byte order mark: read past it.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return read(Array(bytes.dropFirst(3))) }
         let outcome = readField(bytes)
@@ -14,7 +17,12 @@ public enum ArtifactReader {
         }
         // The reproduction kinds come second: a crash report can embed a vmmap table or a stack that
         // looks like a sample. Images are binary, so they must be tried before the text check rejects them.
-        guard outcome.kind == nil, !bytes.isEmpty, let repro = ReproReader.readWithKind(bytes) else { return outcome }
+        guard outcome.kind == nil, !bytes.isEmpty else { return outcome }
+        let found =
+            if let detected { detected.flatMap { ReproReader.readWithKind(bytes, as: $0) } } else {
+                ReproReader.readWithKind(bytes)
+            }
+        guard let repro = found else { return outcome }
         return ReadOutcome(kind: repro.kind, result: repro.result.map(ParsedArtifact.repro))
     }
 
