@@ -15,11 +15,12 @@ whether it is met. Rows:
   fleet        10,000 generated JetsamEvents (Tests/Support/gen_jetsam.py, 40 MB in 10 folders) to per-app
                figures: `memhunt scan --format json` beside Benchmarks/fleet_scan.py, a single-process
                Python `json` loop computing the same figures (compared). On this 2-core shared machine
-               (2026-11-30, load 5-6, files in the page cache): release (scripts/build-release) 1.25 s
-               wall, 1.14 s CPU, 27.0 MB peak RSS, 8,000 records/s; the Python loop 1.18 s, 14.6 MB,
-               8,500 records/s; the debug build 13.4 s, 34 MB. memhunt also hashes (SHA-256) and sniffs
-               every file. The first run right after generating the 40 MB took 9.3 s wall for 0.9 s CPU
-               (the new files still being written back): read the CPU column.
+               (2026-11-30, another engineer's jobs holding about one core, files in the page cache):
+               release (scripts/build-release) 0.43 s wall, 0.38 s CPU, 26 MB peak RSS, 23,000
+               records/s; the Python loop 0.72 s, 14.7 MB, 13,900 records/s; the debug build 3.4 s,
+               35 MB. memhunt sniffs every file but does not hash it (a scan never shows the SHA-256).
+               The first run right after generating the 40 MB took 9.3 s wall for 0.9 s CPU (the new
+               files still being written back): read the CPU column.
 
 These are figures, never tests: the machine is shared, so numbers move by 10-20 % between runs.
 Exits 1 when an answer disagrees, never because a target is missed.
