@@ -193,20 +193,16 @@ public enum LocalArtifacts {
     /// `prefix` followed by what `read(2)` gives until `capacity` bytes or the end of the file; nil on a read
     /// error (errno tells).
     private static func readArray(_ fd: Int32, capacity: Int, after prefix: [UInt8]) -> [UInt8]? {
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: max(capacity, prefix.count)) { buffer, count in
-            _ = buffer.initialize(from: prefix)
-            count = prefix.count
-            guard
-                let read = fill(
-                    fd, UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
-            else {
-                failed = true
-                return
-            }
-            count += read
+        // Zeroed, then cut to what was read: `Array(unsafeUninitializedCapacity:)` is not specialized and looks its
+        // storage type up in the runtime's metadata cache on every call, which costs more than the zeroing.
+        var bytes = prefix
+        bytes.append(contentsOf: repeatElement(0, count: max(0, capacity - prefix.count)))
+        let read = bytes.withUnsafeMutableBytes {
+            fill(fd, UnsafeMutableRawBufferPointer(rebasing: $0[prefix.count...]))
         }
-        return failed ? nil : bytes
+        guard let read else { return nil }
+        bytes.removeLast(bytes.count - prefix.count - read)
+        return bytes
     }
 
     /// Reads until `buffer` is full or the file ends: the bytes read, nil on an error (errno tells).

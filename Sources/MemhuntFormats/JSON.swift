@@ -418,10 +418,11 @@ private final class ScratchStack<Element> {
     func pop(from start: Int) -> [Element] {
         let moved = count - start
         guard moved > 0 else { return [] }
-        let result = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-            buffer.baseAddress!.moveInitialize(from: base + start, count: moved)
-            initialized = moved
-        }
+        // Appends of moved values, not `Array(unsafeUninitializedCapacity:)`: that one is not specialized and
+        // looked the storage type up in the runtime's metadata cache on every call (7 % of a fleet scan).
+        var result: [Element] = []
+        result.reserveCapacity(moved)
+        for offset in start..<count { result.append((base + offset).move()) }
         count = start
         return result
     }
