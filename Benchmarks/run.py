@@ -16,8 +16,8 @@ whether it is met. Rows:
                figures: `memhunt scan --format json` beside Benchmarks/fleet_scan.py, a single-process
                Python `json` loop computing the same figures (compared). On this 2-core shared machine
                (2026-11-30, another engineer's jobs holding about one core, files in the page cache):
-               release (scripts/build-release) 0.43 s wall, 0.38 s CPU, 26 MB peak RSS, 23,000
-               records/s; the Python loop 0.72 s, 14.7 MB, 13,900 records/s; the debug build 3.4 s,
+               release (scripts/build-release) 0.48 s wall, 0.43 s CPU, 26 MB peak RSS, 20,700
+               records/s; the Python loop 0.78 s, 14.7 MB, 12,800 records/s; the debug build 3.4 s,
                35 MB. memhunt sniffs every file but does not hash it (a scan never shows the SHA-256).
                The first run right after generating the 40 MB took 9.3 s wall for 0.9 s CPU (the new
                files still being written back): read the CPU column.

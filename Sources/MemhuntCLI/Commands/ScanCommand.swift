@@ -9,7 +9,7 @@ import MemhuntSnapshots
 /// figures. Local files are read in parallel (one worker per core, each holding one file at a time) and
 /// every record is folded into the worker's `ScanAggregate` and dropped; only the list of paths and the
 /// aggregates stay. Files are read without their SHA-256, which a scan never shows. 10,000 generated records
-/// (`/usr/bin/time -v`, 2 shared cores, 2026-11-30): 0.44 s CPU and 26 MB peak RSS in release (1.14 s before
+/// (`/usr/bin/time -v`, 2 shared cores, 2026-11-30): 0.43 s CPU and 26 MB peak RSS in release (1.14 s before
 /// the second round of issue 13), 3.4 s and 35 MB in debug (`Benchmarks/run.py`'s fleet row).
 struct ScanCommand: MemhuntCommand {
     static let app = OptionSpec(
