@@ -108,6 +108,7 @@ let package = Package(
             name: "MemhuntArtifactsTests",
             dependencies: [
                 "MemhuntArtifacts",
+                "MemhuntBasics",
                 "MemhuntChecks",
                 "MemhuntCore",
                 "MemhuntTestSupport",

@@ -31,14 +31,42 @@ public enum JetsamParser {
     }
 
     private static func process(index: Int, _ record: JSONValue) -> JetsamProcess {
-        let pid = record["pid"]?.int
-        let internalPages = record[path: "physicalPages", "internal"]
+        // One pass over the members keeping the first of each key (what `record[key]` finds): nine lookups
+        // each comparing keys from the start were 8 % of a fleet scan's instructions (callgrind).
+        var name: JSONValue?, pid: JSONValue?, rpages: JSONValue?, lifetimeMax: JSONValue?, states: JSONValue?
+        var reason: JSONValue?, priority: JSONValue?, physicalPages: JSONValue?
+        var freezeColon: JSONValue?, freeze: JSONValue?
+        for member in record.members ?? [] {
+            func keep(_ slot: inout JSONValue?) { if slot == nil { slot = member.value } }
+            // By length first: comparing two different short strings is the slow path of `==`.
+            let key = member.key
+            switch key.utf8.count {
+            case 3: if key == "pid" { keep(&pid) }
+            case 4: if key == "name" { keep(&name) }
+            case 6:
+                if key == "rpages" {
+                    keep(&rpages)
+                } else if key == "states" {
+                    keep(&states)
+                } else if key == "reason" {
+                    keep(&reason)
+                }
+            case 8: if key == "priority" { keep(&priority) }
+            case 11: if key == "lifetimeMax" { keep(&lifetimeMax) }
+            case 13: if key == "physicalPages" { keep(&physicalPages) }
+            case 18: if key == "freeze_skip_reason" { keep(&freeze) }
+            case 19: if key == "freeze_skip_reason:" { keep(&freezeColon) }
+            default: break
+            }
+        }
+        let pidValue = pid?.int
+        let internalPages = physicalPages?["internal"]
         return JetsamProcess(
-            index: index, name: record["name"]?.string ?? pid.map { "pid \($0)" } ?? "", pid: pid,
-            rpages: record["rpages"]?.uint64 ?? 0, lifetimeMax: record["lifetimeMax"]?.uint64,
-            states: record["states"]?.elements?.compactMap(\.string) ?? [], reason: record["reason"]?.string,
-            priority: record["priority"]?.int, residentInternalPages: internalPages?[0]?.uint64,
+            index: index, name: name?.string ?? pidValue.map { "pid \($0)" } ?? "", pid: pidValue,
+            rpages: rpages?.uint64 ?? 0, lifetimeMax: lifetimeMax?.uint64,
+            states: states?.elements?.compactMap(\.string) ?? [], reason: reason?.string,
+            priority: priority?.int, residentInternalPages: internalPages?[0]?.uint64,
             compressedInternalPages: internalPages?[1]?.uint64,
-            freezeSkipReason: (record["freeze_skip_reason:"] ?? record["freeze_skip_reason"])?.string)
+            freezeSkipReason: (freezeColon ?? freeze)?.string)
     }
 }

@@ -217,23 +217,29 @@ public struct ScanAggregate: Sendable {
         recordsByKind[record.kind, default: 0] += 1
         if let compressions = record.compressions { self.compressions.append(compressions) }
         for app in record.apps {
-            var figures = apps[app.name] ?? App()
-            figures.records += 1
-            if let rank = app.rank {
-                figures.ranks[rank <= 1 ? 0 : rank <= 5 ? 1 : rank <= 10 ? 2 : 3] += 1
-            }
             if let peak = app.peakKiB {
-                figures.peaksKiB.append(peak)
-                let sample = Sample(file: record.file, app: app.name, peakKiB: peak)
-                Self.keep(sample, in: &figures.worst, limit: Self.worstPerApp)
-                Self.keep(sample, in: &outliers, limit: Self.outlierCount)
+                Self.keep(
+                    Sample(file: record.file, app: app.name, peakKiB: peak), in: &outliers, limit: Self.outlierCount)
             }
-            if app.isSuspended, let resident = app.residentKiB { figures.suspendedKiB.append(resident) }
-            if let reason = app.reason { figures.reasons[reason, default: 0] += 1 }
-            if let product = record.product { figures.devices[product, default: 0] += 1 }
-            if let build = record.build { figures.builds[build, default: 0] += 1 }
-            apps[app.name] = figures
+            // In place: a copy taken out of the dictionary and stored back shared its arrays with the stored one,
+            // so every append copied the app's whole `peaksKiB` (quadratic in the records of an app).
+            Self.fold(app, of: record, into: &apps[app.name, default: App()])
         }
+    }
+
+    private static func fold(_ app: ScanRecord.App, of record: ScanRecord, into figures: inout App) {
+        figures.records += 1
+        if let rank = app.rank {
+            figures.ranks[rank <= 1 ? 0 : rank <= 5 ? 1 : rank <= 10 ? 2 : 3] += 1
+        }
+        if let peak = app.peakKiB {
+            figures.peaksKiB.append(peak)
+            keep(Sample(file: record.file, app: app.name, peakKiB: peak), in: &figures.worst, limit: worstPerApp)
+        }
+        if app.isSuspended, let resident = app.residentKiB { figures.suspendedKiB.append(resident) }
+        if let reason = app.reason { figures.reasons[reason, default: 0] += 1 }
+        if let product = record.product { figures.devices[product, default: 0] += 1 }
+        if let build = record.build { figures.builds[build, default: 0] += 1 }
     }
 
     /// Notes a file that is not a record.

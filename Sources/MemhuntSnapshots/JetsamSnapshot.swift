@@ -102,15 +102,21 @@ public struct JetsamSnapshot: Sendable, Hashable {
         }
         // Ranks from one sort: a process's rank is 1 + the number of strictly larger peaks.
         let order = processes.indices.sorted { processes[$0].peakPages > processes[$1].peakPages }
+        // The apps before each position are counted as the walk goes (counting them again at each new peak was
+        // quadratic: 4 % of a 442-process `memhunt run`'s instructions).
         var larger = 0
         var largerApps = 0
+        var appsBefore = 0
         for (position, index) in order.enumerated() {
             if position > 0, processes[order[position - 1]].peakPages > processes[index].peakPages {
                 larger = position
-                largerApps = order[..<position].count { processes[$0].isApp }
+                largerApps = appsBefore
             }
             processes[index].rank = larger + 1
-            if processes[index].isApp { processes[index].appRank = largerApps + 1 }
+            if processes[index].isApp {
+                processes[index].appRank = largerApps + 1
+                appsBefore += 1
+            }
         }
         self.processes = processes
     }

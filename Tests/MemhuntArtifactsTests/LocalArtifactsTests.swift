@@ -1,5 +1,6 @@
 import Foundation
 import MemhuntArtifacts
+import MemhuntBasics
 import MemhuntCore
 import MemhuntTestSupport
 import Testing
@@ -77,6 +78,37 @@ enum SHA256Hex {
         #expect(artifact.status == .ok)
         #expect(artifact.kind == .changeLog)
         #expect(artifact.size == line.utf8.count * 100_000)
+    }
+
+    /// A log of several MiB goes round the reader's three buffers: the digest is of every byte in order,
+    /// and the counts are those of the whole file.
+    @Test func aStreamedChangeLogIsHashedAndCountedWhole() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var text = ""
+        for index in 0..<200_000 { text += index % 3 == 0 ? "A\(index % 7): @self changed.\n" : "B: _x changed.\n" }
+        try dir.write("log.txt", text)
+        let artifact = LocalArtifacts.load(path: dir.path + "/log.txt")
+        #expect(artifact.size == text.utf8.count)
+        #expect(artifact.sha256 == SHA256.hex(Array(text.utf8)))
+        guard case .repro(.changeLog(let summary))? = artifact.content else {
+            Issue.record("not a change log: \(String(describing: artifact.kind))")
+            return
+        }
+        #expect(summary.evaluations == 200_000)
+        #expect(summary.views["B"] == 200_000 - 66_667)
+        #expect(LocalArtifacts.load(path: dir.path + "/log.txt", hash: false).sha256 == nil)
+    }
+
+    /// Small documents are read in one array sized from `stat`; `hash: false` (a fleet scan) skips the digest.
+    @Test func documentsAreReadWholeWithOrWithoutTheirDigest() throws {
+        let bytes = try Repo.bytes(jetsam)
+        let path = Repo.fixture(jetsam)
+        let hashed = LocalArtifacts.load(path: path)
+        #expect(hashed.kind == .jetsamEvent && hashed.size == bytes.count)
+        #expect(hashed.sha256 == SHA256.hex(bytes))
+        let unhashed = LocalArtifacts.load(path: path, hash: false)
+        #expect(unhashed.sha256 == nil && unhashed.kind == .jetsamEvent && unhashed.content == hashed.content)
     }
 }
 

@@ -120,4 +120,22 @@ import Testing
             StepEngine.resolveSubject(app: nil, artifacts: [report("A"), report("B")])
                 == Subject(app: nil, origin: .none, candidates: ["A", "B"]))
     }
+
+    /// The matching rules, on both of `Subject.same`'s paths: ASCII compared in place, the rest lowercased.
+    @Test func subjectMatchesNamesBundleIDsAndKernelCuts() {
+        let subject = Subject(app: "JustSend", origin: .given)
+        #expect(subject.matches("justsend") && subject.matches("JUSTSEND"))
+        #expect(subject.matches("com.example.JustSend"))
+        #expect(!subject.matches("JustSendWidget") && !subject.matches("JustSen") && !subject.matches("JustSend2"))
+        #expect(!subject.matches("") && !subject.matches(nil))
+        let long = Subject(app: "com.example.AVeryLongExtensionNameOfMoreThan32", origin: .given)
+        #expect(long.matches("AVeryLongExtensionNameOfMoreThan"), "cut at 32 bytes")
+        #expect(!long.matches("AVeryLongExtensionNameOfMoreTha"), "31 bytes is not a cut")
+        #expect(
+            Subject(app: "AVeryLongExtensionNameOfMoreThan", origin: .given).matches(
+                "averylongextensionnameofmorethan32"))
+        let accented = Subject(app: "Éclair", origin: .given)
+        #expect(accented.matches("éCLAIR") && accented.matches("com.example.ÉCLAIR") && !accented.matches("Eclair"))
+        #expect(Subject(app: "[Z]", origin: .given).matches("[z]") && !Subject(app: "@", origin: .given).matches("`"))
+    }
 }

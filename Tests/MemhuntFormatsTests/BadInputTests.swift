@@ -9,6 +9,17 @@ import Testing
         if case .failure(let error) = outcome.result { error } else { nil }
     }
 
+    /// Invalid JSON is named by the keys it holds, matched as whole characters: a key whose closing quote a
+    /// combining mark joins is no key (the byte search asks `String.contains` then).
+    @Test func kindHintsMatchWholeCharacters() {
+        #expect(read("x \"memoryStatus\": 1, \"processes\": [").kind == .jetsamEvent)
+        #expect(read("x \"memoryStatus\"\u{301}: 1, \"processes\": [").kind == nil)
+        #expect(read("é\"memoryStatus\" \"processes\"é").kind == .jetsamEvent)
+        #expect(read("x \"applicationExitMetrics\"").kind == .metricPayload)
+        #expect(read("x Diagnostics\" \"callStackTree\"").kind == .diagnosticPayload)
+        #expect(read("x \"memoryStatu\" \"processes\"").kind == nil)
+    }
+
     @Test func emptyAndBinary() {
         #expect(ArtifactReader.read([]) == ReadOutcome(kind: nil, result: .failure(FormatError("empty file"))))
         let binary = FormatError("binary content, not a text artifact")

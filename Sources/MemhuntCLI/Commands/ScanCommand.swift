@@ -8,8 +8,9 @@ import MemhuntSnapshots
 /// `memhunt scan`: a fleet of JetsamEvents, crash reports and MetricKit payloads folded into per-app
 /// figures. Local files are read in parallel (one worker per core, each holding one file at a time) and
 /// every record is folded into the worker's `ScanAggregate` and dropped; only the list of paths and the
-/// aggregates stay. 10,000 generated records (`/usr/bin/time -v`, 2 shared cores): 27.0 MB peak RSS and
-/// 1.25 s in release, 34 MB and 13.4 s in debug (`Benchmarks/run.py`'s fleet row).
+/// aggregates stay. Files are read without their SHA-256, which a scan never shows. 10,000 generated records
+/// (`/usr/bin/time -v`, 2 shared cores, 2026-11-30): 0.43 s CPU and 26 MB peak RSS in release (1.14 s before
+/// the second round of issue 13), 3.4 s and 35 MB in debug (`Benchmarks/run.py`'s fleet row).
 struct ScanCommand: MemhuntCommand {
     static let app = OptionSpec(
         "app", valueName: "name", help: "One app: its figures and its ten worst records as runnable lines.")
@@ -83,7 +84,7 @@ struct ScanCommand: MemhuntCommand {
                     var local = ScanAggregate()
                     while let path = work.take() {
                         fold(
-                            LocalArtifacts.load(path: path), into: &local, format: format, query: query,
+                            LocalArtifacts.load(path: path, hash: false), into: &local, format: format, query: query,
                             console: console)
                         guard progress else { continue }
                         work.lock.withLock {

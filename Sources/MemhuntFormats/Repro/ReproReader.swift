@@ -47,7 +47,15 @@ public enum ReproReader {
     public static func readWithKind(_ bytes: [UInt8]) -> (
         kind: ArtifactKind, result: Result<ReproArtifact, FormatError>
     )? {
-        guard let kind = detect(bytes), let result = parse(bytes, as: kind) else { return nil }
+        guard let kind = detect(bytes) else { return nil }
+        return readWithKind(bytes, as: kind)
+    }
+
+    /// Parses `bytes` as `kind`, which `detect` found on them already.
+    public static func readWithKind(_ bytes: [UInt8], as kind: ArtifactKind) -> (
+        kind: ArtifactKind, result: Result<ReproArtifact, FormatError>
+    )? {
+        guard let result = parse(bytes, as: kind) else { return nil }
         return (kind, result)
     }
 
