@@ -8,6 +8,7 @@ Prints the screens it saw between markers for the Swift test to assert on; exits
 screen when a prompt does not appear within 60 s.
 """
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -25,6 +26,17 @@ def tmux(*args, capture=False):
     ).stdout
 
 
+def stop():
+    """Ends the pane's processes, then the server. `kill-server` alone left the shell, memhunt and the tmux
+    server running (seen: 6 servers and their `memhunt triage` prompts, hours after their tests passed)."""
+    for pid in (tmux("list-panes", "-a", "-F", "#{pane_pid}", capture=True) or "").split():
+        try:
+            os.killpg(int(pid), signal.SIGKILL)
+        except (ValueError, ProcessLookupError, PermissionError):
+            pass
+    tmux("kill-server")
+
+
 def screen():
     return tmux("capture-pane", "-p", "-J", "-S", "-2000", "-t", "t", capture=True) or ""
 
@@ -36,7 +48,7 @@ def wait(text, count=1):
             return
         time.sleep(0.1)
     sys.stdout.write(f"TIMEOUT waiting for {text!r} x{count}; the screen:\n{screen()}\n")
-    tmux("kill-server")
+    stop()
     sys.exit(1)
 
 
@@ -48,9 +60,9 @@ def type_(text):
 
 def start(command):
     global socket
-    tmux("kill-server")
+    stop()
     socket = next(sockets)
-    tmux("new-session", "-d", "-x", "200", "-y", "60", "-s", "t", f"cd '{root}' && {command}; sleep 600")
+    tmux("new-session", "-d", "-x", "200", "-y", "60", "-s", "t", f"cd '{root}' && {command}; sleep 120")
 
 
 session, report = f"{work}/session.json", f"{work}/report.txt"
@@ -83,4 +95,4 @@ try:
     wait(f"memhunt: wrote {report}")
     print("=== resumed\n" + screen())
 finally:
-    tmux("kill-server")
+    stop()
