@@ -52,6 +52,7 @@ for target in "${targets[@]}"; do
     yaml) libs=(-lMemhuntYAML -lyaml -I Sources/CYaml) ;;
     changelog) extra+=(Fuzz/Reference/ReferenceChangeLogScanner.swift) ;;
     viewdump) extra+=(Fuzz/Reference/ReferenceViewHierarchyDump.swift) ;;
+    reprotext) extra+=(Fuzz/Reference/ReferenceReproText.swift) ;;
     esac
     if [ ! -x "$bin" ] || [ -n "$(find "${extra[@]}" "$out/lib" -newer "$bin" | head -1)" ]; then
         echo "fuzz: building $target" >&2
