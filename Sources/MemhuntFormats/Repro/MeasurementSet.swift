@@ -76,6 +76,17 @@ public struct MeasurementSet: Sendable, Hashable {
             let text = String(decoding: head, as: UTF8.self).filter { !$0.isWhitespace }
             return text.contains("\"memhunt\":\"measurements/1\"")
         }
+        // Both names can only be columns if their bytes are in the head once quotes are dropped (the
+        // names drop quote `Character`s; neither name has a letter that another `Character` equals).
+        let unquoted = head.filter { $0 != UInt8(ascii: "\"") }
+        func has(_ name: String) -> Bool {
+            let needle = Array(name.utf8)
+            return unquoted.count >= needle.count
+                && (0...unquoted.count - needle.count).contains {
+                    unquoted[$0] == needle[0] && unquoted[$0..<$0 + needle.count].elementsEqual(needle)
+                }
+        }
+        guard has("footprint_mb"), has("label") else { return false }
         guard
             let header = ReproText.lines(head).first(where: { line in
                 let trimmed = ReproText.trimmed(line)
