@@ -10,7 +10,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let lines = ReproText.lines(bytes)
     precondition(lines == ReferenceReproText.lines(bytes), "lines differ")
     precondition(ReproText.lines(bytes.dropFirst()) == ReferenceReproText.lines(bytes.dropFirst()), "slice lines differ")
-    let markers = SampleReport.layoutMarkers + SampleReport.idleMarkers + ["body.getter", "K", "é", ""]
+    // Few needles: the oracle (`String.contains`) is slow, and one plain marker covers the byte path.
+    let markers = ["ViewGraph", "K", "é", ""]
     for line in lines {
         let tokens = ReproText.tokens(line)
         precondition(tokens == ReferenceReproText.tokens(line), "tokens of '\(line)' differ")
