@@ -3,8 +3,10 @@
 #
 #     Fuzz/run.sh [executions per target, default 100000] [target ...]
 #
-# MemhuntFormats (and MemhuntYAML for `yaml`) are compiled once with -sanitize=fuzzer,address and
-# -enable-testing into static libraries; each target is a small file linked against them. The corpus
+# MemhuntFormats (and MemhuntYAML for `yaml`; MemhuntCore, MemhuntChecks and their dependencies for
+# `playbook`, MemhuntArtifacts and MemhuntHTTP for `manifest`) are compiled once with
+# -sanitize=fuzzer,address and -enable-testing into static libraries; each target is a small file linked
+# against them. The corpus
 # of each target starts from every file under Fixtures/ and ../shared/realworld (read in place, never
 # copied into the repo); what libFuzzer adds goes to $FUZZ_OUT/corpus/<target> (.build/fuzz by
 # default), crashing inputs to $FUZZ_OUT/crashes/. Keep a crashing input as a regression fixture under
@@ -41,6 +43,20 @@ if ((${#targets[@]} == 0)); then
     for file in Fuzz/Targets/*.swift; do targets+=("$(basename "$file" .swift)"); done
 fi
 
+# The playbook loader (MemhuntCore, with the built-in checks' descriptions) and the manifest reader
+# (MemhuntArtifacts) need more of the package: built only when one of them is asked for.
+c_modules=(-I "$out/lib" -I Sources/CYaml -I Sources/CLibcrypto)
+if [[ " ${targets[*]} " == *" playbook "* || " ${targets[*]} " == *" manifest "* ]]; then
+    build_lib MemhuntBasics Sources/MemhuntBasics "${c_modules[@]}"
+    build_lib MemhuntCore Sources/MemhuntCore "${c_modules[@]}"
+    build_lib MemhuntSnapshots Sources/MemhuntSnapshots "${c_modules[@]}"
+    build_lib MemhuntChecks Sources/MemhuntChecks "${c_modules[@]}"
+fi
+if [[ " ${targets[*]} " == *" manifest "* ]]; then
+    build_lib MemhuntHTTP Sources/MemhuntHTTP "${c_modules[@]}"
+    build_lib MemhuntArtifacts Sources/MemhuntArtifacts "${c_modules[@]}"
+fi
+
 seeds=(Fixtures)
 [ -d ../shared/realworld ] && seeds+=(../shared/realworld)
 failed=()
@@ -52,6 +68,15 @@ for target in "${targets[@]}"; do
     yaml) libs=(-lMemhuntYAML -lyaml -I Sources/CYaml) ;;
     changelog) extra+=(Fuzz/Reference/ReferenceChangeLogScanner.swift) ;;
     viewdump) extra+=(Fuzz/Reference/ReferenceViewHierarchyDump.swift) ;;
+    reprotext) extra+=(Fuzz/Reference/ReferenceReproText.swift) ;;
+    playbook)
+        libs=("${c_modules[@]}" -lMemhuntChecks -lMemhuntSnapshots -lMemhuntCore -lMemhuntYAML -lMemhuntFormats
+            -lMemhuntBasics -lyaml -lcrypto)
+        ;;
+    manifest)
+        libs=("${c_modules[@]}" -lMemhuntArtifacts -lMemhuntHTTP -lMemhuntCore -lMemhuntYAML -lMemhuntFormats
+            -lMemhuntBasics -lyaml -lcrypto)
+        ;;
     esac
     if [ ! -x "$bin" ] || [ -n "$(find "${extra[@]}" "$out/lib" -newer "$bin" | head -1)" ]; then
         echo "fuzz: building $target" >&2

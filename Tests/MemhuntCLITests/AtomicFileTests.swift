@@ -16,6 +16,22 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.json"])
     }
 
+    @Test func leftoversOfKilledWritesAreSweptAndWritesInProgressKept() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // A pid above the kernel's limit (4194304 at most) belongs to no process; our parent runs.
+        let dead = AtomicFile.temporaryName("report.json", pid: 99_999_999, random: 0xbeef)
+        let running = AtomicFile.temporaryName("report.json", pid: getppid(), random: 0xcafe)
+        let otherFile = AtomicFile.temporaryName("other.json", pid: 99_999_999, random: 1)
+        #expect(dead == ".report.json.memhunt-99999999-beef.tmp")
+        for name in [dead, running, otherFile] { try directory.write(name, "{\"partial") }
+        try AtomicFile.write("{}\n", to: directory.path + "/report.json")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                otherFile, running, "report.json",
+            ])
+    }
+
     @Test func anUnwritableDirectoryNamesThePathAndTheReason() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

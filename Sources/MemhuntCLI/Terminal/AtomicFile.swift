@@ -26,7 +26,8 @@ public enum OutputDestination: Sendable, Equatable {
 ///
 /// What is at the path decides how it is written:
 /// - nothing, or a regular file: a temporary file beside it is written, flushed and renamed over it (keeping
-///   an existing file's permission bits);
+///   an existing file's permission bits). A process killed (SIGKILL) before the rename leaves that hidden
+///   `.<name>.memhunt-<pid>-<hex>.tmp` behind and the old file intact; the next write to the path removes it;
 /// - a character device (`/dev/stdout`, `/dev/null`, a terminal), a FIFO or a socket: written through, never
 ///   replaced (before, as root, `-o /dev/null` turned /dev/null into a regular file);
 /// - a symbolic link: refused. Writing through it would let whoever planted the link in a shared directory
@@ -68,9 +69,39 @@ public enum AtomicFile {
         return (directory, String(path[path.index(after: slash)...]))
     }
 
+    /// The temporary file beside `name` that process `pid` writes: hidden (the folder scans of `run`, `scan`
+    /// and `triage` skip dot files, so one left behind is never read as an artifact) and naming its writer,
+    /// so that a later write can tell a leftover from a write in progress.
+    static func temporaryName(_ name: String, pid: pid_t, random: UInt32) -> String {
+        ".\(name).memhunt-\(pid)-\(String(random, radix: 16)).tmp"
+    }
+
+    /// Removes the temporary files of earlier writes to `name` whose process is gone. SIGKILL (or a power
+    /// cut) between creating the temporary file and renaming it leaves it behind, and no handler can run
+    /// then; the next write to the same path sweeps it. A file whose writer still runs (`kill(pid, 0)`
+    /// does not fail with ESRCH) is a write in progress and stays. Best effort: errors are ignored.
+    static func sweepLeftovers(of name: String, in directory: String) {
+        guard let stream = opendir(directory) else { return }
+        defer { closedir(stream) }
+        let prefix = ".\(name).memhunt-"
+        let own = getpid()
+        while let entry = readdir(stream) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard entryName.hasPrefix(prefix), entryName.hasSuffix(".tmp") else { continue }
+            let fields = entryName.dropFirst(prefix.count).dropLast(4).split(separator: "-")
+            guard fields.count == 2, let pid = pid_t(fields[0]), pid > 0, pid != own,
+                UInt32(fields[1], radix: 16) != nil
+            else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + entryName) }
+        }
+    }
+
     private static func replace(_ bytes: [UInt8], at path: String, mode: mode_t?) throws(AtomicFileError) {
         let (directory, name) = split(path)
-        let temporary = directory + "/.\(name).\(UInt32.random(in: .min ... .max)).tmp"
+        let temporary =
+            directory + "/" + temporaryName(name, pid: getpid(), random: UInt32.random(in: .min ... .max))
         let fileDescriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard fileDescriptor >= 0 else { throw AtomicFileError(path: path, code: errno) }
         func fail() -> AtomicFileError {
@@ -87,6 +118,7 @@ public enum AtomicFile {
             unlink(temporary)
             throw error
         }
+        sweepLeftovers(of: name, in: directory)
     }
 
     /// A device, FIFO or socket: opened (never created, never followed) and written in place.

@@ -96,6 +96,9 @@ public struct FootprintReport: Sendable, Hashable {
 
     /// `Name [pid]: 64-bit    Footprint: 242 MB` split into the name part and the footprint text.
     static func bannerLine(_ line: String) -> (name: Substring, footprint: Substring)? {
+        // Every line of the file and of every sniffed prefix comes here: the byte test first (the
+        // `Character`-level searches below were most of the parse).
+        guard ReproText.containsBytes(line, "Footprint: "), ReproText.containsBytes(line, "]: ") else { return nil }
         guard let bits = line.firstRange(of: "]: "), let key = line.firstRange(of: "Footprint: "),
             bits.upperBound <= key.lowerBound,
             line[bits.upperBound...].hasPrefix("64-bit") || line[bits.upperBound...].hasPrefix("32-bit")

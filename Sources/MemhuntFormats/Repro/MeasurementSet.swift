@@ -62,9 +62,31 @@ public struct MeasurementSet: Sendable, Hashable {
     public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
         let head = Array(prefix.prefix(4096))
         if head.first(where: { ![9, 10, 13, 32].contains($0) }) == UInt8(ascii: "{") {
+            // ASCII (the usual case): the whitespace `Character`s are the bytes \t \n \v \f \r and space, and
+            // the needle (ASCII, no `K`) is found as `Character`s exactly where its bytes are. The
+            // `Character` filter took 80 % of the measurements fuzz target's time.
+            if head.allSatisfy({ $0 < 0x80 }) {
+                let needle = Array("\"memhunt\":\"measurements/1\"".utf8)
+                let squeezed = head.filter { !(9...13).contains($0) && $0 != 32 }
+                return squeezed.count >= needle.count
+                    && (0...squeezed.count - needle.count).contains {
+                        squeezed[$0..<$0 + needle.count].elementsEqual(needle)
+                    }
+            }
             let text = String(decoding: head, as: UTF8.self).filter { !$0.isWhitespace }
             return text.contains("\"memhunt\":\"measurements/1\"")
         }
+        // Both names can only be columns if their bytes are in the head once quotes are dropped (the
+        // names drop quote `Character`s; neither name has a letter that another `Character` equals).
+        let unquoted = head.filter { $0 != UInt8(ascii: "\"") }
+        func has(_ name: String) -> Bool {
+            let needle = Array(name.utf8)
+            return unquoted.count >= needle.count
+                && (0...unquoted.count - needle.count).contains {
+                    unquoted[$0] == needle[0] && unquoted[$0..<$0 + needle.count].elementsEqual(needle)
+                }
+        }
+        guard has("footprint_mb"), has("label") else { return false }
         guard
             let header = ReproText.lines(head).first(where: { line in
                 let trimmed = ReproText.trimmed(line)

@@ -71,7 +71,7 @@ public struct SampleReport: Sendable, Hashable {
         for frame in mainThreadFrames {
             if let depth = matchedDepth, frame.depth > depth { continue }
             matchedDepth = nil
-            if markers.contains(where: { frame.symbol.contains($0) }) {
+            if markers.contains(where: { ReproText.containsText(frame.symbol, $0) }) {
                 matchedDepth = frame.depth
                 // Counts come from the input: saturate instead of trapping on absurd values.
                 let (sum, overflow) = total.addingReportingOverflow(max(0, frame.count))
@@ -140,6 +140,8 @@ public struct SampleReport: Sendable, Hashable {
 
     /// `2757 Thread_1167037   DispatchQueue_1: com.apple.main-thread  (serial)` (sample's call graph).
     static func sampleThread(_ trimmed: Substring) -> (samples: Int, isMain: Bool)? {
+        // Every line comes here: no tokenizing unless the line can have a `Thread_` token.
+        guard ReproText.containsBytes(String(trimmed), "Thread_") else { return nil }
         let tokens = ReproText.tokens(trimmed)
         guard tokens.count >= 2, tokens[1].hasPrefix("Thread_"), let samples = Int(tokens[0]) else { return nil }
         return (samples, trimmed.contains("com.apple.main-thread"))

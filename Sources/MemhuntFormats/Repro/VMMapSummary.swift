@@ -151,19 +151,20 @@ public struct VMMapSummary: Sendable, Hashable {
     /// text before it the name and text after it the note.
     static func region(_ line: String, columns: [Substring]) -> VMMapRegion? {
         let tokens = ReproText.tokens(line)
+        // Each token's size once (the search below looked at most tokens three or four times).
+        let sizes = tokens.map { ReproText.binarySize($0) }
         guard
             var start = tokens.indices.first(where: { index in
-                index > 0 && index + 1 < tokens.count && ReproText.binarySize(tokens[index]) != nil
-                    && ReproText.binarySize(tokens[index + 1]) != nil
+                index > 0 && index + 1 < tokens.count && sizes[index] != nil && sizes[index + 1] != nil
             })
         else { return nil }
         var end = start
-        while end < tokens.count, let _ = ReproText.binarySize(tokens[end]) { end += 1 }
+        while end < tokens.count, sizes[end] != nil { end += 1 }
         // A name that ends in a number (`Memory Tag 253`) gives one value too many: read from the right.
         if !columns.isEmpty, end - start > columns.count, start + (end - start - columns.count) > 0 {
             start += end - start - columns.count
         }
-        let values = tokens[start..<end].compactMap { ReproText.binarySize($0) }
+        let values = sizes[start..<end].compactMap { $0 }
         let nameEnd = tokens[start - 1].endIndex
         var row = VMMapRegion(name: String(ReproText.trimmed(line[..<nameEnd])))
         let note = end < tokens.count ? ReproText.trimmed(line[tokens[end].startIndex...]) : ""
