@@ -14,18 +14,18 @@ whether it is met. Rows:
   justsend     the full eight-step run on Fixtures/justsend beside `memhunt --version` (process start).
   fleet        10,000 generated JetsamEvents (Tests/Support/gen_jetsam.py, 40 MB in 10 folders) to per-app
                figures: `memhunt scan --format json` beside Benchmarks/fleet_scan.py, a single-process
-               Python `json` loop computing the same figures (compared). On this 2-core shared machine
-               (2026-11-30, another engineer's jobs holding about one core, files in the page cache):
-               release (scripts/build-release) 0.48 s wall, 0.43 s CPU, 26 MB peak RSS, 20,700
-               records/s; the Python loop 0.78 s, 14.7 MB, 12,800 records/s; the debug build 3.4 s,
-               35 MB. memhunt sniffs every file but does not hash it (a scan never shows the SHA-256).
+               Python `json` loop computing the same figures (compared). On this 2-core machine with
+               nothing else running (2026-11-30, files in the page cache): release
+               (scripts/build-release) 0.18 s wall, 0.30 s CPU, 27 MB peak RSS, 57,000 records/s; the
+               Python loop 0.67 s, 14.6 MB, 15,000 records/s. With another engineer's jobs holding about
+               one core: 0.48 s against 0.78 s; the debug build 3.4 s, 35 MB. memhunt sniffs every file but does not hash it (a scan never shows the SHA-256).
                The first run right after generating the 40 MB took 9.3 s wall for 0.9 s CPU (the new
                files still being written back): read the CPU column.
 
 These are figures, never tests: the machine is shared, so numbers move by 10-20 % between runs.
 Exits 1 when an answer disagrees, never because a target is missed.
 
-    Benchmarks/run.py [--size-mb 1024] [--runs 15] [--binary PATH] [--only changelog,jetsam,justsend]
+    Benchmarks/run.py [--size-mb 1024] [--runs 15] [--binary PATH] [--only changelog,jetsam,justsend,fleet]
 """
 import argparse
 import json
