@@ -13,7 +13,7 @@ import Testing
 /// file appears (between `open` and `rename`: the write itself, ~2 ms of `write` and `fsync` here); after
 /// every kill the file at the path is the previous one byte for byte or a complete new one, and what a
 /// killed write leaves (its hidden temporary file) is named after it and swept by the next write.
-@Suite(.enabled(if: BinaryTests.binary != nil, "needs the built binary"))
+@Suite(.enabled(if: BinaryTests.binary != nil, "needs the built binary"), .serialized)
 struct KillMidWriteTests {
     /// When the process is killed.
     enum Moment {
@@ -100,13 +100,18 @@ struct KillMidWriteTests {
                         let prefix = ".\(name).memhunt-\(pid)-"
                         switch moment {
                         case .afterStart(let seconds):
-                            usleep(UInt32(seconds * 1e6))
+                            // Until then, or until the run ends (not a whole sleep: a run that ends early
+                            // left the thread asleep for the rest, minutes on a loaded machine).
+                            let until = Date().addingTimeInterval(seconds)
+                            while process.isRunning && Date() < until { usleep(1_000) }
                         case .temporaryAppears(let seconds):
-                            while process.isRunning && !hasEntry(folder, prefix: prefix) {}
+                            // Polled every 0.2 ms, not spun: a spinning thread per test held a core of the
+                            // two, and the suite took 503 s of a CI run instead of about a minute.
+                            while process.isRunning && !hasEntry(folder, prefix: prefix) { usleep(200) }
                             if seconds > 0 { usleep(UInt32(seconds * 1e6)) }
                         case .pathChanges:
                             let initial = identity(folder + "/" + name)
-                            while process.isRunning && identity(folder + "/" + name) == initial {}
+                            while process.isRunning && identity(folder + "/" + name) == initial { usleep(200) }
                         case .never: process.waitUntilExit()
                         }
                         // Checked first: once the process has been reaped its pid may belong to another.
