@@ -83,19 +83,8 @@ struct KillMidWriteTests {
             Thread.detachNewThread {
                 continuation.resume(
                     with: Result {
-                        let process = Process()
-                        process.executableURL = URL(fileURLWithPath: binary)
-                        process.arguments = arguments
-                        process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
-                        process.standardOutput = FileHandle.nullDevice
-                        process.standardError = FileHandle.nullDevice
-                        let stdin = Pipe()
-                        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-                        try process.run()
-                        if let input {
-                            stdin.fileHandleForWriting.write(Data(input.utf8))
-                            try? stdin.fileHandleForWriting.close()
-                        }
+                        let process = try Tool.start(
+                            binary, arguments, directory: workingDirectory, input: input)
                         let pid = process.processIdentifier
                         let prefix = ".\(name).memhunt-\(pid)-"
                         switch moment {

@@ -30,6 +30,28 @@ public enum Tool {
         }
     }
 
+    /// Starts `executable` in `directory` with `input` written to its stdin and then closed (nothing on stdin
+    /// when nil), stdout to `stdout` (the null device by default), stderr to the null device. The caller waits.
+    public static func start(
+        _ executable: String, _ arguments: [String], directory: String = Repo.root, input: String? = nil,
+        stdout: Any = FileHandle.nullDevice
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
+        return process
+    }
+
     private final class Box: @unchecked Sendable {
         var data = Data()
     }
