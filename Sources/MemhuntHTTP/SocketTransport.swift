@@ -651,19 +651,17 @@ extension SocketTransport {
 // MARK: - Choosing the transport
 
 /// The transport of the real runs: `SocketTransport` for `http://` URLs that no proxy setting covers, the
-/// URLSession transport (TLS, proxies) for the rest, created on first use, so that a run that never
+/// URLSession transport (TLS, proxies) for the rest, its session created on first use, so that a run that never
 /// fetches `https://` never starts libcurl.
 public final class RoutingTransport: HTTPTransport, @unchecked Sendable {
     private let plain: SocketTransport
-    private let maxConnectionsPerHost: Int
+    /// Its URLSession (and libcurl with it) starts on the first exchange that needs it.
+    private let session: URLSessionTransport
     private let environment: [String: String]
-    private let lock = NSLock()
-    private var session: URLSessionTransport?
-    private var closed = false
 
     public init(maxConnectionsPerHost: Int = 4, environment: [String: String] = ProcessInfo.processInfo.environment) {
         plain = SocketTransport(maxIdlePerOrigin: maxConnectionsPerHost)
-        self.maxConnectionsPerHost = maxConnectionsPerHost
+        session = URLSessionTransport(maxConnectionsPerHost: maxConnectionsPerHost)
         self.environment = environment
     }
 
@@ -673,22 +671,12 @@ public final class RoutingTransport: HTTPTransport, @unchecked Sendable {
         if request.url.scheme?.lowercased() == "http", !Self.proxied(request.url, environment: environment) {
             return await plain.exchange(request, limits: limits, receiver: receiver)
         }
-        let session = lock.withLock { () -> URLSessionTransport? in
-            if closed { return nil }
-            if self.session == nil { self.session = URLSessionTransport(maxConnectionsPerHost: maxConnectionsPerHost) }
-            return self.session
-        }
-        guard let session else { return .cancelled }
         return await session.exchange(request, limits: limits, receiver: receiver)
     }
 
     public func close() {
-        let session = lock.withLock { () -> URLSessionTransport? in
-            closed = true
-            return self.session
-        }
         plain.close()
-        session?.close()
+        session.close()
     }
 
     /// Whether libcurl would send an `http://` request through a proxy: `http_proxy` (lowercase only, as
