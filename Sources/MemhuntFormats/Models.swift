@@ -127,7 +127,7 @@ extension JetsamProcess {
 
 /// How a process ended, as far as its crash report tells.
 public enum CrashKind: String, Sendable, Hashable, CaseIterable, Codable {
-    /// No crash report of the app: it did not die.
+    /// No crash report of the app (which alone does not show that it stayed alive).
     case none
     /// Termination code 0x8badf00d.
     case watchdog

@@ -90,7 +90,7 @@ public struct Postmortem: Sendable {
         lines.append("")
         lines.append("- App: \(app)")
         if let kind = incident.facts["crash.kind"]?.stringValue {
-            // "No crash report" is not "did not die": say what the artifacts show about an ending.
+            // "No crash report" is not "alive": say what the artifacts show about an ending.
             let ended = incident.facts["crash.ended"]?.boolValue
             let signs = (incident.facts["crash.endedBy"]?.arrayValue ?? []).compactMap(\.stringValue)
             if kind != "none" {
@@ -308,7 +308,10 @@ public struct Postmortem: Sendable {
     var wentWell: String {
         var items: [String] = []
         if incident.facts["jetsam.app.peakMB"] != nil, incident.facts["crash.reports"]?.intValue == 0 {
-            items.append("The jetsam record listed the app although it did not die: peak and rank without a crash.")
+            items.append(
+                incident.facts["crash.ended"]?.boolValue == false
+                    ? "The jetsam record listed the app alive, with its peak and rank, where there was no crash report."
+                    : "The jetsam record gave the app's peak and rank where there was no crash report.")
         }
         if incident.facts["repro.peakMB"] != nil {
             items.append(
@@ -337,7 +340,10 @@ public struct Postmortem: Sendable {
     var wentBadly: String {
         var items: [String] = []
         if incident.facts["crash.reports"]?.intValue == 0 {
-            items.append("No crash report: an app that stays alive leaves no crash log, so there was no lead at first.")
+            items.append(
+                "No crash report, so there was no lead at first"
+                    + (incident.facts["crash.ended"]?.boolValue == false
+                        ? ": an app that stays alive leaves no crash log." : "."))
         }
         for step in incident.steps where step.status == .noArtifact && !step.isGuidanceOnly {
             items.append(

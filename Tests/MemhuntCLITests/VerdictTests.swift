@@ -10,7 +10,7 @@ import Testing
         let verdict = Verdict(result)
         #expect(
             verdict.sentences.map(\.text) == [
-                "No crash report of JustSend: it did not die.",
+                "No crash report of JustSend, and no sign that it ended: the jetsam record lists it alive.",
                 "JustSend ranked 7 of 16 processes by lifetime peak (725 MB).",
                 "JustSend held 122 MB while suspended.",
                 "Memory was short when the record was taken: 1 % of memory was free (4,010 free and speculative of "

@@ -29,7 +29,7 @@ import Testing
         let titles = result.steps.prefix(4).flatMap(\.findings).map { "\($0.severity.rawValue): \($0.title)" }
         #expect(
             titles == [
-                "info: No crash report of JustSend: it did not die",
+                "info: No crash report of JustSend, and no sign that it ended: the jetsam record lists it alive",
                 "warning: JustSend ranked 7 of 16 processes by lifetime peak (725 MB)",
                 "notice: JustSend 725 MB vs ChatGPT 362 MB",
                 "warning: JustSend held 122 MB while suspended",

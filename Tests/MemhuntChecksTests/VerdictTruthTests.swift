@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 9: a verdict says what its artifacts show, never more.
 @Suite struct VerdictTruthTests {
-    // MARK: - "It did not die" next to "it was killed"
+    // MARK: - "Alive" next to "it was killed"
 
     @Test func aJetsamKillIsAnEndingWithoutACrashReport() async throws {
         let result = try await Hunt.run(["killed"], app: "JustSend")
@@ -26,11 +26,16 @@ import Testing
         #expect(!result.findings.contains { $0.title.contains("did not die") })
     }
 
-    @Test func aLivingAppInTheRecordDidNotDie() async throws {
+    /// A jetsam record shows the app alive at its moment, not that it never ended afterwards: the
+    /// finding says the first and never "did not die".
+    @Test func aLivingAppInTheRecordWasAliveAtThatMoment() async throws {
         let result = try await Hunt.run(["justsend"], app: "JustSend")
         let none = try #require(result.findings.first { $0.code == "crash-report.none" })
-        #expect(none.title == "No crash report of JustSend: it did not die")
-        #expect(none.detail.contains("lists it alive (suspended)"))
+        #expect(
+            none.title == "No crash report of JustSend, and no sign that it ended: the jetsam record lists it alive")
+        #expect(none.detail.contains("the jetsam record of 2026-08-11 11:20:56.00 +0900 lists it alive (suspended)"))
+        #expect(none.detail.contains("no artifact here shows what came after it"))
+        #expect(!(none.title + none.detail).contains("did not die"))
         #expect(result.facts["crash.ended"] == false)
     }
 

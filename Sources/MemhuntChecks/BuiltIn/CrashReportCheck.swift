@@ -14,7 +14,8 @@ struct CrashReportCheck: Check {
             A crash report says how the app ended. None is information too, but not proof: the app was \
             killed without a report when a jetsam record gives it a kill reason or MetricKit counts exits, \
             so those are weighed first. With nothing showing an ending and a jetsam record listing the app \
-            alive, it did not die: a slow app leaves no crash log and the jetsam record is the source of truth.
+            alive, it was alive at that record's moment: a slow app leaves no crash log, and the jetsam record \
+            is the source of truth for that moment, not for what came after it.
             """,
         reads: [.crashReport],
         facts: [
@@ -48,8 +49,8 @@ struct CrashReportCheck: Check {
         codes: [
             FindingCode(
                 "crash-report.none", .info,
-                "No crash report of the subject, and no artifact shows it ended (it did not die when a jetsam "
-                    + "record lists it alive)."),
+                "No crash report of the subject, and no artifact shows it ended (a jetsam record may list it alive "
+                    + "at its moment)."),
             FindingCode(
                 "crash-report.ended-without-report", .notice,
                 "No crash report of the subject, but another artifact shows it ended (a jetsam kill, MetricKit "
@@ -138,8 +139,8 @@ struct CrashReportCheck: Check {
 
     // MARK: - Without a crash report
 
-    /// No crash report and nothing else showing an ending. "It did not die" only when a jetsam record
-    /// lists the app alive.
+    /// No crash report and nothing else showing an ending. "Alive" only with a jetsam record that lists the
+    /// app, and only for that record's moment: no artifact here shows what came after it.
     static func none(_ app: String, context: CheckContext) -> Finding {
         let alive = JetsamRecord.all(in: context).reversed().compactMap {
             record -> (JetsamRecord, JetsamSnapshot.Process)? in
@@ -151,10 +152,11 @@ struct CrashReportCheck: Check {
             return Finding(
                 code: "crash-report.none",
                 severity: .info,
-                title: "No crash report of \(app): it did not die",
+                title: "No crash report of \(app), and no sign that it ended: the jetsam record lists it alive",
                 detail: "No crash report of \(app) among the artifacts, no kill reason for it in any jetsam record and "
-                    + "no MetricKit exit count; the jetsam record\(when) lists it alive\(state). Slowness in an app "
-                    + "that stays alive leaves no crash log; that is information, not a gap.",
+                    + "no MetricKit exit count; the jetsam record\(when) lists it alive\(state). That is the record's "
+                    + "moment; no artifact here shows what came after it. Slowness in an app that stays alive leaves "
+                    + "no crash log; that is information, not a gap.",
                 evidence: [record.evidence(process, "states")],
                 next: .step("jetsam-record", "Read the jetsam record: its peak and rank say what the living app held."))
         }
@@ -163,8 +165,8 @@ struct CrashReportCheck: Check {
             severity: .info,
             title: "No crash report of \(app) among the artifacts",
             detail: "No crash report of \(app), and nothing among the artifacts shows it ended (no jetsam kill reason, "
-                + "no MetricKit exit count or crash diagnostic). That it did not die needs a jetsam record that lists "
-                + "it alive: no crash report alone is not proof.",
+                + "no MetricKit exit count or crash diagnostic). That it was alive needs a jetsam record that lists "
+                + "it: no crash report alone does not show it.",
             next: .collect(
                 .jetsamEvent,
                 "Collect the jetsam record: it lists every process alive at that moment, not only the dead."))

@@ -9,7 +9,7 @@ struct JetsamRankCheck: Check {
         step: "jetsam-record",
         rationale: """
             The JetsamEvent record lists the memory of every process alive at that moment, including apps \
-            that did not die. The app's lifetime peak and its rank among all processes say whether it is \
+            it did not kill. The app's lifetime peak and its rank among all processes say whether it is \
             the one the system had to make room for.
             """,
         reads: [.jetsamEvent],
