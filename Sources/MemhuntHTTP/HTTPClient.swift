@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Progress of one `download`, for the caller to draw.
 public enum HTTPTransferEvent: Sendable, Equatable {
     /// An attempt began (1, then once per retry).
@@ -29,8 +25,8 @@ public final class HTTPClient: Sendable {
     public let configuration: HTTPConfiguration
     private let transport: HTTPTransport
 
-    /// A client over `transport`, by default a `RoutingTransport` (plain sockets for `http://`, one URLSession
-    /// for the rest) for the client's lifetime (`close()` it).
+    /// A client over `transport`, by default a `RoutingTransport` (plain sockets for `http://`, libcurl or
+    /// URLSession for the rest) for the client's lifetime (`close()` it).
     public init(configuration: HTTPConfiguration = HTTPConfiguration(), transport: HTTPTransport? = nil) {
         self.configuration = configuration
         self.transport = transport ?? RoutingTransport(maxConnectionsPerHost: configuration.maxConcurrent)
@@ -170,9 +166,11 @@ public final class HTTPClient: Sendable {
                 outcome = (state.head, final, state.retryAfter)
                 break hops
             }
-            guard let failure = outcome.failure else {
-                return (outcome.head!, attempts)
-            }
+            // A transport that ends without a failure has delivered a head; if one ever did not, that is a
+            // failure to report, not a crash.
+            guard
+                let failure = outcome.failure ?? (outcome.head == nil ? .network("no response", retryable: true) : nil)
+            else { return (outcome.head!, attempts) }
             let delay = min(
                 configuration.maxDelay,
                 outcome.retryAfter ?? configuration.baseDelay * pow(2, Double(attempts - 1)) * .random(in: 0.5...1))

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Header fields in order, matched without regard to case; values never appear in any output.
 public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence {
     public private(set) var fields: [(name: String, value: String)] = []
@@ -220,7 +216,7 @@ public enum HTTPFailure: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .http(let status):
-            "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)"
+            "HTTP \(status) \(HTTPStatus.reason(status))"
         case .network(let what, _): what
         case .noResponse(let seconds): "no response within \(Self.format(seconds)) (connect timeout)"
         case .idle(let seconds): "timed out after \(Self.format(seconds)) without data"
@@ -255,5 +251,65 @@ public final class Locked<Value>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
+    }
+}
+
+/// The reason phrases of RFC 9110 (and 429), in title case as memhunt prints them; the class for the rest.
+public enum HTTPStatus {
+    public static func reason(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 101: "Switching Protocols"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 203: "Non-Authoritative Information"
+        case 204: "No Content"
+        case 205: "Reset Content"
+        case 206: "Partial Content"
+        case 300: "Multiple Choices"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 402: "Payment Required"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 407: "Proxy Authentication Required"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 412: "Precondition Failed"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
+        case 417: "Expectation Failed"
+        case 421: "Misdirected Request"
+        case 422: "Unprocessable Entity"
+        case 426: "Upgrade Required"
+        case 428: "Precondition Required"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        case 100..<200: "Informational"
+        case 200..<300: "Success"
+        case 300..<400: "Redirection"
+        case 400..<500: "Client Error"
+        case 500..<600: "Server Error"
+        default: "Unknown Status"
+        }
     }
 }

@@ -182,15 +182,21 @@ final class Clock: @unchecked Sendable {
     /// Bytes moved: the idle timer restarts.
     func progressed() { lastData = Self.now() }
 
+    /// The limit reached by now, if any (cancellation first).
+    func expired(at now: UInt64 = Clock.now()) -> HTTPFailure? {
+        if cancelled.withLock({ $0 }) { return .cancelled }
+        if now >= deadline { return .deadline(limits.totalTimeout) }
+        if !headReceived && now >= connectBy { return .noResponse(limits.connectTimeout) }
+        if now >= lastData &+ idleNanoseconds { return .idle(limits.idleTimeout) }
+        return nil
+    }
+
     /// Waits until `fd` is ready for `events` or a limit is reached (then says which).
     func wait(_ fd: Int32, _ events: Int16) -> HTTPFailure? {
         while true {
-            if cancelled.withLock({ $0 }) { return .cancelled }
             let now = Self.now()
-            if now >= deadline { return .deadline(limits.totalTimeout) }
-            if !headReceived && now >= connectBy { return .noResponse(limits.connectTimeout) }
+            if let failure = expired(at: now) { return failure }
             let idleBy = lastData &+ idleNanoseconds
-            if now >= idleBy { return .idle(limits.idleTimeout) }
             let next = min(deadline, idleBy, headReceived ? UInt64.max : connectBy)
             // At most 100 ms at a time, so that a cancellation is seen promptly.
             let milliseconds = Int32(min(100, (next - now) / 1_000_000 + 1))
@@ -650,25 +656,34 @@ extension SocketTransport {
 
 // MARK: - Choosing the transport
 
-/// The transport of the real runs: `SocketTransport` for `http://` URLs that no proxy setting covers, the
-/// URLSession transport (TLS, proxies) for the rest, its session created on first use, so that a run that never
-/// fetches `https://` never starts libcurl.
+/// The transport of the real runs: `SocketTransport` for `http://` URLs that no proxy setting covers,
+/// `CurlTransport` (Linux) or `URLSessionTransport` for the rest (TLS, proxies), started on first use, so that
+/// a run that never fetches `https://` never loads libcurl.
 public final class RoutingTransport: HTTPTransport, @unchecked Sendable {
     private let plain: SocketTransport
-    /// Its URLSession (and libcurl with it) starts on the first exchange that needs it.
-    private let session: URLSessionTransport
+    /// HTTPS and proxied requests: libcurl, loaded by the first exchange that needs it, on Linux;
+    /// URLSession, created by the first exchange that needs it, elsewhere.
+    #if os(Linux)
+        private let session: CurlTransport
+    #else
+        private let session: URLSessionTransport
+    #endif
     private let environment: [String: String]
 
     public init(maxConnectionsPerHost: Int = 4, environment: [String: String] = ProcessInfo.processInfo.environment) {
         plain = SocketTransport(maxIdlePerOrigin: maxConnectionsPerHost)
-        session = URLSessionTransport(maxConnectionsPerHost: maxConnectionsPerHost)
+        #if os(Linux)
+            session = CurlTransport(maxIdle: maxConnectionsPerHost, environment: environment)
+        #else
+            session = URLSessionTransport(maxConnectionsPerHost: maxConnectionsPerHost)
+        #endif
         self.environment = environment
     }
 
     public func exchange(_ request: HTTPRequest, limits: HTTPExchangeLimits, receiver: HTTPResponseReceiver) async
         -> HTTPFailure?
     {
-        if request.url.scheme?.lowercased() == "http", !Self.proxied(request.url, environment: environment) {
+        if request.url.scheme?.lowercased() == "http", Self.proxy(for: request.url, environment: environment) == nil {
             return await plain.exchange(request, limits: limits, receiver: receiver)
         }
         return await session.exchange(request, limits: limits, receiver: receiver)
@@ -679,21 +694,27 @@ public final class RoutingTransport: HTTPTransport, @unchecked Sendable {
         session.close()
     }
 
-    /// Whether libcurl would send an `http://` request through a proxy: `http_proxy` (lowercase only, as
-    /// curl reads it) or `all_proxy`/`ALL_PROXY` is set and `no_proxy`/`NO_PROXY` does not name the host.
-    static func proxied(_ url: URL, environment: [String: String]) -> Bool {
-        let proxy = [environment["http_proxy"], environment["all_proxy"], environment["ALL_PROXY"]]
-            .compactMap { $0 }.first { !$0.isEmpty }
-        guard proxy != nil, var host = url.host?.lowercased() else { return false }
+    /// The proxy a request to `url` goes through, read from `environment` as curl reads it: `http_proxy`
+    /// (lowercase only, against httpoxy) for `http://`, `https_proxy` or `HTTPS_PROXY` for `https://`, then
+    /// `all_proxy` or `ALL_PROXY`; none when `no_proxy`/`NO_PROXY` names the host (or a domain of it, or `*`).
+    static func proxy(for url: URL, environment: [String: String]) -> String? {
+        let names =
+            switch url.scheme?.lowercased() {
+            case "http": ["http_proxy"]
+            case "https": ["https_proxy", "HTTPS_PROXY"]
+            default: [String]()
+            }
+        let proxy = (names + ["all_proxy", "ALL_PROXY"]).compactMap { environment[$0] }.first { !$0.isEmpty }
+        guard let proxy, var host = url.host?.lowercased() else { return nil }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let exceptions = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").lowercased()
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         for exception in exceptions {
-            if exception == "*" { return false }
+            if exception == "*" { return nil }
             var name = exception.hasPrefix(".") ? String(exception.dropFirst()) : exception
             if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-            if host == name || host.hasSuffix("." + name) { return false }
+            if host == name || host.hasSuffix("." + name) { return nil }
         }
-        return true
+        return proxy
     }
 }

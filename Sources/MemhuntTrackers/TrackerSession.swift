@@ -1,10 +1,6 @@
 import Foundation
 import MemhuntHTTP
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The HTTP side of one attach: the client's one policy for reads, writes that are never repeated blindly
 /// (after a lost answer the tracker looks for its marker first), `--dry-run`, and secrets kept out of
 /// every line it prints or throws.
@@ -55,7 +51,7 @@ public final class TrackerSession: Sendable {
 
     /// The tracker's answer as an error: the status and the tracker's own message from the body.
     public func failure(_ response: HTTPResponse, _ what: String) -> TrackerError {
-        let reason = HTTPURLResponse.localizedString(forStatusCode: response.status).capitalized
+        let reason = HTTPStatus.reason(response.status)
         let said = Self.message(in: response.body)
         return failure("\(what): HTTP \(response.status) \(reason)" + (said.isEmpty ? "" : ": \(said)"))
     }

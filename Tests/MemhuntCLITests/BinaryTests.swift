@@ -79,4 +79,34 @@ import Testing
         #expect(random.reason == .exit)
         #expect(random.status == 2)
     }
+
+    /// HTTPS end to end through the binary (libcurl, loaded on first use), and the binary that does not link
+    /// libcurl, so that a run without a URL never loads it.
+    @Test(.enabled(if: binary != nil && FaultServer.available))
+    func httpsArtifactsThroughTheBinaryTrustOnlyTheGivenCA() async throws {
+        #if os(Linux)
+            let libraries = try await Tool.run("/usr/bin/ldd", [try #require(Self.binary)])
+            #expect(libraries.status == 0)
+            #expect(!libraries.stdout.contains("libcurl"))
+            #expect(libraries.stdout.contains("libcrypto"))
+        #endif
+        let tls = try TemporaryDirectory()
+        defer { tls.remove() }
+        let server = try await FaultServer(root: Repo.fixture("justsend"), tls: tls.path)
+        defer { server.stop() }
+        let url = server.url("JetsamEvent-2026-08-11-112056.ips").absoluteString
+        let trusted = try await Self.execute(
+            ["run", "--app", "JustSend", "--format", "json", url], environment: ["SSL_CERT_FILE": tls.path + "/ca.pem"])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(trusted.stdout.utf8)) as? [String: Any])
+        let facts = try #require(document["facts"] as? [String: Any])
+        #expect(facts["jetsam.app.peakMB"] as? Double == 725)
+        #expect(facts["jetsam.app.rank"] as? Int == 7)
+
+        let untrusted = try await Self.execute(["run", "--app", "JustSend", url], environment: ["SSL_CERT_FILE": ""])
+        #expect(untrusted.status == 2)
+        #expect(
+            untrusted.stderr.contains(
+                "\(url): TLS failure (CURLcode 60: the server's certificate is not trusted or not for this host)"))
+    }
 }

@@ -116,19 +116,25 @@ import Testing
 
     @Test func onlyHTTPWithoutAProxyTakesTheSocketPath() {
         let url = URL(string: "http://artifacts.corp.example/x.ips")!
-        #expect(!RoutingTransport.proxied(url, environment: [:]))
-        #expect(RoutingTransport.proxied(url, environment: ["http_proxy": "http://proxy:3128"]))
-        #expect(RoutingTransport.proxied(url, environment: ["ALL_PROXY": "socks5://proxy"]))
-        // curl ignores HTTP_PROXY in capitals (httpoxy); so does this.
-        #expect(!RoutingTransport.proxied(url, environment: ["HTTP_PROXY": "http://proxy:3128"]))
-        for exception in ["*", "corp.example", ".corp.example", "artifacts.corp.example", "x, corp.example"] {
-            #expect(
-                !RoutingTransport.proxied(url, environment: ["http_proxy": "http://p", "no_proxy": exception]),
-                "\(exception)")
+        func proxy(_ environment: [String: String], _ url: URL = url) -> String? {
+            RoutingTransport.proxy(for: url, environment: environment)
         }
-        #expect(RoutingTransport.proxied(url, environment: ["http_proxy": "http://p", "NO_PROXY": "example.com"]))
+        #expect(proxy([:]) == nil)
+        #expect(proxy(["http_proxy": "http://proxy:3128"]) == "http://proxy:3128")
+        #expect(proxy(["ALL_PROXY": "socks5://proxy"]) == "socks5://proxy")
+        // curl ignores HTTP_PROXY in capitals (httpoxy); so does this.
+        #expect(proxy(["HTTP_PROXY": "http://proxy:3128"]) == nil)
+        // https_proxy is for https only, in either case.
+        #expect(proxy(["https_proxy": "http://s:1"]) == nil)
+        let secure = URL(string: "https://artifacts.corp.example/x.ips")!
+        #expect(proxy(["HTTPS_PROXY": "http://s:1"], secure) == "http://s:1")
+        #expect(proxy(["http_proxy": "http://p"], secure) == nil)
+        for exception in ["*", "corp.example", ".corp.example", "artifacts.corp.example", "x, corp.example"] {
+            #expect(proxy(["http_proxy": "http://p", "no_proxy": exception]) == nil, "\(exception)")
+            #expect(proxy(["https_proxy": "http://p", "no_proxy": exception], secure) == nil, "\(exception)")
+        }
+        #expect(proxy(["http_proxy": "http://p", "NO_PROXY": "example.com"]) == "http://p")
         #expect(
-            !RoutingTransport.proxied(
-                URL(string: "http://127.0.0.1:9/x")!, environment: ["http_proxy": "http://p", "no_proxy": "127.0.0.1"]))
+            proxy(["http_proxy": "http://p", "no_proxy": "127.0.0.1"], URL(string: "http://127.0.0.1:9/x")!) == nil)
     }
 }

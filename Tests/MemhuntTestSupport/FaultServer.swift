@@ -11,12 +11,22 @@ public final class FaultServer {
 
     /// The port the server bound.
     public let port: Int
+    /// `https` when started with `tls:`.
+    public private(set) var scheme = "http"
     private let process: Process
     private let input: Pipe
 
     /// Starts the server over `root` and waits for it to report its port.
     public convenience init(root: String) async throws {
         try await self.init(script: "fault_server.py", arguments: ["--root", root])
+    }
+
+    /// Starts the server over `root` serving HTTPS: it writes a test CA to `tls/ca.pem` and a certificate it
+    /// signs for `names` (subjectAltName syntax).
+    public convenience init(root: String, tls: String, names: String = "IP:127.0.0.1,DNS:localhost") async throws {
+        try await self.init(
+            script: "fault_server.py", arguments: ["--root", root, "--tls-dir", tls, "--tls-names", names])
+        scheme = "https"
     }
 
     /// Starts another script of `Tests/Support` that prints its port first (`drop_proxy.py`, the tracker fakes).
@@ -54,14 +64,22 @@ public final class FaultServer {
         self.input = input
     }
 
-    /// `http://127.0.0.1:<port>/<path>`.
-    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(path)")! }
+    /// `http://127.0.0.1:<port>/<path>` (`https` when serving TLS).
+    public func url(_ path: String) -> URL { URL(string: "\(scheme)://127.0.0.1:\(port)/\(path)")! }
 
     /// The server's request log: `(path, status)` per request, in arrival order.
     public func log() async throws -> [(path: String, status: Int)] {
         let (data, _) = try await URLSession.shared.data(from: url("__log"))
         let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
         return entries.map { ($0["path"] as? String ?? "", $0["status"] as? Int ?? 0) }
+    }
+
+    /// The request targets as received, in arrival order: an absolute URL where a client sent one (as to a
+    /// proxy), else the path.
+    public func targets() async throws -> [String] {
+        let (data, _) = try await URLSession.shared.data(from: url("__log"))
+        let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+        return entries.map { $0["target"] as? String ?? "" }
     }
 
     /// Terminates the server and waits for it to exit.

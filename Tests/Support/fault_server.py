@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """HTTP server with injectable faults for MemhuntHTTPTests (python3 stdlib only).
 
-Usage: fault_server.py --root DIR [--port 0]. Prints the bound port on its first stdout line; exits on
-SIGTERM or when its stdin reaches end of file.
+Usage: fault_server.py --root DIR [--port 0] [--tls-dir DIR [--tls-names SAN]]. Prints the bound port on
+its first stdout line; exits on SIGTERM or when its stdin reaches end of file.
+
+With --tls-dir it serves HTTPS: it makes a test CA (DIR/ca.pem) with openssl and a server certificate it
+signs for --tls-names (subjectAltName syntax, default "IP:127.0.0.1,DNS:localhost").
+
+A request whose target is an absolute http:// URL (as a client sends it to a proxy) is served as if its
+path had been asked, and logged with "target": the URL as received.
 
 Paths:
   /<file>                      the file under --root, or 404
@@ -40,7 +46,10 @@ import gzip
 import json
 import os
 import signal
+import ssl
+import subprocess
 import sys
+import urllib.parse
 import threading
 import time
 import zlib
@@ -87,6 +96,15 @@ class Handler(BaseHTTPRequestHandler):
             CONNECTIONS[0] += 1
         super().handle()
 
+    def parse_request(self):
+        if not super().parse_request():
+            return False
+        self.target = self.path
+        if self.path.startswith("http://"):
+            url = urllib.parse.urlsplit(self.path)
+            self.path = url.path + ("?" + url.query if url.query else "")
+        return True
+
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length)
@@ -98,7 +116,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def record(self, status):
         with LOCK:
-            LOG.append({"path": self.path, "status": status})
+            LOG.append({"path": self.path, "status": status, "target": self.target})
 
     def head(self, status, length, headers=()):
         self.record(status)
@@ -271,6 +289,22 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
 
+def make_certificates(directory, names):
+    """A CA (ca.pem) and a certificate it signs for `names`; returns (certificate, key) paths."""
+    def run(*arguments):
+        subprocess.run(["openssl", *arguments], cwd=directory, check=True, capture_output=True)
+
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run("req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=memhunt test CA",
+        "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign")
+    run("req", *ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=memhunt test server")
+    with open(os.path.join(directory, "server.ext"), "w") as f:
+        f.write("subjectAltName=" + names + "\nbasicConstraints=CA:FALSE\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+        "-out", "server.pem", "-days", "2", "-extfile", "server.ext")
+    return os.path.join(directory, "server.pem"), os.path.join(directory, "server.key")
+
+
 def main():
     # A child spawned from a libdispatch worker inherits its blocked signals, SIGTERM included.
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -279,10 +313,17 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--tls-dir")
+    parser.add_argument("--tls-names", default="IP:127.0.0.1,DNS:localhost")
     args = parser.parse_args()
     Handler.root = args.root
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
+    if args.tls_dir:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*make_certificates(args.tls_dir, args.tls_names))
+        # The handshake runs in the request's thread, not in the accepting one.
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     print(server.server_address[1], flush=True)
     server.serve_forever()
 
