@@ -17,16 +17,10 @@ extension JSONNode {
 
 /// JSON text of `Encodable` values for every document memhunt writes: sorted keys, two-space
 /// indentation, `"key": value`, empty containers as `[]` and `{}`, and a final newline. The encoder
-/// decides the values; `JSONNode` decides the layout, the same on every platform.
+/// decides the values (`JSONNodeEncoder`, `JSONEncoder`'s text); `JSONNode` decides the layout, the same on
+/// every platform.
 public enum JSONText {
     public static func pretty<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        guard let data = try? encoder.encode(value), let parsed = try? JSON.parse(Array(data)) else {
-            return "null\n"
-        }
-        return JSONNode(parsed).rendered()
+        (try? JSONNodeEncoder.encode(value))?.rendered() ?? "null\n"
     }
 }
