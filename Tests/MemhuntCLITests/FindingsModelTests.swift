@@ -255,3 +255,18 @@ import Testing
         #expect(!never.stdout.contains("\u{1B}["))
     }
 }
+
+/// The run's timestamps are written by hand (`gmtime_r`): held to what `ISO8601DateFormatter` writes.
+@Suite struct TimestampTests {
+    @Test(arguments: [0, 1_786_414_856, 1_786_414_856.999, 951_782_400, -1, 253_402_300_799, 1e9 + 0.5])
+    func timestampsAreWhatISO8601DateFormatterWrites(_ seconds: Double) {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let date = Date(timeIntervalSince1970: seconds)
+        #expect(Timestamps.iso8601(date, [:]) == formatter.string(from: date))
+    }
+
+    @Test func sourceDateEpochPinsTheTime() {
+        #expect(Timestamps.iso8601(Date(), ["SOURCE_DATE_EPOCH": "1786414856"]) == "2026-08-11T02:20:56Z")
+    }
+}

@@ -176,11 +176,22 @@ enum Gate {
 
 /// Times in the findings document: ISO 8601 UTC; `SOURCE_DATE_EPOCH` pins them for reproducible output.
 enum Timestamps {
+    /// `2026-11-30T16:30:02Z`: UTC, whole seconds, as `ISO8601DateFormatter` writes it. By `gmtime_r`, not
+    /// the formatter, which opened an ICU calendar and time zone: 3.8 M of the 24 M instructions of a run
+    /// without artifacts (callgrind, release).
     static func iso8601(_ date: Date, _ environment: [String: String]) -> String {
         let pinned = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: pinned ?? date)
+        let seconds = ((pinned ?? date).timeIntervalSince1970).rounded(.down)
+        guard seconds.magnitude < 1e15 else { return "1970-01-01T00:00:00Z" }
+        var time = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&time, &parts) != nil else { return "1970-01-01T00:00:00Z" }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = Int(parts.tm_year) + 1900
+        let yearText =
+            year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
+        return yearText + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday) + "T" + two(parts.tm_hour) + ":"
+            + two(parts.tm_min) + ":" + two(parts.tm_sec) + "Z"
     }
 }
 
