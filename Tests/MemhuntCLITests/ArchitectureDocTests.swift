@@ -9,7 +9,8 @@ struct ArchitectureDocTests {
     static func packageGraph() throws -> [String: Set<String>] {
         let text = try String(contentsOfFile: Repo.root + "/Package.swift", encoding: .utf8)
         let entry = try Regex(
-            #"\.(target|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)"(,\s*dependencies:\s*\[([^\]]*)\])?"#)
+            #"\.(target|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)"(,\s*dependencies:\s*\[((?:[^\[\]]|\[[^\[\]]*\])*)\])?"#
+        )
         var graph: [String: Set<String>] = [:]
         for match in text.matches(of: entry) {
             let name = String(try #require(match.output[2].substring))

@@ -32,9 +32,17 @@ struct JetsamRecord {
         Evidence(source: artifact.source, pointer: "/processes/\(process.index)/\(field)")
     }
 
-    /// All JetsamEvent records of a context, oldest first (by capture time, then source order).
+    /// All JetsamEvent records of a context, oldest first (by capture time, then source order); each
+    /// snapshot made once per run (`RunMemo`).
     static func all(in context: CheckContext) -> [JetsamRecord] {
-        let records = context.artifacts(of: .jetsamEvent).enumerated().compactMap {
+        let artifacts = context.artifacts(of: .jetsamEvent)
+        // Source and digest: a file read again at the same path after it changed is another record.
+        let key = "jetsam-records" + artifacts.map { "\u{0}\($0.source)\u{0}\($0.sha256 ?? "")" }.joined()
+        return context.memo.value(key) { ordered(artifacts) }
+    }
+
+    private static func ordered(_ artifacts: [Artifact]) -> [JetsamRecord] {
+        let records = artifacts.enumerated().compactMap {
             offset, artifact -> (Int, JetsamRecord)? in
             guard case .jetsamEvent(let event)? = artifact.content else { return nil }
             return (offset, JetsamRecord(artifact: artifact, event: JetsamSnapshot(event)))

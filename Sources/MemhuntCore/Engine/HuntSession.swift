@@ -8,15 +8,21 @@ import MemhuntFormats
 public struct HuntSession: Sendable {
     public let playbook: Playbook
     /// Every artifact given so far, in the order given.
-    public private(set) var artifacts: [Artifact]
+    public private(set) var artifacts: [Artifact] {
+        didSet { subject = StepEngine.resolveSubject(app: app, artifacts: artifacts) }
+    }
     /// The app named by the person, if any.
-    public private(set) var app: String?
+    public private(set) var app: String? {
+        didSet { subject = StepEngine.resolveSubject(app: app, artifacts: artifacts) }
+    }
     /// Whether `exec:` checks may run (always for local and built-in playbooks).
     public var allowExec: Bool
     /// Each step's result once run or skipped; nil while pending.
     public private(set) var results: [StepResult?]
     /// The step the walk is at.
     public private(set) var cursor: Int
+    /// What this session's checks computed once for all of them.
+    let memo = RunMemo()
 
     public init(playbook: Playbook, artifacts: [Artifact], app: String?, allowExec: Bool = false) {
         self.playbook = playbook
@@ -25,10 +31,12 @@ public struct HuntSession: Sendable {
         self.allowExec = allowExec || !playbook.isRemote
         self.results = Array(repeating: nil, count: playbook.steps.count)
         self.cursor = 0
+        self.subject = StepEngine.resolveSubject(app: app, artifacts: artifacts)
     }
 
-    /// The subject as the artifacts and the given name decide it now.
-    public var subject: Subject { StepEngine.resolveSubject(app: app, artifacts: artifacts) }
+    /// The subject as the artifacts and the given name decide it now: resolved when they change, not at
+    /// each use (it walks every process of every JetsamEvent; a run asked for it nine times).
+    public private(set) var subject: Subject
 
     /// The index of the step to run next, or nil when every step has a result.
     public var pendingIndex: Int? { cursor < playbook.steps.count ? cursor : nil }
@@ -79,7 +87,7 @@ public struct HuntSession: Sendable {
         let step = playbook.steps[index]
         var result = await engine.run(
             step: step, number: index + 1, playbook: playbook, artifacts: artifacts, subject: subject,
-            facts: facts(before: index), allowExec: allowExec)
+            facts: facts(before: index), allowExec: allowExec, memo: memo)
         let broken = unreadable(forStep: index)
         if !broken.isEmpty {
             result.findings = StepEngine.bySeverity(

@@ -68,10 +68,12 @@ public struct CheckContext: Sendable {
     public var facts: Facts
     /// Directory of the playbook file, for resolving relative paths (nil for built-in playbooks).
     public var playbookDirectory: String?
+    /// What the run computed once for all its checks (record snapshots).
+    public var memo: RunMemo
 
     public init(
         stepID: String, parameters: [String: FactValue], artifacts: [Artifact], subject: Subject, facts: Facts,
-        playbookDirectory: String? = nil
+        playbookDirectory: String? = nil, memo: RunMemo = RunMemo()
     ) {
         self.stepID = stepID
         self.parameters = parameters
@@ -79,6 +81,7 @@ public struct CheckContext: Sendable {
         self.subject = subject
         self.facts = facts
         self.playbookDirectory = playbookDirectory
+        self.memo = memo
     }
 
     /// The `ok` artifacts of one kind, in source order.

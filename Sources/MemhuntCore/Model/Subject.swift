@@ -53,6 +53,8 @@ public struct Subject: Sendable, Hashable, Codable {
     /// `JustSendWidget`.
     public func matches(_ candidate: String?) -> Bool {
         guard let app, !app.isEmpty, let candidate, !candidate.isEmpty else { return false }
+        // Most calls (every process of a JetsamEvent, in every check) compare two plain names: no arrays.
+        if bundleID == nil, !Self.hasDot(app), !Self.hasDot(candidate) { return Self.same(app, candidate) }
         let mine = Self.names(app) + (bundleID.map(Self.names) ?? [])
         let theirs = Self.names(candidate)
         return mine.contains { name in theirs.contains { Self.same(name, $0) } }
@@ -64,13 +66,18 @@ public struct Subject: Sendable, Hashable, Codable {
         return app == candidate || bundleID == candidate
     }
 
+    /// Whether `text` holds a dot. `utf8.contains`, not `contains(".")`: with Foundation in the build, the
+    /// latter is `range(of:)` through CFString, and this runs for every process of a JetsamEvent in every
+    /// check: it was 36 % of the instructions of `memhunt run --app` on a 442-process JetsamEvent
+    /// (callgrind), 57 M of 157 M.
+    static func hasDot(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) }
+            ?? text.utf8.contains(UInt8(ascii: "."))
+    }
+
     /// A name and, for a bundle id, its last component (usually the executable's name).
     static func names(_ text: String) -> [String] {
-        // `utf8.contains`, not `contains(".")`: with Foundation in the build, the latter is `range(of:)` through
-        // CFString, and `names` runs for every process of a JetsamEvent in every check: it was 36 % of the
-        // instructions of `memhunt run --app` on a 442-process JetsamEvent (callgrind), 57 M of 157 M.
-        let dot = text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) }
-        guard dot ?? text.utf8.contains(UInt8(ascii: ".")), let last = text.split(separator: ".").last, !last.isEmpty,
+        guard hasDot(text), let last = text.split(separator: ".").last, !last.isEmpty,
             String(last) != text
         else { return [text] }
         return [text, String(last)]
