@@ -10,6 +10,18 @@ protocol MemhuntCommand {
     func execute() async throws -> Memhunt.ExitStatus
 }
 
+/// A command that reads its parsed values when it runs and writes one report where `-o` says: its init is
+/// the memberwise one of `parsed`, `console` and `output`.
+protocol ReportingCommand: MemhuntCommand {
+    init(parsed: ParsedCommand, console: Console, output: ReportDestination)
+}
+
+extension ReportingCommand {
+    init(_ parsed: ParsedCommand, console: Console) throws {
+        try self.init(parsed: parsed, console: console, output: ReportDestination(parsed))
+    }
+}
+
 /// Every command, in help order (the walk first, then the rest sorted). A test guards the order.
 let commandList: [any MemhuntCommand.Type] = [
     RunCommand.self,

@@ -5,7 +5,7 @@ import MemhuntReports
 
 /// `memhunt postmortem FINDINGS.json…`: a Markdown postmortem drafted from saved runs (the incident's
 /// run first, the verifying run after the fix last), through the built-in template or a team's own.
-struct PostmortemCommand: MemhuntCommand {
+struct PostmortemCommand: ReportingCommand {
     static let template = OptionSpec(
         "template", valueName: "file",
         help: "A Markdown template with {{section NAME}}, {{fact KEY}}, {{app}}, {{date}} placeholders.")
@@ -24,12 +24,6 @@ struct PostmortemCommand: MemhuntCommand {
     var parsed: ParsedCommand
     var console: Console
     var output: ReportDestination
-
-    init(_ parsed: ParsedCommand, console: Console) throws {
-        self.parsed = parsed
-        self.console = console
-        output = try ReportDestination(parsed)
-    }
 
     func execute() async throws -> Memhunt.ExitStatus {
         let runs = try parsed.values.positionals.map { try FindingsInput.read($0, console: console) }

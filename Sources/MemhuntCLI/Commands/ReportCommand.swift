@@ -2,7 +2,7 @@ import Foundation
 import MemhuntReports
 
 /// `memhunt report`: re-render a saved findings document, without the artifacts.
-struct ReportCommand: MemhuntCommand {
+struct ReportCommand: ReportingCommand {
     static let spec = CommandSpec(
         "report",
         abstract: "Render a saved findings document (memhunt run --format json) in any format.",
@@ -13,12 +13,6 @@ struct ReportCommand: MemhuntCommand {
     var parsed: ParsedCommand
     var console: Console
     var output: ReportDestination
-
-    init(_ parsed: ParsedCommand, console: Console) throws {
-        self.parsed = parsed
-        self.console = console
-        output = try ReportDestination(parsed)
-    }
 
     func execute() async throws -> Memhunt.ExitStatus {
         let document = try FindingsInput.read(parsed.values.positionals[0], console: console)

@@ -7,7 +7,7 @@ import MemhuntReports
 import MemhuntTrackers
 
 /// `memhunt run`: walk a playbook over artifacts and report.
-struct RunCommand: MemhuntCommand {
+struct RunCommand: ReportingCommand {
     static let playbook = OptionSpec(
         "playbook", valueName: "id-or-path-or-url",
         help: "A built-in playbook id, a playbook file, or an http(s) URL.", defaultValue: "memory-hunt")
@@ -50,12 +50,6 @@ struct RunCommand: MemhuntCommand {
     var parsed: ParsedCommand
     var console: Console
     var output: ReportDestination
-
-    init(_ parsed: ParsedCommand, console: Console) throws {
-        self.parsed = parsed
-        self.console = console
-        output = try ReportDestination(parsed)
-    }
 
     func execute() async throws -> Memhunt.ExitStatus {
         let values = parsed.values
