@@ -26,7 +26,7 @@ public enum OutputDestination: Sendable, Equatable {
 ///
 /// What is at the path decides how it is written:
 /// - nothing, or a regular file: a temporary file beside it is written, flushed and renamed over it (keeping
-///   an existing file's permission bits). A process killed (SIGKILL) before the rename leaves that hidden
+///   an existing file's permission bits), and the folder is flushed after the rename. A process killed (SIGKILL) before the rename leaves that hidden
 ///   `.<name>.memhunt-<pid>-<hex>.tmp` behind and the old file intact; the next write to the path removes it;
 /// - a character device (`/dev/stdout`, `/dev/null`, a terminal), a FIFO or a socket: written through, never
 ///   replaced (before, as root, `-o /dev/null` turned /dev/null into a regular file);
@@ -118,7 +118,18 @@ public enum AtomicFile {
             unlink(temporary)
             throw error
         }
+        syncDirectory(directory)
         sweepLeftovers(of: name, in: directory)
+    }
+
+    /// Flushes the folder's entry for the rename, so that after a power loss the path holds the old file or
+    /// the new one (the file's own bytes were flushed before the rename). Best effort: a file system that
+    /// cannot sync a folder (some network ones) has already renamed, which is what a killed process needs.
+    private static func syncDirectory(_ directory: String) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
     }
 
     /// A device, FIFO or socket: opened (never created, never followed) and written in place.
