@@ -93,8 +93,15 @@ public enum CrashParser {
                 + (pick == triggered ? ", triggered" : "")
             report.frames = Array(thread.frames.prefix(8))
         }
-        let regionLines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
-            .filter { $0.contains("SQLite") || $0.contains("sqlite") }
+        // One byte search over the report first: most name no SQLite, and searching each line with
+        // `String.contains` was 24 % of the crash-text fuzz target's time (and 16 % of the reader's).
+        let text = String(decoding: bytes, as: UTF8.self)
+        let mentions = ReproText.containsText(text, "SQLite") || ReproText.containsText(text, "sqlite")
+        let regionLines =
+            mentions
+            ? text.split(separator: "\n").map(String.init).filter {
+                ReproText.containsText($0, "SQLite") || ReproText.containsText($0, "sqlite")
+            } : []
         report.fileLockEvidence = fileLock(regionLines)
         return report
     }
