@@ -51,7 +51,8 @@ public enum Attacher {
             + "(run \(document.run.id.prefix(8)))"
         return TrackerPost(
             document: document, title: title, report: report, reportIsMarkdown: markdown != nil,
-            attachments: attachments, forceNew: options.forceNew)
+            textReport: TextReporter.render(document, options: ReportOptions()), attachments: attachments,
+            forceNew: options.forceNew)
     }
 
     /// Attaches `document` to `target`. Attachments over the tracker's limit fail before anything is sent.

@@ -3,6 +3,10 @@ import MemhuntHTTP
 
 /// Redmine: `redmine:URL#N` adds a note to issue N; `redmine:URL/PROJECT` opens an issue in PROJECT. The
 /// reports go as attachments through `/uploads.json`. Key: `REDMINE_API_KEY` (`X-Redmine-API-Key`).
+///
+/// The body is written in the server's text formatting, which its API does not tell:
+/// `MEMHUNT_REDMINE_TEXT_FORMATTING` is `textile` (the default, Redmine's own default before 6.0 and on
+/// every installation that kept it) or `common_mark`/`markdown`.
 public struct RedmineTracker: Tracker {
     public static let scheme = "redmine"
     public static let usage = "redmine:URL#N (a note on issue N) or redmine:URL/PROJECT (a new issue)"
@@ -16,6 +20,8 @@ public struct RedmineTracker: Tracker {
     public let maxBodyCharacters = 60_000
     /// Redmine's default `attachment_max_size` (5120 KB); `MEMHUNT_REDMINE_MAX_ATTACHMENT` (bytes) overrides.
     public let maxAttachmentBytes: Int?
+    /// The server's text formatting (`MEMHUNT_REDMINE_TEXT_FORMATTING`).
+    let markup: TrackerMarkup
 
     public init(target: String, environment: [String: String]) throws(TrackerError) {
         let shown = "redmine:" + target
@@ -45,6 +51,12 @@ public struct RedmineTracker: Tracker {
         base = url
         key = environment["REDMINE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         maxAttachmentBytes = environment["MEMHUNT_REDMINE_MAX_ATTACHMENT"].flatMap(Int.init) ?? 5120 * 1024
+        switch environment["MEMHUNT_REDMINE_TEXT_FORMATTING"]?.lowercased() ?? "" {
+        case "", "textile": markup = .textile
+        case "common_mark", "commonmark", "markdown": markup = .markdown
+        case let other:
+            throw bad("MEMHUNT_REDMINE_TEXT_FORMATTING is '\(other)': expected textile, common_mark or markdown")
+        }
     }
 
     public var credentials: [String: String] { key.map { ["X-Redmine-API-Key": $0] } ?? [:] }
@@ -54,7 +66,8 @@ public struct RedmineTracker: Tracker {
 
     public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
         if key == nil && !session.dryRun { throw session.failure("REDMINE_API_KEY is not set") }
-        let body = post.body(limit: maxBodyCharacters, markerLine: post.hiddenMarker, attached: true)
+        // The marker stays an HTML comment in Textile too: Redmine leaves it out of the page (checked on 5.0).
+        let body = post.body(limit: maxBodyCharacters, markerLine: post.hiddenMarker, attached: true, markup: markup)
         if let issue { return try await note(issue, body, post, session) }
         return try await open(project ?? "", body, post, session)
     }

@@ -88,6 +88,12 @@ public struct TrackerAttachment: Sendable, Equatable {
     }
 }
 
+/// The markup a tracker renders a post's body in.
+public enum TrackerMarkup: String, Sendable, CaseIterable {
+    case markdown
+    case textile
+}
+
 /// What is posted: the (redacted) document, its reports and the marker that makes posting idempotent.
 public struct TrackerPost: Sendable {
     public var document: FindingsDocument
@@ -97,18 +103,21 @@ public struct TrackerPost: Sendable {
     public var report: String
     /// Whether `report` is Markdown (else it is shown as preformatted text).
     public var reportIsMarkdown: Bool
+    /// The text report (no color), for trackers whose markup is not Markdown (Redmine with Textile).
+    public var textReport: String
     public var attachments: [TrackerAttachment]
     /// Always post a new comment, even if one for this run exists.
     public var forceNew: Bool
 
     public init(
-        document: FindingsDocument, title: String, report: String, reportIsMarkdown: Bool,
+        document: FindingsDocument, title: String, report: String, reportIsMarkdown: Bool, textReport: String? = nil,
         attachments: [TrackerAttachment], forceNew: Bool = false
     ) {
         self.document = document
         self.title = title
         self.report = report
         self.reportIsMarkdown = reportIsMarkdown
+        self.textReport = textReport ?? report
         self.attachments = attachments
         self.forceNew = forceNew
     }
@@ -127,17 +136,29 @@ public struct TrackerPost: Sendable {
 
     /// The body within `limit` characters, ending with `markerLine`. Folds the least severe details first:
     /// the full report, then finding lines from the least severe; the full report stays attached.
-    public func body(limit: Int, markerLine: String, attached: Bool) -> String {
-        let head = "**\(title)**\n\n"
+    ///
+    /// In Textile (Redmine's default markup before 6.0) the title is bold and the text report is
+    /// preformatted: Redmine escapes what a `<pre>` block holds, so it is shown as written; Markdown's
+    /// headings, tables and escapes would show as lists, `---` cells and backslashes.
+    public func body(limit: Int, markerLine: String, attached: Bool, markup: TrackerMarkup = .markdown) -> String {
+        let textile = markup == .textile
+        let head = textile ? "*\(title)*\n\n" : "**\(title)**\n\n"
         let tail = "\n\n" + markerLine
-        let full = head + (reportIsMarkdown ? report : "```\n" + report + "\n```") + tail
+        let shown =
+            textile
+            ? "<pre>\n" + Self.preformatted(textReport) + "\n</pre>"
+            : reportIsMarkdown ? report : "```\n" + report + "\n```"
+        let full = head + shown + tail
         if full.count <= limit { return full }
         let note = attached ? "The full report is attached." : "The full report did not fit."
-        var lines = document.findings.sorted { $0.severity > $1.severity }
-            .map { "- **\($0.severity.rawValue)** `\($0.code)`: \($0.title)" }
+        var lines = document.findings.sorted { $0.severity > $1.severity }.map {
+            textile
+                ? "* *\($0.severity.rawValue)* @\($0.code)@: \($0.title)"
+                : "- **\($0.severity.rawValue)** `\($0.code)`: \($0.title)"
+        }
         var folded = 0
         while true {
-            let more = folded > 0 ? "\n- … \(folded) less severe finding(s) folded." : ""
+            let more = folded > 0 ? "\n\(textile ? "*" : "-") … \(folded) less severe finding(s) folded." : ""
             let text = head + lines.joined(separator: "\n") + more + "\n\n" + note + tail
             if text.count <= limit || lines.isEmpty {
                 return text.count <= limit ? text : String(text.prefix(max(0, limit - tail.count))) + tail
@@ -145,6 +166,11 @@ public struct TrackerPost: Sendable {
             lines.removeLast()
             folded += 1
         }
+    }
+
+    /// Text for a Textile `<pre>` block: a `</pre>` inside it would end the block early.
+    static func preformatted(_ text: String) -> String {
+        text.replacingOccurrences(of: "</pre", with: "< /pre", options: .caseInsensitive)
     }
 
     /// Whether a comment's text is this run's post (line endings and ADF flattening aside).

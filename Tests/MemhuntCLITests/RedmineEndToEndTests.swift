@@ -146,6 +146,40 @@ struct RedmineEndToEndTests {
         #expect((object["subject"] as? String)?.hasPrefix("memhunt: ") == true)
     }
 
+    /// Redmine 5.0 from Debian renders Textile, its default: the page a person opens shows the report as
+    /// preformatted text, not Markdown's `#` headings as numbered lists and its tables as `---` cells, and
+    /// not the marker. With `common_mark` the body is Markdown, as for a server set to CommonMark.
+    @Test func theIssuePageShowsTheReportAsWrittenInTextileAndMarkdownWhenAsked() async throws {
+        let (url, key) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        let posted = await memhunt(
+            ["attach", path, "--to", "redmine:\(url)/memhunt"], environment: ["REDMINE_API_KEY": key])
+        #expect(posted.status == 0, "\(posted.stderr)")
+        let id = try #require(
+            posted.stderr.split(separator: "/").last.flatMap { Int($0.trimmingCharacters(in: .newlines)) })
+        // The project is public: the page as anyone reading the issue sees it.
+        let (page, _) = try await URLSession.shared.data(from: URL(string: "\(url)/issues/\(id)")!)
+        let html = String(decoding: page, as: UTF8.self)
+        let description = try #require(html.range(of: "<div class=\"wiki\">").map { String(html[$0.upperBound...]) })
+        #expect(description.contains("<pre>\nThe eight-step memory hunt  (playbook memory-hunt)\nSubject: JustSend\n"))
+        #expect(description.contains("JustSend ranked 7 of 16 processes by lifetime peak (725 MB)"))
+        #expect(description.contains("<strong>memhunt: The eight-step memory hunt in JustSend: "))
+        #expect(!html.contains("<td>---</td>"))
+        #expect(!html.contains("memhunt:run="))
+
+        let markdown = await memhunt(
+            ["attach", path, "--new", "--to", "redmine:\(url)#\(id)"],
+            environment: ["REDMINE_API_KEY": key, "MEMHUNT_REDMINE_TEXT_FORMATTING": "common_mark"])
+        #expect(markdown.status == 0, "\(markdown.stderr)")
+        let (_, read) = try await api("GET", "/issues/\(id).json?include=journals")
+        let notes = ((read["issue"] as? [String: Any])?["journals"] as? [[String: Any]] ?? [])
+            .compactMap { $0["notes"] as? String }.filter { !$0.isEmpty }
+        #expect(notes.last?.hasPrefix("**memhunt: The eight-step memory hunt in JustSend: ") == true)
+        #expect(notes.last?.contains("| # |") == true)
+    }
+
     @Test func aRefusalExitsTwoWithRedminesOwnMessage() async throws {
         let (url, key) = try #require(Self.redmine)
         let directory = try TemporaryDirectory()

@@ -126,6 +126,39 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
         #expect(!post.isOwn(folded.replacingOccurrences(of: "0a1b2c3d-run", with: "0a1b2c3d-runX")))
     }
 
+    @Test func textileShowsTheTextReportPreformattedAndFoldsInTextile() throws {
+        var post = try Attacher.post(sampleDocument(), options: AttachOptions())
+        post.textReport =
+            "Verdict\n   a < b & c </PRE> stays inside\n" + String(repeating: "A report line.\n", count: 200)
+        post.document.findings[0].title = String(repeating: "a long info title ", count: 5)
+        let whole = post.body(limit: 1_000_000, markerLine: post.hiddenMarker, attached: true, markup: .textile)
+        #expect(whole.hasPrefix("*memhunt: "))
+        #expect(whole.contains("<pre>\nVerdict\n   a < b & c < /pre> stays inside\nA report line.\n"))
+        #expect(whole.contains("A report line.\n\n</pre>"))
+        #expect(!whole.contains("**"))
+        #expect(whole.hasSuffix(post.hiddenMarker))
+        let limit = try #require(
+            stride(from: whole.count - 1, to: 0, by: -1).first {
+                post.body(limit: $0, markerLine: post.hiddenMarker, attached: true, markup: .textile)
+                    .contains("1 less severe")
+            })
+        let folded = post.body(limit: limit, markerLine: post.hiddenMarker, attached: true, markup: .textile)
+        #expect(folded.contains("* *critical* @b.high@: "))
+        #expect(folded.contains("\n* … 1 less severe finding(s) folded."))
+        #expect(post.isOwn(folded))
+    }
+
+    @Test func redmineReadsItsTextFormattingAndRefusesAnUnknownOne() throws {
+        let plain = try RedmineTracker(target: "http://r.example/p", environment: [:])
+        #expect(plain.markup == .textile)
+        let markdown = try RedmineTracker(
+            target: "http://r.example/p", environment: ["MEMHUNT_REDMINE_TEXT_FORMATTING": "common_mark"])
+        #expect(markdown.markup == .markdown)
+        #expect(throws: TrackerError.self) {
+            try RedmineTracker(target: "http://r.example/p", environment: ["MEMHUNT_REDMINE_TEXT_FORMATTING": "wiki"])
+        }
+    }
+
     @Test func trackerMessagesAreReadFromEveryShape() {
         func said(_ json: String) -> String { TrackerSession.message(in: Array(json.utf8)) }
         #expect(said(#"{"errors":["Subject cannot be blank"]}"#) == "Subject cannot be blank")
