@@ -194,7 +194,9 @@ let package = Package(
                 "MemhuntSnapshots",
                 "MemhuntTestSupport",
                 "MemhuntTrackers",
-            ]
+            ],
+            // Read by path from the checkout (TriageTests), not a resource.
+            exclude: ["Golden"]
         ),
 
         // MARK: - Test support (fixtures, temp dirs, binary runner)
