@@ -45,7 +45,7 @@ fi
 
 # The playbook loader (MemhuntCore, with the built-in checks' descriptions) and the manifest reader
 # (MemhuntArtifacts) need more of the package: built only when one of them is asked for.
-c_modules=(-I "$out/lib" -I Sources/CYaml -I Sources/CLibcrypto)
+c_modules=(-I "$out/lib" -I Sources/CYaml -I Sources/CLibcrypto -I Sources/CCurl/include)
 if [[ " ${targets[*]} " == *" playbook "* || " ${targets[*]} " == *" manifest "* ]]; then
     build_lib MemhuntBasics Sources/MemhuntBasics "${c_modules[@]}"
     build_lib MemhuntCore Sources/MemhuntCore "${c_modules[@]}"
@@ -53,6 +53,12 @@ if [[ " ${targets[*]} " == *" playbook "* || " ${targets[*]} " == *" manifest "*
     build_lib MemhuntChecks Sources/MemhuntChecks "${c_modules[@]}"
 fi
 if [[ " ${targets[*]} " == *" manifest "* ]]; then
+    # MemhuntHTTP's libcurl loader (C): compiled with the same sanitizers, into its own archive.
+    if [ ! -f "$out/lib/libCCurl.a" ] || [ Sources/CCurl/CCurl.c -nt "$out/lib/libCCurl.a" ]; then
+        clang -fsanitize=address,fuzzer-no-link -O1 -g -I Sources/CCurl/include -c Sources/CCurl/CCurl.c \
+            -o "$out/lib/CCurl.o"
+        ar rcs "$out/lib/libCCurl.a" "$out/lib/CCurl.o"
+    fi
     build_lib MemhuntHTTP Sources/MemhuntHTTP "${c_modules[@]}"
     build_lib MemhuntArtifacts Sources/MemhuntArtifacts "${c_modules[@]}"
 fi
@@ -74,8 +80,8 @@ for target in "${targets[@]}"; do
             -lMemhuntBasics -lyaml -lcrypto)
         ;;
     manifest)
-        libs=("${c_modules[@]}" -lMemhuntArtifacts -lMemhuntHTTP -lMemhuntCore -lMemhuntYAML -lMemhuntFormats
-            -lMemhuntBasics -lyaml -lcrypto)
+        libs=("${c_modules[@]}" -lMemhuntArtifacts -lMemhuntHTTP -lCCurl -lMemhuntCore -lMemhuntYAML
+            -lMemhuntFormats -lMemhuntBasics -lyaml -lcrypto -ldl)
         ;;
     esac
     if [ ! -x "$bin" ] || [ -n "$(find "${extra[@]}" "$out/lib" -newer "$bin" | head -1)" ]; then

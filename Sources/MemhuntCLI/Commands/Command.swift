@@ -22,8 +22,9 @@ extension ReportingCommand {
     }
 }
 
-/// Every command, in help order (the walk first, then the rest sorted). A test guards the order.
-let commandList: [any MemhuntCommand.Type] = [
+/// Every command, in help order (the walk first, then the rest sorted). A test guards the order. A constant
+/// list of types (metatypes of a protocol that is not `Sendable` are not `Sendable` to the compiler).
+nonisolated(unsafe) let commandList: [any MemhuntCommand.Type] = [
     RunCommand.self,
     AttachCommand.self,
     ChecksCommand.self,
