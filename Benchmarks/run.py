@@ -5,7 +5,8 @@ Builds memhunt with scripts/build-release (release; static Swift runtime on Linu
 inputs deterministically (seeded, under $TMPDIR, reused when present) and prints one row per work:
 wall time and CPU time (medians of --runs runs; CPU time moves less when the machine is shared), peak
 RSS (/usr/bin/time -v, one extra run), memhunt's wall time over the standard tool's, the target, and
-whether it is met. Rows:
+whether it is met. memhunt and the tool beside it run in turn (A B A B ...), so that the host's drift
+reaches both alike. Rows:
 
   change log   a 1 GiB SwiftUI `_printChanges` log to per-view counts: `memhunt inspect --format json`
                beside mawk counting the same views (the answers are compared).
@@ -155,11 +156,21 @@ def run_once(argv, stdout_path):
     return seconds, usage.ru_utime + usage.ru_stime
 
 
-def measure(argv, stdout_path, runs):
-    """Median wall and CPU seconds over `runs` runs, and peak RSS in MB (/usr/bin/time -v, one more run).
+def measure_pair(first, second, runs):
+    """`measure` for two commands run in turn (A B A B ...): on this shared 2-core machine the host's speed
+    drifts by 30-50 % over a minute (jq on the same file: 30 ms, then 50 ms), and measuring all of one
+    command before the other turned that drift into the ratio. Each is (argv, stdout path); returns the
+    (times, peak) of each."""
+    samples = ([], [])
+    for _ in range(runs):
+        for index, (argv, stdout_path) in enumerate((first, second)):
+            samples[index].append(run_once(argv, stdout_path))
+    return tuple(summarize(argv, taken) for (argv, _), taken in zip((first, second), samples))
 
-    CPU time moves far less than wall time when other builds share the machine."""
-    samples = [run_once(argv, stdout_path) for _ in range(runs)]
+
+def summarize(argv, samples):
+    """Median wall and CPU seconds of `samples`, and peak RSS in MB (/usr/bin/time -v, one more run). CPU
+    time moves far less than wall time when other builds share the machine."""
     seconds = statistics.median(s[0] for s in samples)
     cpu = statistics.median(s[1] for s in samples)
     timed = subprocess.run(["/usr/bin/time", "-v"] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -182,8 +193,8 @@ def bench_changelog(memhunt, args):
     size = os.path.getsize(log)
     runs = max(1, min(args.runs, 3))
     m_out, a_out = os.path.join(WORK, "memhunt.json"), os.path.join(WORK, "awk.txt")
-    m_times, m_peak = measure([memhunt, "inspect", "--format", "json", log], m_out, runs)
-    a_times, a_peak = measure(["mawk", AWK, log], a_out, runs)
+    (m_times, m_peak), (a_times, a_peak) = measure_pair(
+        ([memhunt, "inspect", "--format", "json", log], m_out), (["mawk", AWK, log], a_out), runs)
     m_seconds, a_seconds = m_times[0], a_times[0]
     with open(m_out) as f:
         facts = json.load(f)[0]["facts"]
@@ -210,8 +221,9 @@ def bench_jetsam(memhunt, args):
     ips = os.path.join(WORK, "JetsamEvent-442.ips")
     generate_jetsam(ips)
     m_out, j_out = os.path.join(WORK, "jetsam-memhunt.json"), os.path.join(WORK, "jetsam-jq.json")
-    m_times, m_peak = measure([memhunt, "run", "--app", "JustSend", "--format", "json", ips], m_out, args.runs)
-    j_times, j_peak = measure(["jq", "-s", JQ, ips], j_out, args.runs)
+    (m_times, m_peak), (j_times, j_peak) = measure_pair(
+        ([memhunt, "run", "--app", "JustSend", "--format", "json", ips], m_out), (["jq", "-s", JQ, ips], j_out),
+        args.runs)
     m_seconds, j_seconds = m_times[0], j_times[0]
     with open(m_out) as f:
         facts = {k: v for step in json.load(f)["steps"] for k, v in step["facts"].items()}
@@ -231,9 +243,9 @@ def bench_jetsam(memhunt, args):
 
 def bench_justsend(memhunt, args):
     out = os.path.join(WORK, "justsend.txt")
-    m_times, m_peak = measure([memhunt, "run", "--app", "JustSend", os.path.join(ROOT, "Fixtures", "justsend")],
-                              out, args.runs)
-    v_times, v_peak = measure([memhunt, "--version"], os.path.join(WORK, "version.txt"), args.runs)
+    (m_times, m_peak), (v_times, v_peak) = measure_pair(
+        ([memhunt, "run", "--app", "JustSend", os.path.join(ROOT, "Fixtures", "justsend")], out),
+        ([memhunt, "--version"], os.path.join(WORK, "version.txt")), args.runs)
     row("Fixtures/justsend run", "memhunt", m_times, m_peak, "", "%.1f x --version" % (m_times[0] / v_times[0]),
         "< 30 ms", "yes" if m_times[0] < 0.030 else "no")
     row("process start", "memhunt --version", v_times, v_peak)
@@ -246,10 +258,10 @@ def bench_fleet(memhunt, args, count=10000):
         print("generating %s ..." % folder, file=sys.stderr)
         subprocess.run([sys.executable, os.path.join(ROOT, "Tests", "Support", "gen_jetsam.py"), folder,
                         "--count", str(count)], check=True)
-    runs = max(1, min(args.runs, 3))
     m_out, p_out = os.path.join(WORK, "fleet-memhunt.json"), os.path.join(WORK, "fleet-python.json")
-    m_times, m_peak = measure([memhunt, "scan", "--format", "json", folder], m_out, runs)
-    p_times, p_peak = measure([sys.executable, os.path.join(ROOT, "Benchmarks", "fleet_scan.py"), folder], p_out, runs)
+    (m_times, m_peak), (p_times, p_peak) = measure_pair(
+        ([memhunt, "scan", "--format", "json", folder], m_out),
+        ([sys.executable, os.path.join(ROOT, "Benchmarks", "fleet_scan.py"), folder], p_out), args.runs)
     with open(m_out) as f:
         document = json.load(f)
     with open(p_out) as f:
