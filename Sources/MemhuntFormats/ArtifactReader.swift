@@ -85,11 +85,16 @@ public enum ArtifactReader {
         let jsonBody = first == UInt8(ascii: "{")
         switch header.bugType ?? "" {
         case "298":
-            return readBody(bytes, from: bodyStart, kind: .jetsamEvent, header: header) { body throws(FormatError) in
-                .jetsamEvent(try JetsamParser.parse(body: body, header: header))
+            // The processes are read as the parser meets them, never built as a tree.
+            let reader = ProcessReader()
+            return readBody(bytes, from: bodyStart, kind: .jetsamEvent, header: header, visitor: reader) {
+                body, visited throws(FormatError) in
+                .jetsamEvent(
+                    try JetsamParser.parse(body: body, header: header, processes: visited ? reader.processes : nil))
             }
         case "309" where jsonBody || first == nil:
-            return readBody(bytes, from: bodyStart, kind: .crashReport, header: header) { body throws(FormatError) in
+            return readBody(bytes, from: bodyStart, kind: .crashReport, header: header) {
+                body, _ throws(FormatError) in
                 .crashReport(try CrashParser.parse(jsonBody: body, header: header))
             }
         case "211": return success(.recognized(.analyticsLog))
@@ -109,9 +114,11 @@ public enum ArtifactReader {
         }
     }
 
+    /// `visitor`, when given, takes the body's `processes` array (`JSON.parsePrefix(_:from:visitingElementsOf:with:)`);
+    /// `parse` is told whether it did.
     private static func readBody(
-        _ bytes: [UInt8], from start: Int, kind: ArtifactKind, header: IPSHeader,
-        parse: (JSONValue) throws(FormatError) -> ParsedArtifact
+        _ bytes: [UInt8], from start: Int, kind: ArtifactKind, header: IPSHeader, visitor: ProcessReader? = nil,
+        parse: (JSONValue, Bool) throws(FormatError) -> ParsedArtifact
     ) -> ReadOutcome {
         let what = kind == .jetsamEvent ? "JetsamEvent" : "crash report"
         guard start < bytes.count else {
@@ -119,8 +126,15 @@ public enum ArtifactReader {
                 kind: kind, result: .failure(FormatError("\(what) has only its header line: the body is missing")))
         }
         let body: JSONValue
+        var visited = false
         do throws(FormatError) {
-            let (value, end) = try JSON.parsePrefix(bytes, from: start)
+            let (value, end): (JSONValue, Int)
+            if let visitor {
+                (value, visited, end) = try JSON.parsePrefix(
+                    bytes, from: start, visitingElementsOf: "processes", with: visitor)
+            } else {
+                (value, end) = try JSON.parsePrefix(bytes, from: start)
+            }
             // Apple appends nothing after the body; tolerate trailing whitespace only.
             let after = JSON.skipWhitespace(bytes, from: end)
             if after < bytes.count {
@@ -135,7 +149,7 @@ public enum ArtifactReader {
                 kind: kind, result: .failure(FormatError(message, line: error.line, offset: error.offset)))
         }
         do throws(FormatError) {
-            return ReadOutcome(kind: kind, result: .success(try parse(body)))
+            return ReadOutcome(kind: kind, result: .success(try parse(body, visited)))
         } catch {
             return ReadOutcome(kind: kind, result: .failure(error))
         }

@@ -7,6 +7,15 @@ public enum JetsamParser {
 
     /// The JetsamEvent of a parsed body. `pageSize` is required: it is never assumed.
     public static func parse(body: JSONValue, header: IPSHeader?) throws(FormatError) -> JetsamEvent {
+        try parse(body: body, header: header, processes: nil)
+    }
+
+    /// `processes`: the body's first `processes` array, read already by a `ProcessReader` as the parser met
+    /// it (and so left out of `body`); nil reads it from `body`. The same event and errors either way: the
+    /// `jetsam` fuzz target compares the two.
+    static func parse(body: JSONValue, header: IPSHeader?, processes: [JetsamProcess]?) throws(FormatError)
+        -> JetsamEvent
+    {
         guard body.members != nil else { throw FormatError("JetsamEvent body is not a JSON object") }
         guard let memoryStatus = body["memoryStatus"], memoryStatus.members != nil else {
             throw FormatError("JetsamEvent has no memoryStatus object")
@@ -14,13 +23,15 @@ public enum JetsamParser {
         guard let pageSize = memoryStatus["pageSize"]?.uint64, pageSize > 0 else {
             throw FormatError("JetsamEvent has no memoryStatus.pageSize (bytes per page): sizes cannot be converted")
         }
-        guard let records = body["processes"]?.elements else { throw FormatError("JetsamEvent has no processes array") }
+        guard
+            let processes = processes
+                ?? body["processes"]?.elements?.enumerated().map({ process(index: $0.offset, $0.element) })
+        else { throw FormatError("JetsamEvent has no processes array") }
         let date = body["date"]?.string ?? header?.timestamp
         var event = JetsamEvent(
             header: header, date: date, time: date.flatMap(AppleDate.parse), product: body["product"]?.string,
             build: body["build"]?.string, pageSize: pageSize, compressions: memoryStatus["compressions"]?.uint64,
-            largestProcess: body["largestProcess"]?.string,
-            processes: records.enumerated().map { process(index: $0.offset, $0.element) })
+            largestProcess: body["largestProcess"]?.string, processes: processes)
         event.decompressions = memoryStatus["decompressions"]?.uint64
         event.compressorPages = memoryStatus["compressorSize"]?.uint64
         event.uncompressedPages = memoryStatus["uncompressed"]?.uint64
@@ -31,34 +42,51 @@ public enum JetsamParser {
     }
 
     private static func process(index: Int, _ record: JSONValue) -> JetsamProcess {
-        // One pass over the members keeping the first of each key (what `record[key]` finds): nine lookups
-        // each comparing keys from the start were 8 % of a fleet scan's instructions (callgrind).
-        var name: JSONValue?, pid: JSONValue?, rpages: JSONValue?, lifetimeMax: JSONValue?, states: JSONValue?
-        var reason: JSONValue?, priority: JSONValue?, physicalPages: JSONValue?
-        var freezeColon: JSONValue?, freeze: JSONValue?
+        var fields = ProcessFields()
         for member in record.members ?? [] {
-            func keep(_ slot: inout JSONValue?) { if slot == nil { slot = member.value } }
-            // By length first: comparing two different short strings is the slow path of `==`.
-            let key = member.key
-            switch key.utf8.count {
-            case 3: if key == "pid" { keep(&pid) }
-            case 4: if key == "name" { keep(&name) }
-            case 6:
-                if key == "rpages" {
-                    keep(&rpages)
-                } else if key == "states" {
-                    keep(&states)
-                } else if key == "reason" {
-                    keep(&reason)
-                }
-            case 8: if key == "priority" { keep(&priority) }
-            case 11: if key == "lifetimeMax" { keep(&lifetimeMax) }
-            case 13: if key == "physicalPages" { keep(&physicalPages) }
-            case 18: if key == "freeze_skip_reason" { keep(&freeze) }
-            case 19: if key == "freeze_skip_reason:" { keep(&freezeColon) }
-            default: break
-            }
+            var key = member.key
+            key.withUTF8 { fields.offer($0, member.value) }
         }
+        return fields.process(index: index)
+    }
+}
+
+/// The members of one process object that a JetsamEvent reads, the first of each key (what `record[key]`
+/// finds). One pass over the members: nine lookups each comparing keys from the start were 8 % of a fleet
+/// scan's instructions (callgrind). Keys are compared as bytes, which for these ASCII names without `K`,
+/// `;` or `` ` `` is what `String`'s `==` decides.
+struct ProcessFields {
+    var name: JSONValue?, pid: JSONValue?, rpages: JSONValue?, lifetimeMax: JSONValue?, states: JSONValue?
+    var reason: JSONValue?, priority: JSONValue?, physicalPages: JSONValue?
+    var freezeColon: JSONValue?, freeze: JSONValue?
+
+    mutating func offer(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONValue) {
+        func keep(_ slot: inout JSONValue?) { if slot == nil { slot = value } }
+        func named(_ name: StaticString) -> Bool {
+            key.count == name.utf8CodeUnitCount
+                && key.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        }
+        switch key.count {
+        case 3: if named("pid") { keep(&pid) }
+        case 4: if named("name") { keep(&name) }
+        case 6:
+            if named("rpages") {
+                keep(&rpages)
+            } else if named("states") {
+                keep(&states)
+            } else if named("reason") {
+                keep(&reason)
+            }
+        case 8: if named("priority") { keep(&priority) }
+        case 11: if named("lifetimeMax") { keep(&lifetimeMax) }
+        case 13: if named("physicalPages") { keep(&physicalPages) }
+        case 18: if named("freeze_skip_reason") { keep(&freeze) }
+        case 19: if named("freeze_skip_reason:") { keep(&freezeColon) }
+        default: break
+        }
+    }
+
+    func process(index: Int) -> JetsamProcess {
         let pidValue = pid?.int
         let internalPages = physicalPages?["internal"]
         return JetsamProcess(
@@ -69,4 +97,14 @@ public enum JetsamParser {
             compressedInternalPages: internalPages?[1]?.uint64,
             freezeSkipReason: (freezeColon ?? freeze)?.string)
     }
+}
+
+/// Builds each process as the parser meets its members.
+final class ProcessReader: JSONElementVisitor {
+    private(set) var processes: [JetsamProcess] = []
+    private var fields = ProcessFields()
+
+    func begin(element index: Int) { fields = ProcessFields() }
+    func member(key: UnsafeBufferPointer<UInt8>, value: JSONValue) { fields.offer(key, value) }
+    func end(element index: Int) { processes.append(fields.process(index: index)) }
 }

@@ -1,0 +1,103 @@
+import Foundation
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntFormats
+
+/// The reader takes a JetsamEvent's processes as the parser meets them (`ProcessReader`), never as a tree:
+/// held here to the tree's answer on every JetsamEvent of the fixtures and the real-world corpus, and on
+/// the shapes where the two could part (the `jetsam` fuzz target does the same on mutated input).
+@Suite struct StreamedProcessesTests {
+    /// Both ways through one body: the event (or error) and whether the array was streamed.
+    static func both(_ bytes: [UInt8]) throws -> (
+        tree: Result<JetsamEvent, FormatError>, streamed: Result<JetsamEvent, FormatError>, visited: Bool
+    ) {
+        let sniffed = ArtifactReader.sniffIPSHeader(bytes)
+        let start = sniffed?.bodyOffset ?? 0
+        func event(_ make: () throws(FormatError) -> JetsamEvent) -> Result<JetsamEvent, FormatError> {
+            do throws(FormatError) { return .success(try make()) } catch { return .failure(error) }
+        }
+        let tree = event { () throws(FormatError) in
+            try JetsamParser.parse(body: try JSON.parsePrefix(bytes, from: start).value, header: sniffed?.header)
+        }
+        let reader = ProcessReader()
+        var visited = false
+        let streamed = event { () throws(FormatError) in
+            let (body, didVisit, _) = try JSON.parsePrefix(
+                bytes, from: start, visitingElementsOf: "processes", with: reader)
+            visited = didVisit
+            return try JetsamParser.parse(
+                body: body, header: sniffed?.header, processes: didVisit ? reader.processes : nil)
+        }
+        return (tree, streamed, visited)
+    }
+
+    static var jetsamFiles: [String] {
+        var roots = [Repo.root + "/Fixtures"]
+        if let realworld = Repo.realworld { roots.append(realworld) }
+        return roots.flatMap { root in
+            (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).map { root + "/" + $0 }
+        }.filter { path in
+            guard let data = FileManager.default.contents(atPath: path), data.count < 8 << 20 else { return false }
+            return data.prefix(200).range(of: Data(#""bug_type":"298""#.utf8)) != nil
+                || data.prefix(200).range(of: Data(#""bug_type": "298""#.utf8)) != nil
+        }.sorted()
+    }
+
+    @Test func everyJetsamEventReadsTheSameStreamedAsFromTheTree() throws {
+        let files = Self.jetsamFiles
+        #expect(files.count >= 10)
+        var streamedCount = 0
+        for path in files {
+            let bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
+            let (tree, streamed, visited) = try Self.both(bytes)
+            #expect(tree == streamed, "\(path)")
+            if visited { streamedCount += 1 }
+        }
+        #expect(streamedCount >= 8)
+        // The seed's record, read by the reader itself: rank 7's app at 725 MB.
+        let justSend = try #require(
+            FileManager.default.contents(atPath: Repo.fixture("justsend/JetsamEvent-2026-08-11-112056.ips")))
+        guard case .jetsamEvent(let event)? = try? ArtifactReader.read(Array(justSend)).result.get() else {
+            Issue.record("the JustSend record did not read")
+            return
+        }
+        let app = try #require(event.processes.first { $0.name == "JustSend" })
+        #expect(app.lifetimeMax.map { $0 * event.pageSize } == 725 << 20)
+    }
+
+    @Test(arguments: [
+        // The first `processes` is not an array: the tree's answer (an error), nothing streamed.
+        #"{"memoryStatus":{"pageSize":16384},"processes":{"a":1},"processes":[{"name":"x"}]}"#,
+        // A second `processes` after the streamed one stays in the tree and is not read.
+        #"{"memoryStatus":{"pageSize":16384},"processes":[{"name":"a","rpages":1}],"processes":[{"name":"b"}]}"#,
+        // An escaped key, elements that are not objects, duplicate members, nested `processes`.
+        #"{"memoryStatus":{"pageSize":4096},"pro\u0063esses":[1,null,{"name":"a","name":"b","pid":3},{"processes":[2]}]}"#,
+        // Errors inside the streamed array: where and what the tree says.
+        #"{"memoryStatus":{"pageSize":4096},"processes":[{"name":"a",}]}"#,
+        #"{"memoryStatus":{"pageSize":4096},"processes":[{"name":"a"} {"name":"b"}]}"#,
+        #"{"memoryStatus":{"pageSize":4096},"processes":[{"name":"a\u00"}]}"#,
+        #"{"memoryStatus":{"pageSize":4096},"processes":[{"name":"a"}"#,
+        // No memoryStatus: the model's error, after a streamed array.
+        #"{"processes":[{"name":"a"}]}"#,
+        // A top-level array: nothing to stream.
+        #"[{"processes":[{"name":"a"}]}]"#,
+    ])
+    func edgeShapesReadTheSameBothWays(_ text: String) throws {
+        let (tree, streamed, _) = try Self.both(Array(text.utf8))
+        #expect(tree == streamed)
+    }
+
+    @Test func theValueLimitIsCountedTheSameWay() throws {
+        // 100,001 values: one over the limit for a small document, inside the streamed array.
+        let processes = Array(repeating: "1", count: 99_997).joined(separator: ",")
+        let text = #"{"memoryStatus":{"pageSize":4096},"processes":["# + processes + "]}"
+        let (tree, streamed, _) = try Self.both(Array(text.utf8))
+        #expect(tree == streamed)
+        guard case .failure(let error) = tree else {
+            Issue.record("the limit must be reached")
+            return
+        }
+        #expect(error.message.hasPrefix("more than 100000 values"))
+    }
+}
