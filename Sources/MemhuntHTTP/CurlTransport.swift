@@ -145,12 +145,14 @@
                 Option.timeoutMS,
                 mh_curl_setopt_long(
                     handle, Option.timeoutMS, Self.milliseconds(limits.deadline.timeIntervalSinceNow)))
-            // The proxy is chosen here, from `environment`, as `RoutingTransport` chose this transport; "" keeps
-            // libcurl from reading the process's variables on its own.
+            // The proxy is chosen here, from `environment`, as `RoutingTransport` chose this transport: "" for
+            // either option keeps libcurl from reading the process's variables on its own (it read `no_proxy`
+            // even with a proxy set, and skipped the proxy the environment given here names).
             set(
                 Option.proxy,
                 mh_curl_setopt_pointer(
                     handle, Option.proxy, RoutingTransport.proxy(for: request.url, environment: environment) ?? ""))
+            set(Option.noProxy, mh_curl_setopt_pointer(handle, Option.noProxy, ""))
             if let caFile { set(Option.caInfo, mh_curl_setopt_pointer(handle, Option.caInfo, caFile)) }
             if let caDirectory { set(Option.caPath, mh_curl_setopt_pointer(handle, Option.caPath, caDirectory)) }
             set(Option.headerFunction, mh_curl_setopt_data_fn(handle, Option.headerFunction, curlHeader))
@@ -242,6 +244,7 @@
             static let timeoutMS: Int32 = 155
             static let connectTimeoutMS: Int32 = 156
             static let copyPostFields: Int32 = 10_165
+            static let noProxy: Int32 = 10_177
             static let protocols: Int32 = 181
             static let xferInfoFunction: Int32 = 20_219
             static let suppressConnectHeaders: Int32 = 265

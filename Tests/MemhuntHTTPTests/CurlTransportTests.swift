@@ -4,6 +4,10 @@ import Testing
 
 @testable import MemhuntHTTP
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// HTTPS and proxied HTTP, the requests `RoutingTransport` gives to libcurl (Linux) or URLSession, against
 /// the real loopback fault server: over TLS with a test CA it made, and as the proxy itself.
 @Suite(.enabled(if: FaultServer.available, "needs python3")) struct CurlTransportTests {
@@ -128,6 +132,26 @@ import Testing
         #expect(response.status == 200)
         #expect(response.body == Harness.body)
         #expect(try await h.server.targets() == ["http://artifacts.memhunt.invalid/x.ips"])
+    }
+
+    /// HTTPS through a proxy: libcurl tunnels with CONNECT, and the certificate is still the server's,
+    /// checked against the given CA (the proxy sees only the tunnel's address).
+    @Test func httpsThroughAProxyTunnelsWithConnect() async throws {
+        let h = try await TLSHarness()
+        defer { h.stop() }
+        let proxy = try await FaultServer(script: "connect_proxy.py", arguments: [])
+        defer { proxy.stop() }
+        var configuration = HTTPConfiguration()
+        configuration.baseDelay = 0.01
+        let environment = ["SSL_CERT_FILE": h.ca, "https_proxy": "http://127.0.0.1:\(proxy.port)"]
+        #expect(RoutingTransport.proxy(for: h.server.url("x.ips"), environment: environment) != nil)
+        let client = HTTPClient(configuration: configuration, transport: RoutingTransport(environment: environment))
+        defer { client.close() }
+        let response = try await client.send(HTTPRequest(url: h.server.url("x.ips")))
+        #expect(response.status == 200)
+        #expect(response.body == Harness.body)
+        let (log, _) = try await URLSession.shared.data(from: proxy.url("__log"))
+        #expect(String(decoding: log, as: UTF8.self) == "[\"127.0.0.1:\(h.server.port)\"]")
     }
 
     @Test func aProxyThatRefusesIsAConnectionFailureNamingNoURL() async throws {
