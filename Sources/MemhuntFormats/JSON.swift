@@ -273,106 +273,12 @@ private struct Parser {
         return value
     }
 
-    mutating func parseObject(depth: Int) throws(FormatError) -> JSONValue {
-        guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth) levels") }
-        index &+= 1
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            index &+= 1
-            return .object([])
-        }
-        let base = members.count
-        while true {
-            skipWhitespace()
-            guard let byte = current else { throw error("truncated: JSON ends before the closing '}'") }
-            guard byte == UInt8(ascii: "\"") else { throw error("unexpected \(describe(byte)), expected a key") }
-            let keyBytes = try parseStringBytes()
-            skipWhitespace()
-            guard let colon = current else { throw error("truncated: JSON ends before the closing '}'") }
-            guard colon == UInt8(ascii: ":") else { throw error("unexpected \(describe(colon)), expected ':'") }
-            index &+= 1
-            skipWhitespace()
-            guard let first = current else { throw error("truncated: JSON ends before the closing '}'") }
-            if depth == 1, let (wanted, visitor) = visited, isKey(keyBytes, wanted) {
-                // Only the first member of that name is the one `value[key]` finds.
-                visited = nil
-                if first == UInt8(ascii: "[") {
-                    try countValue()
-                    try visitArray(depth: depth &+ 1, visitor)
-                    didVisit = true
-                } else {
-                    members.push(JSONMember(key: string(keyBytes), value: try parseValue(depth: depth)))
-                }
-            } else {
-                members.push(JSONMember(key: string(keyBytes), value: try parseValue(depth: depth)))
-            }
-            skipWhitespace()
-            guard let next = current else { throw error("truncated: JSON ends before the closing '}'") }
-            index &+= 1
-            if next == UInt8(ascii: "}") { return .object(members.pop(from: base)) }
-            guard next == UInt8(ascii: ",") else {
-                throw error("unexpected \(describe(next)), expected ',' or '}'", at: index &- 1)
-            }
-        }
-    }
-
-    mutating func parseArray(depth: Int) throws(FormatError) -> JSONValue {
-        guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth) levels") }
-        index &+= 1
-        skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            index &+= 1
-            return .array([])
-        }
-        let base = elements.count
-        while true {
-            skipWhitespace()
-            guard current != nil else { throw error("truncated: JSON ends before the closing ']'") }
-            elements.push(try parseValue(depth: depth))
-            skipWhitespace()
-            guard let next = current else { throw error("truncated: JSON ends before the closing ']'") }
-            index &+= 1
-            if next == UInt8(ascii: "]") { return .array(elements.pop(from: base)) }
-            guard next == UInt8(ascii: ",") else {
-                throw error("unexpected \(describe(next)), expected ',' or ']'", at: index &- 1)
-            }
-        }
-    }
-
-    /// `parseArray` for the visited array: its objects go to `visitor` member by member, unbuilt.
-    mutating func visitArray(depth: Int, _ visitor: any JSONElementVisitor) throws(FormatError) {
-        guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth) levels") }
-        index &+= 1
-        skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            index &+= 1
-            return
-        }
-        var element = 0
-        while true {
-            skipWhitespace()
-            guard let first = current else { throw error("truncated: JSON ends before the closing ']'") }
-            visitor.begin(element: element)
-            if first == UInt8(ascii: "{") {
-                try countValue()
-                try visitObject(depth: depth &+ 1, visitor)
-            } else {
-                _ = try parseValue(depth: depth)
-            }
-            visitor.end(element: element)
-            element &+= 1
-            skipWhitespace()
-            guard let next = current else { throw error("truncated: JSON ends before the closing ']'") }
-            index &+= 1
-            if next == UInt8(ascii: "]") { return }
-            guard next == UInt8(ascii: ",") else {
-                throw error("unexpected \(describe(next)), expected ',' or ']'", at: index &- 1)
-            }
-        }
-    }
-
-    /// `parseObject` for an element of the visited array: each member goes to `visitor`, none is kept.
-    mutating func visitObject(depth: Int, _ visitor: any JSONElementVisitor) throws(FormatError) {
+    /// The members of the object at `index` (its `{`): for each, after its key and colon, `member` reads the
+    /// value. Punctuation, depth and every error are here, once, for the built and the visited objects.
+    @inline(__always)
+    mutating func readMembers(
+        depth: Int, _ member: (inout Parser, StringBytes) throws(FormatError) -> Void
+    ) throws(FormatError) {
         guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth) levels") }
         index &+= 1
         skipWhitespace()
@@ -391,17 +297,94 @@ private struct Parser {
             index &+= 1
             skipWhitespace()
             guard current != nil else { throw error("truncated: JSON ends before the closing '}'") }
-            let value = try parseValue(depth: depth)
-            switch key {
-            case .span(let range): visitor.member(key: UnsafeBufferPointer(rebasing: buffer[range]), value: value)
-            case .decoded(let decoded): decoded.withUnsafeBufferPointer { visitor.member(key: $0, value: value) }
-            }
+            try member(&self, key)
             skipWhitespace()
             guard let next = current else { throw error("truncated: JSON ends before the closing '}'") }
             index &+= 1
             if next == UInt8(ascii: "}") { return }
             guard next == UInt8(ascii: ",") else {
                 throw error("unexpected \(describe(next)), expected ',' or '}'", at: index &- 1)
+            }
+        }
+    }
+
+    /// The elements of the array at `index` (its `[`): `element` reads each. Punctuation, depth and every
+    /// error are here, once, for the built and the visited arrays.
+    @inline(__always)
+    mutating func readElements(depth: Int, _ element: (inout Parser) throws(FormatError) -> Void) throws(FormatError) {
+        guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth) levels") }
+        index &+= 1
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index &+= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard current != nil else { throw error("truncated: JSON ends before the closing ']'") }
+            try element(&self)
+            skipWhitespace()
+            guard let next = current else { throw error("truncated: JSON ends before the closing ']'") }
+            index &+= 1
+            if next == UInt8(ascii: "]") { return }
+            guard next == UInt8(ascii: ",") else {
+                throw error("unexpected \(describe(next)), expected ',' or ']'", at: index &- 1)
+            }
+        }
+    }
+
+    mutating func parseObject(depth: Int) throws(FormatError) -> JSONValue {
+        let base = members.count
+        try readMembers(depth: depth) { parser, key throws(FormatError) in
+            if depth == 1, let (wanted, visitor) = parser.visited, parser.isKey(key, wanted) {
+                // Only the first member of that name is the one `value[key]` finds.
+                parser.visited = nil
+                if parser.current == UInt8(ascii: "[") {
+                    try parser.countValue()
+                    try parser.visitArray(depth: depth &+ 1, visitor)
+                    parser.didVisit = true
+                    return
+                }
+            }
+            let value = try parser.parseValue(depth: depth)
+            parser.members.push(JSONMember(key: parser.string(key), value: value))
+        }
+        return .object(members.pop(from: base))
+    }
+
+    mutating func parseArray(depth: Int) throws(FormatError) -> JSONValue {
+        let base = elements.count
+        try readElements(depth: depth) { parser throws(FormatError) in
+            let value = try parser.parseValue(depth: depth)
+            parser.elements.push(value)
+        }
+        return .array(elements.pop(from: base))
+    }
+
+    /// `parseArray` for the visited array: its objects go to `visitor` member by member, unbuilt.
+    mutating func visitArray(depth: Int, _ visitor: any JSONElementVisitor) throws(FormatError) {
+        var element = 0
+        try readElements(depth: depth) { parser throws(FormatError) in
+            visitor.begin(element: element)
+            if parser.current == UInt8(ascii: "{") {
+                try parser.countValue()
+                try parser.visitObject(depth: depth &+ 1, visitor)
+            } else {
+                _ = try parser.parseValue(depth: depth)
+            }
+            visitor.end(element: element)
+            element &+= 1
+        }
+    }
+
+    /// `parseObject` for an element of the visited array: each member goes to `visitor`, none is kept.
+    mutating func visitObject(depth: Int, _ visitor: any JSONElementVisitor) throws(FormatError) {
+        try readMembers(depth: depth) { parser, key throws(FormatError) in
+            let value = try parser.parseValue(depth: depth)
+            switch key {
+            case .span(let range):
+                visitor.member(key: UnsafeBufferPointer(rebasing: parser.buffer[range]), value: value)
+            case .decoded(let decoded): decoded.withUnsafeBufferPointer { visitor.member(key: $0, value: value) }
             }
         }
     }
