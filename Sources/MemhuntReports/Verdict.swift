@@ -40,8 +40,12 @@ extension Verdict {
         var missing: [StepResult] = []
         var failed: [StepResult] = []
         var notApplicable: [StepResult] = []
+        var unanswered: [StepResult] = []
         for step in result.steps {
             switch step.status {
+            case .unanswered:
+                unanswered.append(step)
+                continue
             case .noArtifact:
                 if !(step.step.reads.isEmpty && step.step.checks.isEmpty) { missing.append(step) }
                 continue
@@ -73,6 +77,12 @@ extension Verdict {
         if !notApplicable.isEmpty {
             sentences.append(
                 Sentence(text: "Not applicable to this run: " + Self.list(notApplicable) + ".", step: nil, codes: []))
+        }
+        if !unanswered.isEmpty {
+            let text =
+                result.subject.app.map { "The artifacts given say nothing of \($0) for " }
+                ?? "Not answered until an app is named, though the artifacts are given: "
+            sentences.append(Sentence(text: text + Self.list(unanswered) + ".", step: nil, codes: []))
         }
         if !missing.isEmpty {
             sentences.append(

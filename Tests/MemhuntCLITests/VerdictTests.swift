@@ -41,4 +41,32 @@ import Testing
                 + "and layer count), step 7 (Structure-only variation), step 8 (Change logging).")
         #expect(result.steps[2].status == .notApplicable)
     }
+
+    /// JetsamEvents without a named app: step 3 reads them, so it is not short of artifacts; it is
+    /// unanswered until an app is named. Steps whose kinds were not given stay "for lack of artifacts".
+    @Test func aStepWithItsArtifactsButNoAppIsUnansweredNotWithoutArtifacts() async throws {
+        let result = try await Hunt.run(["pressure"], app: nil)
+        #expect(result.subject.app == nil)
+        let step3 = try #require(result.steps.first { $0.step.id == "suspended-footprint" })
+        #expect(step3.status == .unanswered)
+        #expect(result.steps.first { $0.step.id == "simulator-repro" }?.status == .noArtifact)
+        let texts = Verdict(result).sentences.map(\.text)
+        #expect(
+            texts.contains(
+                "Not answered until an app is named, though the artifacts are given: step 3 (Resident size while suspended)."
+            ))
+        #expect(!texts.contains { $0.hasPrefix("No evidence, for lack of artifacts:") && $0.contains("step 3") })
+    }
+
+    @Test func anAppTheArtifactsDoNotListLeavesTheStepUnansweredForIt() async throws {
+        let result = try await Hunt.run(["justsend"], app: "Nope")
+        #expect(result.steps.first { $0.step.id == "suspended-footprint" }?.status == .unanswered)
+        let texts = Verdict(result).sentences.map(\.text)
+        #expect(texts.contains("The artifacts given say nothing of Nope for step 3 (Resident size while suspended)."))
+        let document = FindingsDocument(result, run: FindingsDocument.RunInfo(id: "test-run"))
+        let text = TextReporter.render(document, options: ReportOptions())
+        #expect(text.contains(" 3  Resident size while suspended  unanswered\n"))
+        #expect(text.contains("   the artifacts of this step say nothing of Nope\n"))
+        #expect(text.contains("1 step unanswered"))
+    }
 }

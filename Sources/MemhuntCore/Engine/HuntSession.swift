@@ -92,7 +92,7 @@ public struct HuntSession: Sendable {
         if !broken.isEmpty {
             result.findings = StepEngine.bySeverity(
                 result.findings + broken.map { StepEngine.unreadable($0, step: step) })
-            if [.clear, .noArtifact].contains(result.status) { result.status = .finding }
+            if [.clear, .noArtifact, .unanswered].contains(result.status) { result.status = .finding }
         }
         results[index] = result
         cursor = index + 1

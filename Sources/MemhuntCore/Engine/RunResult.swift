@@ -14,6 +14,9 @@ public enum StepStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// frontmost, not suspended, at step 3). Not the same as `clear`: nothing was found because there was
     /// nothing of this kind to find.
     case notApplicable = "not-applicable"
+    /// Artifacts of the kinds this step reads were given, and its checks found nothing in them about the
+    /// subject: no app was named, or none of them lists it. Not `no-artifact`: the artifacts are here.
+    case unanswered
 }
 
 /// A check that could not run: its own record, never a finding, so a gate can tell it from a result.

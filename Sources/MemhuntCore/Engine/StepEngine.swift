@@ -197,7 +197,9 @@ public struct StepEngine: Sendable {
         if !failures.isEmpty {
             status = .error
         } else if !ranAny && output.facts.isEmpty && output.findings.allSatisfy({ $0.code == "artifacts.other-app" }) {
-            status = .noArtifact
+            // With artifacts of its kinds given, the step is not short of artifacts: they say nothing of the
+            // subject (a JetsamEvent without `--app`, or one that does not list the app).
+            status = stepArtifacts.isEmpty ? .noArtifact : .unanswered
         } else if output.findings.contains(where: { $0.severity >= .notice }) {
             status = .finding
         } else if inapplicable && !applies {

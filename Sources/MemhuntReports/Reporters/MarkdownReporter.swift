@@ -126,6 +126,7 @@ public enum MarkdownReporter: Reporter {
         case .error: "**error**"
         case .skipped: "skipped"
         case .notApplicable: "not applicable"
+        case .unanswered: "unanswered"
         }
     }
 

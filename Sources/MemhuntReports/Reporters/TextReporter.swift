@@ -66,6 +66,11 @@ public enum TextReporter: Reporter {
                 out += "      next: " + document.phrase(next, from: step.id, options: options) + "\n"
             }
         }
+        if step.status == .unanswered {
+            out += wrap(
+                document.subject.app.map { "the artifacts of this step say nothing of \($0)" }
+                    ?? "the artifacts of this step are read per app: name the app", indent: "   ")
+        }
         if step.status == .noArtifact || step.status == .skipped {
             if step.status == .skipped {
                 out += "   skipped\n"
@@ -121,6 +126,8 @@ public enum TextReporter: Reporter {
         if failed > 0 { parts.append(Plural.count(failed, "check") + " could not run") }
         let empty = document.summary.steps[StepStatus.noArtifact.rawValue] ?? 0
         if empty > 0 { parts.append(Plural.count(empty, "step") + " without artifacts") }
+        let unanswered = document.summary.steps[StepStatus.unanswered.rawValue] ?? 0
+        if unanswered > 0 { parts.append(Plural.count(unanswered, "step") + " unanswered") }
         let skipped = document.summary.steps[StepStatus.skipped.rawValue] ?? 0
         if skipped > 0 { parts.append(Plural.count(skipped, "step") + " skipped") }
         let inapplicable = document.summary.steps[StepStatus.notApplicable.rawValue] ?? 0
@@ -142,6 +149,7 @@ public enum TextReporter: Reporter {
         case .error: status = style.red("error")
         case .skipped: status = style.dim("skipped")
         case .notApplicable: status = style.dim("not applicable")
+        case .unanswered: status = style.dim("unanswered")
         }
         return style.bold(number + "  " + step.title) + "  " + status + "\n"
     }
