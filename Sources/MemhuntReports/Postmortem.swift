@@ -350,6 +350,11 @@ public struct Postmortem: Sendable {
                 "Step \(step.number) (\(step.title)) had no artifact"
                     + (step.guidance?.collect.map { ": " + $0 } ?? "."))
         }
+        for step in incident.steps where step.status == .unanswered {
+            items.append(
+                "Step \(step.number) (\(step.title)) was unanswered: its artifacts say nothing of "
+                    + (incident.subject.app.map { $0 + "." } ?? "an app until one is named."))
+        }
         for failure in incident.failures { items.append("Check '\(failure.check)' could not run: \(failure.message)") }
         for artifact in incident.artifacts where artifact.status != .ok {
             items.append("`\(artifact.source)` could not be used (\(artifact.status.rawValue)).")

@@ -68,5 +68,11 @@ import Testing
         #expect(text.contains(" 3  Resident size while suspended  unanswered\n"))
         #expect(text.contains("   the artifacts of this step say nothing of Nope\n"))
         #expect(text.contains("1 step unanswered"))
+        // Nothing to collect for it: its artifacts are here.
+        let markdown = MarkdownReporter.render(document, options: ReportOptions())
+        #expect(markdown.contains("| What it holds after leaving the screen | — | unanswered |"))
+        #expect(
+            Postmortem(runs: [document]).section("went-badly").contains(
+                "Step 3 (Resident size while suspended) was unanswered: its artifacts say nothing of Nope."))
     }
 }

@@ -99,7 +99,7 @@ public enum HTMLReporter: Reporter {
         out += "<th>What it tells me</th><th>Result</th><th>Status</th></tr></thead>\n<tbody>\n"
         for step in document.steps {
             var result = Escape.html(document.result(of: step))
-            if result.isEmpty, let collect = step.guidance?.collect {
+            if result.isEmpty, step.status != .unanswered, let collect = step.guidance?.collect {
                 result = "<em>collect:</em> " + Escape.html(collect)
             }
             let status: String

@@ -136,7 +136,12 @@ public enum MarkdownReporter: Reporter {
             var result = Escape.markdown(document.result(of: step))
             let titles = step.findings.map { Escape.markdown($0.title) }
             if !titles.isEmpty { result += (result.isEmpty ? "" : "<br>") + titles.joined(separator: "<br>") }
-            if result.isEmpty { result = step.guidance?.collect.map { "_collect:_ " + Escape.markdown($0) } ?? "—" }
+            // What to collect only where nothing was given: an unanswered step has its artifacts.
+            if result.isEmpty, step.status != .unanswered {
+                result = step.guidance?.collect.map { "_collect:_ " + Escape.markdown($0) } ?? "—"
+            } else if result.isEmpty {
+                result = "—"
+            }
             let inspects = step.inspects.isEmpty ? step.title : step.inspects
             out +=
                 "| \(step.number) | \(Escape.markdown(inspects)) | \(Escape.markdown(step.tells)) | \(result) | "
