@@ -41,7 +41,8 @@ let package = Package(
             dependencies: ["MemhuntBasics"]
         ),
 
-        // MARK: - HTTP: streaming downloads with retries (own sockets for http; libcurl on Linux, URLSession elsewhere, for https)
+        // MARK: - HTTP: streaming downloads with retries (own sockets for http; for https, libcurl on Linux and
+        // URLSession elsewhere)
         .target(
             name: "MemhuntHTTP",
             dependencies: [

@@ -16,8 +16,9 @@
     /// `CURLOPT_ACCEPT_ENCODING`), redirects are not followed, credentials are the client's. Certificates are
     /// verified by libcurl's defaults (peer and host name), against `SSL_CERT_FILE`/`SSL_CERT_DIR` when they
     /// are set, else libcurl's own bundle. The proxy is read from `http_proxy`, `https_proxy`, `all_proxy`
-    /// and `no_proxy` as curl reads them (`RoutingTransport.proxy(for:environment:)`). The limits are checked from libcurl's progress callback,
-    /// which runs at least once a second: a timeout or a cancellation acts within about a second.
+    /// and `no_proxy` as curl reads them (`RoutingTransport.proxy(for:environment:)`). The limits are
+    /// checked from libcurl's progress callback, which runs at least once a second: a timeout or a
+    /// cancellation acts within about a second.
     ///
     /// Handles (with the connections libcurl keeps in them) are reused, at most `maxIdle` kept.
     public final class CurlTransport: HTTPTransport, @unchecked Sendable {

@@ -26,8 +26,9 @@ public enum OutputDestination: Sendable, Equatable {
 ///
 /// What is at the path decides how it is written:
 /// - nothing, or a regular file: a temporary file beside it is written, flushed and renamed over it (keeping
-///   an existing file's permission bits), and the folder is flushed after the rename. A process killed (SIGKILL) before the rename leaves that hidden
-///   `.<name>.memhunt-<pid>-<hex>.tmp` behind and the old file intact; the next write to the path removes it;
+///   an existing file's permission bits), and the folder is flushed after the rename. A process killed
+///   (SIGKILL) before the rename leaves that hidden `.<name>.memhunt-<pid>-<hex>.tmp` behind and the old
+///   file intact; the next write to the path removes it;
 /// - a character device (`/dev/stdout`, `/dev/null`, a terminal), a FIFO or a socket: written through, never
 ///   replaced (before, as root, `-o /dev/null` turned /dev/null into a regular file);
 /// - a symbolic link: refused. Writing through it would let whoever planted the link in a shared directory
