@@ -9,21 +9,17 @@ typedef void *(*easy_init_t)(void);
 typedef void (*easy_void_t)(void *);
 typedef int (*easy_setopt_t)(void *, int, ...);
 typedef int (*easy_perform_t)(void *);
-typedef int (*easy_getinfo_t)(void *, int, ...);
 typedef void *(*slist_append_t)(void *, const char *);
 typedef void (*slist_free_t)(void *);
 typedef int (*global_init_t)(long);
-typedef const char *(*version_t)(void);
 
 static struct {
     easy_init_t easy_init;
     easy_void_t easy_reset, easy_cleanup;
     easy_setopt_t easy_setopt;
     easy_perform_t easy_perform;
-    easy_getinfo_t easy_getinfo;
     slist_append_t slist_append;
     slist_free_t slist_free_all;
-    version_t version;
 } curl;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -50,10 +46,8 @@ static void load(void) {
     FIND(easy_cleanup, "curl_easy_cleanup")
     FIND(easy_setopt, "curl_easy_setopt")
     FIND(easy_perform, "curl_easy_perform")
-    FIND(easy_getinfo, "curl_easy_getinfo")
     FIND(slist_append, "curl_slist_append")
     FIND(slist_free_all, "curl_slist_free_all")
-    FIND(version, "curl_version")
 #undef FIND
     global_init_t global_init = (global_init_t)dlsym(library, "curl_global_init");
     // CURL_GLOBAL_ALL (3): SSL and, on Windows, sockets. Not thread-safe, hence the once.
@@ -68,8 +62,6 @@ const char *mh_curl_load(void) {
     pthread_once(&once, load);
     return load_error;
 }
-
-const char *mh_curl_version(void) { return mh_curl_load() == NULL ? curl.version() : NULL; }
 
 void *mh_curl_easy_init(void) { return curl.easy_init(); }
 void mh_curl_easy_reset(void *handle) { curl.easy_reset(handle); }
@@ -88,7 +80,6 @@ int mh_curl_setopt_xfer_fn(void *handle, int option, mh_curl_xfer_fn function) {
     return curl.easy_setopt(handle, option, function);
 }
 int mh_curl_perform(void *handle) { return curl.easy_perform(handle); }
-int mh_curl_getinfo_long(void *handle, int info, long *value) { return curl.easy_getinfo(handle, info, value); }
 void *mh_curl_slist_append(void *list, const char *line) { return curl.slist_append(list, line); }
 void mh_curl_slist_free_all(void *list) { curl.slist_free_all(list); }
 

@@ -131,18 +131,8 @@ public enum JSON {
     public static func parsePrefix(_ bytes: [UInt8], from offset: Int) throws(FormatError) -> (
         value: JSONValue, end: Int
     ) {
-        // The parser reads through an unsafe buffer: indexing the array checked bounds and uniqueness per byte.
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<(JSONValue, Int), FormatError> in
-            var parser = Parser(bytes: bytes, buffer: buffer, index: max(0, min(offset, bytes.count)))
-            parser.skipWhitespace()
-            do throws(FormatError) {
-                let value = try parser.parseValue(depth: 0)
-                return .success((value, parser.index))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        let (value, _, end) = try parse(bytes, from: offset, visiting: nil)
+        return (value, end)
     }
 
     /// `parsePrefix`, except that the elements of the top-level object's first member named `key`, when it
@@ -156,9 +146,17 @@ public enum JSON {
     public static func parsePrefix(
         _ bytes: [UInt8], from offset: Int, visitingElementsOf key: String, with visitor: any JSONElementVisitor
     ) throws(FormatError) -> (value: JSONValue, visited: Bool, end: Int) {
+        try parse(bytes, from: offset, visiting: (Array(key.utf8), visitor))
+    }
+
+    /// Both `parsePrefix`: the value at `offset`, whether `visiting`'s array went to its visitor, the end.
+    private static func parse(
+        _ bytes: [UInt8], from offset: Int, visiting: (key: [UInt8], visitor: any JSONElementVisitor)?
+    ) throws(FormatError) -> (value: JSONValue, visited: Bool, end: Int) {
+        // The parser reads through an unsafe buffer: indexing the array checked bounds and uniqueness per byte.
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<(JSONValue, Bool, Int), FormatError> in
             var parser = Parser(bytes: bytes, buffer: buffer, index: max(0, min(offset, bytes.count)))
-            parser.visited = (Array(key.utf8), visitor)
+            parser.visited = visiting
             parser.skipWhitespace()
             do throws(FormatError) {
                 let value = try parser.parseValue(depth: 0)

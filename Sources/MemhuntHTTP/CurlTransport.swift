@@ -97,14 +97,8 @@
         ) -> HTTPFailure? {
             var headers: UnsafeMutableRawPointer?
             defer { if let headers { mh_curl_slist_free_all(headers) } }
-            var lines: [String] = []
-            for (name, value) in request.headers {
-                // libcurl sends header lines as given: a line break would start a header of its own.
-                guard !(name + value).contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-                    return .network("a request header holds a line break", retryable: false)
-                }
-                lines.append("\(name): \(value)")
-            }
+            // Header lines go out as given; `HTTPClient.invalid` has refused names and values that could split them.
+            var lines = request.headers.map { "\($0.name): \($0.value)" }
             var bytes: [UInt8]?
             if case .bytes(let body, let type) = request.body {
                 bytes = body
@@ -262,9 +256,6 @@
     /// One exchange, reached from libcurl's callbacks through their context pointer: made on the caller's
     /// thread, then used only on the exchange's own (the clock's cancellation flag is locked).
     final class CurlExchange: @unchecked Sendable {
-        /// Largest response head accepted, as in `SocketTransport`.
-        static let maxHeadBytes = 64 << 10
-
         let receiver: HTTPResponseReceiver
         let clock: Clock
         let url: URL
@@ -288,8 +279,8 @@
             clock.progressed()
             if delivered { return true }
             headBytes += bytes.count
-            guard headBytes <= Self.maxHeadBytes else {
-                failure = .network("response head over \(Self.maxHeadBytes / 1024) KB", retryable: false)
+            guard headBytes <= SocketTransport.maxHeadBytes else {
+                failure = SocketTransport.headTooLarge
                 return false
             }
             // Bytes, not Characters: "\r\n" is one Character, which neither "\r" nor "\n" equals.

@@ -49,8 +49,8 @@ public protocol HTTPTransport: Sendable {
 }
 
 #if !os(Linux)
-    /// The transport of the real runs: ONE URLSession (libcurl on Linux) for the client's lifetime, created on
-    /// first use, its connections reused across requests and closed by `close()`.
+    /// HTTPS and proxied requests off Linux (`RoutingTransport`): ONE URLSession for the client's lifetime,
+    /// created on first use, its connections reused across requests and closed by `close()`.
     ///
     /// Before, each download made its own session and never released it: 4,300 downloads held 4,307 open
     /// sockets, and under `ulimit -n 1024` a 500-entry manifest died (SIGILL, exit 132).

@@ -27,6 +27,9 @@ public final class SocketTransport: HTTPTransport, @unchecked Sendable {
     static let readSize = 64 << 10
     /// Largest response head (status line and headers) accepted; libcurl's is 100 KB, Apache's 8 KB a line.
     static let maxHeadBytes = 64 << 10
+    /// A response whose head passes `maxHeadBytes`, on either transport.
+    static let headTooLarge = HTTPFailure.network(
+        "bad server response (headers larger than \(maxHeadBytes >> 10) KB)", retryable: false)
 
     private let lock = NSLock()
     private var idle: [String: [Connection]] = [:]
@@ -412,12 +415,7 @@ final class Connection {
                 index += 1
             }
             searched = high - low
-            if high - low >= SocketTransport.maxHeadBytes {
-                return .failure(
-                    .network(
-                        "bad server response (headers larger than \(SocketTransport.maxHeadBytes >> 10) KB)",
-                        retryable: false))
-            }
+            if high - low >= SocketTransport.maxHeadBytes { return .failure(SocketTransport.headTooLarge) }
             switch fill(clock: clock) {
             case .failure(let failure): return .failure(failure)
             case .success(false):

@@ -51,7 +51,9 @@ public enum Attacher {
             + "(run \(document.run.id.prefix(8)))"
         return TrackerPost(
             document: document, title: title, report: report, reportIsMarkdown: markdown != nil,
-            textReport: TextReporter.render(document, options: ReportOptions()), attachments: attachments,
+            // The report is the text report already when no Markdown reporter exists.
+            textReport: markdown == nil ? nil : TextReporter.render(document, options: ReportOptions()),
+            attachments: attachments,
             forceNew: options.forceNew)
     }
 

@@ -32,6 +32,11 @@ struct RedmineEndToEndTests {
 
     init() { setenv("no_proxy", "127.0.0.1,localhost", 1) }
 
+    /// The issue number at the end of attach's ": posted URL/issues/N" line.
+    static func issue(in stderr: String) -> Int? {
+        stderr.split(separator: "/").last.flatMap { Int($0.trimmingCharacters(in: .newlines)) }
+    }
+
     /// Redmine's REST API, straight (not through memhunt).
     func api(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, [String: Any]) {
         let (url, key) = try #require(Self.redmine)
@@ -136,8 +141,7 @@ struct RedmineEndToEndTests {
         let again = await memhunt(["attach", path, "--to", "redmine:\(url)/memhunt"], environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains(": unchanged \(url)/issues/"))
-        let id = try #require(
-            first.stderr.split(separator: "/").last.flatMap { Int($0.trimmingCharacters(in: .newlines)) })
+        let id = try #require(Self.issue(in: first.stderr))
         let (status, read) = try await api("GET", "/issues/\(id).json?include=attachments")
         #expect(status == 200)
         let object = try #require(read["issue"] as? [String: Any])
@@ -157,8 +161,7 @@ struct RedmineEndToEndTests {
         let posted = await memhunt(
             ["attach", path, "--to", "redmine:\(url)/memhunt"], environment: ["REDMINE_API_KEY": key])
         #expect(posted.status == 0, "\(posted.stderr)")
-        let id = try #require(
-            posted.stderr.split(separator: "/").last.flatMap { Int($0.trimmingCharacters(in: .newlines)) })
+        let id = try #require(Self.issue(in: posted.stderr))
         // The project is public: the page as anyone reading the issue sees it.
         let (page, _) = try await URLSession.shared.data(from: URL(string: "\(url)/issues/\(id)")!)
         let html = String(decoding: page, as: UTF8.self)

@@ -77,15 +77,11 @@ import Testing
         defer { h.stop() }
         let client = h.client(trusting: false)
         defer { client.close() }
-        do {
-            _ = try await client.send(HTTPRequest(url: h.server.url("x.ips")))
-            Issue.record("an untrusted certificate must be refused")
-        } catch {
-            #expect(error.attempts == 1)
-            #expect(
-                error.failure.message
-                    == "TLS failure (CURLcode 60: the server's certificate is not trusted or not for this host)")
-        }
+        let error = try await Self.failure(of: HTTPRequest(url: h.server.url("x.ips")), client)
+        #expect(error.attempts == 1)
+        #expect(
+            error.failure.message
+                == "TLS failure (CURLcode 60: the server's certificate is not trusted or not for this host)")
     }
 
     @Test func aCertificateForAnotherHostIsRefused() async throws {
@@ -93,13 +89,9 @@ import Testing
         defer { h.stop() }
         let client = h.client()
         defer { client.close() }
-        do {
-            _ = try await client.send(HTTPRequest(url: h.server.url("x.ips")))
-            Issue.record("a certificate for another host must be refused")
-        } catch {
-            #expect(error.attempts == 1)
-            #expect(error.failure.message.hasPrefix("TLS failure (CURLcode 60"))
-        }
+        let error = try await Self.failure(of: HTTPRequest(url: h.server.url("x.ips")), client)
+        #expect(error.attempts == 1)
+        #expect(error.failure.message.hasPrefix("TLS failure (CURLcode 60"))
     }
 
     @Test func aStalledHTTPSBodyTimesOut() async throws {
@@ -108,16 +100,12 @@ import Testing
         let client = h.client(idle: 1, retries: 0)
         defer { client.close() }
         let started = Date()
-        do {
-            _ = try await client.send(HTTPRequest(url: h.server.url("stall/x.ips")))
-            Issue.record("a stalled body must fail")
-        } catch {
-            // libcurl's progress callback runs about once a second: the limit acts within that (the bound is
-            // loose for a loaded 2-core machine, as in DownloaderTests).
-            #expect(Date().timeIntervalSince(started) < 30)
-            #expect(error.failure.message == "timed out after 1 s without data")
-            #expect(error.status == 200)
-        }
+        let error = try await Self.failure(of: HTTPRequest(url: h.server.url("stall/x.ips")), client)
+        // libcurl's progress callback runs about once a second: the limit acts within that (the bound is
+        // loose for a loaded 2-core machine, as in DownloaderTests).
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(error.failure.message == "timed out after 1 s without data")
+        #expect(error.status == 200)
     }
 
     @Test func httpThroughAProxyGoesToTheProxyWithTheAbsoluteURL() async throws {
@@ -162,13 +150,23 @@ import Testing
             configuration: configuration,
             transport: RoutingTransport(environment: ["http_proxy": "http://user:pw@127.0.0.1:9"]))
         defer { client.close() }
+        let error = try await Self.failure(
+            of: HTTPRequest(url: URL(string: "http://artifacts.memhunt.invalid/x.ips")!), client)
+        #expect(error.failure.message == "connection refused")
+        #expect(error.attempts == 2)
+        #expect(!error.description.contains("pw"))
+    }
+
+    struct UnexpectedSuccess: Error {}
+
+    /// The error of a request that must fail; a response is an issue recorded and ends the test.
+    static func failure(of request: HTTPRequest, _ client: HTTPClient) async throws -> HTTPError {
         do {
-            _ = try await client.send(HTTPRequest(url: URL(string: "http://artifacts.memhunt.invalid/x.ips")!))
-            Issue.record("an unreachable proxy must fail")
+            _ = try await client.send(request)
         } catch {
-            #expect(error.failure.message == "connection refused")
-            #expect(error.attempts == 2)
-            #expect(!error.description.contains("pw"))
+            return error
         }
+        Issue.record("\(request.url) must fail")
+        throw UnexpectedSuccess()
     }
 }

@@ -12,8 +12,6 @@ typedef int (*mh_curl_xfer_fn)(void *context, int64_t dltotal, int64_t dlnow, in
 
 /// NULL once libcurl is loaded and initialised (the first call does it, once), else why it is not.
 const char *mh_curl_load(void);
-/// libcurl's version string, or NULL before a successful load.
-const char *mh_curl_version(void);
 
 void *mh_curl_easy_init(void);
 void mh_curl_easy_reset(void *handle);
@@ -24,7 +22,6 @@ int mh_curl_setopt_offset(void *handle, int option, int64_t value);
 int mh_curl_setopt_data_fn(void *handle, int option, mh_curl_data_fn function);
 int mh_curl_setopt_xfer_fn(void *handle, int option, mh_curl_xfer_fn function);
 int mh_curl_perform(void *handle);
-int mh_curl_getinfo_long(void *handle, int info, long *value);
 /// Appends to a header list (NULL starts one); NULL when out of memory, the old list then still owned.
 void *mh_curl_slist_append(void *list, const char *line);
 void mh_curl_slist_free_all(void *list);

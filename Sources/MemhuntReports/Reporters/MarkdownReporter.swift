@@ -137,10 +137,9 @@ public enum MarkdownReporter: Reporter {
             let titles = step.findings.map { Escape.markdown($0.title) }
             if !titles.isEmpty { result += (result.isEmpty ? "" : "<br>") + titles.joined(separator: "<br>") }
             // What to collect only where nothing was given: an unanswered step has its artifacts.
-            if result.isEmpty, step.status != .unanswered {
-                result = step.guidance?.collect.map { "_collect:_ " + Escape.markdown($0) } ?? "—"
-            } else if result.isEmpty {
-                result = "—"
+            if result.isEmpty {
+                let collect = step.status == .unanswered ? nil : step.guidance?.collect
+                result = collect.map { "_collect:_ " + Escape.markdown($0) } ?? "—"
             }
             let inspects = step.inspects.isEmpty ? step.title : step.inspects
             out +=
