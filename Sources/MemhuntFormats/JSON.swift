@@ -197,10 +197,107 @@ public enum JSON {
 public protocol JSONElementVisitor: AnyObject {
     /// Element `index` (from 0) starts; an element that is not an object has no members.
     func begin(element index: Int)
-    /// One member of the current element: its key's decoded UTF-8 bytes (valid only during the call), its value.
-    func member(key: UnsafeBufferPointer<UInt8>, value: JSONValue)
+    /// One member of the current element: its key's decoded UTF-8 bytes (valid only during the call), its
+    /// value validated but not built (valid until `end(element:)`).
+    func member(key: UnsafeBufferPointer<UInt8>, value: JSONRawValue)
     /// Element `index` is complete.
     func end(element index: Int)
+}
+
+/// A JSON value that the parser validated (and counted against the document's limit) without building it:
+/// its bytes, read on demand. Each accessor gives what the same accessor of the built `JSONValue` gives, so
+/// a visitor and the tree read a document alike (the `jetsam` fuzz target compares them). Valid while the
+/// parse that made it runs.
+///
+/// Building every member of a JetsamEvent's processes and then reading nine of them was 34 % of a fleet
+/// scan's instructions (callgrind, 1,000 records): most members are never read, and a number read is
+/// converted from its bytes without a `String` between.
+public struct JSONRawValue {
+    let buffer: UnsafeBufferPointer<UInt8>
+    let range: Range<Int>
+
+    private var first: UInt8 { buffer[range.lowerBound] }
+
+    /// The value, built: what the parser would have built in its place.
+    public var built: JSONValue {
+        var parser = Parser(bytes: [], buffer: buffer, index: range.lowerBound)
+        parser.limit = .max  // counted once already, when it was validated
+        return (try? parser.parseValue(depth: 0)) ?? .null  // never fails: the bytes were validated
+    }
+
+    /// `JSONValue.string`.
+    public var string: String? {
+        guard first == UInt8(ascii: "\"") else { return nil }
+        let content = UnsafeBufferPointer(rebasing: buffer[(range.lowerBound &+ 1)..<(range.upperBound &- 1)])
+        guard content.contains(UInt8(ascii: "\\")) else { return String(decoding: content, as: UTF8.self) }
+        var parser = Parser(bytes: [], buffer: buffer, index: range.lowerBound)
+        return try? parser.parseString()
+    }
+
+    /// `JSONValue.uint64`: `UInt64(text)` of a number's text.
+    public var uint64: UInt64? { integer() }
+
+    /// `JSONValue.int`: `Int(text)` of a number's text.
+    public var int: Int? { integer() }
+
+    /// `T(text)` for a number: decimal digits after an optional `-`, within `T`'s range (`-0` is 0, also
+    /// unsigned), as the standard library parses them; nil for a fraction, an exponent or another kind.
+    private func integer<T: FixedWidthInteger>() -> T? {
+        var index = range.lowerBound
+        let negative = buffer[index] == UInt8(ascii: "-")
+        if negative { index &+= 1 }
+        guard index < range.upperBound else { return nil }
+        var result: T = 0
+        while index < range.upperBound {
+            let digit = buffer[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (shifted, overflowA) = result.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) =
+                negative
+                ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
+            guard !overflowA, !overflowB else { return nil }
+            result = next
+            index &+= 1
+        }
+        return result
+    }
+
+    /// `JSONValue.elements?.compactMap(\.string)`, without building the array: the strings of an array.
+    public var strings: [String]? {
+        guard first == UInt8(ascii: "[") else { return nil }
+        // Most arrays read this way (a process's `states`) hold short strings without escapes: read those
+        // here; anything else goes through the parser. A parser per array was 960 instructions (callgrind).
+        var strings: [String] = []
+        var index = range.lowerBound &+ 1
+        while true {
+            while JSON.isWhitespace(buffer[index]) { index &+= 1 }
+            if buffer[index] == UInt8(ascii: "]") { return strings }
+            guard buffer[index] == UInt8(ascii: "\"") else { break }
+            let start = index &+ 1
+            index = start
+            while buffer[index] != UInt8(ascii: "\""), buffer[index] != UInt8(ascii: "\\") { index &+= 1 }
+            guard buffer[index] == UInt8(ascii: "\"") else { break }
+            strings.append(String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self))
+            index &+= 1
+            while JSON.isWhitespace(buffer[index]) { index &+= 1 }
+            if buffer[index] == UInt8(ascii: ",") { index &+= 1 }
+        }
+        return parsedStrings
+    }
+
+    private var parsedStrings: [String]? {
+        var parser = Parser(bytes: [], buffer: buffer, index: range.lowerBound)
+        parser.limit = .max
+        var strings: [String] = []
+        try? parser.readElements(depth: 1) { parser throws(FormatError) in
+            if parser.current == UInt8(ascii: "\"") {
+                strings.append(try parser.parseString())
+            } else {
+                try parser.skipValue(depth: 1)
+            }
+        }
+        return strings
+    }
 }
 
 /// A string's decoded bytes: where it lies in the input when it has no escapes, else a copy.
@@ -210,16 +307,18 @@ private enum StringBytes {
 }
 
 private struct Parser {
+    /// The document, for the lines of errors only (empty when re-reading a validated `JSONRawValue`).
     let bytes: [UInt8]
-    /// `bytes`, valid for the parser's life (`JSON.parsePrefix`).
+    /// The document, valid for the parser's life (`JSON.parsePrefix`): what is read.
     let buffer: UnsafeBufferPointer<UInt8>
     var index: Int
     var values = 0
     /// Members and elements of the containers being parsed, moved into an exactly sized array when each closes:
     /// growing every object's array from empty (1, 2, 4, 8, 16) was 9 % of a fleet scan's instructions.
-    let members = ScratchStack<JSONMember>()
-    let elements = ScratchStack<JSONValue>()
-    lazy var limit = JSON.maxValues(forBytes: bytes.count)
+    /// Made on first use: a parser re-reading one string of a `JSONRawValue` needs neither.
+    lazy var members = ScratchStack<JSONMember>()
+    lazy var elements = ScratchStack<JSONValue>()
+    lazy var limit = JSON.maxValues(forBytes: buffer.count)
     /// The key whose array goes to the visitor, until that member is met (then nil).
     var visited: (key: [UInt8], visitor: any JSONElementVisitor)?
     /// Whether that member was an array and went to the visitor.
@@ -242,7 +341,7 @@ private struct Parser {
     mutating func countValue() throws(FormatError) {
         values &+= 1
         guard values <= limit else {
-            throw error("more than \(limit) values in \(bytes.count) bytes, memhunt's limit for one document")
+            throw error("more than \(limit) values in \(buffer.count) bytes, memhunt's limit for one document")
         }
     }
 
@@ -375,15 +474,38 @@ private struct Parser {
         }
     }
 
-    /// `parseObject` for an element of the visited array: each member goes to `visitor`, none is kept.
+    /// `parseObject` for an element of the visited array: each member goes to `visitor`, validated, not built.
     mutating func visitObject(depth: Int, _ visitor: any JSONElementVisitor) throws(FormatError) {
         try readMembers(depth: depth) { parser, key throws(FormatError) in
-            let value = try parser.parseValue(depth: depth)
+            let start = parser.index
+            try parser.skipValue(depth: depth)
+            let value = JSONRawValue(buffer: parser.buffer, range: start..<parser.index)
             switch key {
             case .span(let range):
                 visitor.member(key: UnsafeBufferPointer(rebasing: parser.buffer[range]), value: value)
             case .decoded(let decoded): decoded.withUnsafeBufferPointer { visitor.member(key: $0, value: value) }
             }
+        }
+    }
+
+    /// `parseValue` without building: the same bytes accepted, the same values counted, the same errors.
+    mutating func skipValue(depth: Int) throws(FormatError) {
+        guard let byte = current else { throw error("truncated: no JSON value before the end") }
+        try countValue()
+        switch byte {
+        case UInt8(ascii: "{"):
+            try readMembers(depth: depth &+ 1) { parser, _ throws(FormatError) in
+                try parser.skipValue(depth: depth &+ 1)
+            }
+        case UInt8(ascii: "["):
+            try readElements(depth: depth &+ 1) { parser throws(FormatError) in try parser.skipValue(depth: depth &+ 1)
+            }
+        case UInt8(ascii: "\""): _ = try parseStringBytes()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try scanNumber()
+        case UInt8(ascii: "t"): _ = try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): _ = try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): _ = try parseLiteral("null", .null)
+        default: throw error("unexpected \(describe(byte))")
         }
     }
 
@@ -402,6 +524,12 @@ private struct Parser {
     }
 
     mutating func parseNumber() throws(FormatError) -> JSONValue {
+        let range = try scanNumber()
+        return .number(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self))
+    }
+
+    /// The bytes of the number at `index`, validated.
+    mutating func scanNumber() throws(FormatError) -> Range<Int> {
         let start = index
         func digits(_ parser: inout Parser) -> Int {
             let first = parser.index
@@ -426,7 +554,7 @@ private struct Parser {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index &+= 1 }
             guard digits(&self) > 0 else { throw fail(self, "a digit in the exponent") }
         }
-        return .number(String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self))
+        return start..<index
     }
 
     mutating func parseString() throws(FormatError) -> String { string(try parseStringBytes()) }
@@ -446,7 +574,7 @@ private struct Parser {
             defer { index &+= 1 }
             return .span(contentStart..<index)
         }
-        var buffer = Array(bytes[contentStart..<index])
+        var buffer = Array(self.buffer[contentStart..<index])
         while true {
             guard let byte = current else { throw error("truncated: JSON ends inside the string at offset \(start)") }
             index &+= 1
@@ -480,7 +608,7 @@ private struct Parser {
         let high = try hex4()
         var scalar = Unicode.Scalar(high)
         if (0xD800...0xDBFF).contains(high), current == UInt8(ascii: "\\"),
-            index &+ 1 < bytes.count, bytes[index &+ 1] == UInt8(ascii: "u")
+            index &+ 1 < buffer.count, buffer[index &+ 1] == UInt8(ascii: "u")
         {
             let save = index
             index &+= 2

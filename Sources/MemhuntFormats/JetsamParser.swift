@@ -42,7 +42,7 @@ public enum JetsamParser {
     }
 
     private static func process(index: Int, _ record: JSONValue) -> JetsamProcess {
-        var fields = ProcessFields()
+        var fields = ProcessFields<JSONValue>()
         for member in record.members ?? [] {
             var key = member.key
             key.withUTF8 { fields.offer($0, member.value) }
@@ -51,17 +51,35 @@ public enum JetsamParser {
     }
 }
 
+/// What `ProcessFields` reads of a member's value: the same accessors on a built `JSONValue` (the tree) and
+/// on a `JSONRawValue` (the visitor), so both ways build the same process.
+protocol ProcessFieldValue {
+    var string: String? { get }
+    var uint64: UInt64? { get }
+    var int: Int? { get }
+    /// `elements?.compactMap(\.string)`.
+    var strings: [String]? { get }
+    var built: JSONValue { get }
+}
+
+extension JSONValue: ProcessFieldValue {
+    var strings: [String]? { elements?.compactMap(\.string) }
+    var built: JSONValue { self }
+}
+
+extension JSONRawValue: ProcessFieldValue {}
+
 /// The members of one process object that a JetsamEvent reads, the first of each key (what `record[key]`
 /// finds). One pass over the members: nine lookups each comparing keys from the start were 8 % of a fleet
 /// scan's instructions (callgrind). Keys are compared as bytes, which for these ASCII names without `K`,
 /// `;` or `` ` `` is what `String`'s `==` decides.
-struct ProcessFields {
-    var name: JSONValue?, pid: JSONValue?, rpages: JSONValue?, lifetimeMax: JSONValue?, states: JSONValue?
-    var reason: JSONValue?, priority: JSONValue?, physicalPages: JSONValue?
-    var freezeColon: JSONValue?, freeze: JSONValue?
+struct ProcessFields<Value: ProcessFieldValue> {
+    var name: Value?, pid: Value?, rpages: Value?, lifetimeMax: Value?, states: Value?
+    var reason: Value?, priority: Value?, physicalPages: Value?
+    var freezeColon: Value?, freeze: Value?
 
-    mutating func offer(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONValue) {
-        func keep(_ slot: inout JSONValue?) { if slot == nil { slot = value } }
+    mutating func offer(_ key: UnsafeBufferPointer<UInt8>, _ value: Value) {
+        func keep(_ slot: inout Value?) { if slot == nil { slot = value } }
         func named(_ name: StaticString) -> Bool {
             key.count == name.utf8CodeUnitCount
                 && key.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -88,23 +106,22 @@ struct ProcessFields {
 
     func process(index: Int) -> JetsamProcess {
         let pidValue = pid?.int
-        let internalPages = physicalPages?["internal"]
+        let internalPages = physicalPages?.built["internal"]
         return JetsamProcess(
             index: index, name: name?.string ?? pidValue.map { "pid \($0)" } ?? "", pid: pidValue,
-            rpages: rpages?.uint64 ?? 0, lifetimeMax: lifetimeMax?.uint64,
-            states: states?.elements?.compactMap(\.string) ?? [], reason: reason?.string,
-            priority: priority?.int, residentInternalPages: internalPages?[0]?.uint64,
-            compressedInternalPages: internalPages?[1]?.uint64,
-            freezeSkipReason: (freezeColon ?? freeze)?.string)
+            rpages: rpages?.uint64 ?? 0, lifetimeMax: lifetimeMax?.uint64, states: states?.strings ?? [],
+            reason: reason?.string, priority: priority?.int, residentInternalPages: internalPages?[0]?.uint64,
+            compressedInternalPages: internalPages?[1]?.uint64, freezeSkipReason: (freezeColon ?? freeze)?.string)
     }
 }
 
-/// Builds each process as the parser meets its members.
+/// Builds each process as the parser meets its members, from their bytes: none is built as a `JSONValue`
+/// but `physicalPages`.
 final class ProcessReader: JSONElementVisitor {
     private(set) var processes: [JetsamProcess] = []
-    private var fields = ProcessFields()
+    private var fields = ProcessFields<JSONRawValue>()
 
     func begin(element index: Int) { fields = ProcessFields() }
-    func member(key: UnsafeBufferPointer<UInt8>, value: JSONValue) { fields.offer(key, value) }
+    func member(key: UnsafeBufferPointer<UInt8>, value: JSONRawValue) { fields.offer(key, value) }
     func end(element index: Int) { processes.append(fields.process(index: index)) }
 }

@@ -100,4 +100,42 @@ import Testing
         }
         #expect(error.message.hasPrefix("more than 100000 values"))
     }
+
+    /// Collects each member of the streamed elements as a raw value's answers.
+    final class RawCollector: JSONElementVisitor {
+        var answers: [String] = []
+        func begin(element index: Int) {}
+        func member(key: UnsafeBufferPointer<UInt8>, value: JSONRawValue) {
+            answers.append(Self.describe(value))
+        }
+        func end(element index: Int) {}
+        static func describe(_ value: some ProcessFieldValue) -> String {
+            "\(value.string as Any) \(value.uint64 as Any) \(value.int as Any) \(value.strings as Any) \(value.built)"
+        }
+    }
+
+    @Test func aRawValueAnswersAsTheBuiltValueDoes() throws {
+        // Integers at and past both ends of UInt64 and Int, -0 (0 for both, as `UInt64("-0")` is), fractions
+        // and exponents (no integer), strings with and without escapes, arrays of strings with other values.
+        let values = [
+            "0", "-0", "7", "-7", "18446744073709551615", "18446744073709551616", "9223372036854775807",
+            "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "1.0", "1e3", "-0.5E-2",
+            #""""#, #""JustSend""#, #""a\"b\\c\u00e9\ud83d\ude00\ud800x""#, "[]", #"[ "active" , "suspended" ]"#,
+            #"["a\nb", 1, null, ["c"], {"d": "e"}, "f"]"#, #"[1, "x"]"#, "true", "null", #"{"internal": [1, 2]}"#,
+        ]
+        let text =
+            "{\"processes\":[{"
+            + values.enumerated().map { #""k\#($0.offset)": \#($0.element)"# }
+            .joined(separator: ", ") + "}]}"
+        let collector = RawCollector()
+        let (_, visited, _) = try JSON.parsePrefix(
+            Array(text.utf8), from: 0, visitingElementsOf: "processes", with: collector)
+        #expect(visited)
+        let expected = try values.map { RawCollector.describe(try JSON.parse($0)) }
+        #expect(collector.answers == expected)
+        // Pinned, so that a shared mistake of both ways still fails here.
+        #expect(expected[2] == "nil Optional(7) Optional(7) nil number(\"7\")")
+        #expect(collector.answers[1].contains("Optional(0) Optional(0)"))
+        #expect(collector.answers[5] == "nil nil nil nil number(\"18446744073709551616\")")
+    }
 }
