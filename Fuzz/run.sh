@@ -77,6 +77,7 @@ for target in "${targets[@]}"; do
     case "$target" in
     yaml) libs=(-lMemhuntYAML -lyaml -I Sources/CYaml) ;;
     changelog) extra+=(Fuzz/Reference/ReferenceChangeLogScanner.swift) ;;
+    jetsam) extra+=(Fuzz/Reference/ReferenceIPSHeader.swift) ;;
     viewdump) extra+=(Fuzz/Reference/ReferenceViewHierarchyDump.swift) ;;
     reprotext) extra+=(Fuzz/Reference/ReferenceReproText.swift) ;;
     playbook)

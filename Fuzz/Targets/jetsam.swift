@@ -1,7 +1,8 @@
 // libFuzzer target `jetsam`: JetsamEvent bodies, behind an .ips header or bare. Differential: the reader
 // takes the processes as the parser meets them (`ProcessReader`); here every input also goes through the
 // tree (`JSON.parsePrefix`, then `JetsamParser.parse(body:header:)`), and any difference in the event, the
-// end offset or an error is a finding (a trap).
+// end offset or an error is a finding (a trap). The header is held to the tree's reading of it
+// (Fuzz/Reference/ReferenceIPSHeader.swift).
 // Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
 @testable import MemhuntFormats
 
@@ -9,6 +10,10 @@
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let sniffed = ArtifactReader.sniffIPSHeader(bytes)
+    let reference = ReferenceIPSHeader.sniff(bytes)
+    if sniffed?.header != reference?.header || sniffed?.bodyOffset != reference?.bodyOffset {
+        fatalError("headers differ: \(sniffed as Any) / \(reference as Any)")
+    }
     let start = sniffed?.bodyOffset ?? 0
     let header = sniffed?.header
 

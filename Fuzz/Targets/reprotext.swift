@@ -9,7 +9,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let lines = ReproText.lines(bytes)
     precondition(lines == ReferenceReproText.lines(bytes), "lines differ")
-    precondition(ReproText.lines(bytes.dropFirst()) == ReferenceReproText.lines(bytes.dropFirst()), "slice lines differ")
+    precondition(
+        ReproText.lines(bytes.dropFirst()) == ReferenceReproText.lines(bytes.dropFirst()), "slice lines differ")
     // Few needles: the oracle (`String.contains`) is slow, and one plain marker covers the byte path.
     let markers = ["ViewGraph", "K", "é", ""]
     for line in lines {

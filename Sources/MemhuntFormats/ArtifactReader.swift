@@ -64,18 +64,45 @@ public enum ArtifactReader {
             let lineEnd = window.firstIndex(of: UInt8(ascii: "\n"))
                 ?? (window.endIndex == bytes.count ? bytes.count : nil)
         else { return nil }
-        guard let (value, end) = try? JSON.parsePrefix(Array(bytes[..<lineEnd]), from: start),
-            let bugType = value["bug_type"]
+        // The first member of each name, as `value[key]` finds it; keys compared as bytes, which for these
+        // ASCII names without `K`, `;` or `` ` `` is what `String`'s `==` decides.
+        var header = IPSHeader()
+        var seen: UInt8 = 0
+        var hasBugType = false
+        func take(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONRawValue) {
+            func named(_ name: StaticString) -> Bool { key.equals(name) }
+            let field: Int
+            switch key.count {
+            case 4 where named("name"): field = 4
+            case 8 where named("bug_type"): field = 0
+            case 8 where named("app_name"): field = 3
+            case 8 where named("bundleID"): field = 5
+            case 9 where named("timestamp"): field = 1
+            case 10 where named("os_version"): field = 2
+            case 11 where named("incident_id"): field = 6
+            default: return
+            }
+            guard seen & (1 << field) == 0 else { return }
+            seen |= 1 << field
+            switch field {
+            case 0:
+                hasBugType = true
+                header.bugType = value.string ?? value.int.map(String.init)
+            case 1: header.timestamp = value.string
+            case 2: header.osVersion = value.string
+            case 3: header.appName = value.string
+            case 4: header.name = value.string
+            case 5: header.bundleID = value.string
+            default: header.incidentID = value.string
+            }
+        }
+        guard let (_, end) = try? JSON.visitPrefix(Array(bytes[..<lineEnd]), from: start, members: take), hasBugType
         else { return nil }
         var cursor = end
         while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0D {
             cursor += 1
         }
         guard cursor == bytes.count || bytes[cursor] == UInt8(ascii: "\n") else { return nil }
-        let header = IPSHeader(
-            bugType: bugType.string ?? bugType.int.map(String.init), timestamp: value["timestamp"]?.string,
-            osVersion: value["os_version"]?.string, appName: value["app_name"]?.string, name: value["name"]?.string,
-            bundleID: value["bundleID"]?.string, incidentID: value["incident_id"]?.string)
         return (header, min(cursor + 1, bytes.count))
     }
 

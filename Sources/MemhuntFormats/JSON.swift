@@ -149,6 +149,41 @@ public enum JSON {
         try parse(bytes, from: offset, visiting: (Array(key.utf8), visitor))
     }
 
+    /// `parsePrefix` without building: the value at `offset` is validated (the same errors, the same limit)
+    /// and, when it is an object, each of its members goes to `member` in order: the key's decoded UTF-8
+    /// bytes and the value, both valid only during the call. Returns whether it was an object, and its end.
+    ///
+    /// For an `.ips` header line, read for seven strings: building it as a tree was 6.6 % of a fleet
+    /// scan's instructions (callgrind, 1,000 records).
+    public static func visitPrefix(
+        _ bytes: [UInt8], from offset: Int, members member: (UnsafeBufferPointer<UInt8>, JSONRawValue) -> Void
+    ) throws(FormatError) -> (isObject: Bool, end: Int) {
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<(Bool, Int), FormatError> in
+            var parser = Parser(bytes: bytes, buffer: buffer, index: max(0, min(offset, bytes.count)))
+            parser.skipWhitespace()
+            do throws(FormatError) {
+                guard parser.current == UInt8(ascii: "{") else {
+                    try parser.skipValue(depth: 0)
+                    return .success((false, parser.index))
+                }
+                try parser.countValue()
+                try parser.readMembers(depth: 1) { parser, key throws(FormatError) in
+                    let start = parser.index
+                    try parser.skipValue(depth: 1)
+                    let value = JSONRawValue(buffer: parser.buffer, range: start..<parser.index)
+                    switch key {
+                    case .span(let range): member(UnsafeBufferPointer(rebasing: parser.buffer[range]), value)
+                    case .decoded(let decoded): decoded.withUnsafeBufferPointer { member($0, value) }
+                    }
+                }
+                return .success((true, parser.index))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// Both `parsePrefix`: the value at `offset`, whether `visiting`'s array went to its visitor, the end.
     private static func parse(
         _ bytes: [UInt8], from offset: Int, visiting: (key: [UInt8], visitor: any JSONElementVisitor)?
@@ -297,6 +332,14 @@ public struct JSONRawValue {
             }
         }
         return strings
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes are `name`'s UTF-8: how visitors match the keys they read.
+    func equals(_ name: StaticString) -> Bool {
+        count == name.utf8CodeUnitCount
+            && elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     }
 }
 

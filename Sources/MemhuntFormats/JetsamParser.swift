@@ -80,10 +80,7 @@ struct ProcessFields<Value: ProcessFieldValue> {
 
     mutating func offer(_ key: UnsafeBufferPointer<UInt8>, _ value: Value) {
         func keep(_ slot: inout Value?) { if slot == nil { slot = value } }
-        func named(_ name: StaticString) -> Bool {
-            key.count == name.utf8CodeUnitCount
-                && key.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        }
+        func named(_ name: StaticString) -> Bool { key.equals(name) }
         switch key.count {
         case 3: if named("pid") { keep(&pid) }
         case 4: if named("name") { keep(&name) }

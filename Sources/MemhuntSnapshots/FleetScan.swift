@@ -33,7 +33,19 @@ public struct ScanRecord: Sendable, Hashable, Encodable {
         }
 
         /// Whether the resident figure is of a suspended app (step 3's question).
-        public var isSuspended: Bool { state?.split(separator: ",").contains("suspended") ?? false }
+        public var isSuspended: Bool {
+            // One pass over the bytes: splitting into substrings was 4,300 instructions a call, 3.7 % of a
+            // fleet scan (callgrind).
+            guard var state else { return false }
+            return state.withUTF8 { bytes in
+                var start = 0
+                for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
+                    if end - start == 9, bytes[start..<end].elementsEqual("suspended".utf8) { return true }
+                    start = end + 1
+                }
+                return false
+            }
+        }
 
         enum CodingKeys: String, CodingKey { case name, peakMB, residentMB, rank, state, reason }
 

@@ -138,4 +138,50 @@ import Testing
         #expect(collector.answers[1].contains("Optional(0) Optional(0)"))
         #expect(collector.answers[5] == "nil nil nil nil number(\"18446744073709551616\")")
     }
+
+    @Test(arguments: [
+        // A first member of each name wins; a bug_type that is null or a number; an escaped key; other kinds.
+        #"{"bug_type":"298","bug_type":"309","name":"a","name":"b","app_name":null,"bundleID":7}"#,
+        #"{"bug_type":null,"timestamp":"2026-08-11 11:20:56.00 +0900"}"#,
+        #"{"bug_type":309,"os_version":"iPhone OS 26.0 (23A341)","incident_id":"X"}"#,
+        #"{"bug_\u0074ype":"298","na\u006de":"esc\"aped"}"#,
+        #"{"bug_type":-0,"incident_id":["x"]}"#, #"{"bug_type":1.5}"#, #"{"name":"no bug_type"}"#,
+        // Not a header: more after the object on its line, an error on the line, a line that does not end.
+        #"{"bug_type":"298"} x"#, #"{"bug_type":"298",}"#, #"{"bug_type":"298""#, "{\"bug_type\":\"298\"}\t \r\n{}",
+    ])
+    func theHeaderLineReadsAsItsTreeDoes(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let sniffed = ArtifactReader.sniffIPSHeader(bytes)
+        #expect(sniffed?.header == Self.treeHeader(bytes)?.header)
+        #expect(sniffed?.bodyOffset == Self.treeHeader(bytes)?.bodyOffset)
+    }
+
+    @Test func everyHeaderOfTheCorpusReadsAsItsTreeDoes() throws {
+        var headers = 0
+        for path in Self.jetsamFiles {
+            let bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
+            let sniffed = ArtifactReader.sniffIPSHeader(bytes)
+            #expect(sniffed?.header == Self.treeHeader(bytes)?.header, "\(path)")
+            if sniffed != nil { headers += 1 }
+        }
+        #expect(headers >= 8)
+        let justSend = try #require(
+            FileManager.default.contents(atPath: Repo.fixture("justsend/JetsamEvent-2026-08-11-112056.ips")))
+        #expect(ArtifactReader.sniffIPSHeader(Array(justSend))?.header.bugType == "298")
+    }
+
+    /// The header as the tree reads it (the way before `JSON.visitPrefix`; the `jetsam` fuzz target holds
+    /// the two to each other on mutated input).
+    static func treeHeader(_ bytes: [UInt8]) -> (header: IPSHeader, bodyOffset: Int)? {
+        guard let line = bytes.firstIndex(of: UInt8(ascii: "\n")).map({ Array(bytes[..<$0]) }) ?? Optional(bytes),
+            let (value, end) = try? JSON.parsePrefix(line, from: 0), value.members != nil,
+            let bugType = value["bug_type"],
+            line[end...].allSatisfy({ [0x20, 0x09, 0x0D].contains($0) })
+        else { return nil }
+        let header = IPSHeader(
+            bugType: bugType.string ?? bugType.int.map(String.init), timestamp: value["timestamp"]?.string,
+            osVersion: value["os_version"]?.string, appName: value["app_name"]?.string, name: value["name"]?.string,
+            bundleID: value["bundleID"]?.string, incidentID: value["incident_id"]?.string)
+        return (header, min(line.count + 1, bytes.count))
+    }
 }
