@@ -39,6 +39,25 @@ import Testing
         #expect(result.facts["crash.ended"] == false)
     }
 
+    /// Without an app the record's app processes are listed, and the sentence says how many there are: "the
+    /// five largest" of a record with four was not true (a real iOS 18.5 record).
+    @Test func theAppProcessesOfARecordAreCountedAsTheyAre() async throws {
+        func detail(_ folder: String) async throws -> String {
+            let result = try await Hunt.run([folder], app: nil)
+            return try #require(result.findings.first { $0.code == "jetsam-rank.no-subject" }).detail
+        }
+        #expect(
+            try await detail("justsend/JetsamEvent-2026-08-11-112056.ips")
+                == "No app was named and no crash report names one. The five largest of 6 app processes by lifetime "
+                + "peak in Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips: JustSend 725 MB, ChatGPT 362 MB, "
+                + "Spotify 328.1 MB, MobileMail 218.8 MB, JustSendWidget 31 MB.")
+        #expect(
+            try await detail("pressure/JetsamEvent-2026-08-11-111000.ips")
+                == "No app was named and no crash report names one. The 2 app processes in "
+                + "Fixtures/pressure/JetsamEvent-2026-08-11-111000.ips, by lifetime peak: JustSend 640 MB, "
+                + "ChatGPT 328.6 MB.")
+    }
+
     @Test func noCrashReportAloneIsNotProofOfLife() async throws {
         let result = try await Hunt.run(["justsend/measurements-detail.csv"], app: "JustSend")
         let none = try #require(result.findings.first { $0.code == "crash-report.none" })

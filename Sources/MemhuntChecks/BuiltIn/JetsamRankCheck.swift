@@ -80,16 +80,26 @@ struct JetsamRankCheck: Check {
                 + (r.process(of: context.subject) == nil ? "" : ", lists \(context.subject.app ?? "")") + ")"
         }
         guard let app = context.subject.app else {
-            let top = record.appsByPeak.prefix(5).map {
-                "\($0.name) \(record.bytes(pages: $0.peakPages).megabytesText)"
-            }
+            let apps = record.appsByPeak
+            let top = apps.prefix(5).map { "\($0.name) \(record.bytes(pages: $0.peakPages).megabytesText)" }
+            // Says how many there are: "the five largest" of a record with four app processes was not true.
+            let listed =
+                switch apps.count {
+                case 0: "\(record.artifact.source) lists no app process, only daemons and system services."
+                case 1: "The one app process in \(record.artifact.source): \(top[0])."
+                case 2...5:
+                    "The \(apps.count) app processes in \(record.artifact.source), by lifetime peak: "
+                        + top.joined(separator: ", ") + "."
+                default:
+                    "The five largest of \(apps.count) app processes by lifetime peak in \(record.artifact.source): "
+                        + top.joined(separator: ", ") + "."
+                }
             output.emit(
                 Finding(
                     code: "jetsam-rank.no-subject",
                     severity: .notice,
                     title: "Which app?",
-                    detail: "No app was named and no crash report names one. The five largest app processes by "
-                        + "lifetime peak in \(record.artifact.source): " + top.joined(separator: ", ") + ".",
+                    detail: "No app was named and no crash report names one. " + listed,
                     evidence: [Evidence(source: record.artifact.source, pointer: "/processes")],
                     next: .decide(.chooseApp, "Name the app under investigation (a process name or bundle id).")
                 ))
