@@ -99,7 +99,7 @@ public enum CrashParser {
             ReproText.containsText(text, "SQLite") || ReproText.containsText(text, "sqlite")
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        let regionLines = namesSQLite(text) ? text.split(separator: "\n").map(String.init).filter(namesSQLite) : []
+        let regionLines = namesSQLite(text) ? ReproText.lines(bytes).filter(namesSQLite) : []
         report.fileLockEvidence = fileLock(regionLines)
         return report
     }
@@ -112,8 +112,10 @@ public enum CrashParser {
         var blocks: [(number: Int, main: Bool, crashed: Bool, frames: [String])] = []
         var mainThreads: Set<Int> = []
         var current: Int?
-        for raw in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+        // Lines split as bytes: `String.split(separator: "\n")` goes by `Character`, and `\r\n` is one, so a
+        // report saved with CRLF line ends was one line, without its threads' frames.
+        for raw in ReproText.lines(bytes) {
+            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
             if line.hasPrefix("Thread ") {
                 let words = line.split(separator: " ")
                 guard words.count >= 2 else { continue }

@@ -147,6 +147,22 @@ import Testing
         #expect(ended.detail.contains("Top frames of thread 0 (main thread), triggered: libsystem_kernel.dylib"))
     }
 
+    /// A legacy report saved with CRLF line ends (a Windows machine, a ticket attachment) reads as the same
+    /// report: its lines were split by `Character`, and `\r\n` is one, so the threads and frames were lost.
+    @Test func aReportWithCRLFLineEndsKeepsItsFrames() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let lf = try Repo.bytes("several-apps/JustSend-2026-08-16-231200.crash")
+        try directory.write("JustSend.crash", lf.flatMap { $0 == 10 ? [13, 10] : [$0] })
+        let crlf = try await Hunt.run([directory.path], app: "JustSend")
+        let frames = try #require(crlf.facts["crash.frames"]?.arrayValue)
+        #expect(frames.count == 6)
+        #expect(frames[3] == "JustSend ThumbnailStore.flush()")
+        #expect(crlf.facts["crash.kind"] == "watchdog")
+        let asSaved = try await Hunt.run(["several-apps/JustSend-2026-08-16-231200.crash"], app: "JustSend")
+        #expect(crlf.facts["crash.frames"] == asSaved.facts["crash.frames"])
+    }
+
     @Test func deadlockCodeShowsTheFileLockEvidence() async throws {
         let result = try await Hunt.run(["several-apps"], app: "Locker")
         #expect(result.facts["crash.kind"] == "killed")
