@@ -6,8 +6,9 @@ public enum EmptyLogCapture {
     /// or no column header is present.
     public static func read(_ bytes: [UInt8]) -> ChangeLogSummary? {
         guard bytes.count <= 65_536, !bytes.contains(0) else { return nil }
-        let lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" })
-            .map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        // Split as bytes: by `Character`, `\r\n` is neither "\n" nor "\r", and a CRLF capture was one line.
+        let lines = bytes.split(whereSeparator: { $0 == 10 || $0 == 13 })
+            .map { String(decoding: $0, as: UTF8.self).trimmingSpaces }.filter { !$0.isEmpty }
         var header = false
         for line in lines {
             if isColumnHeader(line) {
