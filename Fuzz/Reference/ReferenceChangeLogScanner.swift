@@ -177,7 +177,9 @@ struct ReferenceChangeLogScanner: Sendable {
             skipped += 1
             return
         }
-        handle(line, timestamp: nil, json: true)
+        // The byte order mark as the scanner drops it (a behaviour added after the rewrite, in both).
+        let bom = lineNumber == 1 && line.starts(with: [0xEF, 0xBB, 0xBF])
+        handle(bom ? UnsafeBufferPointer(rebasing: line[3...]) : line, timestamp: nil, json: true)
     }
 
     private mutating func handle(_ raw: UnsafeBufferPointer<UInt8>, timestamp: UnsafeBufferPointer<UInt8>?, json: Bool)

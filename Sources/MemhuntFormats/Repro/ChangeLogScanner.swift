@@ -306,7 +306,10 @@ public struct ChangeLogScanner: Sendable {
             skipped += 1
             return
         }
-        handle(line, timestamp: nil, json: true)
+        // A UTF-8 byte order mark (a Windows editor's save) is not part of the first line: with it, the first
+        // view's name began with U+FEFF and its line was not counted.
+        let bom = lineNumber == 1 && line.starts(with: [0xEF, 0xBB, 0xBF])
+        handle(bom ? UnsafeBufferPointer(rebasing: line[3...]) : line, timestamp: nil, json: true)
     }
 
     private mutating func handle(_ raw: UnsafeBufferPointer<UInt8>, timestamp: UnsafeBufferPointer<UInt8>?, json: Bool)

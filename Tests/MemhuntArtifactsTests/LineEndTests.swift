@@ -1,0 +1,75 @@
+import Foundation
+import MemhuntArtifacts
+import MemhuntCore
+import MemhuntTestSupport
+import Testing
+
+/// A text artifact saved with CRLF line ends (a Windows machine, a ticket's attachment, a paste) or with a
+/// UTF-8 byte order mark before it (some Windows editors) is read as the same artifact, through the path a
+/// user's file takes (`LocalArtifacts.load`: change logs streamed, the rest read whole). Each failed once:
+/// `\r\n` is one `Character`, so a legacy crash report split by `Character` lost its threads' frames and an
+/// empty `log stream` capture was not recognized; the streamed change-log scanner took the mark as the start
+/// of the first view's name and dropped that line.
+@Suite struct LineEndTests {
+    /// Every text file of the fixtures (outside the deliberately broken ones) and of the real-world corpus
+    /// when present: not binary, not CRLF already, no mark already. Absolute paths.
+    static var textFiles: [String] {
+        var roots = [Repo.root + "/Fixtures"]
+        if let realworld = Repo.realworld { roots.append(realworld) }
+        return roots.flatMap { root in
+            (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter {
+                !$0.hasPrefix("fuzz/") && !$0.hasPrefix("bad/")
+            }.map { root + "/" + $0 }
+        }.filter { path in
+            guard let data = FileManager.default.contents(atPath: path) else { return false }
+            return data.contains(10) && !data.prefix(4096).contains(0) && data.range(of: Data([13, 10])) == nil
+                && !data.starts(with: [0xEF, 0xBB, 0xBF])
+        }.sorted()
+    }
+
+    /// The paths whose variant (`transform`ed bytes) reads differently from the file as it is, and how many
+    /// were read as a known kind.
+    static func differences(_ transform: ([UInt8]) -> [UInt8]) throws -> (differ: [String], recognized: Int) {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var differ: [String] = []
+        var recognized = 0
+        for (index, path) in textFiles.enumerated() {
+            let bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
+            let name = "\(index)-" + (path as NSString).lastPathComponent
+            try directory.write(name, transform(bytes))
+            let a = LocalArtifacts.load(path: path, source: "a")
+            let b = LocalArtifacts.load(path: directory.path + "/" + name, source: "a")
+            // An unrecognized file's error names its size, which the variant changes.
+            if a.kind != b.kind || a.status != b.status || a.content != b.content
+                || (a.kind != nil && a.error != b.error)
+            {
+                differ.append(path)
+            }
+            if a.kind != nil { recognized += 1 }
+        }
+        return (differ, recognized)
+    }
+
+    @Test func everyTextFileReadsTheSameWithCRLFLineEnds() throws {
+        #expect(Self.textFiles.count >= 60)
+        let (differ, recognized) = try Self.differences { bytes in bytes.flatMap { $0 == 10 ? [13, 10] : [$0] } }
+        #expect(differ == [])
+        #expect(recognized >= 50)
+    }
+
+    @Test func everyTextFileReadsTheSameAfterAByteOrderMark() throws {
+        let (differ, _) = try Self.differences { [0xEF, 0xBB, 0xBF] + $0 }
+        #expect(differ == [])
+        // The seed-style log: seven evaluations, four of them FAQAccordion's, the first line included.
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("faq.log", [0xEF, 0xBB, 0xBF] + (try Repo.bytes("navigation-growth/faq-visits.log")))
+        guard case .repro(.changeLog(let summary))? = LocalArtifacts.load(path: directory.path + "/faq.log").content
+        else {
+            Issue.record("the change log did not read")
+            return
+        }
+        #expect(summary.evaluations == 7)
+    }
+}
