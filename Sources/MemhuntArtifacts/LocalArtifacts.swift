@@ -141,7 +141,7 @@ public enum LocalArtifacts {
         // a small file is read in one array.
         let headCapacity = min(size + 1, 65_536)
         guard var bytes = readArray(fd, capacity: headCapacity, after: []) else { return readFailed() }
-        let (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
+        var (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
         if route == .changeLog {
             guard
                 let (summary, total, digest) = streamChangeLog(
@@ -180,7 +180,13 @@ public enum LocalArtifacts {
         var hasher = hash ? SHA256() : nil
         hasher?.update(bytes)
         // The sniffer's detection holds when it saw the same first 64 KiB (not when the file grew under it).
-        let head = headCount == min(bytes.count, 65_536)
+        var head = headCount == min(bytes.count, 65_536)
+        if let text = ArtifactReader.utf8(fromUTF16: bytes) {
+            // UTF-16 looked binary to the sniffer: the route of the text it is (a manifest), and the reader
+            // detects the kind itself.
+            route = ArtifactSniffer.routeAndDetect(Array(text.prefix(65_536))).route
+            head = false
+        }
         let outcome =
             route == .manifest && (try? Manifest.parse(bytes)) != nil
             ? ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))

@@ -32,6 +32,8 @@ public enum Manifest {
 
     /// The entries of a JSON or YAML manifest.
     public static func parse(_ bytes: [UInt8]) throws(ManifestError) -> [ManifestEntry] {
+        // UTF-16 after its byte order mark is read as the same text, as every artifact is.
+        let bytes = ArtifactReader.utf8(fromUTF16: bytes) ?? bytes
         let items: [Item]
         if let json = try? JSON.parse(bytes) {
             items = try Item.list(json)

@@ -10,6 +10,9 @@ public enum ArtifactReader {
     public static func read(_ bytes: [UInt8], detected: ArtifactKind?? = nil) -> ReadOutcome {
         // Excel's "CSV UTF-8" and some editors start text with a UTF-8 byte order mark: read past it.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return read(Array(bytes.dropFirst(3))) }
+        // UTF-16 with its byte order mark (Windows PowerShell's `>`, Notepad's "Unicode"): the same text, read
+        // as UTF-8. It was "binary content" before.
+        if let text = utf8(fromUTF16: bytes) { return read(text) }
         let outcome = readField(bytes)
         // A `log` capture whose predicate matched nothing: a change log with zero evaluations.
         if outcome.kind == nil, let empty = EmptyLogCapture.read(bytes) {
@@ -24,6 +27,28 @@ public enum ArtifactReader {
             }
         guard let repro = found else { return outcome }
         return ReadOutcome(kind: repro.kind, result: repro.result.map(ParsedArtifact.repro))
+    }
+
+    /// `bytes` as UTF-8 when they are UTF-16 after a byte order mark (`FF FE` little-endian, `FE FF`
+    /// big-endian); nil otherwise. Unpaired surrogates and an odd last byte become U+FFFD.
+    public static func utf8(fromUTF16 bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 2 else { return nil }
+        let little: Bool
+        switch (bytes[0], bytes[1]) {
+        case (0xFF, 0xFE): little = true
+        case (0xFE, 0xFF): little = false
+        default: return nil
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = 2
+        while index + 1 < bytes.count {
+            let (low, high) = little ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+            units.append(UInt16(high) << 8 | UInt16(low))
+            index += 2
+        }
+        if index < bytes.count { units.append(0xFFFD) }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
     }
 
     /// The device-side kinds: `.ips` containers, crash text, MetricKit and JetsamEvent JSON.

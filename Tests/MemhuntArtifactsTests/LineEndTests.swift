@@ -5,7 +5,7 @@ import MemhuntTestSupport
 import Testing
 
 /// A text artifact saved with CRLF line ends (a Windows machine, a ticket's attachment, a paste) or with a
-/// UTF-8 byte order mark before it (some Windows editors) is read as the same artifact, through the path a
+/// UTF-8 byte order mark before it (some Windows editors), or in UTF-16, is read as the same artifact, through the path a
 /// user's file takes (`LocalArtifacts.load`: change logs streamed, the rest read whole). Each failed once:
 /// `\r\n` is one `Character`, so a legacy crash report split by `Character` lost its threads' frames and an
 /// empty `log stream` capture was not recognized; the streamed change-log scanner took the mark as the start
@@ -71,5 +71,29 @@ import Testing
             return
         }
         #expect(summary.evaluations == 7)
+    }
+
+    /// UTF-16 after its byte order mark (Windows PowerShell's `>`, Notepad's "Unicode") reads as the same text:
+    /// it was "binary content". Files that are not valid UTF-8 are left out (their text would change).
+    @Test func everyTextFileReadsTheSameInUTF16() throws {
+        func utf16(_ bytes: [UInt8], little: Bool) -> [UInt8] {
+            let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
+            return (little ? [0xFF, 0xFE] : [0xFE, 0xFF])
+                + units.flatMap { little ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        }
+        let (differ, _) = try Self.differences { bytes in
+            String(validating: bytes, as: UTF8.self) == nil ? bytes : utf16(bytes, little: true)
+        }
+        #expect(differ == [])
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("faq.log", utf16(try Repo.bytes("navigation-growth/faq-visits.log"), little: false))
+        let artifact = LocalArtifacts.load(path: directory.path + "/faq.log")
+        guard case .repro(.changeLog(let summary))? = artifact.content else {
+            Issue.record("the big-endian change log did not read: \(artifact.error ?? "")")
+            return
+        }
+        #expect(summary.evaluations == 7)
+        #expect(summary.views["FAQAccordion"] == 4)
     }
 }
