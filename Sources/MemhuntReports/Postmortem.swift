@@ -115,9 +115,14 @@ public struct Postmortem: Sendable {
             lines.append("- Held \(fact("jetsam.app.residentMB")) resident while \(fact("jetsam.app.state")).")
         }
         if incident.facts["jetsam.compressions"] != nil {
-            lines.append(
-                "- The whole system: \(fact("jetsam.compressions")) compressions since boot (memory pressure on other apps)."
-            )
+            // A counter since boot is not a moment: it said "memory pressure on other apps", which it cannot show.
+            var line =
+                "- The whole system: \(fact("jetsam.compressions")) compressions since boot (a counter: how much the "
+                + "device had compressed since it started, not when)"
+            if incident.facts["jetsam.freePercent"] != nil {
+                line += "; at the record's moment \(fact("jetsam.freePercent")) of memory was free"
+            }
+            lines.append(line + ".")
         }
         if incident.facts["metrickit.peakMB"] != nil {
             lines.append("- MetricKit: peak memory \(fact("metrickit.peakMB")) in the payload's window.")
@@ -340,10 +345,14 @@ public struct Postmortem: Sendable {
     var wentBadly: String {
         var items: [String] = []
         if incident.facts["crash.reports"]?.intValue == 0 {
+            // What the artifacts show, not the team's experience ("no lead at first" was a guess at it).
+            let ended = incident.facts["crash.ended"]?.boolValue
+            let listed = incident.facts["jetsam.app.peakMB"] != nil
             items.append(
-                "No crash report, so there was no lead at first"
-                    + (incident.facts["crash.ended"]?.boolValue == false
-                        ? ": an app that stays alive leaves no crash log." : "."))
+                "No crash report among the artifacts: the hunt had no crash log to start from"
+                    + (ended == false && listed
+                        ? " (the jetsam record lists the app alive at its moment, and a running app writes none)."
+                        : ended == true ? " (the artifacts show the app ended without one)." : "."))
         }
         for step in incident.steps where step.status == .noArtifact && !step.isGuidanceOnly {
             items.append(

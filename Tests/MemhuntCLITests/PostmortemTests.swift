@@ -30,6 +30,18 @@ import Testing
         let times = timeline.split(separator: "\n").filter { $0.hasPrefix("| 2026-") }.map { $0.prefix(25) }
         #expect(times == times.sorted(), "in time order")
 
+        // A counter since boot is said to be one, beside the record's moment; never "pressure on other apps".
+        let impact = try #require(section(text, "## Impact"))
+        #expect(
+            impact.contains(
+                "- The whole system: 15,734,833 compressions since boot (a counter: how much the device had "
+                    + "compressed since it started, not when); at the record's moment 1 % of memory was free."))
+        #expect(!text.contains("pressure on other apps"))
+        #expect(
+            section(text, "## What went badly")?.contains(
+                "- No crash report among the artifacts: the hunt had no crash log to start from (the jetsam record "
+                    + "lists the app alive at its moment, and a running app writes none).") == true)
+
         let investigation = try #require(section(text, "## Investigation"))
         for number in [
             "725 MB, rank 7 of 16", "122 MB resident (suspended)", "15,734,833 compressions", "45 → 611 MB (×13.6)",
