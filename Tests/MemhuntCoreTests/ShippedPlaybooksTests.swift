@@ -40,4 +40,21 @@ import Testing
             text: text, origin: "Playbooks/README.md", directory: nil, isRemote: false)
         #expect(throws: Never.self) { try result.get() }
     }
+
+    /// A step's "if empty" text is shown when the step has no artifact at all: it may say what is unknown and
+    /// what to collect, never what a missing artifact cannot show ("the app stayed alive and frozen", "the app
+    /// was not suspended", "silence during a freeze" about a log nobody captured).
+    @Test func noEmptyGuidanceClaimsWhatAMissingArtifactCannotShow() throws {
+        let loader = PlaybookLoader(knownChecks: builtInChecks.map { $0.description })
+        var texts: [String] = []
+        for (id, text) in BuiltInPlaybooks.all {
+            let playbook = try loader.load(text: text, origin: id, directory: nil, isRemote: false).get()
+            texts += playbook.steps.compactMap(\.empty)
+        }
+        #expect(texts.count >= 15)
+        for claim in ["stayed alive and", "was not suspended at", "Silence during", "did not die", "it lived"] {
+            #expect(!texts.contains { $0.contains(claim) }, "\(claim)")
+        }
+        #expect(texts.contains { $0.hasPrefix("No crash report does not show the app stayed alive") })
+    }
 }

@@ -33,7 +33,7 @@ public enum BuiltInPlaybooks {
                 guidance:
                   collect: The .ips file, if the system ended the app during the freeze.
                   empty: >-
-                    The app stayed alive and frozen: take a time sample of the main thread while it is stuck.
+                    No crash report does not show the app stayed alive; if it froze without ending, take a time sample of the main thread while it is stuck.
 
               - id: main-thread-sample
                 title: Main-thread sample and change log
@@ -149,7 +149,8 @@ public enum BuiltInPlaybooks {
                     The same JetsamEvent (the app's `states` and `rpages`), or MetricKit's
                     averageSuspendedMemory.
                   empty: >-
-                    The app was not suspended at jetsam time, or no record lists it.
+                    Without a record that lists the app suspended, what it holds in the
+                    background is unknown: none was given, or none lists it suspended.
 
               - id: compressor-pressure
                 title: Compressor compressions
@@ -231,7 +232,7 @@ public enum BuiltInPlaybooks {
                     interaction once, and save the console or
                     `log show --info --predicate 'subsystem == "com.apple.SwiftUI"' --style ndjson`.
                   empty: >-
-                    Silence during a freeze is a clue too: the loop is in layout, not data.
+                    No log is not silence: a log captured during a freeze that shows no body evaluation is the clue that the loop is in layout, not data.
 
             """#
         ),
