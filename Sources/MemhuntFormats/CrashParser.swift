@@ -132,7 +132,9 @@ public enum CrashParser {
                 continue
             }
             guard let index = current else { continue }
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            // `ReproText.tokens` splits at the same `Character`s from the bytes: splitting by `Character` was
+            // 41 % of reading a 234 KB report (callgrind).
+            let words = ReproText.tokens(line)
             guard words.count >= 4, Int(words[0]) != nil, words[2].hasPrefix("0x") else {
                 if line.trimmingSpaces.isEmpty { current = nil }
                 continue
