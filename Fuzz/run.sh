@@ -11,7 +11,8 @@
 # copied into the repo); what libFuzzer adds goes to $FUZZ_OUT/corpus/<target> (.build/fuzz by
 # default), crashing inputs to $FUZZ_OUT/crashes/. Keep a crashing input as a regression fixture under
 # Fixtures/fuzz/ with a test. Inputs are capped at $FUZZ_MAX_LEN bytes (16384: the fixtures are larger,
-# but 64 KiB inputs ran the differential change-log target at 200 executions/s). Exits non-zero when
+# but 64 KiB inputs ran the differential change-log target at 200 executions/s; 4096 for reprotext, see
+# below). Exits non-zero when
 # any target found something. $FUZZ_SECONDS, when set, also stops each target after that many seconds
 # (the count it reached is in the log). A unit slower than $FUZZ_TIMEOUT seconds (60) is a finding: at
 # 10 s, FootprintReport.parse of the 10 KB JustSend JetsamEvent timed out with ASan and comparison
