@@ -22,6 +22,16 @@ public struct RunDiff: Sendable {
         case changed
         /// Only in AFTER, or only in BEFORE.
         case added, removed
+
+        /// The word the human reports print: a fact missing from AFTER was not measured there (no artifact, or
+        /// none that names the app), which "removed" made sound like the memory went away.
+        public var label: String {
+            switch self {
+            case .added: "only in AFTER"
+            case .removed: "only in BEFORE"
+            default: rawValue
+            }
+        }
     }
 
     public struct FactChange: Sendable {
@@ -189,7 +199,8 @@ public struct RunDiff: Sendable {
     /// `before → after unit`, with the catalog's unit.
     public func transition(_ change: FactChange) -> String {
         if change.unit == .list || change.unit == .map {
-            return change.movement == .unchanged ? "same" : (change.after == nil ? "removed" : "changed")
+            return change.movement == .unchanged
+                ? "same" : change.before == nil ? "only in AFTER" : change.after == nil ? "only in BEFORE" : "changed"
         }
         let old = change.before.map { $0.description } ?? "—"
         let new = change.after.map { change.unit.format($0) } ?? "—"

@@ -34,7 +34,7 @@ extension RunDiff {
             out += "Facts\n"
             for change in moved {
                 out += "  " + TextReporter.pad(change.key, width) + TextReporter.pad(transition(change), 26)
-                out += TextReporter.pad(deltaText(change), 22) + change.movement.rawValue
+                out += TextReporter.pad(deltaText(change), 22) + change.movement.label
                 if change.regression { out += "  REGRESSION" }
                 out += "\n"
             }
@@ -90,7 +90,7 @@ extension RunDiff {
             let complex = change.unit == .list || change.unit == .map
             let old = change.before.map { complex ? "(\(change.unit.rawValue))" : change.unit.format($0) } ?? "—"
             let new = change.after.map { complex ? "(\(change.unit.rawValue))" : change.unit.format($0) } ?? "—"
-            let movement = change.regression ? "**regression**" : change.movement.rawValue
+            let movement = change.regression ? "**regression**" : change.movement.label
             return "| \(Escape.code(change.key)) | \(Escape.markdown(old)) | \(Escape.markdown(new)) | "
                 + "\(Escape.markdown(deltaText(change))) | \(movement) |\n"
         }

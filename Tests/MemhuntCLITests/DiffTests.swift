@@ -42,6 +42,10 @@ import Testing
                 "The fix holds: 623 → 103 MB (variation.maxMB); RootView +11 → +1 per gesture; 8 findings resolved."))
         #expect(run.stdout.contains("repro.peakMB              611 → 102 MB              -509 MB (×0.17)       better"))
         #expect(run.stdout.contains("RootView       +11 → +1"))
+        // Not measured after the fix is not "removed": the 725 MB peak did not go away, it was not read again.
+        let peakLine = run.stdout.split(separator: "\n").first { $0.contains("jetsam.app.peakMB") }
+        #expect(peakLine?.contains("725 → —") == true && peakLine?.hasSuffix(" only in BEFORE") == true)
+        #expect(!run.stdout.contains("removed\n"))
         #expect(
             run.stdout.contains("resolved       warning  after-detail: 45 → 611 MB (×13.6)  [repro-footprint.growth]"))
         // The JetsamEvent is not part of the verifying run: its findings are not called resolved.
