@@ -140,7 +140,13 @@ public enum LocalArtifacts {
         // The first 64 KiB (the sniffers' window), or the whole file and one byte more when it is smaller, so
         // a small file is read in one array.
         let headCapacity = min(size + 1, 65_536)
-        guard var bytes = readArray(fd, capacity: headCapacity, after: []) else { return readFailed() }
+        // A file smaller than the window is read in one call: `stat`'s size bytes end the read, where asking
+        // again for the end of the file was a second `read` per file (10,000 of a fleet scan's 20,200 calls).
+        // Growth after the `stat` is then not seen: the file is read as it was when it was looked at. A size of
+        // 0 is not trusted (procfs reports 0 for files with content): read to the end as before.
+        guard var bytes = readArray(fd, capacity: headCapacity, after: [], expected: size > 0 ? size : nil) else {
+            return readFailed()
+        }
         var (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
         if route == .changeLog {
             guard
@@ -198,13 +204,16 @@ public enum LocalArtifacts {
 
     /// `prefix` followed by what `read(2)` gives until `capacity` bytes or the end of the file; nil on a read
     /// error (errno tells).
-    private static func readArray(_ fd: Int32, capacity: Int, after prefix: [UInt8]) -> [UInt8]? {
+    /// `expected`: the file's size from `stat`; the read stops there instead of reading on to the end.
+    private static func readArray(_ fd: Int32, capacity: Int, after prefix: [UInt8], expected: Int? = nil)
+        -> [UInt8]?
+    {
         // Zeroed, then cut to what was read: `Array(unsafeUninitializedCapacity:)` is not specialized and looks its
         // storage type up in the runtime's metadata cache on every call, which costs more than the zeroing.
         var bytes = prefix
         bytes.append(contentsOf: repeatElement(0, count: max(0, capacity - prefix.count)))
         let read = bytes.withUnsafeMutableBytes {
-            fill(fd, UnsafeMutableRawBufferPointer(rebasing: $0[prefix.count...]))
+            fill(fd, UnsafeMutableRawBufferPointer(rebasing: $0[prefix.count...]), stopAt: expected)
         }
         guard let read else { return nil }
         bytes.removeLast(bytes.count - prefix.count - read)
@@ -212,10 +221,10 @@ public enum LocalArtifacts {
     }
 
     /// Reads until `buffer` is full or the file ends: the bytes read, nil on an error (errno tells).
-    static func fill(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    static func fill(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, stopAt: Int? = nil) -> Int? {
         guard let base = buffer.baseAddress else { return 0 }
         var total = 0
-        while total < buffer.count {
+        while total < buffer.count, total != stopAt {
             let count = systemRead(fd, base + total, buffer.count - total)
             if count < 0 {
                 if errno == EINTR { continue }
