@@ -19,11 +19,15 @@ public enum LocalArtifacts {
     /// Expands operands into file paths: a file is itself; a directory is walked recursively,
     /// hidden entries skipped, paths sorted. A missing operand, or a directory that cannot be listed,
     /// stays as it is, so `load` reports it.
-    public static func expand(_ operands: [String]) -> [String] {
+    ///
+    /// `sorted: false` leaves each folder's entries in `readdir`'s order, for a caller whose output does not
+    /// depend on the order (a fleet scan): sorting 10,000 names was 4 % of a scan's instructions, all of it
+    /// before the workers start (callgrind).
+    public static func expand(_ operands: [String], sorted: Bool = true) -> [String] {
         operands.flatMap { operand -> [String] in
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory)
-            return exists && isDirectory.boolValue ? walk(operand) : [operand]
+            return exists && isDirectory.boolValue ? walk(operand, sorted: sorted) : [operand]
         }
     }
 
@@ -33,7 +37,7 @@ public enum LocalArtifacts {
     /// `readdir`'s entry types spare a system call per regular file or folder; links and file systems that
     /// give no type are asked with `lstat` and `stat`. (`FileManager.attributesOfItem` and `fileExists` per
     /// entry were 9 % of a 1,000-file scan's instructions, callgrind.)
-    private static func walk(_ directory: String) -> [String] {
+    private static func walk(_ directory: String, sorted: Bool) -> [String] {
         guard let stream = opendir(directory) else { return [directory] }
         var entries: [(name: String, type: Int)] = []
         while let entry = readdir(stream) {
@@ -46,7 +50,7 @@ public enum LocalArtifacts {
         }
         closedir(stream)
         var files: [String] = []
-        for (name, type) in entries.sorted(by: { $0.name < $1.name }) {
+        for (name, type) in sorted ? entries.sorted(by: { $0.name < $1.name }) : entries {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             let isLink: Bool
             let isDirectory: Bool
@@ -64,7 +68,7 @@ public enum LocalArtifacts {
                 isDirectory = info.st_mode & S_IFMT == S_IFDIR
             }
             if isDirectory {
-                if !isLink { files += walk(path) }
+                if !isLink { files += walk(path, sorted: sorted) }
             } else {
                 files.append(path)
             }

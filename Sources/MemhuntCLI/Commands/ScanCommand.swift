@@ -60,7 +60,9 @@ struct ScanCommand: MemhuntCommand {
         let isRemote = { (operand: String) in
             operand == "-" || operand.hasPrefix("http://") || operand.hasPrefix("https://")
         }
-        let files = LocalArtifacts.expand(operands.filter { !isRemote($0) })
+        // The summary does not depend on the order files are read (rejected files are sorted, samples kept by
+        // a total order, percentiles from sorted values): the walk is left unsorted.
+        let files = LocalArtifacts.expand(operands.filter { !isRemote($0) }, sorted: false)
         var aggregate = await Self.scan(files: files, format: format, query: query, console: console)
         let remote = operands.filter(isRemote)
         if !remote.isEmpty {
