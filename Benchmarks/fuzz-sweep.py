@@ -2,8 +2,8 @@
 """Mutation sweep: every fixture (and ../shared/realworld when present) mutated thousands of ways,
 pushed through the release binary with every shipped playbook. Fails on any signal or invalid JSON.
 
-Mutations: truncation, random byte flips, splices of two files, repeated slices, and numbers replaced
-by hostile ones (1e999, 2^64, -2^63, NaN, ...). The first sweep (seed 7) found a trap: a measured
+Mutations: truncation, random byte flips, splices of two files, repeated slices, numbers replaced
+by hostile ones (1e999, 2^64, -2^63, NaN, ...), and encodings (CRLF line ends, a UTF-8 mark, UTF-16). The first sweep (seed 7) found a trap: a measured
 footprint of 1e30 MB reached a Double-to-Int conversion.
 
     Benchmarks/fuzz-sweep.py [--seed 7] [--rounds 40]
@@ -29,7 +29,7 @@ def mutate(data, sources, rng):
     for _ in range(rng.randint(1, 3)):
         if not data:
             break
-        op = rng.choice(["trunc", "flip", "splice", "dup", "numbers"])
+        op = rng.choice(["trunc", "flip", "splice", "dup", "numbers", "encoding"])
         if op == "trunc":
             data = data[:rng.randrange(len(data))]
         elif op == "flip":
@@ -43,6 +43,18 @@ def mutate(data, sources, rng):
             i = rng.randrange(len(data))
             j = min(len(data), i + rng.randint(1, 2048))
             data = data[:j] + data[i:j] * rng.randint(2, 20) + data[j:]
+        elif op == "encoding":
+            # What a Windows machine or a paste does to a file: CRLF line ends, a UTF-8 mark, UTF-16 with
+            # its mark (the last two only once; UTF-16 of bytes that are not UTF-8 has U+FFFD in it).
+            kind = rng.choice(["crlf", "bom", "utf16le", "utf16be"])
+            if kind == "crlf":
+                data = bytearray(bytes(data).replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+            elif kind == "bom":
+                data = bytearray(b"\xef\xbb\xbf" + bytes(data))
+            else:
+                text = bytes(data).decode("utf-8", "replace")
+                data = bytearray((b"\xff\xfe" if kind == "utf16le" else b"\xfe\xff") + text.encode(
+                    "utf-16-le" if kind == "utf16le" else "utf-16-be"))
         else:
             numbers = list(re.finditer(rb"-?\d+(\.\d+)?([eE][-+]?\d+)?", bytes(data)))
             for m in sorted(rng.sample(numbers, min(len(numbers), rng.randint(1, 6))), key=lambda m: -m.start()):
