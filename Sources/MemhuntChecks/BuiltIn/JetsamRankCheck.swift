@@ -177,8 +177,9 @@ struct JetsamRankCheck: Check {
                     severity: .warning,
                     title:
                         "\(app) ranked \(rank) of \(event.processes.count) processes by lifetime peak (\(peak.megabytesText))",
-                    detail: "\(app) used a lifetime maximum of \(peak.megabytesText) (\(peakPages) pages of "
-                        + "\(event.pageSize) bytes) and ranked \(rank) among \(event.processes.count) processes "
+                    detail: "\(app) used a lifetime maximum of \(peak.megabytesText) ("
+                        + "\(FactValue.grouped(Int(clamping: peakPages))) pages of "
+                        + "\(FactValue.grouped(Int(clamping: event.pageSize))) bytes) and ranked \(rank) among \(event.processes.count) processes "
                         + "(threshold: rank ≤ \(maxRank))." + recordsNote,
                     evidence: [peakEvidence],
                     next: .step("simulator-repro", "Reproduce in the simulator to find which screen is responsible.")

@@ -78,8 +78,9 @@ struct SuspendedFootprintCheck: Check {
                         code: "suspended-footprint.jetsam",
                         severity: .warning,
                         title: "\(app) held \(resident.megabytesText) while suspended",
-                        detail: "At jetsam time \(app) was suspended and still held a footprint of "
-                            + "\(resident.megabytesText) (\(process.residentPages) pages\(split); threshold "
+                        detail: "When the jetsam record was taken, \(app) was suspended and still held a footprint "
+                            + "of \(resident.megabytesText) (\(FactValue.grouped(Int(clamping: process.residentPages))) "
+                            + "pages\(split); threshold "
                             + "\(FactValue.oneDecimal(limit)) MB). "
                             + "If a background app does not release memory, another app dies instead.",
                         evidence: [record.evidence(process, "rpages"), record.evidence(process, "states")],
