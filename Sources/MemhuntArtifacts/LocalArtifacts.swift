@@ -191,16 +191,17 @@ public enum LocalArtifacts {
         hasher?.update(bytes)
         // The sniffer's detection holds when it saw the same first 64 KiB (not when the file grew under it).
         var head = headCount == min(bytes.count, 65_536)
-        if let text = ArtifactReader.utf8(fromUTF16: bytes) {
-            // UTF-16 looked binary to the sniffer: the route of the text it is (a manifest), and the reader
-            // detects the kind itself.
-            route = ArtifactSniffer.routeAndDetect(Array(text.prefix(65_536))).route
-            head = false
+        // UTF-16 looked binary to the sniffer: the text it is is transcoded once, then sniffed and read.
+        let text = ArtifactReader.utf8(fromUTF16: bytes)
+        if let text {
+            (route, detected) = ArtifactSniffer.routeAndDetect(Array(text.prefix(65_536)))
+            head = true
         }
+        let content = text ?? bytes
         let outcome =
-            route == .manifest && (try? Manifest.parse(bytes)) != nil
+            route == .manifest && (try? Manifest.parse(content)) != nil
             ? ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))
-            : ArtifactReader.read(bytes, detected: head ? detected : nil)
+            : ArtifactReader.read(content, detected: head ? detected : nil)
         let artifact = Artifact(
             source: source, localPath: path, sha256: hasher?.finalizeHex(), size: bytes.count, status: .ok)
         return classify(artifact, outcome: outcome)

@@ -92,36 +92,31 @@ public enum ArtifactReader {
         // The first member of each name, as `value[key]` finds it; keys compared as bytes, which for these
         // ASCII names without `K`, `;` or `` ` `` is what `String`'s `==` decides.
         var header = IPSHeader()
-        var seen: UInt8 = 0
-        var hasBugType = false
+        var seen: UInt8 = 0  // bit n: field n (as below) was met; bit 0 is bug_type
         func take(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONRawValue) {
-            func named(_ name: StaticString) -> Bool { key.equals(name) }
-            let field: Int
-            switch key.count {
-            case 4 where named("name"): field = 4
-            case 8 where named("bug_type"): field = 0
-            case 8 where named("app_name"): field = 3
-            case 8 where named("bundleID"): field = 5
-            case 9 where named("timestamp"): field = 1
-            case 10 where named("os_version"): field = 2
-            case 11 where named("incident_id"): field = 6
-            default: return
+            func first(_ name: StaticString, _ field: UInt8) -> Bool {
+                guard key.equals(name), seen & (1 << field) == 0 else { return false }
+                seen |= 1 << field
+                return true
             }
-            guard seen & (1 << field) == 0 else { return }
-            seen |= 1 << field
-            switch field {
-            case 0:
-                hasBugType = true
-                header.bugType = value.string ?? value.int.map(String.init)
-            case 1: header.timestamp = value.string
-            case 2: header.osVersion = value.string
-            case 3: header.appName = value.string
-            case 4: header.name = value.string
-            case 5: header.bundleID = value.string
-            default: header.incidentID = value.string
+            switch key.count {
+            case 4: if first("name", 4) { header.name = value.string }
+            case 8:
+                if first("bug_type", 0) {
+                    header.bugType = value.string ?? value.int.map(String.init)
+                } else if first("app_name", 3) {
+                    header.appName = value.string
+                } else if first("bundleID", 5) {
+                    header.bundleID = value.string
+                }
+            case 9: if first("timestamp", 1) { header.timestamp = value.string }
+            case 10: if first("os_version", 2) { header.osVersion = value.string }
+            case 11: if first("incident_id", 6) { header.incidentID = value.string }
+            default: break
             }
         }
-        guard let (_, end) = try? JSON.visitPrefix(Array(bytes[..<lineEnd]), from: start, members: take), hasBugType
+        guard let (_, end) = try? JSON.visitPrefix(Array(bytes[..<lineEnd]), from: start, members: take),
+            seen & 1 != 0
         else { return nil }
         var cursor = end
         while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0D {

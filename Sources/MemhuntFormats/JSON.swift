@@ -158,44 +158,38 @@ public enum JSON {
     public static func visitPrefix(
         _ bytes: [UInt8], from offset: Int, members member: (UnsafeBufferPointer<UInt8>, JSONRawValue) -> Void
     ) throws(FormatError) -> (isObject: Bool, end: Int) {
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<(Bool, Int), FormatError> in
-            var parser = Parser(bytes: bytes, buffer: buffer, index: max(0, min(offset, bytes.count)))
-            parser.skipWhitespace()
-            do throws(FormatError) {
-                guard parser.current == UInt8(ascii: "{") else {
-                    try parser.skipValue(depth: 0)
-                    return .success((false, parser.index))
-                }
-                try parser.countValue()
-                try parser.readMembers(depth: 1) { parser, key throws(FormatError) in
-                    let start = parser.index
-                    try parser.skipValue(depth: 1)
-                    let value = JSONRawValue(buffer: parser.buffer, range: start..<parser.index)
-                    switch key {
-                    case .span(let range): member(UnsafeBufferPointer(rebasing: parser.buffer[range]), value)
-                    case .decoded(let decoded): decoded.withUnsafeBufferPointer { member($0, value) }
-                    }
-                }
-                return .success((true, parser.index))
-            } catch {
-                return .failure(error)
+        try withParser(bytes, from: offset) { parser throws(FormatError) in
+            guard parser.current == UInt8(ascii: "{") else {
+                try parser.skipValue(depth: 0)
+                return (false, parser.index)
             }
+            try parser.countValue()
+            try parser.visitObject(depth: 1, member)
+            return (true, parser.index)
         }
-        return try result.get()
     }
 
     /// Both `parsePrefix`: the value at `offset`, whether `visiting`'s array went to its visitor, the end.
     private static func parse(
         _ bytes: [UInt8], from offset: Int, visiting: (key: [UInt8], visitor: any JSONElementVisitor)?
     ) throws(FormatError) -> (value: JSONValue, visited: Bool, end: Int) {
-        // The parser reads through an unsafe buffer: indexing the array checked bounds and uniqueness per byte.
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<(JSONValue, Bool, Int), FormatError> in
-            var parser = Parser(bytes: bytes, buffer: buffer, index: max(0, min(offset, bytes.count)))
+        try withParser(bytes, from: offset) { parser throws(FormatError) in
             parser.visited = visiting
+            let value = try parser.parseValue(depth: 0)
+            return (value, parser.didVisit, parser.index)
+        }
+    }
+
+    /// `body` with a parser of `bytes` at `offset`, past whitespace: the set-up every entry point shares.
+    private static func withParser<T>(
+        _ bytes: [UInt8], from offset: Int, _ body: (inout Parser) throws(FormatError) -> T
+    ) throws(FormatError) -> T {
+        // The parser reads through an unsafe buffer: indexing the array checked bounds and uniqueness per byte.
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<T, FormatError> in
+            var parser = Parser(bytes: bytes, buffer: buffer, index: max(0, min(offset, bytes.count)))
             parser.skipWhitespace()
             do throws(FormatError) {
-                let value = try parser.parseValue(depth: 0)
-                return .success((value, parser.didVisit, parser.index))
+                return .success(try body(&parser))
             } catch {
                 return .failure(error)
             }
@@ -508,7 +502,7 @@ private struct Parser {
             visitor.begin(element: element)
             if parser.current == UInt8(ascii: "{") {
                 try parser.countValue()
-                try parser.visitObject(depth: depth &+ 1, visitor)
+                try parser.visitObject(depth: depth &+ 1) { visitor.member(key: $0, value: $1) }
             } else {
                 _ = try parser.parseValue(depth: depth)
             }
@@ -517,16 +511,18 @@ private struct Parser {
         }
     }
 
-    /// `parseObject` for an element of the visited array: each member goes to `visitor`, validated, not built.
-    mutating func visitObject(depth: Int, _ visitor: any JSONElementVisitor) throws(FormatError) {
+    /// `parseObject` without building: each member goes to `member`, its key as decoded bytes, its value
+    /// validated, not built (an element of the visited array, or the document of `JSON.visitPrefix`).
+    mutating func visitObject(
+        depth: Int, _ member: (UnsafeBufferPointer<UInt8>, JSONRawValue) -> Void
+    ) throws(FormatError) {
         try readMembers(depth: depth) { parser, key throws(FormatError) in
             let start = parser.index
             try parser.skipValue(depth: depth)
             let value = JSONRawValue(buffer: parser.buffer, range: start..<parser.index)
             switch key {
-            case .span(let range):
-                visitor.member(key: UnsafeBufferPointer(rebasing: parser.buffer[range]), value: value)
-            case .decoded(let decoded): decoded.withUnsafeBufferPointer { visitor.member(key: $0, value: value) }
+            case .span(let range): member(UnsafeBufferPointer(rebasing: parser.buffer[range]), value)
+            case .decoded(let decoded): decoded.withUnsafeBufferPointer { member($0, value) }
             }
         }
     }
