@@ -199,8 +199,7 @@ public struct RunDiff: Sendable {
     /// `before → after unit`, with the catalog's unit.
     public func transition(_ change: FactChange) -> String {
         if change.unit == .list || change.unit == .map {
-            return change.movement == .unchanged
-                ? "same" : change.before == nil ? "only in AFTER" : change.after == nil ? "only in BEFORE" : "changed"
+            return change.movement == .unchanged ? "same" : change.movement.label
         }
         let old = change.before.map { $0.description } ?? "—"
         let new = change.after.map { change.unit.format($0) } ?? "—"
