@@ -1,4 +1,5 @@
-// libFuzzer target `changelog`: the change-log scanner, differential: chunked feeding and the pre-rewrite scanner must agree.
+// libFuzzer target `changelog`: the change-log scanner, differential: chunked feeding, small caches and the
+// pre-rewrite scanner must agree.
 // Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
 @testable import MemhuntFormats
 
@@ -18,6 +19,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         offset += chunk
     }
     precondition(pieces.finish() == summary, "chunks of \(chunk) change the summary")
+    // Caches of 1 to 32 tails (the second byte picks) are full at once: those paths give the same summary.
+    let capacity = 1 << (Int(bytes.dropFirst().first ?? 0) % 6)
+    var small = ChangeLogScanner(lineCap: cap, cacheCapacity: capacity)
+    small.feed(bytes[...])
+    precondition(small.finish() == summary, "caches of \(capacity) change the summary")
     var reference = ReferenceChangeLogScanner(lineCap: cap)
     reference.feed(bytes[...])
     let expected = reference.finish()

@@ -1,5 +1,6 @@
-import MemhuntFormats
 import Testing
+
+@testable import MemhuntFormats
 
 @Suite struct ReproChangeLogTests {
     func summary(_ name: String) throws -> ChangeLogSummary {
@@ -167,5 +168,33 @@ import Testing
         #expect(log.itemCounts["(other)"] == ["_x": 10_001, "@self": 1, "_y": 1])
         #expect(log.selfChangedByView == ["(other)": 1])
         #expect(log.bursts == 1)
+    }
+
+    /// A line is looked up by its bytes after its timestamp: the same tail under another time or date is the
+    /// same entry, and a view's name that would reach back into the timestamp (none may hold its `:`) is no
+    /// change line whatever the time. Caches of one and two tails (always full) give the same summary.
+    @Test func lineTailsStartAfterTheTimestamp() {
+        var lines = [
+            "2026-08-12 14:00:00.000 body: @self changed.",
+            "2026-08-12T14:00:00.123456Foo: @self changed.",
+            "2026-08-12 14:00:00+09: @self changed.",
+            "2026-08-12 14:00:01.000 Foo: @self changed.",
+            "2026-08-12 14:00:02.000 Foo: @self changed.",
+            "14:00:03.5 Baz: unchanged.",
+            "2026-08-13 14:00:00 Foo: @self changed.",
+        ]
+        lines += (0..<5).map { "Aug 12 14:00:0\($0) host Memo[1]: Bar: _x changed." }
+        let text = lines.joined(separator: "\n") + "\n"
+        let log = scan(text)
+        #expect(log.views == ["Foo": 3, "Baz": 1, "Bar": 5])
+        #expect(log.evaluations == 9)
+        #expect(log.unchangedCount == 1)
+        #expect(log.firstTimestamp == "2026-08-12 14:00:01.000")
+        #expect(log.lastTimestamp == "2026-08-13 14:00:00")
+        for capacity in [1, 2] {
+            var small = ChangeLogScanner(lineCap: 65_536, cacheCapacity: capacity)
+            small.feed(Array(text.utf8)[...])
+            #expect(small.finish() == log, "\(capacity)")
+        }
     }
 }

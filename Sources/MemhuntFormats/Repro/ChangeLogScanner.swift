@@ -94,13 +94,17 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// 50 ms apart; otherwise a blank line or any other non-change line ends the burst.
 ///
 /// Memory is bounded by the line cap, 10,000 view types and items of at most 256 characters each,
-/// 100,000 (view, item) pairs (more are counted under `(other)`), and a cache of 16,384 parsed line
-/// tails of at most 1 KiB (a repeated tail is hashed, not reparsed). Without the pair cap, 2,000 views ×
-/// 2,000 items (a 30 MB log) peaked at 354 MB RSS.
+/// 100,000 (view, item) pairs (more are counted under `(other)`), a cache of 16,384 parsed change tails of
+/// at most 1 KiB (a repeated tail is hashed, not reparsed) and one of 16,384 line tails of at most 512
+/// bytes (24 MiB of keys at worst). Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
+/// 354 MB RSS.
 ///
-/// The per-line path touches bytes only: `memchr` finds newlines, the tail is hashed 8 bytes at a time into
-/// an open-addressed table of flat entries (compared with `memcmp`), counters are flat arrays indexed by ids
-/// resolved once per distinct tail, and each distinct date is converted to days once. Release build on the
+/// The per-line path touches bytes only: `memchr` finds newlines, the time of day and its fraction are
+/// read 8 bytes at a time, the line after its timestamp is hashed 8 bytes at a time into an open-addressed
+/// table (compared with `memcmp`; `ByteKeyTable`), counters are flat arrays indexed by ids resolved once
+/// per distinct tail, and each distinct date is converted to days once. The line-tail table and the
+/// 8-byte time took the scanner from 1,040 to 810 instructions per line of the benchmark's log
+/// (callgrind, 16 MiB of it). Release build on the
 /// 2-core x86_64 Linux box: the previous byte-at-a-time scanner (FNV-1a per byte, a `Change` with two arrays
 /// copied per line, a dictionary per (view, item) count, the timestamp re-parsed per line) ran at 150–230
 /// MB/s; `memhunt inspect` of a 256 MiB log went from 2.29 s to 0.47–0.58 s with identical JSON, and
@@ -153,14 +157,12 @@ public struct ChangeLogScanner: Sendable {
     private var itemIDs: [Int32] = []
     private var pairSlots: [Int32] = []
     private var triggerIDs: [Int32] = []
-    /// Cached tails: an open-addressed table (linear probing, twice `maxCached` slots) of entry index + 1 (0 is
-    /// empty); an entry's key bytes are `keyBytes[keyStart[i]..<keyStart[i] + keyLength[i]]`.
-    private var table: [Int32] = []
-    private var entryHash: [UInt64] = []
-    private var keyStart: [Int32] = []
-    private var keyLength: [Int32] = []
-    private var keyBytes: [UInt8] = []
-    private static let tableMask = 2 * maxCached - 1
+    /// Change tails (from the view's name to the end) to the index of their entry in `entries`.
+    private var changeTails: ByteKeyTable
+    /// Line tails (from the end of the leading timestamp, or from the line's start) to the index of their
+    /// entry: a line seen before skips the backward searches for its colon and its view's name, and the hash
+    /// of a second, shorter key. Only cached entries are kept; when it is full, lines go by `changeTails`.
+    private var lineTails: ByteKeyTable
 
     private struct Burst {
         var id: Int
@@ -190,7 +192,15 @@ public struct ChangeLogScanner: Sendable {
     private var unescaper = JSONStringUnescaper()
 
     /// A scanner that skips lines longer than `lineCap` bytes.
-    public init(lineCap: Int = 65_536) { self.lineCap = max(lineCap, 16) }
+    public init(lineCap: Int = 65_536) { self.init(lineCap: lineCap, cacheCapacity: Self.maxCached) }
+
+    /// A scanner whose caches hold `cacheCapacity` tails each (a power of two): small ones let tests and the
+    /// fuzz target reach the paths of full caches.
+    init(lineCap: Int, cacheCapacity: Int) {
+        self.lineCap = max(lineCap, 16)
+        changeTails = ByteKeyTable(capacity: cacheCapacity)
+        lineTails = ByteKeyTable(capacity: cacheCapacity)
+    }
 
     /// Consumes the next chunk; lines may span chunks.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
@@ -323,33 +333,74 @@ public struct ChangeLogScanner: Sendable {
             separated = true
             return
         }
-        if let entry = change(line) {
+        if Self.endsLikeChange(line) {
             if let timestamp {
-                record(entry, timestamp: timestamp, millis: leadingTimestamp(timestamp)?.millis)
-            } else if let stamp = leadingTimestamp(line) {
-                record(entry, timestamp: UnsafeBufferPointer(rebasing: line[0..<stamp.length]), millis: stamp.millis)
+                if let entry = change(line, tailFrom: 0) {
+                    return record(entry, timestamp: timestamp, millis: leadingTimestamp(timestamp)?.millis)
+                }
             } else {
-                record(entry, timestamp: nil, millis: nil)
+                // The timestamp first: its end is where the line's cached tail starts.
+                let stamp = leadingTimestamp(line)
+                if let entry = change(line, tailFrom: stamp?.length ?? 0) {
+                    return record(
+                        entry, timestamp: stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
+                        millis: stamp?.millis)
+                }
             }
-        } else if json, "{}[]\"".utf8.contains(line[first]) {
+        }
+        if json, "{}[]\"".utf8.contains(line[first]) {
             jsonLine(line, first: first)
         } else {
             separated = true
         }
     }
 
-    // MARK: - Change lines
-
-    /// The entry of the `Type: items changed.` tail of `line`, parsed on first sight and cached, or nil when
-    /// the line is not a change line. When the cache is full or the tail too long to keep, the entry is
-    /// parsed into the last slot of `entries` and dropped after it is recorded (`uncached`).
-    private mutating func change(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// Whether `line` ends in ` changed.` or `: unchanged.` (a change line must; the rest is `change`'s).
+    @inline(__always)
+    private static func endsLikeChange(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = line.count
         guard n > 11, let base = line.baseAddress,
-            UnsafeRawPointer(base + n - 8).loadUnaligned(as: UInt64.self) == Self.changedWord
-        else { return nil }
-        let isUnchanged = line[n - 11] == 32 && line[n - 10] == UInt8(ascii: "u") && line[n - 9] == UInt8(ascii: "n")
-        guard isUnchanged || line[n - 9] == 32 else { return nil }
+            UnsafeRawPointer(base + n - 8).loadUnaligned(as: UInt64.self) == changedWord
+        else { return false }
+        return line[n - 9] == 32
+            || (line[n - 11] == 32 && line[n - 10] == UInt8(ascii: "u") && line[n - 9] == UInt8(ascii: "n"))
+    }
+
+    // MARK: - Change lines
+
+    /// The entry of the `Type: items changed.` tail of a line that `endsLikeChange`, parsed on first sight and
+    /// cached, or nil when the line is not a change line. When the cache is full or the tail too long to keep,
+    /// the entry is parsed into the last slot of `entries` and dropped after it is recorded (`uncached`).
+    ///
+    /// A line tail from `tailFrom` (the end of its timestamp) is looked up first. Which entry a line resolves
+    /// to depends on its bytes from `tailFrom` on only: a view's name that would reach back before `tailFrom`
+    /// takes in the timestamp's `HH:mm:ss` (no space, tab or bracket there), whose `:` no view name has, so
+    /// such a line is no change line whatever its timestamp.
+    ///
+    /// The benchmark's log (callgrind on its first 16 MiB, 175,448 lines): resolving a line to its entry took
+    /// 510 of the scanner's 1,040 instructions per line, 220 of them the backward searches for the colon and
+    /// the view's name; with the line tails first, 285.
+    private mutating func change(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Int? {
+        let n = line.count
+        let whole = UnsafeBufferPointer(rebasing: line[tailFrom..<n])
+        let wholeHash = ByteKeyTable.hash(whole)
+        let seen = lineTails.lookup(whole, hash: wholeHash)
+        if let index = seen.value { return entries[Int(index)].view < 0 ? nil : Int(index) }
+        guard let (index, cached) = changeEntry(line) else { return nil }
+        if cached, !lineTails.isFull, whole.count <= Self.maxLineTail {
+            lineTails.insert(whole, hash: wholeHash, slot: seen.slot, value: Int32(index))
+        }
+        return entries[index].view < 0 ? nil : index
+    }
+
+    /// Line tails longer than this are not kept in `lineTails` (they still resolve by their change tail).
+    static let maxLineTail = 512
+
+    /// The index of the entry of `line`'s change tail (from the view's name on), found in `changeTails` or
+    /// parsed now, and whether it stays; nil when the tail has no `": "` before its items.
+    private mutating func changeEntry(_ line: UnsafeBufferPointer<UInt8>) -> (index: Int, cached: Bool)? {
+        let n = line.count
+        let isUnchanged = line[n - 9] != 32
         let tail = isUnchanged ? n - 11 : n - 9
         var colon = isUnchanged ? tail - 1 : tail - 2
         if isUnchanged {
@@ -363,34 +414,18 @@ public struct ChangeLogScanner: Sendable {
             start = Self.wordStart(line, before: start - 1)  // `ParentView body: …` names ParentView
         }
         let key = UnsafeBufferPointer(rebasing: line[start..<n])
-        let hash = Self.hash(key)
-        var slot = Int(truncatingIfNeeded: hash) & Self.tableMask
-        if table.isEmpty { table = [Int32](repeating: 0, count: Self.tableMask + 1) }
-        while true {
-            let stored = Int(table[slot])
-            if stored == 0 { break }
-            let index = stored - 1
-            if entryHash[index] == hash, Int(keyLength[index]) == key.count,
-                keyBytes.withUnsafeBufferPointer({ Self.equal($0.baseAddress! + Int(keyStart[index]), key) })
-            {
-                return entries[index].view < 0 ? nil : index
-            }
-            slot = (slot + 1) & Self.tableMask
-        }
+        let hash = ByteKeyTable.hash(key)
+        let found = changeTails.lookup(key, hash: hash)
+        if let index = found.value { return (Int(index), true) }
         dropUncached()
-        let cached = entries.count < Self.maxCached && key.count <= Self.maxCachedKey
-        let entry = parseChange(key, colon: colon - start, isUnchanged: isUnchanged)
-        entries.append(entry)
+        let cached = !changeTails.isFull && key.count <= Self.maxCachedKey
+        entries.append(parseChange(key, colon: colon - start, isUnchanged: isUnchanged))
         guard cached else {
             uncached = true
-            return entry.view < 0 ? nil : entries.count - 1
+            return (entries.count - 1, false)
         }
-        table[slot] = Int32(entries.count)
-        entryHash.append(hash)
-        keyStart.append(Int32(keyBytes.count))
-        keyLength.append(Int32(key.count))
-        keyBytes.append(contentsOf: key)
-        return entry.view < 0 ? nil : entries.count - 1
+        changeTails.insert(key, hash: hash, slot: found.slot, value: Int32(entries.count - 1))
+        return (entries.count - 1, true)
     }
 
     /// Whether the last entry was parsed for a line that missed the cache and must not stay.
@@ -414,40 +449,8 @@ public struct ChangeLogScanner: Sendable {
     }
 
     /// `"changed."` as a little-endian word, compared in one load.
-    private static let changedWord: UInt64 = {
-        var word: UInt64 = 0
-        for (index, byte) in "changed.".utf8.enumerated() { word |= UInt64(byte) << (8 * UInt64(index)) }
-        return word.littleEndian == word ? word : word.byteSwapped
-    }()
-
-    /// A 64-bit hash of `key`, 8 bytes per step (multiply-xorshift; the table only needs spread).
-    static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let base = key.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        var hash = UInt64(truncatingIfNeeded: key.count) &* 0x9E37_79B9_7F4A_7C15
-        var offset = 0
-        while offset + 8 <= key.count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            hash ^= hash >> 31
-            offset += 8
-        }
-        if offset < key.count {
-            var last: UInt64 = 0
-            for index in offset..<key.count { last = last << 8 | UInt64(base[index]) }
-            hash = (hash ^ last) &* 0x94D0_49BB_1331_11EB
-        }
-        return hash ^ (hash >> 29)
-    }
-
-    static func equal(_ stored: UnsafePointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = key.baseAddress else { return true }
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-            return memcmp(stored, base, key.count) == 0
-        #else
-            for index in 0..<key.count where stored[index] != base[index] { return false }
-            return true
-        #endif
-    }
+    /// A literal: a computed `static let` cost a `swift_once` check per line.
+    private static let changedWord = UInt64(littleEndian: 0x2E64_6567_6E61_6863)
 
     /// The slow path: decodes and validates the type name and items of a tail not seen before, appending
     /// its items to the flat arrays.
@@ -730,20 +733,46 @@ public struct ChangeLogScanner: Sendable {
                 cachedDate = (head, tail, days)
             }
         }
-        guard line.count >= at + 8, let hour = Self.twoDigits(line, at), line[at + 2] == UInt8(ascii: ":"),
-            let minute = Self.twoDigits(line, at + 3), line[at + 5] == UInt8(ascii: ":"),
-            let second = Self.twoDigits(line, at + 6)
-        else { return nil }
+        guard line.count >= at + 8, let base = line.baseAddress else { return nil }
+        // `HH:mm:ss` in one load: each byte XOR its pattern byte ('0' or ':') is 0...9 for a digit and 0 for
+        // the colon (callgrind: 212 instructions per line before, with the fraction's loop below).
+        let clock =
+            UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            ^ 0x3030_3A30_303A_3030
+        guard Self.digitBytes(clock) == 8, clock & 0x0000_FF00_00FF_0000 == 0 else { return nil }
+        func digit(_ index: UInt64) -> Int64 { Int64(truncatingIfNeeded: clock >> (8 * index) & 0xFF) }
+        let hour = digit(0) * 10 + digit(1)
+        let minute = digit(3) * 10 + digit(4)
+        let second = digit(6) * 10 + digit(7)
         var millis = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000
         at += 8
         if at < line.count, line[at] == UInt8(ascii: ".") {
             at += 1
-            // Milliseconds from the first three digits; the rest only extend the text (no division per digit).
+            // Milliseconds from the first three digits; the rest only extend the text.
             var digits = 0
-            while at < line.count, line[at] >= 48, line[at] <= 57 {
-                if digits < 3 { millis += Int64(line[at] - 48) * (digits == 0 ? 100 : digits == 1 ? 10 : 1) }
-                digits += 1
-                at += 1
+            let wide = at + 8 <= line.count
+            if wide {
+                let fraction =
+                    UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                    ^ 0x3030_3030_3030_3030
+                digits = Self.digitBytes(fraction)
+                let first = Int64(truncatingIfNeeded: fraction & 0xFF)
+                let second = Int64(truncatingIfNeeded: fraction >> 8 & 0xFF)
+                let third = Int64(truncatingIfNeeded: fraction >> 16 & 0xFF)
+                switch digits {
+                case 0: break
+                case 1: millis += first * 100
+                case 2: millis += first * 100 + second * 10
+                default: millis += first * 100 + second * 10 + third
+                }
+                at += digits
+            }
+            if !wide || digits == 8 {
+                while at < line.count, line[at] >= 48, line[at] <= 57 {
+                    if digits < 3 { millis += Int64(line[at] - 48) * (digits == 0 ? 100 : digits == 1 ? 10 : 1) }
+                    digits += 1
+                    at += 1
+                }
             }
         }
         if at < line.count, line[at] == UInt8(ascii: "Z") {
@@ -756,6 +785,15 @@ public struct ChangeLogScanner: Sendable {
             if Self.twoDigits(line, at) != nil { at += 2 }
         }
         return (millis, at)
+    }
+
+    /// How many of the low-order bytes of `word` (a little-endian load XOR `'0'` per byte) are digits, 0...8.
+    @inline(__always)
+    static func digitBytes(_ word: UInt64) -> Int {
+        // A byte above 9 sets its top bit: either it is 0x80 or more, or adding 0x76 to its low 7 bits carries
+        // into bit 7 (which no byte can carry out of).
+        let notDigit = (word | ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
+        return notDigit.trailingZeroBitCount / 8
     }
 
     /// The two decimal digits at `at`, or nil.

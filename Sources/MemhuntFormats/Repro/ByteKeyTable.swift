@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A bounded map from byte strings to `Int32` values: an open-addressed table (linear probing) of twice
+/// `capacity` slots, each key copied once into one flat array and compared with `memcmp`. Keys are never
+/// removed; once `capacity` keys are in, `insert` is not called (`isFull`). The slots are allocated on the
+/// first insert, so an unused table costs nothing.
+struct ByteKeyTable {
+    /// Keys at most; a power of two.
+    let capacity: Int
+    /// Key index + 1 per slot; 0 is empty.
+    private var slots: [Int32] = []
+    private var hashes: [UInt64] = []
+    private var starts: [Int32] = []
+    private var lengths: [Int32] = []
+    private var bytes: [UInt8] = []
+    private var values: [Int32] = []
+
+    init(capacity: Int) {
+        precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
+        self.capacity = capacity
+    }
+
+    var count: Int { values.count }
+    var isFull: Bool { values.count >= capacity }
+
+    /// The value stored for `key` (whose `hash` is `ByteKeyTable.hash(key)`), or nil and the slot `insert`
+    /// takes for it.
+    func lookup(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (value: Int32?, slot: Int) {
+        let mask = 2 * capacity - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        guard !slots.isEmpty else { return (nil, slot) }
+        while true {
+            let stored = Int(slots[slot])
+            if stored == 0 { return (nil, slot) }
+            let index = stored - 1
+            if hashes[index] == hash, Int(lengths[index]) == key.count,
+                bytes.withUnsafeBufferPointer({ Self.equal($0.baseAddress! + Int(starts[index]), key) })
+            {
+                return (values[index], slot)
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Adds `key` with `value` at the `slot` a `lookup` of it returned, with no insert in between.
+    mutating func insert(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64, slot: Int, value: Int32) {
+        precondition(!isFull, "insert into a full table")
+        if slots.isEmpty { slots = [Int32](repeating: 0, count: 2 * capacity) }
+        slots[slot] = Int32(values.count + 1)
+        hashes.append(hash)
+        starts.append(Int32(bytes.count))
+        lengths.append(Int32(key.count))
+        bytes.append(contentsOf: key)
+        values.append(value)
+    }
+
+    /// A 64-bit hash of `key`, 8 bytes per step (multiply-xorshift; the table only needs spread). A key of 8
+    /// bytes or more ends with one load of its last 8 (overlapping the previous step) instead of a loop over
+    /// its last bytes.
+    static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = key.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let count = key.count
+        var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+        var offset = 0
+        while offset + 8 <= count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            offset += 8
+        }
+        if offset < count {
+            var last: UInt64 = 0
+            if count >= 8 {
+                last = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            } else {
+                for index in offset..<count { last = last << 8 | UInt64(base[index]) }
+            }
+            hash = (hash ^ last) &* 0x94D0_49BB_1331_11EB
+        }
+        return hash ^ (hash >> 29)
+    }
+
+    static func equal(_ stored: UnsafePointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = key.baseAddress else { return true }
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+            return memcmp(stored, base, key.count) == 0
+        #else
+            for index in 0..<key.count where stored[index] != base[index] { return false }
+            return true
+        #endif
+    }
+}
