@@ -23,6 +23,9 @@ let package = Package(
         // libcurl, loaded with dlopen by the first HTTPS or proxied request (Linux): not linked, so that a
         // run that never makes one never loads it and its 29 libraries (~4.5 ms of every start).
         .target(name: "CCurl"),
+        // Read-only file mappings that survive the file's truncation (a SIGBUS handler maps zeros over the
+        // missing page): change logs are scanned and hashed from the page cache, without copying them.
+        .target(name: "CMappedFile"),
         .systemLibrary(
             name: "CYaml",
             pkgConfig: "yaml-0.1",
@@ -104,6 +107,7 @@ let package = Package(
         .target(
             name: "MemhuntArtifacts",
             dependencies: [
+                "CMappedFile",
                 "MemhuntBasics",
                 "MemhuntCore",
                 "MemhuntFormats",
@@ -114,6 +118,7 @@ let package = Package(
         .testTarget(
             name: "MemhuntArtifactsTests",
             dependencies: [
+                "CMappedFile",
                 "MemhuntArtifacts",
                 "MemhuntBasics",
                 "MemhuntChecks",

@@ -1,3 +1,4 @@
+import CMappedFile
 import Foundation
 import MemhuntBasics
 import MemhuntCore
@@ -153,16 +154,15 @@ public enum LocalArtifacts {
         }
         var (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
         if route == .changeLog {
-            guard
-                let (summary, total, digest) = streamChangeLog(
-                    fd, head: bytes, more: bytes.count == headCapacity, hash: hash)
-            else {
-                return readFailed()
+            switch streamChangeLog(fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash) {
+            case .failure(let failure):
+                return Artifact(source: source, localPath: path, status: .error, error: failure.message)
+            case .success(let (summary, total, digest)):
+                var artifact = Artifact(source: source, localPath: path, sha256: digest, size: total, status: .ok)
+                artifact.kind = .changeLog
+                artifact.content = .repro(.changeLog(summary))
+                return artifact
             }
-            var artifact = Artifact(source: source, localPath: path, sha256: digest, size: total, status: .ok)
-            artifact.kind = .changeLog
-            artifact.content = .repro(.changeLog(summary))
-            return artifact
         }
         let headCount = bytes.count
         if size > documentLimit {
@@ -241,31 +241,40 @@ public enum LocalArtifacts {
         return total
     }
 
-    /// Streams the rest of a change log through the scanner: a reader thread fills three 1 MiB buffers in turn
-    /// and hashes each after handing it over, while this thread scans. The summary, the bytes read and the
-    /// digest; nil on a read error.
+    /// Why a change log could not be streamed.
+    struct StreamFailure: Error {
+        let message: String
+    }
+
+    /// Streams the rest of a change log through the scanner: a reader thread maps the file 1 MiB at a time
+    /// (then reads what grew after the `stat`) and hashes each window after handing it over, while this
+    /// thread scans. The summary, the bytes read and the digest.
     ///
-    /// 1 GiB log (`Benchmarks/run.py`, 2 cores): before, this thread read (a fresh `Data` per MiB) and scanned
-    /// while a queue hashed, 1.31 s wall for 2.0 s CPU, the kernel's copies and page-cache reads 26 % of the
-    /// scanning thread's samples (perf); the reading moved to the hashing thread.
-    private static func streamChangeLog(_ fd: Int32, head: [UInt8], more: Bool, hash: Bool) -> (
-        summary: ChangeLogSummary, total: Int, digest: String?
-    )? {
+    /// 1 GiB log (`Benchmarks/run.py`, 2 cores): the reader thread read into three buffers and hashed; the
+    /// kernel's copies into the buffers were 30 % of its samples (perf), and it bounded the wall time, with
+    /// the scanner close behind. Mapped, the copy is gone.
+    static func streamChangeLog(_ fd: Int32, head: [UInt8], more: Bool, size: Int, hash: Bool) -> Result<
+        (summary: ChangeLogSummary, total: Int, digest: String?), StreamFailure
+    > {
         var scanner = ChangeLogScanner()
         head.withUnsafeBytes { scanner.feed($0) }
-        let reader = ChunkReader(fd: fd, hasher: hash ? SHA256() : nil)
+        let reader = ChunkReader(fd: fd, from: head.count, mapTo: size, hasher: hash ? SHA256() : nil)
         head.withUnsafeBytes { reader.hasher?.update($0) }
         if more {
             DispatchQueue.global().async { reader.produce() }
             reader.consume { scanner.feed($0) }
             reader.finished.wait()
+            reader.close()
         }
-        guard !reader.failed else { return nil }
+        if reader.truncated {
+            return .failure(StreamFailure(message: "the file was truncated while it was read"))
+        }
+        if reader.failed { return .failure(StreamFailure(message: "read failed: \(reason(reader.errorNumber))")) }
         let digest = reader.hasher.map { hasher in
             var hasher = hasher
             return hasher.finalizeHex()
         }
-        return (scanner.finish(), head.count + reader.total, digest)
+        return .success((scanner.finish(), head.count + reader.total, digest))
     }
     private static func opendirReason(_ path: String) -> String {
         guard let directory = opendir(path) else { return reason(errno) }
@@ -304,69 +313,132 @@ public enum LocalArtifacts {
 
 /// The reading side of `LocalArtifacts.streamChangeLog`: `produce` on one thread, `consume` on another.
 ///
-/// Buffers are filled in turn; `filled` counts the ones handed over, `free` the ones the consumer is done
-/// with. The producer hashes a buffer after handing it over (both only read it then) and refills it only
-/// after the consumer gave it back, so each buffer has one writer at a time; the semaphores order the bytes.
+/// Slots are filled in turn, each with a window of the file mapped read-only up to its size at `stat`, then
+/// with what `pread` gives after it (a file that grew is read to its end) or when a mapping fails. `filled`
+/// counts the slots handed over, `free` the ones the consumer is done with. The producer hashes a slot after
+/// handing it over (both only read it then) and unmaps or refills it only after the consumer gave it back,
+/// so each slot has one writer at a time; the semaphores order the bytes. A mapped page the file lost to a
+/// truncation reads as zeros (`CMappedFile`) and sets `truncated`.
 private final class ChunkReader: @unchecked Sendable {
     static let slots = 3
     static let chunk = 1 << 20
     let fd: Int32
     var hasher: SHA256?
-    private let buffers: [UnsafeMutableRawBufferPointer]
-    /// Bytes in each buffer (-1: a read failed), written by the producer before `filled.signal()`.
+    /// The next byte to map or read.
+    private var offset: Int
+    /// Where mapping ends: the size at `stat`, or `offset` once a mapping failed.
+    private var mapEnd: Int
+    /// Buffers for the part that is read; allocated on first use.
+    private var buffers: [UnsafeMutableRawBufferPointer?] = Array(repeating: nil, count: ChunkReader.slots)
+    /// What each slot hands over, and its mapping's handle (-1: a buffer).
+    private var views = [UnsafeRawBufferPointer](
+        repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: ChunkReader.slots)
+    private var mappings = [Int32](repeating: -1, count: ChunkReader.slots)
+    /// Bytes in each slot (-1: a read failed), written by the producer before `filled.signal()`.
     private let lengths = UnsafeMutablePointer<Int>.allocate(capacity: ChunkReader.slots)
     /// Starts at 0 and is signalled `slots` times: libdispatch traps when a semaphore is released below the
     /// value it was created with, which the producer's last `wait` leaves it at.
     private let free = DispatchSemaphore(value: 0)
     private let filled = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
-    /// Bytes read by `produce`, and whether a read failed; read after `finished`.
+    /// Bytes read by `produce`, whether a read failed (and errno then), whether a mapped page was gone;
+    /// read after `finished` and `close`.
     private(set) var total = 0
     private(set) var failed = false
+    private(set) var errorNumber: Int32 = 0
+    private(set) var truncated = false
 
-    init(fd: Int32, hasher: SHA256?) {
+    init(fd: Int32, from offset: Int, mapTo size: Int, hasher: SHA256?) {
         self.fd = fd
+        self.offset = offset
+        self.mapEnd = size
         self.hasher = hasher
-        buffers = (0..<Self.slots).map { _ in
-            UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunk, alignment: 64)
-        }
         lengths.initialize(repeating: 0, count: Self.slots)
         for _ in 0..<Self.slots { free.signal() }
     }
 
     deinit {
-        for buffer in buffers { buffer.deallocate() }
+        close()
+        for buffer in buffers { buffer?.deallocate() }
         lengths.deallocate()
     }
 
-    /// Reads until the end of the file or an error (a length of -1).
+    /// Maps or reads until the end of the file or an error (a length of -1).
     func produce() {
         var slot = 0
         while true {
             free.wait()
-            let count = LocalArtifacts.fill(fd, buffers[slot]) ?? -1
+            release(slot)
+            let count = fill(slot)
             lengths[slot] = count
             filled.signal()
             guard count > 0 else { break }
             total += count
-            hasher?.update(UnsafeRawBufferPointer(rebasing: buffers[slot][0..<count]))
+            hasher?.update(views[slot])
             slot = (slot + 1) % Self.slots
         }
         failed = lengths[slot] < 0
         finished.signal()
     }
 
-    /// Hands each buffer's bytes to `body` in file order, until the end or an error.
+    /// Hands each slot's bytes to `body` in file order, until the end or an error.
     func consume(_ body: (UnsafeRawBufferPointer) -> Void) {
         var slot = 0
         while true {
             filled.wait()
             let count = lengths[slot]
             guard count > 0 else { return }
-            body(UnsafeRawBufferPointer(rebasing: buffers[slot][0..<count]))
+            body(views[slot])
             free.signal()
             slot = (slot + 1) % Self.slots
         }
+    }
+
+    /// Unmaps what is still mapped; after `consume` returned and `finished`.
+    func close() {
+        for slot in 0..<Self.slots { release(slot) }
+    }
+
+    /// Unmaps the slot's window, noting a truncation, when it has one.
+    private func release(_ slot: Int) {
+        let handle = mappings[slot]
+        guard handle >= 0 else { return }
+        if memhunt_mapped_truncated(handle) != 0 { truncated = true }
+        memhunt_unmap(handle)
+        mappings[slot] = -1
+    }
+
+    /// Puts the next bytes in `views[slot]`: their count, 0 at the end, -1 on a read error.
+    private func fill(_ slot: Int) -> Int {
+        if offset < mapEnd {
+            let aligned = offset - offset % memhunt_page_size()
+            let length = min(Self.chunk, mapEnd - aligned)
+            var handle: Int32 = -1
+            if let address = memhunt_map(fd, Int64(aligned), length, &handle) {
+                mappings[slot] = handle
+                views[slot] = UnsafeRawBufferPointer(
+                    start: address + (offset - aligned), count: aligned + length - offset)
+                offset = aligned + length
+                return views[slot].count
+            }
+            mapEnd = offset  // a file system that cannot map, or 64 mappings live: read from here on
+        }
+        let buffer = buffers[slot] ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunk, alignment: 64)
+        buffers[slot] = buffer
+        var count = 0
+        while count < buffer.count {
+            let got = systemPread(fd, buffer.baseAddress! + count, buffer.count - count, offset + count)
+            if got < 0 {
+                if errno == EINTR { continue }
+                errorNumber = errno
+                return -1
+            }
+            if got == 0 { break }
+            count += got
+        }
+        offset += count
+        views[slot] = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        return count
     }
 }
 
@@ -377,6 +449,9 @@ private final class ChunkReader: @unchecked Sendable {
     private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         Glibc.read(fd, buffer, count)
     }
+    private func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) -> Int {
+        Glibc.pread(fd, buffer, count, off_t(offset))
+    }
     private func systemClose(_ fd: Int32) -> Int32 { Glibc.close(fd) }
 #else
     typealias FileStatus = Darwin.stat
@@ -384,6 +459,9 @@ private final class ChunkReader: @unchecked Sendable {
     private func systemOpen(_ path: String) -> Int32 { Darwin.open(path, O_RDONLY | O_CLOEXEC) }
     private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         Darwin.read(fd, buffer, count)
+    }
+    private func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) -> Int {
+        Darwin.pread(fd, buffer, count, off_t(offset))
     }
     private func systemClose(_ fd: Int32) -> Int32 { Darwin.close(fd) }
 #endif

@@ -1,0 +1,107 @@
+// See CMappedFile.h. The handler only reads the table of live mappings and calls mmap, which Linux and
+// Darwin carry out as one system call: a fault on a truncated page is handled on the faulting thread, and
+// the read that faulted is repeated on the zero page.
+#include "CMappedFile.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define SLOTS 64
+
+struct slot {
+    atomic_int used;
+    atomic_uintptr_t start;
+    atomic_uintptr_t end;
+    atomic_int truncated;
+    size_t length;
+};
+
+static struct slot slots[SLOTS];
+static struct sigaction previous;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int installed;
+static uintptr_t page_mask;
+
+static void on_sigbus(int number, siginfo_t *info, void *context) {
+    uintptr_t address = (uintptr_t)info->si_addr;
+    for (int index = 0; index < SLOTS; index++) {
+        uintptr_t start = atomic_load(&slots[index].start);
+        if (start == 0 || address < start || address >= atomic_load(&slots[index].end)) continue;
+        void *page = (void *)(address & ~page_mask);
+        if (mmap(page, page_mask + 1, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+            atomic_store(&slots[index].truncated, 1);
+            return;
+        }
+    }
+    // Not a page of ours: what was there before decides. The default (or ignoring it, which a fault cannot)
+    // is restored, and the read faults again under it.
+    if (previous.sa_flags & SA_SIGINFO) {
+        previous.sa_sigaction(number, info, context);
+    } else if (previous.sa_handler == SIG_DFL || previous.sa_handler == SIG_IGN) {
+        struct sigaction fallback;
+        memset(&fallback, 0, sizeof fallback);
+        fallback.sa_handler = SIG_DFL;
+        sigaction(SIGBUS, &fallback, NULL);
+    } else {
+        previous.sa_handler(number);
+    }
+}
+
+static void install(void) {
+    page_mask = (uintptr_t)sysconf(_SC_PAGESIZE) - 1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_sigbus;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    installed = sigaction(SIGBUS, &action, &previous) == 0;
+}
+
+long memhunt_page_size(void) { return sysconf(_SC_PAGESIZE); }
+
+const void *memhunt_map(int fd, long long offset, size_t length, int *handle) {
+    pthread_once(&once, install);
+    if (!installed) {
+        errno = ENOTSUP;
+        return NULL;
+    }
+    for (int index = 0; index < SLOTS; index++) {
+        int expected = 0;
+        if (!atomic_compare_exchange_strong(&slots[index].used, &expected, 1)) continue;
+        int flags = MAP_SHARED;
+#ifdef MAP_POPULATE
+        flags |= MAP_POPULATE;
+#endif
+        void *address = mmap(NULL, length, PROT_READ, flags, fd, (off_t)offset);
+        if (address == MAP_FAILED) {
+            int error = errno;
+            atomic_store(&slots[index].used, 0);
+            errno = error;
+            return NULL;
+        }
+        slots[index].length = length;
+        atomic_store(&slots[index].truncated, 0);
+        atomic_store(&slots[index].end, (uintptr_t)address + length);
+        atomic_store(&slots[index].start, (uintptr_t)address);
+        *handle = index;
+        return address;
+    }
+    errno = EBUSY;
+    return NULL;
+}
+
+int memhunt_mapped_truncated(int handle) { return atomic_load(&slots[handle].truncated); }
+
+void memhunt_unmap(int handle) {
+    void *address = (void *)atomic_load(&slots[handle].start);
+    atomic_store(&slots[handle].start, 0);
+    atomic_store(&slots[handle].end, 0);
+    munmap(address, slots[handle].length);
+    atomic_store(&slots[handle].used, 0);
+}

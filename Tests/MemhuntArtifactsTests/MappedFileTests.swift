@@ -1,0 +1,93 @@
+import CMappedFile
+import Foundation
+import MemhuntBasics
+import MemhuntFormats
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntArtifacts
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Change logs are scanned and hashed from mappings of the file: a file cut short under its mapping is named
+/// and the process lives on; a file that grew after its `stat` is read to its end.
+@Suite struct MappedFileTests {
+    /// Lines of a change log, `count` of them, each 32 bytes.
+    static func log(lines count: Int, from first: Int = 0) -> String {
+        (first..<(first + count)).map { "View\(String(format: "%06d", $0 % 1000)): @self, _pa changed.\n" }.joined()
+    }
+
+    /// Opens `path` and reads its first 64 KiB, as `LocalArtifacts.load` does before it streams.
+    static func openWithHead(_ path: String) throws -> (fd: Int32, head: [UInt8]) {
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        var head = [UInt8](repeating: 0, count: 65_536)
+        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        try #require(count == 65_536)
+        return (fd, head)
+    }
+
+    @Test func aPageTheFileLostReadsAsZerosAndIsNoted() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let page = memhunt_page_size()
+        try dir.write("three", String(repeating: "x", count: 3 * page))
+        let fd = open(dir.path + "/three", O_RDONLY)
+        defer { close(fd) }
+        var handle: Int32 = -1
+        let address = try #require(memhunt_map(fd, 0, 3 * page, &handle))
+        #expect(address.load(fromByteOffset: 2 * page, as: UInt8.self) == UInt8(ascii: "x"))
+        #expect(memhunt_mapped_truncated(handle) == 0)
+        #expect(truncate(dir.path + "/three", off_t(page)) == 0)
+        #expect(address.load(fromByteOffset: 5, as: UInt8.self) == UInt8(ascii: "x"))
+        #expect(address.load(fromByteOffset: 2 * page + 5, as: UInt8.self) == 0)
+        #expect(address.load(fromByteOffset: page, as: UInt8.self) == 0)
+        #expect(memhunt_mapped_truncated(handle) == 1)
+        memhunt_unmap(handle)
+    }
+
+    /// 8 MiB written, cut to 2 MiB after the `stat` (and after the first 64 KiB were read): the windows past
+    /// 2 MiB read as zeros, and the artifact is an error that says why, not a summary of zeros.
+    @Test func aChangeLogCutShortWhileReadIsAnError() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let text = Self.log(lines: 262_144)
+        #expect(text.utf8.count == 8 << 20)
+        try dir.write("cut.log", text)
+        let (fd, head) = try Self.openWithHead(dir.path + "/cut.log")
+        defer { close(fd) }
+        #expect(ftruncate(fd, 2 << 20) == 0 || truncate(dir.path + "/cut.log", 2 << 20) == 0)
+        switch LocalArtifacts.streamChangeLog(fd, head: head, more: true, size: text.utf8.count, hash: true) {
+        case .success(let read): Issue.record("read \(read.total) bytes of a file cut to 2 MiB")
+        case .failure(let failure): #expect(failure.message == "the file was truncated while it was read")
+        }
+    }
+
+    /// 4 MiB at the `stat`, 1 MiB appended before the stream: the mapped part and the read rest make one
+    /// digest of every byte in order and counts of every line.
+    @Test func aChangeLogThatGrewAfterItsStatIsReadToItsEnd() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let first = Self.log(lines: 131_072)
+        let more = Self.log(lines: 32_768, from: 131_072)
+        try dir.write("grows.log", first)
+        let (fd, head) = try Self.openWithHead(dir.path + "/grows.log")
+        defer { close(fd) }
+        let handle = try #require(FileHandle(forWritingAtPath: dir.path + "/grows.log"))
+        handle.seekToEndOfFile()
+        handle.write(Data(more.utf8))
+        handle.closeFile()
+        switch LocalArtifacts.streamChangeLog(fd, head: head, more: true, size: first.utf8.count, hash: true) {
+        case .failure(let failure): Issue.record("failed: \(failure.message)")
+        case .success(let read):
+            #expect(read.total == 5 << 20)
+            #expect(read.digest == SHA256.hex(Array((first + more).utf8)))
+            #expect(read.summary.evaluations == 163_840)
+            #expect(read.summary.views["View000999"] == 163)
+        }
+    }
+}
