@@ -50,7 +50,7 @@ fi
 
 # The playbook loader (MemhuntCore, with the built-in checks' descriptions) and the manifest reader
 # (MemhuntArtifacts) need more of the package: built only when one of them is asked for.
-c_modules=(-I "$out/lib" -I Sources/CYaml -I Sources/CLibcrypto -I Sources/CCurl/include)
+c_modules=(-I "$out/lib" -I Sources/CYaml -I Sources/CLibcrypto -I Sources/CCurl/include -I Sources/CMappedFile/include)
 if [[ " ${targets[*]} " == *" playbook "* || " ${targets[*]} " == *" manifest "* ]]; then
     build_lib MemhuntBasics Sources/MemhuntBasics "${c_modules[@]}"
     build_lib MemhuntCore Sources/MemhuntCore "${c_modules[@]}"
@@ -63,6 +63,12 @@ if [[ " ${targets[*]} " == *" manifest "* ]]; then
         clang -fsanitize=address,fuzzer-no-link -O1 -g -I Sources/CCurl/include -c Sources/CCurl/CCurl.c \
             -o "$out/lib/CCurl.o"
         ar rcs "$out/lib/libCCurl.a" "$out/lib/CCurl.o"
+    fi
+    # MemhuntArtifacts' file mappings (C), the same way.
+    if [ ! -f "$out/lib/libCMappedFile.a" ] || [ Sources/CMappedFile/CMappedFile.c -nt "$out/lib/libCMappedFile.a" ]; then
+        clang -fsanitize=address,fuzzer-no-link -O1 -g -I Sources/CMappedFile/include -c Sources/CMappedFile/CMappedFile.c \
+            -o "$out/lib/CMappedFile.o"
+        ar rcs "$out/lib/libCMappedFile.a" "$out/lib/CMappedFile.o"
     fi
     build_lib MemhuntHTTP Sources/MemhuntHTTP "${c_modules[@]}"
     build_lib MemhuntArtifacts Sources/MemhuntArtifacts "${c_modules[@]}"
@@ -86,7 +92,7 @@ for target in "${targets[@]}"; do
             -lMemhuntBasics -lyaml -lcrypto)
         ;;
     manifest)
-        libs=("${c_modules[@]}" -lMemhuntArtifacts -lMemhuntHTTP -lCCurl -lMemhuntCore -lMemhuntYAML
+        libs=("${c_modules[@]}" -lMemhuntArtifacts -lCMappedFile -lMemhuntHTTP -lCCurl -lMemhuntCore -lMemhuntYAML
             -lMemhuntFormats -lMemhuntBasics -lyaml -lcrypto -ldl)
         ;;
     esac
