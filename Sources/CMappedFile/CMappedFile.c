@@ -28,9 +28,18 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int installed;
 static uintptr_t page_mask;
 
+static void restore_default(void) {
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigaction(SIGBUS, &fallback, NULL);
+}
+
 static void on_sigbus(int number, siginfo_t *info, void *context) {
+    // Only a fault (si_code > 0: made by the kernel, with the faulting address) can be a lost page; a SIGBUS
+    // sent with kill or raise (si_code <= 0) carries no address.
     uintptr_t address = (uintptr_t)info->si_addr;
-    for (int index = 0; index < SLOTS; index++) {
+    for (int index = 0; info->si_code > 0 && index < SLOTS; index++) {
         uintptr_t start = atomic_load(&slots[index].start);
         if (start == 0 || address < start || address >= atomic_load(&slots[index].end)) continue;
         void *page = (void *)(address & ~page_mask);
@@ -39,15 +48,17 @@ static void on_sigbus(int number, siginfo_t *info, void *context) {
             return;
         }
     }
-    // Not a page of ours: what was there before decides. The default (or ignoring it, which a fault cannot)
-    // is restored, and the read faults again under it.
+    // Not a page of ours: what was there before decides.
     if (previous.sa_flags & SA_SIGINFO) {
         previous.sa_sigaction(number, info, context);
-    } else if (previous.sa_handler == SIG_DFL || previous.sa_handler == SIG_IGN) {
-        struct sigaction fallback;
-        memset(&fallback, 0, sizeof fallback);
-        fallback.sa_handler = SIG_DFL;
-        sigaction(SIGBUS, &fallback, NULL);
+    } else if (previous.sa_handler == SIG_IGN) {
+        // A sent signal stays ignored; a fault cannot be (the read would fault forever): the default ends it.
+        if (info->si_code > 0) restore_default();
+    } else if (previous.sa_handler == SIG_DFL) {
+        // The default ends the process: raised again, it is delivered when the handler returns (a fault would
+        // also repeat).
+        restore_default();
+        raise(number);
     } else {
         previous.sa_handler(number);
     }

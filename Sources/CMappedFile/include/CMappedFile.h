@@ -8,7 +8,8 @@
 /// A page of a mapped file that the file no longer has raises SIGBUS when it is read. While a mapping made
 /// here is live, a SIGBUS on one of its pages maps a page of zeros there instead, and
 /// `memhunt_mapped_truncated` tells: the process goes on and the reader reports the file as changed. A SIGBUS
-/// anywhere else goes to the disposition that was there before the first mapping.
+/// anywhere else, or sent by `kill`, goes to the disposition that was there before the first mapping (by
+/// default, it ends the process).
 
 /// The system's page size: offsets given to `memhunt_map` are multiples of it.
 long memhunt_page_size(void);
