@@ -330,9 +330,10 @@ private final class ChunkReader: @unchecked Sendable {
     private var mapEnd: Int
     /// Buffers for the part that is read; allocated on first use.
     private var buffers: [UnsafeMutableRawBufferPointer?] = Array(repeating: nil, count: ChunkReader.slots)
-    /// What each slot hands over, and its mapping's handle (-1: a buffer).
-    private var views = [UnsafeRawBufferPointer](
-        repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: ChunkReader.slots)
+    /// What each slot hands over (written by the producer before `filled.signal()`, read by the consumer
+    /// after its `wait`: raw memory, as an array's copy-on-write check would race with the reading thread).
+    private let views = UnsafeMutablePointer<UnsafeRawBufferPointer>.allocate(capacity: ChunkReader.slots)
+    /// Each slot's mapping handle (-1: a buffer); the producer's, and `close`'s after `finished`.
     private var mappings = [Int32](repeating: -1, count: ChunkReader.slots)
     /// Bytes in each slot (-1: a read failed), written by the producer before `filled.signal()`.
     private let lengths = UnsafeMutablePointer<Int>.allocate(capacity: ChunkReader.slots)
@@ -354,6 +355,7 @@ private final class ChunkReader: @unchecked Sendable {
         self.mapEnd = size
         self.hasher = hasher
         lengths.initialize(repeating: 0, count: Self.slots)
+        views.initialize(repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: Self.slots)
         for _ in 0..<Self.slots { free.signal() }
     }
 
@@ -361,6 +363,7 @@ private final class ChunkReader: @unchecked Sendable {
         close()
         for buffer in buffers { buffer?.deallocate() }
         lengths.deallocate()
+        views.deallocate()
     }
 
     /// Maps or reads until the end of the file or an error (a length of -1).
