@@ -15,7 +15,7 @@ import Testing
 
 /// Change logs are scanned and hashed from mappings of the file: a file cut short under its mapping is named
 /// and the process lives on; a file that grew after its `stat` is read to its end.
-@Suite struct MappedFileTests {
+@Suite(.serialized) struct MappedFileTests {
     /// Lines of a change log, `count` of them, each 32 bytes.
     static func log(lines count: Int, from first: Int = 0) -> String {
         (first..<(first + count)).map { "View\(String(format: "%06d", $0 % 1000)): @self, _pa changed.\n" }.joined()
@@ -88,6 +88,36 @@ import Testing
             #expect(read.digest == SHA256.hex(Array((first + more).utf8)))
             #expect(read.summary.evaluations == 163_840)
             #expect(read.summary.views["View000999"] == 163)
+        }
+    }
+
+    /// With every mapping slot taken (64), the log is read with `pread` from its first window on: the same
+    /// digest and counts.
+    @Test func aLogIsReadWhenNoMappingIsLeft() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let text = Self.log(lines: 131_072)
+        try dir.write("log.txt", text)
+        try dir.write("page", String(repeating: "p", count: memhunt_page_size()))
+        let pageFD = open(dir.path + "/page", O_RDONLY)
+        defer { close(pageFD) }
+        var held: [Int32] = []
+        defer { held.forEach(memhunt_unmap) }
+        while held.count < 100 {
+            var handle: Int32 = -1
+            guard memhunt_map(pageFD, 0, memhunt_page_size(), &handle) != nil else { break }
+            held.append(handle)
+        }
+        #expect(errno == EBUSY)
+        #expect(held.count <= 64)
+        let (fd, head) = try Self.openWithHead(dir.path + "/log.txt")
+        defer { close(fd) }
+        switch LocalArtifacts.streamChangeLog(fd, head: head, more: true, size: text.utf8.count, hash: true) {
+        case .failure(let failure): Issue.record("failed: \(failure.message)")
+        case .success(let read):
+            #expect(read.total == 4 << 20)
+            #expect(read.digest == SHA256.hex(Array(text.utf8)))
+            #expect(read.summary.evaluations == 131_072)
         }
     }
 }
