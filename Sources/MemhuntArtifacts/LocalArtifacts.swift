@@ -225,12 +225,17 @@ public enum LocalArtifacts {
         return bytes
     }
 
-    /// Reads until `buffer` is full or the file ends: the bytes read, nil on an error (errno tells).
-    static func fill(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, stopAt: Int? = nil) -> Int? {
+    /// Reads until `buffer` is full or the file ends: the bytes read, nil on an error (errno tells). From the
+    /// file's position, or with `pread` from `offset` when one is given.
+    static func fill(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, stopAt: Int? = nil, offset: Int? = nil)
+        -> Int?
+    {
         guard let base = buffer.baseAddress else { return 0 }
         var total = 0
         while total < buffer.count, total != stopAt {
-            let count = systemRead(fd, base + total, buffer.count - total)
+            let count =
+                offset.map { systemPread(fd, base + total, buffer.count - total, $0 + total) }
+                ?? systemRead(fd, base + total, buffer.count - total)
             if count < 0 {
                 if errno == EINTR { continue }
                 return nil
@@ -428,16 +433,9 @@ private final class ChunkReader: @unchecked Sendable {
         }
         let buffer = buffers[slot] ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunk, alignment: 64)
         buffers[slot] = buffer
-        var count = 0
-        while count < buffer.count {
-            let got = systemPread(fd, buffer.baseAddress! + count, buffer.count - count, offset + count)
-            if got < 0 {
-                if errno == EINTR { continue }
-                errorNumber = errno
-                return -1
-            }
-            if got == 0 { break }
-            count += got
+        guard let count = LocalArtifacts.fill(fd, buffer, offset: offset) else {
+            errorNumber = errno
+            return -1
         }
         offset += count
         views[slot] = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
