@@ -36,6 +36,8 @@ static void restore_default(void) {
 }
 
 static void on_sigbus(int number, siginfo_t *info, void *context) {
+    // The interrupted code's errno is kept: mmap and sigaction here may set it.
+    int saved_errno = errno;
     // Only a fault (si_code > 0: made by the kernel, with the faulting address) can be a lost page; a SIGBUS
     // sent with kill or raise (si_code <= 0) carries no address.
     uintptr_t address = (uintptr_t)info->si_addr;
@@ -45,6 +47,7 @@ static void on_sigbus(int number, siginfo_t *info, void *context) {
         void *page = (void *)(address & ~page_mask);
         if (mmap(page, page_mask + 1, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
             atomic_store(&slots[index].truncated, 1);
+            errno = saved_errno;
             return;
         }
     }
@@ -62,6 +65,7 @@ static void on_sigbus(int number, siginfo_t *info, void *context) {
     } else {
         previous.sa_handler(number);
     }
+    errno = saved_errno;
 }
 
 static void install(void) {
