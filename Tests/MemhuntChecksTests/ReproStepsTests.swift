@@ -103,8 +103,8 @@ import Testing
         #expect(
             titles == [
                 "warning: Fan-out: one _thumbnailStore change re-evaluated 4 views",
-                "notice: Closure churn: StreamScreen re-evaluated 11 times with @self changed",
-                "notice: Closure churn: LibraryRow re-evaluated 8 times with @self changed",
+                "notice: Unequal inputs: StreamScreen re-evaluated 11 times with @self changed",
+                "notice: Unequal inputs: LibraryRow re-evaluated 8 times with @self changed",
                 "info: drawer-before → drawer-after: RootView +11 → +1, StreamScreen +11 → +1",
             ])
         let fanOut = try #require(result.findings.first { $0.title.hasPrefix("Fan-out") })

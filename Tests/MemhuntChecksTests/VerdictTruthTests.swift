@@ -163,6 +163,21 @@ import Testing
         #expect(crlf.facts["crash.frames"] == asSaved.facts["crash.frames"])
     }
 
+    /// "@self" among a view's changed items says its value differed from the last, not that nothing else
+    /// changed and not which input: a row that also lists `_isSelected` is never "only @self", and the cause
+    /// is never asserted to be a closure.
+    @Test func selfChangedSaysWhatTheLogListsNotWhy() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("rows.log", String(repeating: "LibraryRow: @self, _isSelected changed.\n", count: 8))
+        let result = try await Hunt.run([directory.path], app: "JustSend")
+        let churn = try #require(result.findings.first { $0.code == "change-log.closure-churn" })
+        #expect(churn.title == "Unequal inputs: LibraryRow re-evaluated 8 times with @self changed")
+        #expect(churn.detail.hasPrefix("In rows, 8 of LibraryRow's 8 evaluations listed @self as changed"))
+        #expect(churn.detail.contains("The log does not say which input."))
+        #expect(!churn.detail.contains("only"))
+    }
+
     @Test func deadlockCodeShowsTheFileLockEvidence() async throws {
         let result = try await Hunt.run(["several-apps"], app: "Locker")
         #expect(result.facts["crash.kind"] == "killed")

@@ -27,7 +27,8 @@ struct ChangeLogCheck: Check {
             FindingCode("change-log.fan-out", .warning, "One change re-evaluated many different views in one burst."),
             FindingCode(
                 "change-log.closure-churn", .notice,
-                "A view re-evaluated with only @self changed: closures or non-Equatable inputs."),
+                "A view re-evaluated again and again with @self changed: inputs that never compare equal (closures, "
+                    + "most often)."),
             FindingCode("change-log.identity-churn", .notice, "A view got a new identity again and again."),
         ],
         parameters: [
@@ -35,7 +36,7 @@ struct ChangeLogCheck: Check {
                 "hot_ratio", default: 5.0, "Warn when a view evaluates this many times its siblings' median."),
             CheckParameter("hot_min", default: 10, "… and at least this many times."),
             CheckParameter("fan_out_views", default: 4, "Warn when one change re-evaluates this many different views."),
-            CheckParameter("churn_min", default: 8, "Notice a view evaluated this many times with only @self changed."),
+            CheckParameter("churn_min", default: 8, "Notice a view evaluated this many times with @self changed."),
             CheckParameter("identity_min", default: 3, "Notice a view that got a new identity this many times."),
         ]
     )
@@ -170,12 +171,18 @@ struct ChangeLogCheck: Check {
             return Finding(
                 code: "change-log.closure-churn",
                 severity: .notice,
-                title: "Closure churn: \(view) re-evaluated \(selfCount) times with @self changed",
-                detail: "In \(log.label), \(selfCount) of \(view)'s \(total) evaluations had only @self changed: the "
-                    + "parent rebuilt it with inputs that compare unequal every time. Closure properties are new on "
-                    + "every pass, so SwiftUI cannot call them equal.",
+                title: "Unequal inputs: \(view) re-evaluated \(selfCount) times with @self changed",
+                // The log lists what changed, not why: "@self" says the view's value differed from the last one
+                // (its parent made it again with inputs that compared unequal), never which input. Other items may
+                // be listed beside it.
+                detail: "In \(log.label), \(selfCount) of \(view)'s \(total) evaluations listed @self as changed: each "
+                    + "time, its parent made it again with inputs that did not compare equal to the previous ones. "
+                    + "The log does not say which input. Closure properties are the usual one: they are new on every "
+                    + "pass, so SwiftUI cannot call them equal.",
                 evidence: [Evidence(source: log.source)],
-                next: .change("Pass values instead of closures (or make the view Equatable on what it draws)."))
+                next: .change(
+                    "Find the input that compares unequal: pass values instead of closures, or make the view Equatable "
+                        + "on what it draws."))
         }
     }
 
