@@ -22,7 +22,8 @@ import Testing
         #expect(
             rank.contains("%0Aevidence: Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips#/processes/4/lifetimeMax"))
         let fanOut = try #require(lines.first { $0.contains("change-log.fan-out") })
-        #expect(fanOut.hasPrefix("::warning file=Fixtures/justsend/thumbnail-fanout.log,line=2,title=Fan-out%3A one"))
+        #expect(
+            fanOut.hasPrefix("::warning file=Fixtures/justsend/thumbnail-fanout.log,line=2,title=Fan-out%3A 4 views"))
         #expect(lines.last == "Summary: 7 warnings, 4 notices, 3 info")
         // Every line is a workflow command or the summary: no raw line break leaks out of a message.
         #expect(lines.dropLast().allSatisfy { $0.hasPrefix("::") })

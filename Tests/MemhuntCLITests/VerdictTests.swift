@@ -19,7 +19,7 @@ import Testing
                 "Rendering structure holds the memory: 3,573 layers for 2,500 lines: a layer for every line; "
                     + "CoreAnimation 346 MB is 57 % of the 611 MB footprint.",
                 "Structure is the variable: one-block 623 MB vs 2500-blocks 103 MB.",
-                "Fan-out: one _thumbnailStore change re-evaluated 4 views.",
+                "Fan-out: 4 views evaluated in one burst after one _thumbnailStore change.",
             ])
         #expect(verdict.sentences.map(\.step) == result.steps.map(\.step.id))
         for sentence in verdict.sentences {

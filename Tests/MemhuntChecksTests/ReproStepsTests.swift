@@ -102,7 +102,7 @@ import Testing
         let titles = result.findings.filter { $0.check == "change-log" }.map { "\($0.severity): \($0.title)" }
         #expect(
             titles == [
-                "warning: Fan-out: one _thumbnailStore change re-evaluated 4 views",
+                "warning: Fan-out: 4 views evaluated in one burst after one _thumbnailStore change",
                 "notice: Unequal inputs: StreamScreen re-evaluated 11 times with @self changed",
                 "notice: Unequal inputs: LibraryRow re-evaluated 8 times with @self changed",
                 "info: drawer-before → drawer-after: RootView +11 → +1, StreamScreen +11 → +1",
@@ -124,7 +124,7 @@ import Testing
         let result = try await Hunt.run([dir.path], app: nil)
         let hot = try #require(result.findings.first { $0.title.contains("re-evaluated 30 times") })
         #expect(hot.severity == .warning)
-        #expect(hot.title == "ComposerView re-evaluated 30 times in typing, 15× its siblings")
+        #expect(hot.title == "ComposerView re-evaluated 30 times in typing, 15× the other views' median")
         #expect(hot.detail.contains("Its inputs changed: _text ×30."))
     }
 

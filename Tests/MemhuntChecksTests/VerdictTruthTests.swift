@@ -178,6 +178,20 @@ import Testing
         #expect(!churn.detail.contains("only"))
     }
 
+    /// A burst tells what was evaluated close together, not what caused it; one that starts with `@self`
+    /// names no changed item (the title said "one  change re-evaluated 4 views").
+    @Test func aBurstSaysWhatCameFirstNotWhatItCaused() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("burst.log", "Grid: @self changed.\nRow: _x changed.\nBar: _y changed.\nTab: _z changed.\n")
+        let result = try await Hunt.run([directory.path], app: "JustSend")
+        let fanOut = try #require(result.findings.first { $0.code == "change-log.fan-out" })
+        #expect(fanOut.title == "Fan-out: 4 views evaluated in one burst, starting with Grid")
+        #expect(
+            fanOut.detail.hasPrefix("Starting with Grid, 4 different views evaluated in the same burst (4 evaluations)")
+        )
+    }
+
     @Test func deadlockCodeShowsTheFileLockEvidence() async throws {
         let result = try await Hunt.run(["several-apps"], app: "Locker")
         #expect(result.facts["crash.kind"] == "killed")

@@ -131,7 +131,7 @@ struct ChangeLogCheck: Check {
             code: "change-log.hot-view",
             severity: .warning,
             title:
-                "\(top.key) re-evaluated \(top.value) times in \(log.label), \(Int(saturating: Double(top.value) / median))× its siblings",
+                "\(top.key) re-evaluated \(top.value) times in \(log.label), \(Int(saturating: Double(top.value) / median))× the other views' median",
             detail: "\(top.key)'s body ran \(top.value) times; the other \(others.count) views ran a median of "
                 + "\(Int(saturating: median)) times (threshold ×\(ratio.oneDecimalText)). Its inputs changed: "
                 + Self.items(log.summary.itemCounts[top.key]) + ".",
@@ -144,13 +144,21 @@ struct ChangeLogCheck: Check {
     func fanOut(_ log: Log, _ context: CheckContext) -> [Finding] {
         let minimum = context.int("fan_out_views")
         return log.summary.fanOut.filter { $0.distinctViews >= minimum }.prefix(3).map { burst in
+            // The log shows evaluations close together, not that one caused the others: the title says what
+            // came first and how many followed. A burst that starts with `@self` or `unchanged` names no item.
             let trigger = burst.triggerItems.joined(separator: ", ")
+            let views = "\(burst.distinctViews) views evaluated in one burst"
+            let start =
+                trigger.isEmpty
+                ? "Starting with \(burst.triggerView), \(burst.distinctViews) different views"
+                : "After \(burst.triggerView): \(trigger) changed, \(burst.distinctViews) different views"
             return Finding(
                 code: "change-log.fan-out",
                 severity: .warning,
-                title: "Fan-out: one \(trigger) change re-evaluated \(burst.distinctViews) views",
-                detail: "After \(burst.triggerView): \(trigger) changed, \(burst.distinctViews) different views "
-                    + "evaluated in the same burst (\(burst.evaluations) evaluations): "
+                title: trigger.isEmpty
+                    ? "Fan-out: \(views), starting with \(burst.triggerView)"
+                    : "Fan-out: \(views) after one \(trigger) change",
+                detail: start + " evaluated in the same burst (\(burst.evaluations) evaluations): "
                     + burst.views.joined(separator: ", ") + ". Views that subscribe to a store they do not draw "
                     + "re-run on every publish.",
                 evidence: [Evidence(source: log.source, line: burst.line)],
