@@ -135,9 +135,10 @@ import Testing
         #expect(result.facts["sample.layoutPercent"] == 99.6)
         let finding = try #require(result.findings.first { $0.check == "silent-loop" })
         #expect(finding.severity == .warning)
+        // Without a change log the sample says where the main thread is, not which kind of loop it is.
         #expect(
-            finding.title
-                == "Main thread 99.6 % in layout while the change log is absent: the loop is in layout, not data")
+            finding.title == "Main thread 99.6 % in layout; no change log to tell a layout loop from a data loop")
+        #expect(finding.detail.contains("No change log was given"))
         // Suspects come from the sample's own frames; seed 003's shape is named as guidance only.
         #expect(
             finding.detail.contains(
@@ -146,12 +147,31 @@ import Testing
                     + "ScrollViewProxy.scrollTo(_:anchor:) (371 samples)"))
         #expect(finding.detail.contains("a shape to look for, not a finding of this sample"))
         #expect(finding.detail.contains("(-1001)"))
-        #expect(finding.next?.text.hasPrefix("Bisect the view tree") == true)
+        #expect(finding.next == .collect(.changeLog, finding.next?.text ?? ""))
+        #expect(finding.next?.text.hasPrefix("Capture the change log through a freeze") == true)
         #expect(
             finding.detail.hasSuffix(
                 "Heaviest busy frames (top of stack, all threads): AG::Graph::UpdateStack::update() (1204), "
                     + "DynamicLayoutViewAdaptor.updatedItems() (408), ScrollViewReader.Child.updateValue() (359)."))
         #expect(result.steps.map(\.status) == [.clear, .finding, .noArtifact, .noArtifact])
+    }
+
+    /// A change log given and silent (a `log stream` capture that matched nothing) is what puts the loop in
+    /// layout; the next action is then to bisect.
+    @Test func aSilentChangeLogPutsTheLoopInLayout() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(
+            "sample.txt", String(decoding: try Repo.bytes("layout-freeze/silent-loop-sample.txt"), as: UTF8.self))
+        try directory.write(
+            "changes.log", String(decoding: try Repo.bytes("formats/repro/logstream-empty.log"), as: UTF8.self))
+        let result = try await Hunt.run([directory.path], app: nil, playbook: "layout-freeze")
+        let finding = try #require(result.findings.first { $0.check == "silent-loop" })
+        #expect(
+            finding.title
+                == "Main thread 99.6 % in layout while the change log is silent: the loop is in layout, not data")
+        #expect(finding.detail.contains("The change log recorded 0 body evaluations"))
+        #expect(finding.next?.text.hasPrefix("Bisect the view tree") == true)
     }
 
     @Test func busyChangeLogMeansADataLoop() async throws {

@@ -65,27 +65,39 @@ struct SilentLoopCheck: Check {
             heaviest.isEmpty
             ? "" : " Heaviest busy frames (top of stack, all threads): " + heaviest.joined(separator: ", ") + "."
         if evaluations <= context.int("max_silent_evaluations") {
+            // Without a change log, the sample alone cannot tell a layout loop from a data loop whose bodies are
+            // cheap: it says where the main thread is, and the log is what settles it.
+            let absent = logs.isEmpty
             output.emit(
                 Finding(
                     code: "silent-loop.layout-loop",
                     severity: .warning,
-                    title: "Main thread \(percent) % in layout while the change log is "
-                        + (logs.isEmpty ? "absent" : "silent") + ": the loop is in layout, not data",
-                    detail: "\(where_) are in SwiftUI/UIKit layout (\(report.bodySamples) in body getters), and "
-                        + (logs.isEmpty
-                            ? "no change log covers the freeze. "
-                            : "the change log recorded " + Plural.count(evaluations, "body evaluation") + ". ")
-                        + "A data-driven loop would make _printChanges fire without pause; silence puts the loop in "
-                        + "layout. " + Self.suspects(report)
-                        + " In seed 003 the loop was ScrollView + LazyVStack + scrollTo anchoring content taller "
-                        + "than the screen (estimated sizes moved the anchor, which scrolled again): a shape to look "
+                    title: absent
+                        ? "Main thread \(percent) % in layout; no change log to tell a layout loop from a data loop"
+                        : "Main thread \(percent) % in layout while the change log is silent: the loop is in layout, "
+                            + "not data",
+                    detail: "\(where_) are in SwiftUI/UIKit layout (\(report.bodySamples) in body getters). "
+                        + (absent
+                            ? "No change log was given: a data-driven loop makes _printChanges fire without pause, "
+                                + "and a log that stays silent through the freeze puts the loop in layout. "
+                            : "The change log recorded " + Plural.count(evaluations, "body evaluation") + ": a "
+                                + "data-driven loop would make _printChanges fire without pause; silence puts the loop "
+                                + "in layout. ")
+                        + Self.suspects(report)
+                        + " A known shape of such a loop: ScrollView + LazyVStack + scrollTo anchoring content taller "
+                        + "than the screen (estimated sizes moved the anchor, which scrolled again); a shape to look "
                         + "for, not a finding of this sample. A network timeout (-1001) during the freeze is a "
                         + "consequence when the receive loop runs on the main thread."
                         + heaviestText,
                     evidence: [Evidence(source: artifact.source)],
-                    next: .change(
-                        "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable at "
-                            + "a time, until the CPU drops to zero.")))
+                    next: absent
+                        ? .collect(
+                            .changeLog,
+                            "Capture the change log through a freeze (Self._logChanges() in the suspect views' "
+                                + "bodies): silence puts the loop in layout, a steady stream in data.")
+                        : .change(
+                            "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable "
+                                + "at a time, until the CPU drops to zero.")))
         } else {
             output.emit(
                 Finding(
