@@ -46,6 +46,17 @@ import Testing
                 + "line; CoreAnimation 346 MB is 57 % of the 611 MB footprint")
     }
 
+    /// A layer count alone is structure: without CoreAnimation's share of a footprint it says nothing of memory.
+    @Test func layersAloneAreStructureNotMemory() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("pviews.txt", String(decoding: try Repo.bytes("justsend/pviews-detail.txt"), as: UTF8.self))
+        let result = try await Hunt.run([directory.path], app: "JustSend")
+        let finding = try #require(result.findings.first { $0.code == "layer-count.structure" })
+        #expect(finding.title == "Rendering structure: 3,573 layers")
+        #expect(result.facts["layers.count"] == 3573)
+    }
+
     @Test func vmmapAloneGivesFootprintCoreAnimationAndBackingStores() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -68,7 +68,11 @@ struct LayerCountCheck: Check {
             evidence.append(layerSource.evidence)
         }
         let share = context.double("max_share")
+        // Memory is said to be held only when CoreAnimation's share of the footprint shows it; a layer count alone
+        // is structure, not memory.
+        var holdsMemory = false
         if let withCA, let ca = withCA.coreAnimationMB, withCA.footprintMB > 0, ca / withCA.footprintMB >= share {
+            holdsMemory = true
             reasons.append(
                 "CoreAnimation \(ca.oneDecimalText) MB is \(Int(saturating: 100 * ca / withCA.footprintMB)) % of the "
                     + "\(withCA.footprintMB.oneDecimalText) MB footprint")
@@ -85,7 +89,8 @@ struct LayerCountCheck: Check {
                 Finding(
                     code: "layer-count.structure",
                     severity: .warning,
-                    title: "Rendering structure holds the memory: " + reasons.joined(separator: "; "),
+                    title: (holdsMemory ? "Rendering structure holds the memory: " : "Rendering structure: ")
+                        + reasons.joined(separator: "; "),
                     detail: reasons.joined(separator: "; ") + " (thresholds: \(context.int("max_layers")) "
                         + "layers, \(Int(saturating: share * 100)) % of the footprint). Lazy containers are lazy only "
                         + "at their own boundary: an ordinary VStack inside one materializes every child."
