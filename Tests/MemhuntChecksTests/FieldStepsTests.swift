@@ -111,6 +111,10 @@ import Testing
         // 742,400 kB and 124,928 kB, where kB is 1,000 bytes.
         #expect(result.facts["metrickit.peakMB"] == 708)
         #expect(result.facts["metrickit.suspendedMB"] == 119.1)
+        // An average over the payload's period: never told as one moment, and no death is claimed.
+        let suspended = try #require(result.findings.first { $0.code == "suspended-footprint.metrickit" })
+        #expect(suspended.detail.contains("an average over the payload's period, not one moment"))
+        #expect(suspended.detail.hasSuffix("If a background app does not release memory, another app dies instead."))
         #expect(result.findings.contains { $0.title == "JustSend ended for memory 3 times in the field (MetricKit)" })
     }
 

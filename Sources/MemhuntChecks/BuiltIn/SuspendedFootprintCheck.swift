@@ -99,7 +99,8 @@ struct SuspendedFootprintCheck: Check {
                         severity: .warning,
                         title: "\(app) averaged \(bytes.megabytesText) while suspended (MetricKit)",
                         detail: "MetricKit's averageSuspendedMemory is \(bytes.megabytesText) "
-                            + "(threshold \(FactValue.oneDecimal(limit)) MB). Another app dies instead.",
+                            + "(threshold \(FactValue.oneDecimal(limit)) MB), an average over the payload's period, not "
+                            + "one moment. If a background app does not release memory, another app dies instead.",
                         evidence: [
                             Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics/averageSuspendedMemory")
                         ],
