@@ -1,6 +1,7 @@
-import MemhuntFormats
 import MemhuntTestSupport
 import Testing
+
+@testable import MemhuntFormats
 
 /// Inputs found by the libFuzzer targets under `Fuzz/` (see `Fuzz/run.sh`), kept under `Fixtures/fuzz/`.
 /// Each is parsed the way its target did; the expected values are those of the parser before the rewrite
@@ -31,5 +32,22 @@ import Testing
                 "StatusBar": 1, "LibraryList": 1, "ThumbnailGrid": 1, "SidebarView": 1, "LibraryRow": 7,
                 "LibraryScreen": 1,
             ])
+    }
+
+    /// `changelog`: line 8, `2026-08-12 14:03:05.04n: @self changed.`, is no change line (the view's name
+    /// would run into the timestamp); the line-tail cache kept its bytes after the timestamp,
+    /// `n: @self changed.`, as "no change line", and line 14, those same bytes on a line of their own (view
+    /// `n`), hit it and was not counted. Only a scanner whose cache was full (8 tails, as the target picked)
+    /// counted it. The target's line cap was 176.
+    @Test func aTailAfterATimestampIsNotALineOfItsOwn() throws {
+        let bytes = try Repo.bytes("fuzz/changelog-tail-after-timestamp.log")
+        for capacity in [8, 16_384] {
+            var scanner = ChangeLogScanner(lineCap: 176, cacheCapacity: capacity)
+            scanner.feed(bytes[...])
+            let summary = scanner.finish()
+            #expect(summary.evaluations == 7, "cache of \(capacity)")
+            #expect(summary.views == ["RootView": 3, "StreamScreen": 3, "n": 1], "cache of \(capacity)")
+            #expect(summary.lines == 14)
+        }
     }
 }

@@ -159,7 +159,7 @@ public struct ChangeLogScanner: Sendable {
     private var triggerIDs: [Int32] = []
     /// Change tails (from the view's name to the end) to the index of their entry in `entries`.
     private var changeTails: ByteKeyTable
-    /// Line tails (from the end of the leading timestamp, or from the line's start) to the index of their
+    /// Line tails (from the end of the leading timestamp, of lines that have one) to the index of their
     /// entry: a line seen before skips the backward searches for its colon and its view's name, and the hash
     /// of a second, shorter key. Only cached entries are kept; when it is full, lines go by `changeTails`.
     private var lineTails: ByteKeyTable
@@ -372,16 +372,23 @@ public struct ChangeLogScanner: Sendable {
     /// cached, or nil when the line is not a change line. When the cache is full or the tail too long to keep,
     /// the entry is parsed into the last slot of `entries` and dropped after it is recorded (`uncached`).
     ///
-    /// A line tail from `tailFrom` (the end of its timestamp) is looked up first. Which entry a line resolves
-    /// to depends on its bytes from `tailFrom` on only: a view's name that would reach back before `tailFrom`
-    /// takes in the timestamp's `HH:mm:ss` (no space, tab or bracket there), whose `:` no view name has, so
-    /// such a line is no change line whatever its timestamp.
+    /// A line with a leading timestamp ending at `tailFrom` is looked up by its bytes after it first. Which
+    /// entry such a line resolves to depends on those bytes only: a view's name that would reach back before
+    /// `tailFrom` takes in the timestamp's `HH:mm:ss` (no space, tab or bracket there), whose `:` no view name
+    /// has, so such a line is no change line whatever its timestamp. A line without one is not looked up so:
+    /// there the same bytes may start a valid name at the line's start (`n: @self changed.` after
+    /// `2026-08-12 14:03:05.04` is none; on a line of its own it is view `n`), which the `changelog` fuzz
+    /// target found (`Fixtures/fuzz/changelog-tail-after-timestamp.log`).
     ///
     /// The benchmark's log (callgrind on its first 16 MiB, 175,448 lines): resolving a line to its entry took
     /// 510 of the scanner's 1,040 instructions per line, 220 of them the backward searches for the colon and
     /// the view's name; with the line tails first, 285.
     private mutating func change(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Int? {
         let n = line.count
+        guard tailFrom > 0 else {
+            guard let (index, _) = changeEntry(line) else { return nil }
+            return entries[index].view < 0 ? nil : index
+        }
         let whole = UnsafeBufferPointer(rebasing: line[tailFrom..<n])
         let wholeHash = ByteKeyTable.hash(whole)
         let seen = lineTails.lookup(whole, hash: wholeHash)
