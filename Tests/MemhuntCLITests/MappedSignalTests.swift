@@ -11,10 +11,11 @@ import Testing
 /// Change logs are read through mappings whose lost pages a SIGBUS handler fills with zeros
 /// (`CMappedFile`). That handler takes faults on those pages only: a SIGBUS sent by `kill` while a log is
 /// mapped ends memhunt as it did before there was a handler (by default: a release build has no other).
-@Suite(.enabled(if: BinaryTests.binary != nil, "needs the built binary"))
-struct MappedSignalTests {
-    @Test func aSIGBUSSentWhileALogIsMappedEndsTheProcess() throws {
-        #if os(Linux)
+/// Linux only: the test waits for the mapping in `/proc/<pid>/maps`.
+#if os(Linux)
+    @Suite(.enabled(if: BinaryTests.binary != nil, "needs the built binary"))
+    struct MappedSignalTests {
+        @Test func aSIGBUSSentWhileALogIsMappedEndsTheProcess() throws {
             let binary = try #require(BinaryTests.binary)
             let dir = try TemporaryDirectory()
             defer { dir.remove() }
@@ -47,6 +48,6 @@ struct MappedSignalTests {
             #expect(mapped, "the log was never seen mapped")
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(process.terminationStatus == SIGBUS)
-        #endif
+        }
     }
-}
+#endif
