@@ -119,8 +119,13 @@ public enum LocalArtifacts {
     /// Files are read with `read(2)` into one array sized from `stat`: `FileHandle.read(upToCount:)` made a
     /// fresh 1 MiB `Data` per call, two per file, and a 10,000-file scan spent 0.35-0.44 s of its 0.77 s
     /// of CPU in the kernel.
+    ///
+    /// `streamChangeLogs: false` (a fleet scan, which counts no change log) stops at the detection: the
+    /// artifact is a change log with its size and no content. Streaming a 1 GiB log there took 1.2 s only to
+    /// skip it.
     public static func load(
-        path: String, source: String? = nil, documentLimit: Int = documentLimit, hash: Bool = true
+        path: String, source: String? = nil, documentLimit: Int = documentLimit, hash: Bool = true,
+        streamChangeLogs: Bool = true
     ) -> Artifact {
         let source = source ?? path
         let size: Int
@@ -153,6 +158,11 @@ public enum LocalArtifacts {
             return readFailed()
         }
         var (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
+        if route == .changeLog && !streamChangeLogs {
+            var artifact = Artifact(source: source, localPath: path, size: size, status: .ok)
+            artifact.kind = .changeLog
+            return artifact
+        }
         if route == .changeLog {
             switch streamChangeLog(fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash) {
             case .failure(let failure):

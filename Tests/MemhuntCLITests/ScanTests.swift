@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntArtifacts
 import MemhuntSnapshots
 import MemhuntTestSupport
 import Testing
@@ -142,6 +143,22 @@ import Testing
         #expect(
             worst.first?["command"] as? String
                 == "memhunt run --app JustSend Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips")
+    }
+
+    /// A change log is counted as skipped from its first 64 KiB; the scan does not stream the rest (a 1 GiB
+    /// log took 1.2 s only to be skipped).
+    @Test func aChangeLogIsSkippedFromItsHead() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let log = String(repeating: "2026-08-12 14:03:05.000000+0900 RootView: @self changed.\n", count: 40_000)
+        try dir.write("drawer.log", log)
+        try dir.write("JetsamEvent.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        let run = await memhunt("scan", dir.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("Records: 1 (jetsam-event 1), rejected: 0, skipped: change-log 1\n"))
+        let detected = LocalArtifacts.load(path: dir.path + "/drawer.log", hash: false, streamChangeLogs: false)
+        #expect(detected.kind == .changeLog && detected.status == .ok && detected.content == nil)
+        #expect(detected.size == log.utf8.count)
     }
 
     @Test func crashReportsAndMetricKitPayloadsCountForTheirApp() async {

@@ -86,8 +86,8 @@ struct ScanCommand: MemhuntCommand {
                     var local = ScanAggregate()
                     while let path = work.take() {
                         fold(
-                            LocalArtifacts.load(path: path, hash: false), into: &local, format: format, query: query,
-                            console: console)
+                            LocalArtifacts.load(path: path, hash: false, streamChangeLogs: false), into: &local,
+                            format: format, query: query, console: console)
                         guard progress else { continue }
                         work.lock.withLock {
                             work.done += 1
@@ -114,6 +114,11 @@ struct ScanCommand: MemhuntCommand {
     static func fold(
         _ artifact: Artifact, into aggregate: inout ScanAggregate, format: String, query: String?, console: Console
     ) {
+        // A kind the scan counts no record of, detected and not read (a change log).
+        if artifact.status == .ok, artifact.content == nil, let kind = artifact.kind {
+            aggregate.skip(kind: kind.rawValue)
+            return
+        }
         guard artifact.status == .ok, let content = artifact.content else {
             let reason = artifact.error ?? "not readable"
             aggregate.reject(file: artifact.source, reason: reason)
