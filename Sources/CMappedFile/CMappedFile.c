@@ -38,10 +38,11 @@ static void restore_default(void) {
 static void on_sigbus(int number, siginfo_t *info, void *context) {
     // The interrupted code's errno is kept: mmap and sigaction here may set it.
     int saved_errno = errno;
-    // Only a fault (si_code > 0: made by the kernel, with the faulting address) can be a lost page; a SIGBUS
-    // sent with kill or raise (si_code <= 0) carries no address.
+    // Only a fault (one of POSIX's SIGBUS codes, with the faulting address) can be a lost page; a SIGBUS sent
+    // with kill or raise (SI_USER, SI_TKILL, ...: 0 or less on Linux, 0x10001 and up on Darwin) carries none.
+    int fault = info->si_code == BUS_ADRALN || info->si_code == BUS_ADRERR || info->si_code == BUS_OBJERR;
     uintptr_t address = (uintptr_t)info->si_addr;
-    for (int index = 0; info->si_code > 0 && index < SLOTS; index++) {
+    for (int index = 0; fault && index < SLOTS; index++) {
         uintptr_t start = atomic_load(&slots[index].start);
         if (start == 0 || address < start || address >= atomic_load(&slots[index].end)) continue;
         void *page = (void *)(address & ~page_mask);
@@ -56,7 +57,7 @@ static void on_sigbus(int number, siginfo_t *info, void *context) {
         previous.sa_sigaction(number, info, context);
     } else if (previous.sa_handler == SIG_IGN) {
         // A sent signal stays ignored; a fault cannot be (the read would fault forever): the default ends it.
-        if (info->si_code > 0) restore_default();
+        if (fault) restore_default();
     } else if (previous.sa_handler == SIG_DFL) {
         // The default ends the process: raised again, it is delivered when the handler returns (a fault would
         // also repeat).
