@@ -158,18 +158,16 @@ public enum LocalArtifacts {
             return readFailed()
         }
         var (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
-        if route == .changeLog && !streamChangeLogs {
+        if route == .changeLog {
             var artifact = Artifact(source: source, localPath: path, size: size, status: .ok)
             artifact.kind = .changeLog
-            return artifact
-        }
-        if route == .changeLog {
+            guard streamChangeLogs else { return artifact }
             switch streamChangeLog(fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash) {
             case .failure(let failure):
                 return Artifact(source: source, localPath: path, status: .error, error: failure.message)
             case .success(let (summary, total, digest)):
-                var artifact = Artifact(source: source, localPath: path, sha256: digest, size: total, status: .ok)
-                artifact.kind = .changeLog
+                artifact.sha256 = digest
+                artifact.size = total
                 artifact.content = .repro(.changeLog(summary))
                 return artifact
             }

@@ -50,7 +50,7 @@ import Testing
     @Test func layersAloneAreStructureNotMemory() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try directory.write("pviews.txt", String(decoding: try Repo.bytes("justsend/pviews-detail.txt"), as: UTF8.self))
+        try directory.write("pviews.txt", try Repo.bytes("justsend/pviews-detail.txt"))
         let result = try await Hunt.run([directory.path], app: "JustSend")
         let finding = try #require(result.findings.first { $0.code == "layer-count.structure" })
         #expect(finding.title == "Rendering structure: 3,573 layers")
@@ -173,9 +173,9 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write(
-            "sample.txt", String(decoding: try Repo.bytes("layout-freeze/silent-loop-sample.txt"), as: UTF8.self))
+            "sample.txt", try Repo.bytes("layout-freeze/silent-loop-sample.txt"))
         try directory.write(
-            "changes.log", String(decoding: try Repo.bytes("formats/repro/logstream-empty.log"), as: UTF8.self))
+            "changes.log", try Repo.bytes("formats/repro/logstream-empty.log"))
         let result = try await Hunt.run([directory.path], app: nil, playbook: "layout-freeze")
         let finding = try #require(result.findings.first { $0.check == "silent-loop" })
         #expect(

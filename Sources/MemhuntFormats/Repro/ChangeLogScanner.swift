@@ -384,20 +384,24 @@ public struct ChangeLogScanner: Sendable {
     /// 510 of the scanner's 1,040 instructions per line, 220 of them the backward searches for the colon and
     /// the view's name; with the line tails first, 285.
     private mutating func change(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Int? {
-        let n = line.count
-        guard tailFrom > 0 else {
-            guard let (index, _) = changeEntry(line) else { return nil }
-            return entries[index].view < 0 ? nil : index
+        guard let index = tailFrom > 0 ? lineTailEntry(line, tailFrom: tailFrom) : changeEntry(line)?.index else {
+            return nil
         }
-        let whole = UnsafeBufferPointer(rebasing: line[tailFrom..<n])
+        return entries[index].view < 0 ? nil : index
+    }
+
+    /// The entry of a line with a timestamp ending at `tailFrom`: found by its bytes after the timestamp in
+    /// `lineTails`, or by its change tail (`changeEntry`) and then kept there when that entry stays.
+    private mutating func lineTailEntry(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Int? {
+        let whole = UnsafeBufferPointer(rebasing: line[tailFrom..<line.count])
         let wholeHash = ByteKeyTable.hash(whole)
         let seen = lineTails.lookup(whole, hash: wholeHash)
-        if let index = seen.value { return entries[Int(index)].view < 0 ? nil : Int(index) }
+        if let index = seen.value { return Int(index) }
         guard let (index, cached) = changeEntry(line) else { return nil }
         if cached, !lineTails.isFull, whole.count <= Self.maxLineTail {
             lineTails.insert(whole, hash: wholeHash, slot: seen.slot, value: Int32(index))
         }
-        return entries[index].view < 0 ? nil : index
+        return index
     }
 
     /// Line tails longer than this are not kept in `lineTails` (they still resolve by their change tail).
