@@ -23,8 +23,11 @@ struct ChangeLogCheck: Check {
         ],
         codes: [
             FindingCode("change-log.before-after", .info, "Body evaluations per view across logs of one interaction."),
-            FindingCode("change-log.hot-view", .warning, "One view evaluates many times more often than its siblings."),
-            FindingCode("change-log.fan-out", .warning, "One change re-evaluated many different views in one burst."),
+            FindingCode(
+                "change-log.hot-view", .warning,
+                "One view evaluates many times more often than the other views of its log."),
+            FindingCode(
+                "change-log.fan-out", .warning, "Many different views evaluated in one burst after one change."),
             FindingCode(
                 "change-log.closure-churn", .notice,
                 "A view re-evaluated again and again with @self changed: inputs that never compare equal (closures, "
@@ -33,9 +36,9 @@ struct ChangeLogCheck: Check {
         ],
         parameters: [
             CheckParameter(
-                "hot_ratio", default: 5.0, "Warn when a view evaluates this many times its siblings' median."),
+                "hot_ratio", default: 5.0, "Warn when a view evaluates this many times the other views' median."),
             CheckParameter("hot_min", default: 10, "… and at least this many times."),
-            CheckParameter("fan_out_views", default: 4, "Warn when one change re-evaluates this many different views."),
+            CheckParameter("fan_out_views", default: 4, "Warn when this many different views evaluate in one burst."),
             CheckParameter("churn_min", default: 8, "Notice a view evaluated this many times with @self changed."),
             CheckParameter("identity_min", default: 3, "Notice a view that got a new identity this many times."),
         ]
