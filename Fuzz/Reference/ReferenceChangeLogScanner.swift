@@ -37,6 +37,11 @@ struct ReferenceChangeLogScanner: Sendable {
     private var unchanged = 0
 
     private var views = ReferenceNameTable()
+    /// Processes named by change lines (added with the attribution of lines to processes, in both).
+    private var processes = ReferenceNameTable()
+    private var processCounts: [Int] = []
+    /// Where `change` found the view's name in the line.
+    private var viewStart = 0
     private var viewEvaluations: [Int] = []
     private var viewSelfChanged: [Int] = []
     private var viewItemCounts: [[Int: Int]] = []
@@ -79,6 +84,7 @@ struct ReferenceChangeLogScanner: Sendable {
 
     private var recordMessage: [UInt8]?
     private var recordTimestamp: [UInt8]?
+    private var recordProcess: [UInt8]?
     private var unescaper = JSONStringUnescaper()
 
     /// A scanner that skips lines longer than `lineCap` bytes.
@@ -135,6 +141,7 @@ struct ReferenceChangeLogScanner: Sendable {
                 views: burst.views.map(name), distinctViews: burst.distinct, evaluations: burst.evaluations,
                 line: burst.line, timestamp: burst.timestamp.map { String(decoding: $0, as: UTF8.self) })
         }
+        for (id, process) in processes.names.enumerated() { summary.processes[process] = processCounts[id] }
         summary.firstTimestamp = firstTimestamp.map { String(decoding: $0, as: UTF8.self) }
         summary.lastTimestamp = firstTimestamp == nil ? nil : String(decoding: lastTimestamp, as: UTF8.self)
         return summary
@@ -182,8 +189,9 @@ struct ReferenceChangeLogScanner: Sendable {
         handle(bom ? UnsafeBufferPointer(rebasing: line[3...]) : line, timestamp: nil, json: true)
     }
 
-    private mutating func handle(_ raw: UnsafeBufferPointer<UInt8>, timestamp: UnsafeBufferPointer<UInt8>?, json: Bool)
-    {
+    private mutating func handle(
+        _ raw: UnsafeBufferPointer<UInt8>, timestamp: UnsafeBufferPointer<UInt8>?, json: Bool, process: String? = nil
+    ) {
         var end = raw.count
         while end > 0, raw[end - 1] == 32 || raw[end - 1] == 13 || raw[end - 1] == 9 { end -= 1 }
         let line = UnsafeBufferPointer(rebasing: raw[0..<end])
@@ -197,6 +205,13 @@ struct ReferenceChangeLogScanner: Sendable {
                 ?? Self.leadingTimestamp(line).map {
                     ($0, UnsafeBufferPointer(rebasing: line[0..<$0.length]))
                 }
+            let from = timestamp == nil ? stamp?.0?.length ?? 0 : 0
+            let words = from < viewStart ? Array(line[from..<viewStart]) : []
+            if let name = process ?? Self.processName(words) {
+                let (id, isNew) = processes.id(name)
+                if isNew { processCounts.append(0) }
+                processCounts[id] += 1
+            }
             record(change, timestamp: stamp?.1, millis: stamp?.0?.millis)
         } else if json, "{}[]\"".utf8.contains(line[first]) {
             jsonLine(line, first: first)
@@ -226,6 +241,7 @@ struct ReferenceChangeLogScanner: Sendable {
         if colon - start == 4, Self.matches(line, at: start, "body"), start >= 2, line[start - 1] == 32 {
             start = Self.wordStart(line, before: start - 1)  // `ParentView body: …` names ParentView
         }
+        viewStart = start
         let key = UnsafeBufferPointer(rebasing: line[start..<n])
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -371,6 +387,7 @@ struct ReferenceChangeLogScanner: Sendable {
     private mutating func jsonLine(_ line: UnsafeBufferPointer<UInt8>, first: Int) {
         if let value = jsonString(line, key: "\"eventMessage\"") { recordMessage = value }
         if let value = jsonString(line, key: "\"timestamp\"") { recordTimestamp = value }
+        if let value = jsonString(line, key: "\"processImagePath\"") { recordProcess = value }
         if line[first] == UInt8(ascii: "}")
             || line[first] == UInt8(ascii: "{") && line[line.count - 1] == UInt8(ascii: "}")
         {
@@ -381,18 +398,44 @@ struct ReferenceChangeLogScanner: Sendable {
     private mutating func flushRecord() {
         guard let message = recordMessage else {
             recordTimestamp = nil
+            recordProcess = nil
             return
         }
         let stamp = recordTimestamp
+        var process: String?
+        if let path = recordProcess {
+            let last = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).last ?? []
+            process = last.isEmpty ? nil : String(decoding: last, as: UTF8.self)
+        }
         recordMessage = nil
         recordTimestamp = nil
+        recordProcess = nil
         message.withUnsafeBufferPointer { text in
             stamp.referenceWithUnsafeBufferPointerOrNil { timestamp in
                 for part in text.split(separator: 10, omittingEmptySubsequences: false) {
-                    handle(UnsafeBufferPointer(rebasing: part), timestamp: timestamp, json: false)
+                    handle(UnsafeBufferPointer(rebasing: part), timestamp: timestamp, json: false, process: process)
                 }
             }
         }
+    }
+
+    /// The process named by the first word holding `[`, digits, then `:` or `]`: the word before that `[`,
+    /// less a trailing `(…)`.
+    static func processName(_ bytes: [UInt8]) -> String? {
+        for word in bytes.split(whereSeparator: { $0 == 32 || $0 == 9 }) {
+            let word = Array(word)
+            for (index, byte) in word.enumerated() where byte == UInt8(ascii: "[") && index > 0 {
+                let digits = word[(index + 1)...].prefix(while: { $0 >= 48 && $0 <= 57 })
+                let after = word.dropFirst(index + 1 + digits.count).first
+                guard !digits.isEmpty, after == UInt8(ascii: ":") || after == UInt8(ascii: "]") else { continue }
+                var name = Array(word[..<index])
+                if name.last == UInt8(ascii: ")"), let paren = name.firstIndex(of: UInt8(ascii: "(")), paren > 0 {
+                    name = Array(name[..<paren])
+                }
+                return String(decoding: name, as: UTF8.self)
+            }
+        }
+        return nil
     }
 
     /// The unescaped string after `key` `:` on `line`, or nil.

@@ -60,7 +60,12 @@ import Testing
     }
 
     @Test func withoutAppTheFindingListsTheFiveLargestApps() async throws {
-        let result = try await Hunt.run(["justsend"], app: nil)
+        // The JetsamEvent alone: the folder's change logs name their process (JustSend), which would choose it.
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(
+            "JetsamEvent-2026-08-11-112056.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        let result = try await Hunt.run([directory.path], app: nil)
         #expect(result.subject.app == nil)
         let ask = try #require(result.findings.first { $0.code == "jetsam-rank.no-subject" })
         #expect(
@@ -99,8 +104,16 @@ import Testing
     }
 
     @Test func watchdogReportNamesTheApp() async throws {
-        let result = try await Hunt.run(["watchdog", "justsend"], app: nil)
+        let result = try await Hunt.run(["watchdog"], app: nil)
         #expect(result.subject == Subject(app: "JustSend", bundleID: "com.example.JustSend", origin: .crashReports))
+        #expect(result.facts["crash.reports"] == 1)
+        #expect(result.facts["crash.kind"] == "watchdog")
+    }
+
+    /// The crash report and the change logs' lines agree on JustSend: the artifacts choose it.
+    @Test func theCrashReportAndTheChangeLogsNameTheApp() async throws {
+        let result = try await Hunt.run(["watchdog", "justsend"], app: nil)
+        #expect(result.subject == Subject(app: "JustSend", bundleID: "com.example.JustSend", origin: .artifacts))
         #expect(result.facts["crash.reports"] == 1)
         #expect(result.facts["crash.kind"] == "watchdog")
         #expect(result.facts["jetsam.app.rank"] == 7)

@@ -108,8 +108,14 @@ import Testing
         #expect(result.facts["changes.logs"] == 3)
         #expect(result.facts["changes.evaluations"] == 39)
         let byLog = try #require(result.facts["changes.byLog"]?.objectValue)
-        #expect(byLog["drawer-before"] == ["evaluations": 22, "views": ["RootView": 11, "StreamScreen": 11]])
-        #expect(byLog["drawer-after"] == ["evaluations": 2, "views": ["RootView": 1, "StreamScreen": 1]])
+        #expect(
+            byLog["drawer-before"]
+                == [
+                    "evaluations": 22, "processes": ["JustSend": 22], "views": ["RootView": 11, "StreamScreen": 11],
+                ])
+        #expect(
+            byLog["drawer-after"]
+                == ["evaluations": 2, "processes": ["JustSend": 2], "views": ["RootView": 1, "StreamScreen": 1]])
         let titles = result.findings.filter { $0.check == "change-log" }.map { "\($0.severity): \($0.title)" }
         #expect(
             titles == [
@@ -148,8 +154,10 @@ import Testing
         #expect(finding.severity == .warning)
         // Without a change log the sample says where the main thread is, not which kind of loop it is.
         #expect(
-            finding.title == "Main thread 99.6 % in layout; no change log to tell a layout loop from a data loop")
-        #expect(finding.detail.contains("No change log was given"))
+            finding.title
+                == "Main thread 99.6 % in layout; no change log of Chat to tell a layout loop from a data loop"
+        )
+        #expect(finding.detail.contains("No change log of Chat was given"))
         // Suspects come from the sample's own frames; seed 003's shape is named as guidance only.
         #expect(
             finding.detail.contains(
@@ -185,11 +193,58 @@ import Testing
         #expect(finding.next?.text.hasPrefix("Bisect the view tree") == true)
     }
 
+    /// The JustSend logs with their lines renamed to the sampled app: 39 evaluations of Chat.
+    static func chatLogs(_ directory: TemporaryDirectory) throws {
+        for name in ["drawer-before.log", "drawer-after.log", "thumbnail-fanout.log"] {
+            let text = String(decoding: try Repo.bytes("justsend/" + name), as: UTF8.self)
+            try directory.write(name, text.replacingOccurrences(of: " JustSend[", with: " Chat["))
+        }
+    }
+
     @Test func busyChangeLogMeansADataLoop() async throws {
-        let result = try await Hunt.run(["layout-freeze", "justsend"], app: nil, playbook: "layout-freeze")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("sample.txt", try Repo.bytes("layout-freeze/silent-loop-sample.txt"))
+        try Self.chatLogs(directory)
+        let result = try await Hunt.run([directory.path], app: nil, playbook: "layout-freeze")
+        #expect(result.subject.app == "Chat")
         let finding = try #require(result.findings.first { $0.check == "silent-loop" })
         #expect(finding.severity == .notice)
         #expect(finding.title == "Main thread 99.6 % in layout with 39 body evaluations logged")
+    }
+
+    /// Change logs whose lines name another app are never the subject's: the sample of Chat beside the
+    /// JustSend logs is a layout loop with no change log of Chat, and the logs are listed apart.
+    @Test func aChangeLogOfAnotherAppIsNotTheSubjects() async throws {
+        let result = try await Hunt.run(["layout-freeze", "justsend"], app: "Chat", playbook: "layout-freeze")
+        let finding = try #require(result.findings.first { $0.check == "silent-loop" })
+        #expect(finding.code == "silent-loop.layout-loop")
+        #expect(
+            finding.title
+                == "Main thread 99.6 % in layout; no change log of Chat to tell a layout loop from a data loop"
+        )
+        let other = try #require(result.findings.first { $0.code == "artifacts.other-app" })
+        #expect(other.title == "3 artifacts of other apps, not of Chat: JustSend (3 artifacts)")
+        #expect(result.facts["changes.evaluations"] == nil)
+    }
+
+    /// A log of the whole SwiftUI subsystem holds several apps: the loop is judged on the subject's lines, and
+    /// the log's mixture is a finding of its own.
+    @Test func aLogOfSeveralProcessesCountsTheSubjectsLines() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("sample.txt", try Repo.bytes("layout-freeze/silent-loop-sample.txt"))
+        let chat = (0..<3).map { "2026-08-12 14:03:05.00\($0)000+0900 Chat[51873:1] Bubble: @self changed." }
+        let mail = (0..<30).map { "2026-08-12 14:03:06.0\($0 + 10)000+0900 MobileMail[412:9] Row: _unread changed." }
+        try directory.write("stream.log", (chat + mail).joined(separator: "\n") + "\n")
+        let result = try await Hunt.run([directory.path], app: "Chat", playbook: "layout-freeze")
+        let finding = try #require(result.findings.first { $0.check == "silent-loop" })
+        #expect(finding.title == "Main thread 99.6 % in layout with 3 body evaluations of Chat logged")
+        #expect(finding.detail.contains("The log holds 30 more evaluations of other processes, not counted here."))
+        let mixed = try #require(result.findings.first { $0.code == "change-log.several-processes" })
+        #expect(mixed.title == "stream mixes the evaluations of 2 processes: MobileMail 30, Chat 3")
+        #expect(mixed.next == .collect(.changeLog, mixed.next?.text ?? ""))
+        #expect(result.facts["changes.evaluations"] == 33)
     }
 
     @Test func widgetBudgetWithHeadroomAndDecodedImages() async throws {

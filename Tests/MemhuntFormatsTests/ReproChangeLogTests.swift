@@ -87,6 +87,53 @@ import Testing
         }
     }
 
+    /// Lines name their process before the view: `App[pid:tid]` (compact, Xcode's console), `App(Lib)[pid]`
+    /// (syslog), a JSON record's `processImagePath`; a bare `_printChanges` line names none.
+    @Test func linesNameTheirProcess() throws {
+        #expect(try summary("logshow-compact.log").processes == ["Memo": 3])
+        #expect(try summary("logshow-ndjson.log").processes == ["Memo": 3])
+        let syslog = scan(
+            """
+            Aug 12 14:03:05 iPhone Memo(SwiftUI)[48211] <Notice>: RootView: _dragProgress changed.
+            Aug 12 14:03:05 iPhone Memo(SwiftUI)[48211] <Notice>: StreamScreen: @self changed.
+            """)
+        #expect(syslog.processes == ["Memo": 2])
+        let bare = scan("RootView: _dragProgress changed.\nStreamScreen: @self changed.\n")
+        #expect(bare.processes.isEmpty)
+        #expect(bare.unattributedEvaluations == 2)
+    }
+
+    /// A capture of the whole subsystem mixes apps: evaluations are counted per process, lines that name none
+    /// apart, and a non-change line never adds a process.
+    @Test func aMixedLogCountsEachProcess() {
+        let lines = [
+            "2026-08-12 14:03:05.000 I  Chat[51873:1] [com.apple.SwiftUI:Changed Body Properties] Bubble: @self changed.",
+            "2026-08-12 14:03:05.001 I  MobileMail[412:9] [com.apple.SwiftUI:Changed Body Properties] Row: _unread changed.",
+            "2026-08-12 14:03:05.002 I  Chat[51873:1] [com.apple.SwiftUI:Changed Body Properties] Bubble: @self changed.",
+            "2026-08-12 14:03:05.003 Df Widget[77:2] [com.example:net] request: done",
+            "2026-08-12 14:03:05.004 I  [x] Toolbar: unchanged.",
+            "Status[1x] Bubble: @self changed.",
+        ]
+        for capacity in [1, 16_384] {
+            var scanner = ChangeLogScanner(lineCap: 65_536, cacheCapacity: capacity)
+            scanner.feed(Array((lines + lines).joined(separator: "\n").utf8)[...])
+            let log = scanner.finish()
+            #expect(log.processes == ["Chat": 4, "MobileMail": 2], "cache of \(capacity)")
+            #expect(log.evaluations == 10)
+            #expect(log.unattributedEvaluations == 4)
+        }
+    }
+
+    /// A record's `processImagePath` names the process of its message's lines, whatever they say.
+    @Test func aRecordsImagePathNamesItsLines() {
+        let json = """
+            {"eventMessage":"Other[1:2] RootView: _dragProgress changed.","processImagePath":"\\/Applications\\/Memo.app\\/Memo","timestamp":"2026-09-02 19:02:24.184510+0900"}
+            {"eventMessage":"Other[1:2] RootView: _dragProgress changed.","processImagePath":"\\/","timestamp":"2026-09-02 19:02:24.185510+0900"}
+            """
+        let log = scan(json)
+        #expect(log.processes == ["Memo": 1, "Other": 1])
+    }
+
     @Test func logShowJSONArray() {
         let json = """
             [{

@@ -19,7 +19,8 @@ struct ChangeLogCheck: Check {
             FactDescription("changes.evaluations", .count, "Body evaluations in all change logs."),
             FactDescription(
                 "changes.byLog", .map,
-                "Per change log (labelled by file name): {label: {evaluations: N, views: {View: N}}}."),
+                "Per change log (labelled by file name): {label: {evaluations: N, views: {View: N}}}, with "
+                    + "processes: {Process: N} when its lines name their processes."),
         ],
         codes: [
             FindingCode("change-log.before-after", .info, "Body evaluations per view across logs of one interaction."),
@@ -33,6 +34,9 @@ struct ChangeLogCheck: Check {
                 "A view re-evaluated again and again with @self changed: inputs that never compare equal (closures, "
                     + "most often)."),
             FindingCode("change-log.identity-churn", .notice, "A view got a new identity again and again."),
+            FindingCode(
+                "change-log.several-processes", .notice,
+                "A change log's lines name several processes: its counts are of all of them together."),
         ],
         parameters: [
             CheckParameter(
@@ -66,14 +70,19 @@ struct ChangeLogCheck: Check {
                     logs.map { log in
                         (
                             log.label,
-                            FactValue.object([
-                                "evaluations": .int(log.summary.evaluations),
-                                "views": .object(log.summary.views.mapValues { .int($0) }),
-                            ])
+                            FactValue.object(
+                                [
+                                    "evaluations": .int(log.summary.evaluations),
+                                    "views": .object(log.summary.views.mapValues { .int($0) }),
+                                ].merging(
+                                    log.summary.processes.isEmpty
+                                        ? [:] : ["processes": .object(log.summary.processes.mapValues { .int($0) })]
+                                ) { a, _ in a })
                         )
                     }, uniquingKeysWith: { a, _ in a })))
         for group in Self.interactions(logs) { output.emit(Self.comparison(group)) }
         for log in logs {
+            if let finding = Self.processes(log) { output.emit(finding) }
             if let finding = hotView(log, context) { output.emit(finding) }
             output.findings += fanOut(log, context)
             output.findings += churn(log, context)
@@ -121,6 +130,27 @@ struct ChangeLogCheck: Check {
                 changed
                     ? "Count, don't time: the evaluations per gesture are the hardware-independent measure of the fix."
                     : "No fewer evaluations: narrow what each body reads."))
+    }
+
+    /// A log whose lines name more than one process (a `log stream` of the SwiftUI subsystem without a
+    /// process predicate): every count of it mixes them, and the findings about it say so by this one.
+    static func processes(_ log: Log) -> Finding? {
+        let processes = log.summary.processes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        guard processes.count >= 2 else { return nil }
+        let listed = processes.prefix(5).map { "\($0.key) \(FactValue.grouped($0.value))" }.joined(separator: ", ")
+        let more = processes.count > 5 ? " and \(processes.count - 5) more" : ""
+        let unnamed = log.summary.unattributedEvaluations
+        return Finding(
+            code: "change-log.several-processes",
+            severity: .notice,
+            title: "\(log.label) mixes the evaluations of \(processes.count) processes: \(listed)\(more)",
+            detail: "Its lines name \(processes.count) processes, with the body evaluations above"
+                + (unnamed > 0 ? ", and \(Plural.count(unnamed, "evaluation")) name none" : "")
+                + ". Every count of this log (per view, per burst) is of all of them together, so a view of one "
+                + "app may be counted with a view of the same name in another.",
+            evidence: [Evidence(source: log.source)],
+            next: .collect(
+                .changeLog, "Capture the log again with a predicate on the app's process, so that it holds one app."))
     }
 
     func hotView(_ log: Log, _ context: CheckContext) -> Finding? {

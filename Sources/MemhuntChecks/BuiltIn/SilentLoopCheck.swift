@@ -54,7 +54,10 @@ struct SilentLoopCheck: Check {
             guard case .repro(.changeLog(let summary))? = artifact.content else { return nil }
             return summary
         }
-        let evaluations = logs.reduce(0) { $0 + $1.evaluations }
+        // Logs of other apps never reach a check; a log that mixes processes counts the subject's lines and
+        // those that name none.
+        let evaluations = logs.reduce(0) { $0 + Self.evaluations(of: context.subject, in: $1) }
+        let others = logs.reduce(0) { $0 + $1.evaluations } - evaluations
         let percent = FactValue.oneDecimal(share * 100).description
         let where_ = "\(FactValue.grouped(report.layoutSamples)) of \(FactValue.grouped(total)) main-thread samples"
         let busy = report.heaviestFrames.filter { frame in
@@ -68,19 +71,25 @@ struct SilentLoopCheck: Check {
             // Without a change log, the sample alone cannot tell a layout loop from a data loop whose bodies are
             // cheap: it says where the main thread is, and the log is what settles it.
             let absent = logs.isEmpty
+            // Logs of another app may have been given (and are listed apart): none is the subject's.
+            let whose = context.subject.app.map { " of \($0)" } ?? ""
             output.emit(
                 Finding(
                     code: "silent-loop.layout-loop",
                     severity: .warning,
                     title: absent
-                        ? "Main thread \(percent) % in layout; no change log to tell a layout loop from a data loop"
+                        ? "Main thread \(percent) % in layout; no change log\(whose) to tell a layout loop from a data "
+                            + "loop"
                         : "Main thread \(percent) % in layout while the change log is silent: the loop is in layout, "
                             + "not data",
                     detail: "\(where_) are in SwiftUI/UIKit layout (\(report.bodySamples) in body getters). "
                         + (absent
-                            ? "No change log was given: a data-driven loop makes _printChanges fire without pause, "
+                            ? "No change log\(whose) was given: a data-driven loop makes _printChanges fire without pause, "
                                 + "and a log that stays silent through the freeze puts the loop in layout. "
-                            : "The change log recorded " + Plural.count(evaluations, "body evaluation") + ": a "
+                            : "The change log recorded " + Plural.count(evaluations, "body evaluation")
+                                + (others > 0
+                                    ? " of \(context.subject.app ?? "the app") (and \(FactValue.grouped(others)) of "
+                                        + "other processes)" : "") + ": a "
                                 + "data-driven loop would make _printChanges fire without pause; silence puts the loop "
                                 + "in layout. ")
                         + Self.suspects(report)
@@ -104,13 +113,23 @@ struct SilentLoopCheck: Check {
                     code: "silent-loop.layout-with-changes",
                     severity: .notice,
                     title: "Main thread \(percent) % in layout with " + Plural.count(evaluations, "body evaluation")
-                        + " logged",
+                        + (others > 0 ? " of \(context.subject.app ?? "the app")" : "") + " logged",
                     detail: "\(where_) are in layout and the change log is busy: a data-driven loop is likely. "
+                        + (others > 0
+                            ? "The log holds \(Plural.count(others, "more evaluation")) of other processes, not "
+                                + "counted here. " : "")
                         + "Read which property changes in every pass.",
                     evidence: [Evidence(source: artifact.source)],
                     next: .change("Find the property that changes on every pass in the change log.")))
         }
         return output
+    }
+
+    /// The evaluations of a log that may be the subject's: all of them, unless the log names processes and
+    /// there is a subject; then those of the subject's process and of lines that name none.
+    static func evaluations(of subject: Subject, in log: ChangeLogSummary) -> Int {
+        guard subject.app != nil, !log.processes.isEmpty else { return log.evaluations }
+        return log.unattributedEvaluations + log.processes.filter { subject.matches($0.key) }.values.reduce(0, +)
     }
 
     /// Layout and scrolling frames of the main thread, named from the sample itself, with their samples.

@@ -114,9 +114,10 @@ public struct Subject: Sendable, Hashable, Codable {
     }
 }
 
-/// The one app an artifact belongs to, when it names one: a crash report's app, a MetricKit payload's
-/// bundle id, the process of a vmmap, footprint or sample. A JetsamEvent names every process alive, and
-/// measurements, view dumps, change logs and images name none.
+/// The app an artifact belongs to, when it names one: a crash report's app, a MetricKit payload's bundle id,
+/// the process of a vmmap, footprint or sample, the processes of a change log's lines (`Memo[48211:…]`; a
+/// log of `_printChanges` pasted from Xcode names none). A JetsamEvent names every process alive, and
+/// measurements, view dumps and images name none.
 public enum ArtifactOwner {
     /// The names the artifact gives its app (app name, process name, bundle id), most specific first;
     /// empty when it names none.
@@ -130,6 +131,9 @@ public enum ArtifactOwner {
         case .repro(.vmmap(let summary)): names = [summary.processName]
         case .repro(.footprint(let report)): names = [report.processName]
         case .repro(.sample(let report)): names = [report.processName]
+        // A change log names the processes of its lines, the one with most evaluations first.
+        case .repro(.changeLog(let summary)):
+            names = summary.processes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
         default: names = []
         }
         var seen: [String] = []

@@ -61,13 +61,17 @@ public struct ChangeLogSummary: Sendable, Hashable {
     public var skippedLines: Int
     /// Lines read.
     public var lines: Int
+    /// Evaluations per process, for lines that name theirs: `Memo` from `Memo[48211:3456789]` (Xcode's
+    /// console, `log show --style compact`) or `Memo(SwiftUI)[48211]` (syslog) before the view's name, or
+    /// from a record's `"processImagePath"` (`--style json`, `ndjson`). Empty when no line names one.
+    public var processes: [String: Int]
 
     public init(
         evaluations: Int = 0, unchangedCount: Int = 0, views: [String: Int] = [:],
         itemCounts: [String: [String: Int]] = [:],
         selfChangedByView: [String: Int] = [:], bursts: Int = 0, fanOut: [FanOutStat] = [],
         firstTimestamp: String? = nil,
-        lastTimestamp: String? = nil, skippedLines: Int = 0, lines: Int = 0
+        lastTimestamp: String? = nil, skippedLines: Int = 0, lines: Int = 0, processes: [String: Int] = [:]
     ) {
         self.evaluations = evaluations
         self.unchangedCount = unchangedCount
@@ -80,7 +84,11 @@ public struct ChangeLogSummary: Sendable, Hashable {
         self.lastTimestamp = lastTimestamp
         self.skippedLines = skippedLines
         self.lines = lines
+        self.processes = processes
     }
+
+    /// Evaluations of lines that name no process.
+    public var unattributedEvaluations: Int { evaluations - processes.values.reduce(0, +) }
 }
 
 /// Streams a change log of any size in bounded memory: console pastes, `log show` default, `--style compact`,
@@ -90,10 +98,15 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// last depth-0 word before the last `": "` (a user prefix `ParentView body: ` yields `ParentView`) and every
 /// item starts with `@`, `_` or `\`. Items split at commas outside `<>`, `()` and `[]`.
 ///
+/// A line names its process with the first word between its timestamp (if any) and the view's name that holds
+/// `[`, then digits, then `:` or `]`: the process is that word before the `[`, less a trailing `(…)`
+/// (`Memo[48211:3456789]`, `Memo(SwiftUI)[48211]` → `Memo`). A JSON record's `"processImagePath"` names the
+/// process of all its lines (its last path component).
+///
 /// Bursts: when consecutive evaluations both carry a timestamp, they share a burst if they are at most
 /// 50 ms apart; otherwise a blank line or any other non-change line ends the burst.
 ///
-/// Memory is bounded by the line cap, 10,000 view types and items of at most 256 characters each,
+/// Memory is bounded by the line cap, 10,000 view types, items and processes of at most 256 characters each,
 /// 100,000 (view, item) pairs (more are counted under `(other)`), a cache of 16,384 parsed change tails of
 /// at most 1 KiB (a repeated tail is hashed, not reparsed) and one of 16,384 line tails of at most 512
 /// bytes (24 MiB of keys at worst). Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
@@ -128,6 +141,8 @@ public struct ChangeLogScanner: Sendable {
     private var unchanged = 0
 
     private var views = NameTable()
+    private var processes = NameTable()
+    private var processEvaluations: [Int] = []
     private var viewEvaluations: [Int] = []
     private var viewSelfChanged: [Int] = []
     private var viewBurstMark: [Int] = []
@@ -163,6 +178,25 @@ public struct ChangeLogScanner: Sendable {
     /// entry: a line seen before skips the backward searches for its colon and its view's name, and the hash
     /// of a second, shorter key. Only cached entries are kept; when it is full, lines go by `changeTails`.
     private var lineTails: ByteKeyTable
+    /// What a line tail resolves to, indexed by the values of `lineTails`.
+    private var lineTargets: [LineTarget] = []
+
+    /// A line tail's entry (-1: no change line), where it names its process (offsets from the tail's start;
+    /// empty when it names none), and that process's id once a line used it (-1 before): a name is added to
+    /// the summary only with an evaluation.
+    private struct LineTarget {
+        var entry: Int32
+        var nameStart: Int32
+        var nameEnd: Int32
+        var process: Int32
+    }
+
+    /// A change line's entry, where the line names its process (nil: nowhere) and its `lineTargets` index.
+    private struct Found {
+        var entry: Int
+        var name: Range<Int>?
+        var target: Int?
+    }
 
     private struct Burst {
         var id: Int
@@ -189,6 +223,7 @@ public struct ChangeLogScanner: Sendable {
 
     private var recordMessage: [UInt8]?
     private var recordTimestamp: [UInt8]?
+    private var recordProcess: [UInt8]?
     private var unescaper = JSONStringUnescaper()
 
     /// A scanner that skips lines longer than `lineCap` bytes.
@@ -262,6 +297,7 @@ public struct ChangeLogScanner: Sendable {
         }
         summary.firstTimestamp = firstTimestamp.map { String(decoding: $0, as: UTF8.self) }
         summary.lastTimestamp = firstTimestamp == nil ? nil : String(decoding: lastTimestamp, as: UTF8.self)
+        for (id, process) in processes.names.enumerated() { summary.processes[process] = processEvaluations[id] }
         return summary
     }
 
@@ -322,8 +358,11 @@ public struct ChangeLogScanner: Sendable {
         handle(bom ? UnsafeBufferPointer(rebasing: line[3...]) : line, timestamp: nil, json: true)
     }
 
-    private mutating func handle(_ raw: UnsafeBufferPointer<UInt8>, timestamp: UnsafeBufferPointer<UInt8>?, json: Bool)
-    {
+    /// One line; `process`, when given, names the process of a JSON record's lines (from `"processImagePath"`).
+    private mutating func handle(
+        _ raw: UnsafeBufferPointer<UInt8>, timestamp: UnsafeBufferPointer<UInt8>?, json: Bool,
+        process: ArraySlice<UInt8>? = nil
+    ) {
         var end = raw.count
         while end > 0, raw[end - 1] == 32 || raw[end - 1] == 13 || raw[end - 1] == 9 { end -= 1 }
         let line = UnsafeBufferPointer(rebasing: raw[0..<end])
@@ -335,15 +374,18 @@ public struct ChangeLogScanner: Sendable {
         }
         if Self.endsLikeChange(line) {
             if let timestamp {
-                if let entry = change(line, tailFrom: 0) {
-                    return record(entry, timestamp: timestamp, millis: leadingTimestamp(timestamp)?.millis)
+                if let found = change(line, tailFrom: 0) {
+                    return record(
+                        found.entry, process: process.map { processID($0) } ?? lineProcess(line, found),
+                        timestamp: timestamp, millis: leadingTimestamp(timestamp)?.millis)
                 }
             } else {
                 // The timestamp first: its end is where the line's cached tail starts.
                 let stamp = leadingTimestamp(line)
-                if let entry = change(line, tailFrom: stamp?.length ?? 0) {
+                if let found = change(line, tailFrom: stamp?.length ?? 0) {
                     return record(
-                        entry, timestamp: stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
+                        found.entry, process: process.map { processID($0) } ?? lineProcess(line, found),
+                        timestamp: stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
                         millis: stamp?.millis)
                 }
             }
@@ -383,25 +425,81 @@ public struct ChangeLogScanner: Sendable {
     /// The benchmark's log (callgrind on its first 16 MiB, 175,448 lines): resolving a line to its entry took
     /// 510 of the scanner's 1,040 instructions per line, 220 of them the backward searches for the colon and
     /// the view's name; with the line tails first, 285.
-    private mutating func change(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Int? {
-        guard let index = tailFrom > 0 ? lineTailEntry(line, tailFrom: tailFrom) : changeEntry(line)?.index else {
-            return nil
-        }
-        return entries[index].view < 0 ? nil : index
+    ///
+    /// The line names its process (if at all) between `tailFrom` and the view's name, so a line tail also
+    /// keeps where.
+    private mutating func change(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Found? {
+        if tailFrom > 0 { return lineTailEntry(line, tailFrom: tailFrom) }
+        guard let (index, _, viewStart) = changeEntry(line), entries[index].view >= 0 else { return nil }
+        return Found(entry: index, name: Self.processName(line, from: 0, to: viewStart), target: nil)
     }
 
-    /// The entry of a line with a timestamp ending at `tailFrom`: found by its bytes after the timestamp in
+    /// A change line with a timestamp ending at `tailFrom`: found by its bytes after the timestamp in
     /// `lineTails`, or by its change tail (`changeEntry`) and then kept there when that entry stays.
-    private mutating func lineTailEntry(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Int? {
+    private mutating func lineTailEntry(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Found? {
         let whole = UnsafeBufferPointer(rebasing: line[tailFrom..<line.count])
         let wholeHash = ByteKeyTable.hash(whole)
         let seen = lineTails.lookup(whole, hash: wholeHash)
-        if let index = seen.value { return Int(index) }
-        guard let (index, cached) = changeEntry(line) else { return nil }
-        if cached, !lineTails.isFull, whole.count <= Self.maxLineTail {
-            lineTails.insert(whole, hash: wholeHash, slot: seen.slot, value: Int32(index))
+        if let value = seen.value {
+            let target = lineTargets[Int(value)]
+            guard target.entry >= 0 else { return nil }
+            let name = Int(target.nameStart) + tailFrom..<Int(target.nameEnd) + tailFrom
+            return Found(entry: Int(target.entry), name: name.isEmpty ? nil : name, target: Int(value))
         }
-        return index
+        guard let (index, cached, viewStart) = changeEntry(line) else { return nil }
+        let isChange = entries[index].view >= 0
+        let name = isChange ? Self.processName(line, from: tailFrom, to: viewStart) : nil
+        var target: Int?
+        if cached, !lineTails.isFull, whole.count <= Self.maxLineTail {
+            target = lineTargets.count
+            lineTails.insert(whole, hash: wholeHash, slot: seen.slot, value: Int32(lineTargets.count))
+            lineTargets.append(
+                LineTarget(
+                    entry: isChange ? Int32(index) : -1, nameStart: Int32((name?.lowerBound ?? tailFrom) - tailFrom),
+                    nameEnd: Int32((name?.upperBound ?? tailFrom) - tailFrom), process: -1))
+        }
+        return isChange ? Found(entry: index, name: name, target: target) : nil
+    }
+
+    /// The id of the process a change line names (-1: none), added on its first evaluation.
+    private mutating func lineProcess(_ line: UnsafeBufferPointer<UInt8>, _ found: Found) -> Int32 {
+        if let target = found.target, lineTargets[target].process >= 0 { return lineTargets[target].process }
+        guard let name = found.name else { return -1 }
+        let id = processID(line[name])
+        if let target = found.target { lineTargets[target].process = id }
+        return id
+    }
+
+    /// The id of the process named `name`, added on first sight.
+    private mutating func processID(_ name: some Collection<UInt8>) -> Int32 {
+        let (id, isNew) = processes.id(String(decoding: name, as: UTF8.self))
+        if isNew { processEvaluations.append(0) }
+        return Int32(id)
+    }
+
+    /// Where the process's name is in `line[from..<to]`: the first word (split at spaces and tabs) holding a
+    /// `[` followed by digits and then `:` or `]`, before that `[` and less a trailing `(…)`; nil when none.
+    static func processName(_ line: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Range<Int>? {
+        var index = from
+        while index < to {
+            guard let bracket = (index..<to).first(where: { line[$0] == UInt8(ascii: "[") }) else { return nil }
+            index = bracket + 1
+            var wordStart = bracket
+            while wordStart > from, line[wordStart - 1] != 32, line[wordStart - 1] != 9 { wordStart -= 1 }
+            var cursor = bracket + 1
+            while cursor < to, line[cursor] >= 48, line[cursor] <= 57 { cursor += 1 }
+            guard wordStart < bracket, cursor > bracket + 1, cursor < to,
+                line[cursor] == UInt8(ascii: ":") || line[cursor] == UInt8(ascii: "]")
+            else { continue }
+            var end = bracket
+            if line[end - 1] == UInt8(ascii: ")"),
+                let paren = (wordStart..<end).first(where: { line[$0] == UInt8(ascii: "(") }), paren > wordStart
+            {
+                end = paren
+            }
+            return wordStart..<end
+        }
+        return nil
     }
 
     /// Line tails longer than this are not kept in `lineTails` (they still resolve by their change tail).
@@ -409,7 +507,9 @@ public struct ChangeLogScanner: Sendable {
 
     /// The index of the entry of `line`'s change tail (from the view's name on), found in `changeTails` or
     /// parsed now, and whether it stays; nil when the tail has no `": "` before its items.
-    private mutating func changeEntry(_ line: UnsafeBufferPointer<UInt8>) -> (index: Int, cached: Bool)? {
+    private mutating func changeEntry(_ line: UnsafeBufferPointer<UInt8>) -> (
+        index: Int, cached: Bool, viewStart: Int
+    )? {
         let n = line.count
         let isUnchanged = line[n - 9] != 32
         let tail = isUnchanged ? n - 11 : n - 9
@@ -427,16 +527,16 @@ public struct ChangeLogScanner: Sendable {
         let key = UnsafeBufferPointer(rebasing: line[start..<n])
         let hash = ByteKeyTable.hash(key)
         let found = changeTails.lookup(key, hash: hash)
-        if let index = found.value { return (Int(index), true) }
+        if let index = found.value { return (Int(index), true, start) }
         dropUncached()
         let cached = !changeTails.isFull && key.count <= Self.maxCachedKey
         entries.append(parseChange(key, colon: colon - start, isUnchanged: isUnchanged))
         guard cached else {
             uncached = true
-            return (entries.count - 1, false)
+            return (entries.count - 1, false, start)
         }
         changeTails.insert(key, hash: hash, slot: found.slot, value: Int32(entries.count - 1))
-        return (entries.count - 1, true)
+        return (entries.count - 1, true, start)
     }
 
     /// Whether the last entry was parsed for a line that missed the cache and must not stay.
@@ -536,10 +636,13 @@ public struct ChangeLogScanner: Sendable {
         return items.filter { !$0.isEmpty }
     }
 
-    private mutating func record(_ index: Int, timestamp: UnsafeBufferPointer<UInt8>?, millis: Int64?) {
+    private mutating func record(
+        _ index: Int, process: Int32, timestamp: UnsafeBufferPointer<UInt8>?, millis: Int64?
+    ) {
         let entry = entries[index]
         let view = Int(entry.view)
         evaluations += 1
+        if process >= 0 { processEvaluations[Int(process)] += 1 }
         if entry.isUnchanged { unchanged += 1 }
         viewEvaluations[view] += 1
         if entry.selfChanged { viewSelfChanged[view] += 1 }
@@ -623,6 +726,7 @@ public struct ChangeLogScanner: Sendable {
     private mutating func jsonLine(_ line: UnsafeBufferPointer<UInt8>, first: Int) {
         if let value = jsonString(line, key: "\"eventMessage\"") { recordMessage = value }
         if let value = jsonString(line, key: "\"timestamp\"") { recordTimestamp = value }
+        if let value = jsonString(line, key: "\"processImagePath\"") { recordProcess = value }
         if line[first] == UInt8(ascii: "}")
             || line[first] == UInt8(ascii: "{") && line[line.count - 1] == UInt8(ascii: "}")
         {
@@ -633,15 +737,22 @@ public struct ChangeLogScanner: Sendable {
     private mutating func flushRecord() {
         guard let message = recordMessage else {
             recordTimestamp = nil
+            recordProcess = nil
             return
         }
         let stamp = recordTimestamp
+        // `/Applications/Memo.app/Memo` → `Memo`.
+        let path = recordProcess ?? []
+        let name = path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...]
         recordMessage = nil
         recordTimestamp = nil
+        recordProcess = nil
         message.withUnsafeBufferPointer { text in
             stamp.withUnsafeBufferPointerOrNil { timestamp in
                 for part in text.split(separator: 10, omittingEmptySubsequences: false) {
-                    handle(UnsafeBufferPointer(rebasing: part), timestamp: timestamp, json: false)
+                    handle(
+                        UnsafeBufferPointer(rebasing: part), timestamp: timestamp, json: false,
+                        process: name.isEmpty ? nil : name)
                 }
                 keepLastTimestamp()
             }
