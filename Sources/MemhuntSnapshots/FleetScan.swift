@@ -215,8 +215,11 @@ public struct ScanAggregate: Sendable {
     public var rejected: [Rejected] = []
     /// Files of kinds a scan does not read, counted by kind.
     public var skipped: [String: Int] = [:]
-    /// `memoryStatus.compressions` of each JetsamEvent that has it.
+    /// `memoryStatus.compressions` of each JetsamEvent that has it as a count.
     public var compressions: [UInt64] = []
+    /// JetsamEvents whose counter holds a value no count reaches (above `Int.max`; UInt64.max is -1 written
+    /// unsigned): left out of `compressions`.
+    public var compressionsNotCounts = 0
     public var apps: [String: App] = [:]
     /// The largest peaks of any app, at most `outlierCount`.
     public var outliers: [Sample] = []
@@ -227,7 +230,13 @@ public struct ScanAggregate: Sendable {
     public mutating func add(_ record: ScanRecord) {
         records += 1
         recordsByKind[record.kind, default: 0] += 1
-        if let compressions = record.compressions { self.compressions.append(compressions) }
+        if let compressions = record.compressions {
+            if compressions <= UInt64(Int.max) {
+                self.compressions.append(compressions)
+            } else {
+                compressionsNotCounts += 1
+            }
+        }
         for app in record.apps {
             if let peak = app.peakKiB {
                 Self.keep(
@@ -267,6 +276,7 @@ public struct ScanAggregate: Sendable {
         rejected += other.rejected
         skipped.merge(other.skipped, uniquingKeysWith: +)
         compressions += other.compressions
+        compressionsNotCounts += other.compressionsNotCounts
         for (name, figures) in other.apps { apps[name, default: App()].merge(figures) }
         for sample in other.outliers { Self.keep(sample, in: &outliers, limit: Self.outlierCount) }
     }

@@ -173,6 +173,29 @@ import Testing
 
     /// Workers fold files in any order: merging partial aggregates gives the figures of one fold, and the
     /// kept samples do not depend on the order.
+    /// A record whose counter is UInt64.max is left out of the compression figures and counted apart, the
+    /// same in text and JSON; one record is "1 record".
+    @Test func aCounterNoCountReachesIsLeftOutOfTheFigures() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("sentinel.ips", try Repo.bytes("formats/jetsam-16k.ips"))
+        try dir.write("seed.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        let text = await memhunt("scan", dir.path)
+        #expect(text.status == 0)
+        #expect(
+            text.stdout.contains(
+                "Compressions (a counter since boot, per record): min 15,734,833  median 15,734,833  max 15,734,833  "
+                    + "(1 record); 1 record with a counter above 2^63 - 1, no count (left out)"))
+        #expect(text.stdout.contains("JustSend  1 record\n"))
+        #expect(!text.stdout.contains("9,223,372,036,854,775,807"))
+        let json = await memhunt("scan", "--format", "json", dir.path)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let compressions = try #require(document["compressions"] as? [String: Any])
+        #expect(compressions["records"] as? Int == 1)
+        #expect(compressions["max"] as? Int == 15_734_833)
+        #expect(compressions["notCounts"] as? Int == 1)
+    }
+
     @Test func aggregatesMergeTheSameInAnyOrder() {
         var generator = SplitMix64(seed: 13)
         let records = (0..<200).map { index in

@@ -226,6 +226,21 @@ import Testing
         #expect(step.findings.first?.severity == .notice)
     }
 
+    /// A counter of UInt64.max (-1 written unsigned) is no count: said as written, never clamped to
+    /// Int.max, never a fact, never a rate.
+    @Test func aCounterNoCountReachesIsSaidAsWrittenAndLeftOut() async throws {
+        let result = try await Hunt.run(["formats/jetsam-16k.ips"], app: "FixtureApp")
+        #expect(result.facts["jetsam.compressions"] == nil)
+        #expect(result.facts["jetsam.decompressions"] == 99_000)
+        let step = try #require(result.steps.first { $0.step.id == "compressor-pressure" })
+        #expect(step.findings.map(\.code) == ["compressor-pressure.not-a-count"])
+        let finding = try #require(step.findings.first)
+        #expect(finding.title == "The record's compressions counter, 18,446,744,073,709,551,615, is no count")
+        #expect(finding.detail.contains("(it is UInt64.max, -1 written unsigned)"))
+        #expect(finding.detail.hasSuffix("The record has no compressor size or page queues to tell its moment either."))
+        #expect(!result.findings.contains { $0.title.contains("9,223,372,036,854,775,807") })
+    }
+
     @Test func twoRecordsOfOneBootGiveARate() async throws {
         let result = try await Hunt.run(["pressure"], app: "JustSend")
         #expect(result.facts["jetsam.compressionsPerMinute"] == 180_000)

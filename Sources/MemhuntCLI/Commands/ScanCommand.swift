@@ -181,9 +181,11 @@ struct ScanCommand: MemhuntCommand {
         struct Compressions: Encodable {
             var note = "memoryStatus.compressions: pages compressed since boot (a counter, not a moment)"
             var records: Int
-            var min: UInt64
-            var median: UInt64
-            var max: UInt64
+            var min: UInt64?
+            var median: UInt64?
+            var max: UInt64?
+            /// Records whose counter holds a value no count reaches (above 2^63 - 1), left out of the figures.
+            var notCounts: Int
         }
 
         struct Ranks: Encodable {
@@ -237,8 +239,10 @@ struct ScanCommand: MemhuntCommand {
             rejected = aggregate.rejected.sorted { $0.file < $1.file }
             skipped = aggregate.skipped
             let sorted = aggregate.compressions.sorted()
-            if let first = sorted.first, let last = sorted.last, let median = ScanFigures.percentile(sorted, 50) {
-                compressions = Compressions(records: sorted.count, min: first, median: median, max: last)
+            if !sorted.isEmpty || aggregate.compressionsNotCounts > 0 {
+                compressions = Compressions(
+                    records: sorted.count, min: sorted.first, median: ScanFigures.percentile(sorted, 50),
+                    max: sorted.last, notCounts: aggregate.compressionsNotCounts)
             }
             self.apps = apps.map { name, figures in
                 App(
@@ -275,8 +279,6 @@ struct ScanCommand: MemhuntCommand {
                 .map { "\($0.key) \(FactValue.grouped($0.value))" }.joined(separator: ", ")
         }
 
-        static func grouped(_ value: UInt64) -> String { FactValue.grouped(Int(clamping: value)) }
-
         static func mb(_ value: Double) -> String { String(format: "%.1f", value) }
 
         static func distribution(_ d: ScanDistribution?) -> String {
@@ -293,12 +295,19 @@ struct ScanCommand: MemhuntCommand {
             out += "\n"
             for file in rejected { out += "   rejected \(file.file): \(file.reason)\n" }
             if let c = compressions {
-                out += "Compressions (a counter since boot, per record): min \(Self.grouped(c.min))  "
-                out += "median \(Self.grouped(c.median))  max \(Self.grouped(c.max))  "
-                out += "(\(FactValue.grouped(c.records)) records)\n"
+                out += "Compressions (a counter since boot, per record):"
+                if let min = c.min, let median = c.median, let max = c.max {
+                    out += " min \(FactValue.grouped(min))  median \(FactValue.grouped(median))  "
+                    out += "max \(FactValue.grouped(max))  (\(Plural.count(c.records, "record")))"
+                }
+                if c.notCounts > 0 {
+                    out += (c.records > 0 ? ";" : "") + " \(Plural.count(c.notCounts, "record")) with a counter above "
+                    out += "2^63 - 1, no count (left out)"
+                }
+                out += "\n"
             }
             for app in apps {
-                out += "\n\(app.name)  \(FactValue.grouped(app.records)) records\n"
+                out += "\n\(app.name)  \(Plural.count(app.records, "record"))\n"
                 let r = app.ranks
                 out += "   rank                 1: \(FactValue.grouped(r.first))  2-5: \(FactValue.grouped(r.second))  "
                 out += "6-10: \(FactValue.grouped(r.sixth))  >10: \(FactValue.grouped(r.over))\n"

@@ -53,6 +53,10 @@ struct CompressorPressureCheck: Check {
             FindingCode(
                 "compressor-pressure.rate", .warning,
                 "Between two records of one boot the system compressed at least the threshold's pages per minute."),
+            FindingCode(
+                "compressor-pressure.not-a-count", .info,
+                "The record's compressions counter holds a value no count reaches (above 2^63 - 1; UInt64.max is -1 "
+                    + "written unsigned): it is read as no count."),
         ],
         parameters: [
             CheckParameter(
@@ -73,11 +77,29 @@ struct CompressorPressureCheck: Check {
         guard let record = JetsamRecord.chosen(in: context) else { return CheckOutput(noInput: true) }
         let event = record.event
         let source = record.artifact.source
-        if let compressions = event.compressions {
-            output.record("jetsam.compressions", .int(Int(clamping: compressions)))
+        // A value above Int.max (UInt64.max, most likely -1 written unsigned) is no count: a million
+        // compressions a second would take 290,000 years to reach it. It is said as written, never clamped.
+        let compressions = Self.count(event.compressions)
+        if let compressions {
+            output.record("jetsam.compressions", .int(compressions))
+        } else if let written = event.compressions {
+            let why =
+                written == UInt64.max
+                ? "it is UInt64.max, -1 written unsigned" : "a million a second would take 290,000 years"
+            output.emit(
+                Finding(
+                    code: "compressor-pressure.not-a-count",
+                    severity: .info,
+                    title: "The record's compressions counter, \(FactValue.grouped(written)), is no count",
+                    detail: "memoryStatus.compressions is \(FactValue.grouped(written)), above the largest signed "
+                        + "64-bit value: no system compresses that many pages (\(why)). It is read as no count. "
+                        + (event.moment == nil
+                            ? "The record has no compressor size or page queues to tell its moment either."
+                            : "The compressor's share and the free pages of the record still tell its moment."),
+                    evidence: [Evidence(source: source, pointer: "/memoryStatus/compressions")]))
         }
-        if let decompressions = event.decompressions {
-            output.record("jetsam.decompressions", .int(Int(clamping: decompressions)))
+        if let decompressions = Self.count(event.decompressions) {
+            output.record("jetsam.decompressions", .int(decompressions))
         }
         var evidence: [String] = []
         var pointers: [Evidence] = []
@@ -147,8 +169,8 @@ struct CompressorPressureCheck: Check {
                         ]))
             }
         }
-        if let compressions = event.compressions, compressions >= UInt64(max(0, context.int("max_compressions"))) {
-            let count = FactValue.grouped(Int(clamping: compressions))
+        if let compressions, compressions >= context.int("max_compressions") {
+            let count = FactValue.grouped(compressions)
             output.emit(
                 Finding(
                     code: "compressor-pressure.compressions",
@@ -166,6 +188,12 @@ struct CompressorPressureCheck: Check {
         return output
     }
 
+    /// The counter as a count, or nil when absent or above `Int.max` (no count reaches it).
+    static func count(_ written: UInt64?) -> Int? {
+        guard let written, written <= UInt64(Int.max) else { return nil }
+        return Int(written)
+    }
+
     /// Compressions per minute from the record before `record` (in time) to `record`, when the counter did
     /// not go down between them (a reboot resets it) and both are dated.
     static func rate(_ record: JetsamRecord, in context: CheckContext) -> (
@@ -176,7 +204,8 @@ struct CompressorPressureCheck: Check {
         else { return nil }
         let earlier = records[index - 1]
         guard let t0 = earlier.event.time, let t1 = record.event.time, t1 > t0,
-            let c0 = earlier.event.compressions, let c1 = record.event.compressions, c1 >= c0
+            let c0 = count(earlier.event.compressions).map(UInt64.init),
+            let c1 = count(record.event.compressions).map(UInt64.init), c1 >= c0
         else { return nil }
         let minutes = (t1 - t0) / 60
         return (earlier, c1 - c0, minutes, Double(c1 - c0) / minutes)

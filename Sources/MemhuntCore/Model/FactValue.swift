@@ -94,7 +94,12 @@ public enum FactValue: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// 15734833 → "15,734,833".
-    public static func grouped(_ value: Int) -> String {
+    public static func grouped(_ value: Int) -> String { grouped(integer: value) }
+
+    /// A counter as the record wrote it, `UInt64.max` included: 18446744073709551615 → "18,446,744,073,709,551,615".
+    public static func grouped(_ value: UInt64) -> String { grouped(integer: value) }
+
+    private static func grouped(integer value: some BinaryInteger) -> String {
         let digits = String(value.magnitude)
         var out = ""
         for (i, ch) in digits.enumerated() {
