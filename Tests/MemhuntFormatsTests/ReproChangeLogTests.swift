@@ -124,6 +124,29 @@ import Testing
         }
     }
 
+    /// Two shortcuts skip work on repeated bytes: the milliseconds of the last `yyyy-MM-dd HH:mm:ss` (a line of
+    /// the same second reads only its fraction and zone) and the tail that followed the last line's tail last
+    /// time (compared before any hash). Neither changes what a line counts as or when it was.
+    @Test func repeatedSecondsAndTailsCountAsParsed() {
+        let lines = [
+            "2026-08-12 14:03:05.000 Memo[1:2] A: _x changed.",
+            "2026-08-12 14:03:05.020 Memo[1:2] B: _y changed.",  // the same second, 20 ms on: one burst
+            "2026-08-12 14:03:05.100 Memo[1:2] A: _x changed.",  // 80 ms on: a new burst
+            "2026-08-12 14:03:05.120 Memo[1:2] B: _y changed.",  // the tail that followed A last time
+            "2026-08-12 14:03:05.200 Memo[1:2] A: _x changed.",
+            "2026-08-12 14:03:05.220 Memo[1:2] B: _z changed.",  // not the tail that followed A last time
+            "2026-08-12 14:03:06Z Memo[1:2] A: _x changed.",
+            "2026-08-12 14:03:06.500+0900 Other[3:4] A: _x changed.",  // the second of the line before, 500 ms on
+        ]
+        let log = scan(lines.joined(separator: "\n") + "\n")
+        #expect(log.views == ["A": 5, "B": 3])
+        #expect(log.itemCounts["B"] == ["_y": 2, "_z": 1])
+        #expect(log.bursts == 5)
+        #expect(log.fanOut.map(\.evaluations).sorted() == [1, 1, 2, 2, 2])
+        #expect(log.processes == ["Memo": 7, "Other": 1])
+        #expect(log.lastTimestamp == "2026-08-12 14:03:06.500+0900")
+    }
+
     /// A record's `processImagePath` names the process of its message's lines, whatever they say.
     @Test func aRecordsImagePathNamesItsLines() {
         let json = """

@@ -48,6 +48,12 @@ struct ByteKeyTable {
         }
     }
 
+    /// Whether the key added `index`th (0-based) is `key`: a guess checked without hashing.
+    func key(_ index: Int, equals key: UnsafeBufferPointer<UInt8>) -> Bool {
+        Int(lengths[index]) == key.count
+            && bytes.withUnsafeBufferPointer { Self.equal($0.baseAddress! + Int(starts[index]), key) }
+    }
+
     /// Adds `key` with `value` at the `slot` a `lookup` of it returned, with no insert in between.
     mutating func insert(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64, slot: Int, value: Int32) {
         precondition(!isFull, "insert into a full table")
