@@ -52,6 +52,14 @@ public struct JetsamEvent: Sendable, Hashable {
     /// `inactive`, `wired`, `throttled`, `purgeable`, `fileBacked`, `anonymous`), in pages.
     public var memoryPages: [String: UInt64] = [:]
 
+    /// A since-boot counter (`compressions`, `decompressions`) as a count: nil when absent or above `Int.max`,
+    /// which no count reaches (UInt64.max is -1 written unsigned; a million a second would take 290,000 years
+    /// to reach 2^63). Such a value is to be said as written, never clamped.
+    public static func count(_ written: UInt64?) -> Int? {
+        guard let written, written <= UInt64(Int.max) else { return nil }
+        return Int(written)
+    }
+
     public init(
         header: IPSHeader? = nil, date: String? = nil, time: Double? = nil, product: String? = nil,
         build: String? = nil, pageSize: UInt64, compressions: UInt64? = nil, largestProcess: String? = nil,

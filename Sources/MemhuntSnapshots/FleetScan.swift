@@ -230,12 +230,10 @@ public struct ScanAggregate: Sendable {
     public mutating func add(_ record: ScanRecord) {
         records += 1
         recordsByKind[record.kind, default: 0] += 1
-        if let compressions = record.compressions {
-            if compressions <= UInt64(Int.max) {
-                self.compressions.append(compressions)
-            } else {
-                compressionsNotCounts += 1
-            }
+        if let compressions = JetsamEvent.count(record.compressions) {
+            self.compressions.append(UInt64(compressions))
+        } else if record.compressions != nil {
+            compressionsNotCounts += 1
         }
         for app in record.apps {
             if let peak = app.peakKiB {

@@ -135,9 +135,10 @@ struct ChangeLogCheck: Check {
     /// A log whose lines name more than one process (a `log stream` of the SwiftUI subsystem without a
     /// process predicate): every count of it mixes them, and the findings about it say so by this one.
     static func processes(_ log: Log) -> Finding? {
-        let processes = log.summary.processes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        let processes = log.summary.processesByEvaluations
         guard processes.count >= 2 else { return nil }
-        let listed = processes.prefix(5).map { "\($0.key) \(FactValue.grouped($0.value))" }.joined(separator: ", ")
+        let listed = processes.prefix(5).map { "\($0.name) \(FactValue.grouped($0.evaluations))" }.joined(
+            separator: ", ")
         let more = processes.count > 5 ? " and \(processes.count - 5) more" : ""
         let unnamed = log.summary.unattributedEvaluations
         return Finding(

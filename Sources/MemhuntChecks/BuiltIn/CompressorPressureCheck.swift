@@ -77,9 +77,8 @@ struct CompressorPressureCheck: Check {
         guard let record = JetsamRecord.chosen(in: context) else { return CheckOutput(noInput: true) }
         let event = record.event
         let source = record.artifact.source
-        // A value above Int.max (UInt64.max, most likely -1 written unsigned) is no count: a million
-        // compressions a second would take 290,000 years to reach it. It is said as written, never clamped.
-        let compressions = Self.count(event.compressions)
+        // A value above Int.max (UInt64.max, most likely -1 written unsigned) is no count: said as written.
+        let compressions = JetsamEvent.count(event.compressions)
         if let compressions {
             output.record("jetsam.compressions", .int(compressions))
         } else if let written = event.compressions {
@@ -98,7 +97,7 @@ struct CompressorPressureCheck: Check {
                             : "The compressor's share and the free pages of the record still tell its moment."),
                     evidence: [Evidence(source: source, pointer: "/memoryStatus/compressions")]))
         }
-        if let decompressions = Self.count(event.decompressions) {
+        if let decompressions = JetsamEvent.count(event.decompressions) {
             output.record("jetsam.decompressions", .int(decompressions))
         }
         var evidence: [String] = []
@@ -160,7 +159,7 @@ struct CompressorPressureCheck: Check {
                             + "two records of one boot",
                         detail: "From \(rate.earlier.artifact.source) (\(rate.earlier.event.date ?? "undated")) to "
                             + "\(source) (\(event.date ?? "undated")) the counter rose by "
-                            + "\(FactValue.grouped(Int(clamping: rate.delta))) in "
+                            + "\(FactValue.grouped(rate.delta)) in "
                             + "\(FactValue.oneDecimal(rate.minutes).description) minutes "
                             + "(threshold \(FactValue.grouped(Int(saturating: limit))) per minute).",
                         evidence: [
@@ -188,24 +187,19 @@ struct CompressorPressureCheck: Check {
         return output
     }
 
-    /// The counter as a count, or nil when absent or above `Int.max` (no count reaches it).
-    static func count(_ written: UInt64?) -> Int? {
-        guard let written, written <= UInt64(Int.max) else { return nil }
-        return Int(written)
-    }
-
     /// Compressions per minute from the record before `record` (in time) to `record`, when the counter did
     /// not go down between them (a reboot resets it) and both are dated.
     static func rate(_ record: JetsamRecord, in context: CheckContext) -> (
-        earlier: JetsamRecord, delta: UInt64, minutes: Double, perMinute: Double
+        earlier: JetsamRecord, delta: Int, minutes: Double, perMinute: Double
     )? {
         let records = JetsamRecord.all(in: context)
         guard let index = records.firstIndex(where: { $0.artifact.source == record.artifact.source }), index > 0
         else { return nil }
         let earlier = records[index - 1]
         guard let t0 = earlier.event.time, let t1 = record.event.time, t1 > t0,
-            let c0 = count(earlier.event.compressions).map(UInt64.init),
-            let c1 = count(record.event.compressions).map(UInt64.init), c1 >= c0
+            let c0 = JetsamEvent.count(earlier.event.compressions),
+            let c1 = JetsamEvent.count(record.event.compressions),
+            c1 >= c0
         else { return nil }
         let minutes = (t1 - t0) / 60
         return (earlier, c1 - c0, minutes, Double(c1 - c0) / minutes)

@@ -133,7 +133,7 @@ public enum ArtifactOwner {
         case .repro(.sample(let report)): names = [report.processName]
         // A change log names the processes of its lines, the one with most evaluations first.
         case .repro(.changeLog(let summary)):
-            names = summary.processes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+            names = summary.processesByEvaluations.map(\.name)
         default: names = []
         }
         var seen: [String] = []

@@ -89,6 +89,11 @@ public struct ChangeLogSummary: Sendable, Hashable {
 
     /// Evaluations of lines that name no process.
     public var unattributedEvaluations: Int { evaluations - processes.values.reduce(0, +) }
+
+    /// `processes`, most evaluations first (ties by name): the first is the one the log is named by.
+    public var processesByEvaluations: [(name: String, evaluations: Int)] {
+        processes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) }
+    }
 }
 
 /// Streams a change log of any size in bounded memory: console pastes, `log show` default, `--style compact`,
@@ -184,6 +189,9 @@ public struct ChangeLogScanner: Sendable {
     /// What a line tail resolves to, indexed by the values of `lineTails` (which are also the order its keys
     /// were added in).
     private var lineTargets: [LineTarget] = []
+    /// The last name `processID` resolved and its id: a JSON record's lines, and lines without a timestamp,
+    /// are not in `lineTargets` and name their process again on every line.
+    private var lastProcess: (name: [UInt8], id: Int32)?
     /// The line target of the last line that had one, or -1.
     private var lastTarget: Int32 = -1
 
@@ -501,8 +509,10 @@ public struct ChangeLogScanner: Sendable {
 
     /// The id of the process named `name`, added on first sight.
     private mutating func processID(_ name: some Collection<UInt8>) -> Int32 {
+        if let last = lastProcess, last.name.elementsEqual(name) { return last.id }
         let (id, isNew) = processes.id(String(decoding: name, as: UTF8.self))
         if isNew { processEvaluations.append(0) }
+        lastProcess = (Array(name), Int32(id))
         return Int32(id)
     }
 
