@@ -58,6 +58,23 @@ import Testing
                 + "ChatGPT 328.6 MB.")
     }
 
+    /// Crash reports of several apps leave no subject: the record's list does not then say that no crash
+    /// report names an app.
+    @Test func withoutASubjectAmongSeveralAppsNoCrashReportIsSaidToNameNone() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(
+            "JetsamEvent-2026-08-11-112056.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        try directory.write("JustSend.ips", try Repo.bytes("watchdog/JustSend-2026-08-13-224107.ips"))
+        try directory.write("other.ips", try Repo.bytes("formats/crash-309-memory.ips"))
+        let result = try await Hunt.run([directory.path], app: nil)
+        let apps = try #require(result.subject.candidates)
+        #expect(apps.count == 2)
+        let detail = try #require(result.findings.first { $0.code == "jetsam-rank.no-subject" }).detail
+        #expect(detail.hasPrefix("No app was named, and the artifacts name 2 apps, so none was chosen. "))
+        #expect(!detail.contains("no crash report names one"))
+    }
+
     @Test func noCrashReportAloneIsNotProofOfLife() async throws {
         let result = try await Hunt.run(["justsend/measurements-detail.csv"], app: "JustSend")
         let none = try #require(result.findings.first { $0.code == "crash-report.none" })
