@@ -22,6 +22,15 @@ public enum ArtifactSniffer {
         let head = Array(prefix.prefix(65_536))
         let start = JSON.skipWhitespace(head, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         if start < head.count, head[start] == UInt8(ascii: "{") || head[start] == UInt8(ascii: "[") {
+            // A change log of `log show --style ndjson` or `json` streams like the text styles: it was read whole
+            // as a document, and refused above the document limit. Only a head with an `"eventMessage"` key (the
+            // scanner's records have one), no `.ips` header line and no JetsamEvent or MetricKit keys is asked,
+            // which is where the document reader, after its JSON kinds, would come to the same change log.
+            if ReproText.containsBytes(head[...], "\"eventMessage\""), ArtifactReader.sniffIPSHeader(head) == nil,
+                ArtifactReader.jsonKindHint(head) == nil, ReproReader.detect(head) == .changeLog
+            {
+                return (.changeLog, .some(.changeLog))
+            }
             // An `.ips` header is a document even when it looks like a manifest. Its header line is parsed only
             // then (the reader parses it again: it was 4 % of a fleet scan's instructions here); it starts with
             // `{` where this `start` is, so no other input can have one.

@@ -80,6 +80,25 @@ enum SHA256Hex {
         #expect(artifact.size == line.utf8.count * 100_000)
     }
 
+    /// `log show --style ndjson` above the document limit: streamed and counted whole, not refused for its size.
+    @Test func anNDJSONChangeLogIsStreamedWhateverItsSize() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let record =
+            #"{"eventMessage":"RootView: @self changed.","processImagePath":"\/Applications\/Chat.app\/Chat","#
+            + #""timestamp":"2026-09-02 19:02:24.184510+0900","processID":8931}"# + "\n"
+        try dir.write("big.ndjson", String(repeating: record, count: 20_000))
+        let artifact = LocalArtifacts.load(path: dir.path + "/big.ndjson", documentLimit: 1 << 20)
+        #expect(artifact.status == .ok, "\(artifact.error ?? "")")
+        #expect(artifact.size == record.utf8.count * 20_000)
+        guard case .repro(.changeLog(let summary))? = artifact.content else {
+            Issue.record("not a change log: \(String(describing: artifact.kind))")
+            return
+        }
+        #expect(summary.evaluations == 20_000)
+        #expect(summary.processes == ["Chat": 20_000])
+    }
+
     /// A log of several MiB goes round the reader's three buffers: the digest is of every byte in order,
     /// and the counts are those of the whole file.
     @Test func aStreamedChangeLogIsHashedAndCountedWhole() throws {

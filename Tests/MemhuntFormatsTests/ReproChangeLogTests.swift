@@ -1,3 +1,4 @@
+import MemhuntTestSupport
 import Testing
 
 @testable import MemhuntFormats
@@ -85,6 +86,39 @@ import Testing
             #expect(log.bursts == 2, "\(name)")  // 24.184 and 24.190 together, 25.402 alone
             #expect(log.firstTimestamp?.hasPrefix("2026-09-02 19:02:24.184") == true, "\(name)")
         }
+    }
+
+    /// A log in `--style ndjson` or `json` takes the streaming route, as the text styles do: it was read whole as
+    /// a document, and refused above the 64 MB document limit. JSON without `"eventMessage"`, an `.ips` file and a
+    /// JetsamEvent body that holds one are still documents.
+    @Test func jsonStylesOfLogAreStreamedLikeTheTextStyles() throws {
+        let ndjson = try ReproFixture.bytes("logshow-ndjson.log")
+        #expect(ArtifactSniffer.routeAndDetect(ndjson).route == .changeLog)
+        // `--style json`: one array, each record pretty-printed over several lines.
+        let array = Array(
+            #"""
+            [{
+              "traceID" : 1,
+              "eventMessage" : "ContentView: @self, @identity, _model changed.",
+              "processImagePath" : "\/Applications\/Memo.app\/Memo",
+              "timestamp" : "2026-09-02 19:02:24.184510+0900"
+            },{
+              "traceID" : 2,
+              "eventMessage" : "ChildView: @dependencies, @self changed.",
+              "processImagePath" : "\/Applications\/Memo.app\/Memo",
+              "timestamp" : "2026-09-02 19:02:24.190022+0900"
+            }]
+            """#.utf8)
+        let routed = ArtifactSniffer.routeAndDetect(array)
+        #expect(routed.route == .changeLog)
+        #expect(routed.detected == .some(.changeLog))
+        #expect(scan(String(decoding: array, as: UTF8.self)).views == ["ContentView": 1, "ChildView": 1])
+        // A JetsamEvent body whose process list happens to hold the key stays a document.
+        let jetsam = Array(
+            #"{"memoryStatus":{},"processes":[{"name":"x","eventMessage":"ContentView: @self changed."}]}"#.utf8)
+        #expect(ArtifactSniffer.routeAndDetect(jetsam).route == .document)
+        #expect(ArtifactSniffer.routeAndDetect(Array(#"{"eventMessage":"no change here"}"#.utf8)).route == .document)
+        #expect(ArtifactSniffer.routeAndDetect(try Repo.bytes("formats/jetsam-16k.ips")).route == .document)
     }
 
     /// Lines name their process before the view: `App[pid:tid]` (compact, Xcode's console), `App(Lib)[pid]`
