@@ -207,7 +207,7 @@ struct ReferenceChangeLogScanner: Sendable {
                 }
             let from = timestamp == nil ? stamp?.0?.length ?? 0 : 0
             let words = from < viewStart ? Array(line[from..<viewStart]) : []
-            if let name = process ?? Self.processName(words) {
+            if let name = process ?? Self.processName(words, timestamped: from > 0) {
                 let (id, isNew) = processes.id(name)
                 if isNew { processCounts.append(0) }
                 processCounts[id] += 1
@@ -420,10 +420,23 @@ struct ReferenceChangeLogScanner: Sendable {
     }
 
     /// The process named by the first word holding `[`, digits, then `:` or `]`: the word before that `[`,
-    /// less a trailing `(…)`.
-    static func processName(_ bytes: [UInt8]) -> String? {
-        for word in bytes.split(whereSeparator: { $0 == 32 || $0 == 9 }) {
-            let word = Array(word)
+    /// less a trailing `(…)`. After a timestamp (`timestamped`), the words from the second on up to that one
+    /// (the first is compact's type column): a name with spaces.
+    static func processName(_ bytes: [UInt8], timestamped: Bool = false) -> String? {
+        // Each word's range in `bytes`.
+        var words: [Range<Int>] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 32 || bytes[index] == 9 {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < bytes.count, bytes[index] != 32, bytes[index] != 9 { index += 1 }
+            words.append(start..<index)
+        }
+        for (number, range) in words.enumerated() {
+            let word = Array(bytes[range])
             for (index, byte) in word.enumerated() where byte == UInt8(ascii: "[") && index > 0 {
                 let digits = word[(index + 1)...].prefix(while: { $0 >= 48 && $0 <= 57 })
                 let after = word.dropFirst(index + 1 + digits.count).first
@@ -431,6 +444,9 @@ struct ReferenceChangeLogScanner: Sendable {
                 var name = Array(word[..<index])
                 if name.last == UInt8(ascii: ")"), let paren = name.firstIndex(of: UInt8(ascii: "(")), paren > 0 {
                     name = Array(name[..<paren])
+                }
+                if timestamped, number >= 2 {
+                    name = Array(bytes[words[1].lowerBound..<range.lowerBound]) + name
                 }
                 return String(decoding: name, as: UTF8.self)
             }

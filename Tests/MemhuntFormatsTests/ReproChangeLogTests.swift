@@ -137,6 +137,22 @@ import Testing
         #expect(bare.unattributedEvaluations == 2)
     }
 
+    /// A process whose name holds spaces (an app target named `My App`): after a timestamp and compact's type
+    /// column, the name runs to its `[`. It was `App`, the name of another app. A name right after the timestamp
+    /// is one word, as before; so is a name on a line without a timestamp, where nothing says where it starts.
+    @Test func aProcessNameMayHoldSpaces() {
+        let compact = scan(
+            """
+            2026-09-02 19:02:24.184 I  My App[8931:28be9a] [com.apple.SwiftUI:Changed Body Properties] ContentView: @self changed.
+            2026-09-02 19:02:24.190 Df My App[8931:28be9a] [com.apple.SwiftUI:Changed Body Properties] ChildView: @self changed.
+            2026-09-02 19:02:24.195 I  Memo[8932:28be9b] [com.apple.SwiftUI:Changed Body Properties] RootView: @self changed.
+            2026-09-02 19:02:24.201 Memo Lite[8933:1] ContentView: @self changed.
+            Memo Lite[8933:1] ContentView: @self changed.
+            """)
+        #expect(compact.processes == ["My App": 2, "Memo": 1, "Lite": 2])
+        #expect(compact.evaluations == 5)
+    }
+
     /// A capture of the whole subsystem mixes apps: evaluations are counted per process, lines that name none
     /// apart, and a non-change line never adds a process.
     @Test func aMixedLogCountsEachProcess() {

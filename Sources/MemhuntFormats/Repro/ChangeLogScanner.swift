@@ -518,7 +518,24 @@ public struct ChangeLogScanner: Sendable {
 
     /// Where the process's name is in `line[from..<to]`: the first word (split at spaces and tabs) holding a
     /// `[` followed by digits and then `:` or `]`, before that `[` and less a trailing `(…)`; nil when none.
+    ///
+    /// After a leading timestamp (`from > 0`), one column comes before the name (`--style compact`'s type, `I`
+    /// or `Df`), and a name may hold spaces (`My App`, from a target named so): when that word is not the second
+    /// after the timestamp, the name starts at the second. It was the last word only (`App`), which named the
+    /// log after another app and left it out of the hunt of `My App`.
     static func processName(_ line: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Range<Int>? {
+        guard let name = processWord(line, from: from, to: to) else { return nil }
+        guard from > 0 else { return name }
+        func isBlank(_ index: Int) -> Bool { line[index] == 32 || line[index] == 9 }
+        var second = from
+        while second < name.lowerBound, isBlank(second) { second += 1 }
+        while second < name.lowerBound, !isBlank(second) { second += 1 }
+        while second < name.lowerBound, isBlank(second) { second += 1 }
+        return second..<name.upperBound
+    }
+
+    /// `processName`'s word: the name's last word, without the spaces before it.
+    private static func processWord(_ line: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Range<Int>? {
         var index = from
         while index < to {
             guard let bracket = (index..<to).first(where: { line[$0] == UInt8(ascii: "[") }) else { return nil }
