@@ -9,12 +9,14 @@ import MemhuntHTTP
 #endif
 
 /// The per-run download cache: `<TMPDIR>/memhunt-run-<pid>-<uuid>`, mode 0700 (files 0600), removed when the
-/// run ends, on SIGINT and SIGTERM (then memhunt exits 130 or 143), and by the next run if this one crashed:
-/// a run sweeps the caches of pids that are no longer alive.
+/// run ends, on SIGINT and SIGTERM (then memhunt exits 130 or 143), and by the next run that downloads if this
+/// one crashed: creating a cache in the temporary directory sweeps the caches there of pids no longer alive.
 public final class RunCache: Sendable {
     /// The directory; it exists only once `create()` succeeded.
     public let path: String
     private let created = Locked(false)
+    /// The temporary directory whose stale caches `create()` sweeps; nil for a cache at a given path.
+    private let sweptDirectory: String?
 
     static let prefix = "memhunt-run-"
     private static let live = Locked<Set<String>>([])
@@ -23,17 +25,22 @@ public final class RunCache: Sendable {
     public init(temporaryDirectory: String = NSTemporaryDirectory()) {
         let parent = temporaryDirectory.hasSuffix("/") ? temporaryDirectory : temporaryDirectory + "/"
         path = parent + Self.prefix + "\(getpid())-" + UUID().uuidString
+        sweptDirectory = temporaryDirectory
     }
 
     /// A cache at a given path (a test's directory); `create()` accepts it if it already exists.
     public init(path: String) {
         self.path = path
+        sweptDirectory = nil
     }
 
     /// Creates the directory (0700) if it is not there yet; its parent must exist (a missing TMPDIR is not
-    /// created: it would be left behind). Returns why it could not, or nil.
+    /// created: it would be left behind). Returns why it could not, or nil. The first creation in the temporary
+    /// directory sweeps the stale caches there: only a run that downloads pays for reading the directory (a
+    /// shared /tmp of 7,245 entries took 3.5 ms of a 20 ms JetsamEvent run in the kernel's readdir, perf).
     public func create() -> String? {
-        created.withLock { done -> String? in
+        var first = false
+        let problem = created.withLock { done -> String? in
             if done { return nil }
             Self.installSignalHandlers()
             Self.live.withLock { _ = $0.insert(path) }
@@ -43,8 +50,11 @@ public final class RunCache: Sendable {
                 return "cannot create the download cache in \((path as NSString).deletingLastPathComponent): \(why)"
             }
             done = true
+            first = true
             return nil
         }
+        if first, let directory = sweptDirectory { Self.sweepStale(in: directory) }
+        return problem
     }
 
     /// Removes the directory and everything in it.

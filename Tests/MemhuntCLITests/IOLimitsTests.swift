@@ -193,9 +193,20 @@ struct IOLimitsTests {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
             FileManager.default.createFile(atPath: path + "/1-abc", contents: Data("x".utf8))
         }
-        let run = try await Self.shell(
+        // A run of local files creates no cache, and does not read the temporary directory.
+        let local = try await Self.shell(
             "exec \"$0\" \"$@\"", ["run", "--app", "JustSend", "Fixtures/justsend"], tmp: tmp.path)
-        #expect(run.status == 0)
+        #expect(local.status == 0)
+        #expect(Set(Self.runCaches(tmp.path)) == ["memhunt-run-4194304-0D5A", "memhunt-run-\(getpid())-11FE"])
+        // A run that downloads sweeps the dead run's cache, keeps the live one's, and removes its own.
+        let server = try await FaultServer(root: Repo.fixture(""))
+        defer { server.stop() }
+        let download = try await Self.shell(
+            "exec \"$0\" \"$@\"",
+            ["run", "--app", "JustSend", server.url("justsend/JetsamEvent-2026-08-11-112056.ips").absoluteString],
+            tmp: tmp.path)
+        #expect(download.status == 0)
+        #expect(download.stdout.contains("725 MB"))
         #expect(Self.runCaches(tmp.path) == ["memhunt-run-\(getpid())-11FE"])
     }
 

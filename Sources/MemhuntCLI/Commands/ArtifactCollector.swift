@@ -31,7 +31,6 @@ struct ArtifactCollector {
             ?? ArtifactStore.defaultMaxManifestEntries
         let progress = console.stderr.isTTY
         let stderr = console.stderr
-        RunCache.sweepStale()
         store = ArtifactStore(http: http, maxManifestEntries: entries) { event in
             guard progress else { return }
             switch event {
@@ -71,7 +70,6 @@ struct ArtifactCollector {
 
     /// For commands without HTTP options: defaults, and the token from the environment.
     init(console: Console) throws {
-        RunCache.sweepStale()
         store = ArtifactStore(http: try Self.configuration(console.environment))
         store.onLocalRead = Self.localProgress(console)
         self.console = console
