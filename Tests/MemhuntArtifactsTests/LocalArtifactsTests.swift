@@ -45,7 +45,7 @@ enum SHA256Hex {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.path + "/huge.json"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         let chunk = Data(repeating: UInt8(ascii: " "), count: 1 << 20)
         for _ in 0..<3 { handle.write(chunk) }

@@ -111,12 +111,8 @@ struct IOLimitsTests {
     @Test func a120MBBodyOverLoopbackCostsWithin10MBOfReadingItLocally() async throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let handle = try #require(
-            FileHandle(
-                forWritingAtPath: { () -> String in
-                    FileManager.default.createFile(atPath: root.path + "/big.txt", contents: nil)
-                    return root.path + "/big.txt"
-                }()))
+        #expect(FileManager.default.createFile(atPath: root.path + "/big.txt", contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: root.path + "/big.txt"))
         let line = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
         for _ in 0..<120 { try handle.write(contentsOf: line) }
         try handle.close()
@@ -191,7 +187,7 @@ struct IOLimitsTests {
         let live = tmp.path + "/memhunt-run-\(getpid())-11FE"
         for path in [dead, live] {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-            FileManager.default.createFile(atPath: path + "/1-abc", contents: Data("x".utf8))
+            #expect(FileManager.default.createFile(atPath: path + "/1-abc", contents: Data("x".utf8)))
         }
         // A run of local files creates no cache, and does not read the temporary directory.
         let local = try await Self.shell(

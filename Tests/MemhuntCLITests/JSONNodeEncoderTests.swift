@@ -28,7 +28,7 @@ import Testing
     }
 
     struct Awkward: Codable {
-        var doubles: [Double] = [725, 102.5, 3e15, 1.5e16, 9_007_199_254_740_993, -0.0, 0.1, 1e-5, 1e21, -2.5e-300]
+        var doubles: [Double] = [725, 102.5, 3e15, 1.5e16, 9_007_199_254_740_992, -0.0, 0.1, 1e-5, 1e21, -2.5e-300]
         var nonFinite: [Double] = [.infinity, -.infinity]
         var floats: [Float] = [0.1, 3, 1e20]
         var integers: [Int64] = [.min, .max, 0]
