@@ -36,8 +36,8 @@ public final class RunCache: Sendable {
 
     /// Creates the directory (0700) if it is not there yet; its parent must exist (a missing TMPDIR is not
     /// created: it would be left behind). Returns why it could not, or nil. The first creation in the temporary
-    /// directory sweeps the stale caches there: only a run that downloads pays for reading the directory (a
-    /// shared /tmp of 7,245 entries took 3.5 ms of a 20 ms JetsamEvent run in the kernel's readdir, perf).
+    /// directory sweeps the stale caches there: only a run that uses the cache (a download, standard input)
+    /// pays for reading the directory (a shared /tmp of 7,245 entries took 3.5 ms of a 20 ms JetsamEvent run in the kernel's readdir, perf).
     public func create() -> String? {
         var first = false
         let problem = created.withLock { done -> String? in
@@ -64,11 +64,10 @@ public final class RunCache: Sendable {
     }
 
     /// Removes `memhunt-run-<pid>-…` directories in `temporaryDirectory` whose pid is not a running process.
-    @discardableResult
-    public static func sweepStale(in temporaryDirectory: String = NSTemporaryDirectory()) -> [String] {
+    static func sweepStale(in temporaryDirectory: String) {
         // readdir and a byte prefix test: `FileManager.contentsOfDirectory` made a String of every name, and a
         // shared /tmp of 3,673 entries cost 6.9 M instructions (8 % of a JetsamEvent run, callgrind).
-        guard let stream = opendir(temporaryDirectory) else { return [] }
+        guard let stream = opendir(temporaryDirectory) else { return }
         var names: [String] = []
         let wanted = Array(prefix.utf8)
         while let entry = readdir(stream) {
@@ -86,7 +85,6 @@ public final class RunCache: Sendable {
             }
         }
         closedir(stream)
-        var removed: [String] = []
         for name in names.sorted() where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0,
@@ -96,9 +94,8 @@ public final class RunCache: Sendable {
             // Only directories this user owns (another user's cache is theirs to remove).
             var info = FileStatus()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
-            if (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(name) }
+            try? FileManager.default.removeItem(atPath: path)
         }
-        return removed
     }
 
     private static let signalSources = Locked<[DispatchSourceSignal]>([])
