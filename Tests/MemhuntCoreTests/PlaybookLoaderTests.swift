@@ -140,4 +140,52 @@ let fakeChecks = [
         #expect(Suggestion.closest(to: "ab", among: ["id"]) == nil)
         #expect(Suggestion.hint(for: "zzz", among: ["id"]) == "")
     }
+
+    /// Names of any length: one that starts with another is suggested at the distance of the rest, and
+    /// a long name two edits from a candidate is found; a third edit is too many.
+    @Test func longNamesAreComparedByPrefixOrBand() {
+        let long = String(repeating: "x", count: 20_000)
+        #expect(Suggestion.closest(to: "guidance" + long, among: ["guidance", "gui"]) == "guidance")
+        #expect(Suggestion.closest(to: long + "ab", among: ["ab", long + "ba"]) == long + "ba")
+        #expect(Suggestion.closest(to: long + "abc", among: ["y" + long + "cba"]) == nil)
+        #expect(Suggestion.closest(to: long, among: ["y" + String(long.dropFirst()) + "y"]) != nil)
+    }
+
+    /// The band gives the full table's distance whenever that is within the limit, and nil otherwise:
+    /// held against a plain Levenshtein table on every pair of short strings over a small alphabet.
+    @Test func theBandAgreesWithTheFullTable() {
+        func full(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for (i, x) in a.enumerated() {
+                var current = [i + 1]
+                for (j, y) in b.enumerated() {
+                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[b.count]
+        }
+        var words: [[Character]] = [[]]
+        for length in 1...4 {
+            for index in 0..<(1 << (2 * length)) where index % 3 == 0 || length < 3 {
+                words.append((0..<length).map { Array("abcd")[(index >> (2 * $0)) & 3] })
+            }
+        }
+        var compared = 0
+        var mismatches: [String] = []
+        for a in words {
+            for b in words {
+                let distance = full(a, b)
+                for limit in 0...3 {
+                    let banded = Suggestion.editDistance(a, b, atMost: limit)
+                    if banded != (distance <= limit ? distance : nil) {
+                        mismatches.append("\(String(a))/\(String(b)) at most \(limit): \(String(describing: banded))")
+                    }
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == 66_564)
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
 }

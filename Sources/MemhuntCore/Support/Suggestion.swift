@@ -2,16 +2,24 @@
 public enum Suggestion {
     /// The candidate closest to `input`: within edit distance 2, or sharing a prefix of at least 3 characters
     /// with it (one starts with the other). Ties go to the earliest candidate; nil when nothing is close.
+    ///
+    /// When one name starts with the other, their distance is the length of the rest; otherwise only a
+    /// distance of at most 2 matters, so only that band is computed. A full table with an array per row
+    /// was 28 % of the `playbook` fuzz target's time, and most of ASan's allocations in it (perf), for
+    /// unknown keys of kilobytes; the band does the same work in time linear in the names' length.
     public static func closest(to input: String, among candidates: some Sequence<String>) -> String? {
         let needle = Array(input.lowercased())
         var best: (candidate: String, score: Int)?
         for candidate in candidates where candidate != input {
             let other = Array(candidate.lowercased())
-            let distance = editDistance(needle, other)
-            let prefixed =
-                min(needle.count, other.count) >= 3
-                && (other.starts(with: needle) || needle.starts(with: other))
-            guard (distance <= 2 && distance < max(needle.count, other.count)) || prefixed else { continue }
+            let distance: Int
+            if min(needle.count, other.count) >= 3 && (other.starts(with: needle) || needle.starts(with: other)) {
+                distance = abs(needle.count - other.count)
+            } else if let within = editDistance(needle, other, atMost: 2), within < max(needle.count, other.count) {
+                distance = within
+            } else {
+                continue
+            }
             if best == nil || distance < best!.score { best = (candidate, distance) }
         }
         return best?.candidate
@@ -22,17 +30,35 @@ public enum Suggestion {
         closest(to: input, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
-    /// Levenshtein distance: insertions, deletions and substitutions.
-    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        guard !a.isEmpty else { return b.count }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+    /// Levenshtein distance (insertions, deletions and substitutions) when it is at most `limit`, else nil.
+    /// Only the cells within `limit` of the diagonal are computed (Ukkonen's band): a path through any
+    /// other cell costs more than `limit`. Two rows, reused.
+    public static func editDistance(_ a: [Character], _ b: [Character], atMost limit: Int) -> Int? {
+        let (n, m) = (a.count, b.count)
+        guard limit >= 0, abs(n - m) <= limit else { return nil }
+        guard n > 0, m > 0 else { return max(n, m) }
+        let beyond = limit + 1  // stands for every value over the limit
+        var previous = [Int](repeating: beyond, count: m + 1)
+        var current = previous
+        for j in 0...min(m, limit) { previous[j] = j }
+        for i in 1...n {
+            let low = max(1, i - limit)
+            let high = min(m, i + limit)
+            current[0] = i <= limit ? i : beyond
+            current[low - 1] = low > 1 ? beyond : current[0]
+            var rowMinimum = current[low - 1]
+            if low <= high {
+                for j in low...high {
+                    let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                    let value = min(previous[j] + 1, current[j - 1] + 1, substitution, beyond)
+                    current[j] = value
+                    rowMinimum = min(rowMinimum, value)
+                }
             }
-            previous = current
+            if high < m { current[high + 1] = beyond }  // the next row reads one cell past this band
+            if rowMinimum > limit { return nil }
+            swap(&previous, &current)
         }
-        return previous[b.count]
+        return previous[m] <= limit ? previous[m] : nil
     }
 }
