@@ -139,6 +139,7 @@ let package = Package(
         .testTarget(
             name: "MemhuntChecksTests",
             dependencies: [
+                "MemhuntArtifacts",
                 "MemhuntChecks",
                 "MemhuntCore",
                 "MemhuntTestSupport",

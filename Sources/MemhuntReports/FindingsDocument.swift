@@ -2,14 +2,14 @@ import Foundation
 import MemhuntCore
 import MemhuntFormats
 
-/// The findings document, `memhunt.findings/2`: one run's result as a type, encoded and decoded by the
+/// The findings document, `memhunt.findings/3`: one run's result as a type, encoded and decoded by the
 /// same code. Every output (the text walk, JSON, and the reports, postmortems and tracker bodies built
 /// on it) is a function of this document alone, so a saved document re-renders exactly as the live run.
 ///
 /// Adding keys is compatible; renaming or removing one bumps the schema.
 public struct FindingsDocument: Sendable, Hashable, Codable {
     /// The schema this code writes and reads.
-    public static let currentSchema = "memhunt.findings/2"
+    public static let currentSchema = "memhunt.findings/3"
 
     public var schema: String
     /// The answer at the top: sentences from the steps' strongest findings (see `Verdict`). Absent only in
@@ -20,7 +20,7 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
     public var playbook: PlaybookInfo
     public var subject: Subject
     public var steps: [StepRecord]
-    /// Every fact of every step, for consumers (`jq '.facts["jetsam.app.peakMB"]'`).
+    /// Every fact of every step, for consumers (`jq '.facts[KEY]'`).
     public var facts: Facts
     /// Unit, meaning and check of every fact in `facts`.
     public var factCatalog: [String: FactInfo]
@@ -89,6 +89,8 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
         public var findings: [Finding]
         /// Checks that could not run.
         public var failures: [CheckFailure]
+        /// What the checks said a reader of the step should see: headline, comparisons, series, events, impact.
+        public var presentation: Presentation
 
         /// A step with nothing to read and nothing to run: guidance for the person only.
         public var isGuidanceOnly: Bool { reads.isEmpty && checks.isEmpty }
@@ -168,7 +170,7 @@ extension FindingsDocument {
                 number: step.number, id: step.step.id, title: step.step.title, inspects: step.step.inspects,
                 tells: step.step.tells, reads: step.step.reads, checks: step.step.checks.map(\.id),
                 checksRun: step.checksRun, status: step.status, guidance: guidance, facts: step.facts,
-                findings: step.findings, failures: step.failures)
+                findings: step.findings, failures: step.failures, presentation: step.presentation)
         }
         facts = result.facts
         factCatalog = result.factCatalog
@@ -211,16 +213,7 @@ extension FindingsDocument.ArtifactRecord {
         isOperand = artifact.operand == nil ? nil : artifact.isOperand
         app = ArtifactOwner.name(of: artifact)
         ofSubject = nil
-        switch artifact.content {
-        case .crashReport(let report)?: incidentTime = report.date
-        case .jetsamEvent(let event)?: incidentTime = event.date
-        case .metricPayload(let payload)?: incidentTime = payload.timeStampEnd
-        case .diagnosticPayload(let payload)?: incidentTime = payload.timeStampEnd
-        // The first reading (file order) and the first evaluation, as written, for the postmortem's timeline.
-        case .repro(.measurements(let set))?: incidentTime = set.measurements.lazy.compactMap(\.time).first
-        case .repro(.changeLog(let summary))?: incidentTime = summary.firstTimestamp
-        default: incidentTime = nil
-        }
+        incidentTime = artifact.incidentTime
     }
 }
 
@@ -264,7 +257,12 @@ extension FindingsDocument {
         case "memhunt.findings/1"?:
             throw DecodingFailure(
                 description: "memhunt.findings/1 cannot be re-rendered: it has no finding codes, step texts or "
-                    + "fact units; run the hunt again with this memhunt to write memhunt.findings/2")
+                    + "fact units; run the hunt again with this memhunt to write \(currentSchema)")
+        case "memhunt.findings/2"?:
+            throw DecodingFailure(
+                description: "memhunt.findings/2 cannot be re-rendered: its steps carry no presentation (headline, "
+                    + "comparisons, series, events), which every report is now drawn from; run the hunt again with "
+                    + "this memhunt to write \(currentSchema)")
         case let other?:
             throw DecodingFailure(description: "unknown schema '\(other)' (this memhunt reads \(currentSchema))")
         case nil: throw DecodingFailure(description: "not a findings document: no \"schema\" key")

@@ -88,45 +88,8 @@ public struct Postmortem: Sendable {
         var lines: [String] = []
         lines.append(Self.prompt("what the user saw, in their words (the report, the ticket)."))
         lines.append("")
-        lines.append("- App: \(app)")
-        if let kind = incident.facts["crash.kind"]?.stringValue {
-            // "No crash report" is not "alive": say what the artifacts show about an ending.
-            let ended = incident.facts["crash.ended"]?.boolValue
-            let signs = (incident.facts["crash.endedBy"]?.arrayValue ?? []).compactMap(\.stringValue)
-            if kind != "none" {
-                lines.append("- Crash reports: \(fact("crash.reports")), the newest of kind `\(kind)`.")
-            } else if ended == true {
-                lines.append(
-                    "- No crash report among the artifacts, but they show the app ended ("
-                        + signs.joined(separator: ", ") + ").")
-            } else {
-                lines.append(
-                    "- No crash report among the artifacts, and nothing in them shows the app ended"
-                        + " (\(fact("crash.reports")) crash reports).")
-            }
-        }
-        if incident.facts["jetsam.app.peakMB"] != nil {
-            var line = "- Jetsam record: lifetime peak \(fact("jetsam.app.peakMB")), rank \(fact("jetsam.app.rank"))"
-            line += " of \(fact("jetsam.processes")) processes"
-            if let state = incident.facts["jetsam.app.state"] { line += ", \(state)" }
-            lines.append(line + ".")
-        }
-        if incident.facts["jetsam.app.residentMB"] != nil {
-            lines.append("- Held \(fact("jetsam.app.residentMB")) resident while \(fact("jetsam.app.state")).")
-        }
-        if incident.facts["jetsam.compressions"] != nil {
-            // A counter since boot is not a moment: it said "memory pressure on other apps", which it cannot show.
-            var line =
-                "- The whole system: \(fact("jetsam.compressions")) compressions since boot (a counter: how much the "
-                + "device had compressed since it started, not when)"
-            if incident.facts["jetsam.freePercent"] != nil {
-                line += "; at the record's moment \(fact("jetsam.freePercent")) of memory was free"
-            }
-            lines.append(line + ".")
-        }
-        if incident.facts["metrickit.peakMB"] != nil {
-            lines.append("- MetricKit: peak memory \(fact("metrickit.peakMB")) in the payload's window.")
-        }
+        lines.append("- App: \(Escape.markdown(app))")
+        for line in incident.steps.flatMap(\.presentation.impact) { lines.append("- " + Escape.markdown(line)) }
         lines.append("")
         lines.append(
             Self.prompt(
@@ -142,32 +105,30 @@ public struct Postmortem: Sendable {
         var run: String
     }
 
-    static func describe(_ artifact: FindingsDocument.ArtifactRecord) -> String {
-        let name = artifact.source.split(separator: "/").last.map(String.init) ?? artifact.source
-        switch artifact.kind {
-        case .jetsamEvent?: return "JetsamEvent recorded (`\(name)`)"
-        case .crashReport?: return "Crash report written (`\(name)`)"
-        case .metricPayload?, .diagnosticPayload?: return "MetricKit payload window ends (`\(name)`)"
-        case .measurements?: return "First measurement (`\(name)`)"
-        case .changeLog?: return "First body evaluation logged (`\(name)`)"
-        default: return "`\(name)`"
-        }
-    }
-
     var timeline: String {
         var events: [Event] = []
         for (index, run) in runs.enumerated() {
             let label = runLabel(index)
-            var known = run.artifacts.compactMap { a in a.incidentTime.flatMap(Moment.init).map { (a, $0) } }
+            var seen = Set<String>()
+            var known = run.steps.flatMap(\.presentation.events).compactMap { event -> (TimelineEvent, Moment)? in
+                // Several checks may read one artifact: its event is listed once.
+                guard seen.insert(event.source + "\u{0}" + event.time + "\u{0}" + event.text).inserted else {
+                    return nil
+                }
+                return Moment(event.time).map { (event, $0) }
+            }
             // A time written without an offset takes the offset the run's other artifacts agree on.
             let offsets = Set(known.compactMap(\.1.offset))
-            known = known.map { artifact, moment in
+            known = known.map { event, moment in
                 var moment = moment
                 if moment.offset == nil, offsets.count == 1 { moment.assumedOffset = offsets.first }
-                return (artifact, moment)
+                return (event, moment)
             }
-            for (artifact, moment) in known {
-                events.append(Event(moment: moment, text: Self.describe(artifact), run: label))
+            for (event, moment) in known {
+                let name = event.source.split(separator: "/").last.map(String.init) ?? event.source
+                events.append(
+                    Event(
+                        moment: moment, text: Escape.markdown(event.text) + " (" + Escape.code(name) + ")", run: label))
             }
             if let started = run.run.startedAt.flatMap(Moment.init) {
                 events.append(
@@ -177,7 +138,8 @@ public struct Postmortem: Sendable {
                         run: label))
             }
         }
-        events.sort { $0.moment.sortKey < $1.moment.sortKey }
+        // Events of one time keep one order whatever the input order: by time, then text, then run.
+        events.sort { ($0.moment.sortKey, $0.text, $0.run) < ($1.moment.sortKey, $1.text, $1.run) }
         var out = "| Time (UTC) | Local time as recorded | Event | Run |\n|---|---|---|---|\n"
         for event in events {
             out += "| \(event.moment.utcText) | \(event.moment.localText) | \(event.text) | \(event.run) |\n"
@@ -229,7 +191,10 @@ public struct Postmortem: Sendable {
     var resolution: String {
         var changes: [String] = []
         for finding in incident.findings {
-            if case .change(let text)? = finding.next, !changes.contains(text) { changes.append(text) }
+            switch finding.next {
+            case .change(let text)?, .mitigate(let text)?: if !changes.contains(text) { changes.append(text) }
+            default: break
+            }
         }
         var out = Self.prompt("the change that shipped: the pull request, the commit, the release.")
         if !changes.isEmpty {
@@ -294,9 +259,12 @@ public struct Postmortem: Sendable {
                     ))
             }
         }
-        for key in ["variation.maxMB", "variation.minMB", "layers.coreAnimationMB", "layers.count", "repro.peakMB"]
-        where incident.facts[key] != nil && !rows.contains(where: { $0.0 == key }) {
-            rows.append((key, fact(key)))
+        // The facts their checks declare as measures, in step order: the numbers that justify the fix.
+        for step in incident.steps {
+            for key in step.facts.keys.sorted()
+            where incident.factCatalog[key]?.measure == true && !rows.contains(where: { $0.0 == key }) {
+                rows.append((key, incident.formatted(key, step.facts[key]!)))
+            }
         }
         guard !rows.isEmpty else {
             return Self.prompt("the numbers that justify the fix, to keep in a comment beside it.")
@@ -304,34 +272,21 @@ public struct Postmortem: Sendable {
         let width = rows.map(\.0.count).max()!
         var out = "Keep these beside the fix, so nobody undoes it without seeing them:\n\n```swift\n"
         out += "// Measured with memhunt (\(incident.playbook.id))\(date.hasPrefix("_") ? "" : ", incident " + date):\n"
-        for (key, value) in rows {
-            out += "//   " + key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value + "\n"
+        for (label, value) in rows {
+            out +=
+                "//   " + Self.codeLine(label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+                + "\n"
         }
         return out + "```"
     }
 
+    /// Text inside a code block: no line break and no fence can end it early.
+    static func codeLine(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 }).replacingOccurrences(of: "```", with: "'''")
+    }
+
     var wentWell: String {
-        var items: [String] = []
-        if incident.facts["jetsam.app.peakMB"] != nil, incident.facts["crash.reports"]?.intValue == 0 {
-            items.append(
-                incident.facts["crash.ended"]?.boolValue == false
-                    ? "The jetsam record listed the app alive, with its peak and rank, where there was no crash report."
-                    : "The jetsam record gave the app's peak and rank where there was no crash report.")
-        }
-        if incident.facts["repro.peakMB"] != nil {
-            items.append(
-                "A simulator reproduction (\(fact("repro.baselineMB")) → \(fact("repro.peakMB"))) made the problem measurable."
-            )
-        }
-        if incident.facts["variation.maxMB"] != nil {
-            items.append(
-                "Changing only the structure for the same input (\(fact("variation.maxMB")) vs \(fact("variation.minMB"))) isolated the variable."
-            )
-        }
-        if !incident.changeLogPairs.isEmpty {
-            items.append(
-                "Change logs counted body evaluations per gesture: a measure that does not depend on the hardware.")
-        }
+        var items = incident.steps.flatMap(\.presentation.strengths)
         if let diff, !diff.regressed { items.append("A second run verified the fix: " + diff.verdict) }
         var out =
             items.isEmpty
@@ -343,17 +298,9 @@ public struct Postmortem: Sendable {
     }
 
     var wentBadly: String {
+        // What the process lacked, not the evidence's own content: "no crash report" is information (step 1 says
+        // so), never something that went badly.
         var items: [String] = []
-        if incident.facts["crash.reports"]?.intValue == 0 {
-            // What the artifacts show, not the team's experience ("no lead at first" was a guess at it).
-            let ended = incident.facts["crash.ended"]?.boolValue
-            let listed = incident.facts["jetsam.app.peakMB"] != nil
-            items.append(
-                "No crash report among the artifacts: the hunt had no crash log to start from"
-                    + (ended == false && listed
-                        ? " (the jetsam record lists the app alive at its moment, and a running app writes none)."
-                        : ended == true ? " (the artifacts show the app ended without one)." : "."))
-        }
         for step in incident.steps where step.status == .noArtifact && !step.isGuidanceOnly {
             items.append(
                 "Step \(step.number) (\(step.title)) had no artifact"
@@ -366,7 +313,7 @@ public struct Postmortem: Sendable {
         }
         for failure in incident.failures { items.append("Check '\(failure.check)' could not run: \(failure.message)") }
         for artifact in incident.artifacts where artifact.status != .ok {
-            items.append("`\(artifact.source)` could not be used (\(artifact.status.rawValue)).")
+            items.append("\(artifact.source) could not be used (\(artifact.status.rawValue)).")
         }
         var out =
             items.isEmpty
@@ -378,26 +325,26 @@ public struct Postmortem: Sendable {
     }
 
     /// Kinds of action items.
-    enum Kind: String { case prevent, detect, mitigate }
+    enum Kind: String { case prevent, detect, mitigate, decide }
 
-    /// Findings about what the app does to the rest of the system: changes there limit the damage.
-    static let mitigating = ["suspended-footprint", "compressor-pressure", "metrickit-memory"]
-
+    /// Action items come only from findings whose next step is an action: a change to prevent or to
+    /// mitigate, or a decision. What to collect or read next is investigation, listed there.
     var actionItems: String {
         var rows: [(action: String, kind: Kind, note: String)] = []
         let resolved = Set(diff?.findings.filter { $0.state == .resolved }.compactMap { $0.before?.code } ?? [])
-        for finding in incident.findings where finding.severity >= .notice || finding.next.map(isChange) == true {
+        for finding in incident.findings {
             guard let next = finding.next else { continue }
             let kind: Kind
             switch next {
-            case .change: kind = Self.mitigating.contains(finding.check) ? .mitigate : .prevent
-            case .collect: kind = .detect
-            case .step, .decide: continue
+            case .change: kind = .prevent
+            case .mitigate: kind = .mitigate
+            case .decide: kind = .decide
+            case .collect, .step: continue
             }
-            let text = next.text
-            guard !rows.contains(where: { $0.action == Escape.markdown(text) }) else { continue }
+            let text = Escape.markdown(next.text)
+            guard !rows.contains(where: { $0.action == text }) else { continue }
             let done = finding.severity >= .notice && resolved.contains(finding.code)
-            rows.append((Escape.markdown(text), kind, done ? " (resolved in the verifying run)" : ""))
+            rows.append((text, kind, done ? " (resolved in the verifying run)" : ""))
         }
         rows.append(
             (
@@ -410,11 +357,6 @@ public struct Postmortem: Sendable {
             out += "| \(row.action)\(row.note) | _to assign_ | _to set_ | \(row.kind.rawValue) |\n"
         }
         return out
-    }
-
-    private func isChange(_ next: NextAction) -> Bool {
-        if case .change = next { return true }
-        return false
     }
 
     var evidence: String {

@@ -56,7 +56,7 @@ extension FindingsDocument {
         switch next {
         case .step(let id, _): return pointing(to: self.step(id: id))
         case .collect(let kind, _): return pointing(to: self.step(reading: kind))
-        case .change(let text): return text
+        case .change(let text), .mitigate(let text): return text
         case .decide(let decision, let text):
             guard let how = options.decisions[decision] else { return text }
             return text + " " + how

@@ -5,15 +5,11 @@ import MemhuntCore
 /// body evaluations per view, regressions past a tolerance, and a verdict. A pure value built from two
 /// findings documents; `memhunt diff` renders it as text, JSON or Markdown.
 ///
-/// Which way is worse is decided per fact by `RunDiff.better(for:unit:)`: lower is better for
-/// memory (MB, bytes, pages), counts, ratios and percentages, except the keys in `directions`.
+/// Which way is worse is declared with each fact (`FactDescription.better`): unless a check says otherwise,
+/// lower is better for memory (MB, bytes, pages), counts, ratios and percentages.
 public struct RunDiff: Sendable {
-    /// Which way a fact should move.
-    public enum Better: String, Sendable, Codable {
-        case lower, higher
-        /// Context, not a measure (the page size, how many logs were given).
-        case neutral
-    }
+    /// Which way a fact should move: declared with the fact (`FactDescription.better`).
+    public typealias Better = MemhuntCore.Better
 
     /// How a fact moved from BEFORE to AFTER.
     public enum Movement: String, Sendable, Codable {
@@ -84,44 +80,25 @@ public struct RunDiff: Sendable {
     public var findings: [FindingChange]
     public var views: [ViewChange]
 
-    /// Keys whose better direction is not the unit's.
-    public static let directions: [String: Better] = [
-        // Rank 1 is the largest process: a higher rank number is a smaller share.
-        "jetsam.app.rank": .higher,
-        // Context: how much evidence was given, or a property of the device.
-        "jetsam.records": .neutral, "jetsam.processes": .neutral, "jetsam.pageSize": .neutral,
-        "changes.logs": .neutral, "growth.visits": .neutral, "growth.r2": .neutral, "budget.images": .neutral,
-        "budget.limitMB": .neutral, "budget.ceilingMB": .neutral, "sample.mainThreadSamples": .neutral,
-        "crash.reports": .lower,
-    ]
-
-    /// The better direction of a fact: the key's entry in `directions`, else lower for memory,
-    /// counts, ratios and percentages, else neutral.
-    public static func better(for key: String, unit: FactUnit) -> Better {
-        if let explicit = directions[key] { return explicit }
-        switch unit {
-        case .megabytes, .bytes, .pages, .count, .ratio, .percent: return .lower
-        case .text, .flag, .list, .map, .number: return .neutral
-        }
-    }
-
     public init(before: FindingsDocument, after: FindingsDocument, tolerance: Double = 0.05) {
         self.before = before
         self.after = after
         self.tolerance = tolerance
         let keys = Set(before.facts.keys).union(after.facts.keys).sorted()
         facts = keys.map { key in
-            let unit = after.factCatalog[key]?.unit ?? before.factCatalog[key]?.unit ?? .number
-            return Self.change(key, unit: unit, before.facts[key], after.facts[key], tolerance: tolerance)
+            let info = after.factCatalog[key] ?? before.factCatalog[key]
+            let unit = info?.unit ?? .number
+            return Self.change(
+                key, unit: unit, better: info?.better ?? .implied(by: unit), before.facts[key], after.facts[key],
+                tolerance: tolerance)
         }
         findings = Self.match(before, after)
         views = Self.views(before, after)
     }
 
-    public static func change(_ key: String, unit: FactUnit, _ old: FactValue?, _ new: FactValue?, tolerance: Double)
-        -> FactChange
-    {
-        let better = better(for: key, unit: unit)
+    public static func change(
+        _ key: String, unit: FactUnit, better: Better, _ old: FactValue?, _ new: FactValue?, tolerance: Double
+    ) -> FactChange {
         var change = FactChange(
             key: key, unit: unit, better: better, before: old, after: new, movement: .unchanged, regression: false)
         guard let old else {
@@ -174,15 +151,22 @@ public struct RunDiff: Sendable {
         return changes
     }
 
-    /// Per view, the largest count of body evaluations in one change log (one gesture per log).
+    /// The points of every series the checks mark for comparison across runs, matched by series and label
+    /// (per view, the most body evaluations in one change log).
     static func views(_ before: FindingsDocument, _ after: FindingsDocument) -> [ViewChange] {
-        func perGesture(_ document: FindingsDocument) -> [String: Int] {
-            var views: [String: Int] = [:]
-            for (view, counts) in document.evaluationsByView { views[view] = counts.map(\.count).max() ?? 0 }
-            return views
+        func points(_ document: FindingsDocument) -> [String: (value: Double, text: String)] {
+            var points: [String: (value: Double, text: String)] = [:]
+            for series in document.steps.flatMap(\.presentation.series) where series.acrossRuns {
+                for point in series.points { points[point.label] = (point.value, point.text) }
+            }
+            return points
         }
-        let old = perGesture(before), new = perGesture(after)
-        return Set(old.keys).union(new.keys).sorted().map { ViewChange(view: $0, before: old[$0], after: new[$0]) }
+        let old = points(before), new = points(after)
+        return Set(old.keys).union(new.keys).sorted().map {
+            ViewChange(
+                view: $0, before: old[$0].map { Int(saturating: $0.value) },
+                after: new[$0].map { Int(saturating: $0.value) })
+        }
     }
 
     /// Facts that moved the wrong way past the tolerance.

@@ -91,18 +91,22 @@ import Testing
         #expect(bad.status == 64)
     }
 
-    @Test func directionsPerUnitAndKey() {
-        #expect(RunDiff.better(for: "repro.peakMB", unit: .megabytes) == .lower)
-        #expect(RunDiff.better(for: "changes.evaluations", unit: .count) == .lower)
-        #expect(RunDiff.better(for: "jetsam.app.rank", unit: .count) == .higher)
-        #expect(RunDiff.better(for: "jetsam.pageSize", unit: .bytes) == .neutral)
-        #expect(RunDiff.better(for: "crash.kind", unit: .text) == .neutral)
+    /// Which way is better is declared with each fact and carried in the document's fact catalog.
+    @Test func directionsAreDeclaredWithTheFacts() async throws {
+        let (before, _) = await SavedRuns.shared.documents()
+        let document = try FindingsDocument.decode(Array(before.utf8))
+        #expect(document.factCatalog["repro.peakMB"]?.better == .lower)
+        #expect(document.factCatalog["changes.evaluations"]?.better == .lower)
+        #expect(document.factCatalog["jetsam.app.rank"]?.better == .higher)
+        #expect(document.factCatalog["jetsam.pageSize"]?.better == .neutral)
+        #expect(document.factCatalog["jetsam.app.state"]?.better == .neutral)
+        #expect(Better.implied(by: .text) == .neutral && Better.implied(by: .megabytes) == .lower)
         // Within the tolerance a worse value is not a regression; past it, it is.
-        let within = RunDiff.change("repro.peakMB", unit: .megabytes, 100, 104, tolerance: 0.05)
+        let within = RunDiff.change("repro.peakMB", unit: .megabytes, better: .lower, 100, 104, tolerance: 0.05)
         #expect(within.movement == .worse && !within.regression)
-        let past = RunDiff.change("repro.peakMB", unit: .megabytes, 100, 106, tolerance: 0.05)
+        let past = RunDiff.change("repro.peakMB", unit: .megabytes, better: .lower, 100, 106, tolerance: 0.05)
         #expect(past.regression)
-        let rank = RunDiff.change("jetsam.app.rank", unit: .count, 7, 3, tolerance: 0.05)
+        let rank = RunDiff.change("jetsam.app.rank", unit: .count, better: .higher, 7, 3, tolerance: 0.05)
         #expect(rank.movement == .worse && rank.regression)
     }
 

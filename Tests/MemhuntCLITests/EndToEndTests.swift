@@ -29,7 +29,7 @@ func memhunt(_ arguments: [String], environment: [String: String] = [:]) async -
         #expect(run.status == 0)
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(document["schema"] as? String == "memhunt.findings/2")
+        #expect(document["schema"] as? String == "memhunt.findings/3")
         #expect((document["subject"] as? [String: Any])?["app"] as? String == "JustSend")
         let facts = try #require(document["facts"] as? [String: Any])
         #expect(facts["jetsam.app.peakMB"] as? Double == 725)

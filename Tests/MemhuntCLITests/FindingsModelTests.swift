@@ -32,7 +32,7 @@ import Testing
         if let app = entry.app { arguments += ["--app", app] }
         let live = await memhunt(arguments + ["--format", "json"])
         let document = try FindingsDocument.decode(Array(live.stdout.utf8))
-        #expect(document.schema == "memhunt.findings/2")
+        #expect(document.schema == "memhunt.findings/3")
         #expect(!document.steps.isEmpty)
         for reporter in reporters {
             let rendered = await memhunt(arguments + ["--format", reporter.identifier])
@@ -101,10 +101,20 @@ import Testing
         }
     }
 
+    @Test func secondSchemaIsRefusedWithTheReason() {
+        do {
+            _ = try FindingsDocument.decode(Array(#"{"schema": "memhunt.findings/2"}"#.utf8))
+            Issue.record("memhunt.findings/2 was read")
+        } catch {
+            #expect(error.description.contains("carry no presentation"))
+            #expect(error.description.contains("memhunt.findings/3"))
+        }
+    }
+
     @Test func reportOfABrokenDocumentSaysWhatIsWrong() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        try dir.write("half.json", #"{"schema": "memhunt.findings/2", "tool": {"name": "memhunt"}}"#)
+        try dir.write("half.json", #"{"schema": "memhunt.findings/3", "tool": {"name": "memhunt"}}"#)
         let run = await memhunt("report", dir.path + "/half.json")
         #expect(run.status == 2)
         #expect(run.stderr.contains("invalid findings document: missing key"))
@@ -168,7 +178,9 @@ import Testing
         let run = await memhunt("checks", "--format", "json")
         #expect(run.status == 0)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
-        #expect(list.count == builtInChecks.count)
+        // Every check, and the engine's own findings about artifacts under `artifacts`.
+        #expect(list.count == builtInChecks.count + 1)
+        #expect(list.last?["id"] as? String == "artifacts")
         let jetsam = try #require(list.first { $0["id"] as? String == "jetsam-rank" })
         let facts = try #require(jetsam["facts"] as? [[String: Any]])
         #expect(facts.first { $0["key"] as? String == "jetsam.app.peakMB" }?["unit"] as? String == "MB")
@@ -177,7 +189,17 @@ import Testing
         #expect(
             codes.contains { $0["code"] as? String == "jetsam-rank.dominant" && $0["severity"] as? String == "notice" })
         let all = list.flatMap { ($0["codes"] as? [[String: Any]]) ?? [] }
-        #expect(all.count == builtInChecks.reduce(0) { $0 + $1.description.codes.count })
+        #expect(all.count == builtInChecks.reduce(0) { $0 + $1.description.codes.count } + 2)
+        // Every code lists its examples, and every file they name is in the repository.
+        for code in all {
+            let examples = (code["examples"] as? [[String: Any]]) ?? []
+            #expect(examples.contains { $0["raises"] as? Bool == true }, "\(code["code"] ?? "")")
+            #expect(examples.contains { $0["raises"] as? Bool == false }, "\(code["code"] ?? "")")
+            for path in examples.flatMap({ ($0["paths"] as? [String]) ?? [] }) {
+                #expect(FileManager.default.fileExists(atPath: Repo.root + "/" + path), "\(path)")
+            }
+        }
+        #expect(facts.first { $0["key"] as? String == "jetsam.app.rank" }?["better"] as? String == "higher")
     }
 
     @Test func inspectOfALoneJetsamEventHasNoCrashFacts() async throws {

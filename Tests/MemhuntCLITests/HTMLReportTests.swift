@@ -22,17 +22,23 @@ import Testing
         }
         #expect(html.contains("@media (prefers-color-scheme: dark)"))
         #expect(html.contains("@media print"))
-        for chart in ["chart-jetsam", "chart-repro", "chart-variants", "chart-evaluations"] {
+        for chart in [
+            "chart-jetsam-top-processes", "chart-repro-footprint", "chart-structure-variants",
+            "chart-change-log-drawer-before", "chart-change-log-thumbnail-fanout",
+        ] {
             #expect(html.contains("<svg id=\"\(chart)\""), "\(chart)")
         }
-        #expect(!html.contains("chart-growth"), "no growth facts in this run")
+        #expect(!html.contains("chart-navigation-growth"), "no growth facts in this run")
+        // The variants are labelled with their own names, not "largest" and "smallest".
+        #expect(html.contains(">one-block</text>") && html.contains(">2500-blocks</text>"))
         #expect(html.contains(">ChatGPT</text>"))
         #expect(html.contains("<rect class=\"subject\""))
         #expect(html.contains("725 MB, rank 7 of 16"))
         let growth = await memhunt(
             "run", "--playbook", "navigation-growth", "--format", "html", "Fixtures/navigation-growth")
-        #expect(growth.stdout.contains("<svg id=\"chart-growth\""))
-        #expect(growth.stdout.contains("fitted slope +13.8 MB per visit"))
+        #expect(growth.stdout.contains("<svg id=\"chart-navigation-growth\""))
+        #expect(growth.stdout.contains("4 visits, +13.8 MB per visit"))
+        #expect(growth.stdout.contains("<line class=\"fit\""))
     }
 
     @Test(.enabled(if: browser != nil, "Chromium is not installed (scripts/setup --tests installs it on Debian)"))
@@ -58,7 +64,7 @@ import Testing
         let dump = try await Tool.run(launcher, common + ["--dump-dom", page])
         #expect(dump.status == 0, "\(dump.stderr)")
         let svgs = dump.stdout.components(separatedBy: "<svg ").count - 1
-        #expect(svgs == 4, "charts in the rendered DOM: \(svgs)")
+        #expect(svgs == 5, "charts in the rendered DOM: \(svgs)")
         #expect(dump.stdout.contains("Lifetime peak: the largest processes of the jetsam record"))
         let console = dump.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
         #expect(console.isEmpty, "console messages: \(console)")

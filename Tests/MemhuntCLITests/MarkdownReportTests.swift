@@ -20,20 +20,24 @@ import Testing
         }
         #expect(row(1).contains("| clear |"))
         #expect(row(2).contains("725 MB, rank 7 of 16"))
-        #expect(row(3).contains("122 MB resident (suspended)"))
+        #expect(row(3).contains("122 MB footprint (suspended): 18.9 MB in memory, 102.5 MB compressed"))
         #expect(row(4).contains("15,734,833 compressions"))
         #expect(row(5).contains("45 → 611 MB (×13.6)"))
-        #expect(row(6).contains("346 MB / 3,573 layers"))
-        #expect(row(7).contains("623 vs 103 MB"))
+        #expect(row(6).contains("346 MB, 3,573 layers"))
+        #expect(row(7).contains("one-block 623 MB vs 2500-blocks 103 MB (×6)"))
+        // The facts a check does not put in its headline are not in the row, raw or otherwise.
+        for number in 1...8 { #expect(!row(number).contains("jetsam.") && !row(number).contains("crash.ended")) }
         #expect(row(7).contains("one-block-after-fix 102 MB"))
         #expect(row(8).contains("RootView +11 → +1"))
         #expect(row(2).contains("| **warning** |"))
         #expect(table.contains("| # | What I inspect | What it tells me | Result | Status |"))
 
-        let beforeAfter = try #require(section(markdown, "### Before and after"))
-        #expect(beforeAfter.contains("| 45 MB | 611 MB | ×13.6 |"))
-        #expect(beforeAfter.contains("| 623 MB | 103 MB | ×6 |"))
-        #expect(beforeAfter.contains("| RootView | +11 | +1 | +11 → +1 |"))
+        // A growth is laid out as a growth, a variation as one, a fix as a fix: each side under its own name.
+        let comparisons = try #require(section(markdown, "### Comparisons"))
+        #expect(comparisons.contains("| growth | 45 MB (baseline) | 611 MB (after-detail) | ×13.6 |"))
+        #expect(comparisons.contains("| variation | 623 MB (one-block) | 103 MB (2500-blocks) | ×6 |"))
+        #expect(comparisons.contains("| RootView | fix | +11 (drawer-before) | +1 (drawer-after) | +11 → +1 |"))
+        #expect(comparisons.contains("| **JustSend** | 725 MB |"))
 
         let findings = try #require(section(markdown, "### Findings"))
         let warning = try #require(findings.range(of: "#### Warning (7)"))

@@ -258,7 +258,7 @@ import Testing
         let titles = result.findings.filter { $0.check == "widget-budget" }.map { "\($0.severity): \($0.title)" }
         #expect(
             titles == [
-                "warning: systemLarge heaviest timeline is inside the headroom: 26.4 MB of a 24 MB ceiling",
+                "warning: systemLarge heaviest timeline is over its 24 MB ceiling: 26.4 MB, 3.6 MB under the 30 MB limit",
                 "warning: illustration-1024 decodes to 4 MB (1024×1024)",
             ])
     }

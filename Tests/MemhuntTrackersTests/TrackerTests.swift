@@ -13,7 +13,7 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
     -> FindingsDocument
 {
     let json = """
-        {"schema":"memhunt.findings/2","tool":{"name":"memhunt","version":"0"},
+        {"schema":"memhunt.findings/3","tool":{"name":"memhunt","version":"0"},
          "run":{"id":"\(runID)"},
          "playbook":{"id":"p","title":"\(title)","summary":"s","origin":"built-in:p"},
          "subject":{"app":"JustSend","origin":"given"},

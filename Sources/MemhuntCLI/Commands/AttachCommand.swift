@@ -16,7 +16,7 @@ struct AttachCommand: MemhuntCommand {
     static let spec = CommandSpec(
         "attach",
         abstract: "Attach a saved findings document (memhunt run --format json) to a bug tracker, once.",
-        arguments: [ArgumentSpec("findings", help: "A findings document (memhunt.findings/2), or - for stdin.")],
+        arguments: [ArgumentSpec("findings", help: "A findings document (memhunt.findings/3), or - for stdin.")],
         options: [to, dryRun, noRedact, new]
     )
 

@@ -29,6 +29,10 @@ struct ChecksCommand: MemhuntCommand {
             var key: String
             var unit: FactUnit
             var meaning: String
+            /// Which way is better (`diff`).
+            var better: Better
+            /// Whether it is a number to keep beside a fix.
+            var measure: Bool
         }
         var id: String
         var title: String
@@ -46,13 +50,20 @@ struct ChecksCommand: MemhuntCommand {
             rationale = d.rationale
             reads = d.reads
             codes = d.codes
-            facts = d.facts.map { Fact(key: $0.key, unit: $0.unit, meaning: $0.meaning) }
+            facts = d.facts.map {
+                Fact(key: $0.key, unit: $0.unit, meaning: $0.meaning, better: $0.better, measure: $0.measure)
+            }
             parameters = d.parameters.map { Parameter(name: $0.name, default: $0.defaultValue, help: $0.help) }
         }
     }
 
     func execute() throws -> Memhunt.ExitStatus {
-        let descriptions = builtInChecks.map { $0.description }
+        // The engine's own findings about artifacts are listed beside the checks, under the id they carry.
+        let engine = CheckDescription(
+            id: EngineFindings.check, title: "Artifacts (the engine, for every step)", step: "",
+            rationale: "What the engine says of a step's artifacts before any check reads them.", reads: [],
+            facts: [], codes: EngineFindings.all)
+        let descriptions = builtInChecks.map { $0.description } + [engine]
         if parsed.values.string(Options.format()) == "json" {
             console.stdout.write(JSONText.pretty(descriptions.map(Listing.init)))
             return .success

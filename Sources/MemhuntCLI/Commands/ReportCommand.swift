@@ -6,7 +6,7 @@ struct ReportCommand: ReportingCommand {
     static let spec = CommandSpec(
         "report",
         abstract: "Render a saved findings document (memhunt run --format json) in any format.",
-        arguments: [ArgumentSpec("findings", help: "A findings document (memhunt.findings/2), or - for stdin.")],
+        arguments: [ArgumentSpec("findings", help: "A findings document (memhunt.findings/3), or - for stdin.")],
         options: [Options.format(), Options.output, Options.color]
     )
 

@@ -3,6 +3,60 @@ import MemhuntFormats
 
 /// Step 8: `_printChanges` / `_logChanges` output: why bodies re-evaluated, and how often.
 struct ChangeLogCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let logs = FactDescription("changes.logs", .count, "Change logs among the artifacts.", better: .neutral)
+        static let evaluations = FactDescription("changes.evaluations", .count, "Body evaluations in all change logs.")
+        static let byLog = FactDescription(
+            "changes.byLog", .map,
+            "Per change log (labelled by file name): {label: {evaluations: N, views: {View: N}}}, with "
+                + "processes: {Process: N} when its lines name their processes.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let beforeAfter = FindingCode(
+            "change-log.before-after", .info, "Body evaluations per view across logs of one interaction.",
+            examples: [
+                .raises("Fixtures/justsend/drawer-before.log", "Fixtures/justsend/drawer-after.log"),
+                .quiet("Fixtures/justsend/drawer-before.log"),
+            ])
+        static let hotView = FindingCode(
+            "change-log.hot-view", .warning,
+            "One view evaluates many times more often than the other views of its log.",
+            examples: [
+                .raises("Fixtures/examples/change-log.hot-view/raises"),
+                .quiet("Fixtures/justsend/drawer-before.log"),
+            ])
+        static let fanOut = FindingCode(
+            "change-log.fan-out", .warning, "Many different views evaluated in one burst after one change.",
+            examples: [
+                .raises("Fixtures/justsend/thumbnail-fanout.log"),
+                .quiet("Fixtures/justsend/drawer-before.log"),
+            ])
+        static let closureChurn = FindingCode(
+            "change-log.closure-churn", .notice,
+            "A view re-evaluated again and again with @self changed: inputs that never compare equal (closures, "
+                + "most often).",
+            examples: [
+                .raises("Fixtures/justsend/drawer-before.log"),
+                .quiet("Fixtures/justsend/drawer-after.log"),
+            ])
+        static let identityChurn = FindingCode(
+            "change-log.identity-churn", .notice, "A view got a new identity again and again.",
+            examples: [
+                .raises("Fixtures/navigation-growth/faq-visits.log"),
+                .quiet("Fixtures/justsend/drawer-before.log"),
+            ])
+        static let severalProcesses = FindingCode(
+            "change-log.several-processes", .notice,
+            "A change log's lines name several processes: its counts are of all of them together.",
+            examples: [
+                .raises("Fixtures/examples/change-log.several-processes/raises"),
+                .quiet("Fixtures/justsend/drawer-before.log"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "change-log",
         title: "Change logging: body evaluations per view",
@@ -15,28 +69,17 @@ struct ChangeLogCheck: Check {
             """,
         reads: [.changeLog],
         facts: [
-            FactDescription("changes.logs", .count, "Change logs among the artifacts."),
-            FactDescription("changes.evaluations", .count, "Body evaluations in all change logs."),
-            FactDescription(
-                "changes.byLog", .map,
-                "Per change log (labelled by file name): {label: {evaluations: N, views: {View: N}}}, with "
-                    + "processes: {Process: N} when its lines name their processes."),
+            Fact.logs,
+            Fact.evaluations,
+            Fact.byLog,
         ],
         codes: [
-            FindingCode("change-log.before-after", .info, "Body evaluations per view across logs of one interaction."),
-            FindingCode(
-                "change-log.hot-view", .warning,
-                "One view evaluates many times more often than the other views of its log."),
-            FindingCode(
-                "change-log.fan-out", .warning, "Many different views evaluated in one burst after one change."),
-            FindingCode(
-                "change-log.closure-churn", .notice,
-                "A view re-evaluated again and again with @self changed: inputs that never compare equal (closures, "
-                    + "most often)."),
-            FindingCode("change-log.identity-churn", .notice, "A view got a new identity again and again."),
-            FindingCode(
-                "change-log.several-processes", .notice,
-                "A change log's lines name several processes: its counts are of all of them together."),
+            Code.beforeAfter,
+            Code.hotView,
+            Code.fanOut,
+            Code.closureChurn,
+            Code.identityChurn,
+            Code.severalProcesses,
         ],
         parameters: [
             CheckParameter(
@@ -52,19 +95,22 @@ struct ChangeLogCheck: Check {
         var label: String
         var source: String
         var summary: ChangeLogSummary
+        var artifact: Artifact
     }
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
         let logs = context.artifacts(of: .changeLog).compactMap { artifact -> Log? in
             guard case .repro(.changeLog(let summary))? = artifact.content else { return nil }
-            return Log(label: ReproSample.fileLabel(artifact.source), source: artifact.source, summary: summary)
+            return Log(
+                label: ReproSample.fileLabel(artifact.source), source: artifact.source, summary: summary,
+                artifact: artifact)
         }
         guard !logs.isEmpty else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
-        output.record("changes.logs", .int(logs.count))
-        output.record("changes.evaluations", .int(logs.reduce(0) { $0 + $1.summary.evaluations }))
+        output.record(Fact.logs, .int(logs.count))
+        output.record(Fact.evaluations, .int(logs.reduce(0) { $0 + $1.summary.evaluations }))
         output.record(
-            "changes.byLog",
+            Fact.byLog.key,
             .object(
                 Dictionary(
                     logs.map { log in
@@ -80,7 +126,9 @@ struct ChangeLogCheck: Check {
                                 ) { a, _ in a })
                         )
                     }, uniquingKeysWith: { a, _ in a })))
-        for group in Self.interactions(logs) { output.emit(Self.comparison(group)) }
+        let groups = Self.interactions(logs)
+        for group in groups { output.emit(Self.comparison(group)) }
+        Self.present(&output, logs: logs, groups: groups)
         for log in logs {
             if let finding = Self.processes(log) { output.emit(finding) }
             if let finding = hotView(log, context) { output.emit(finding) }
@@ -89,6 +137,69 @@ struct ChangeLogCheck: Check {
             output.findings += identities(log, context)
         }
         return output
+    }
+
+    /// The headline, the per-view comparisons of each interaction, the charts and the logs' times.
+    static func present(_ output: inout CheckOutput, logs: [Log], groups: [[Log]]) {
+        let evaluations = logs.reduce(0) { $0 + $1.summary.evaluations }
+        output.headline(
+            Fact.evaluations, "body evaluations",
+            "\(FactValue.grouped(evaluations)) body evaluations in " + Plural.count(logs.count, "log"))
+        for group in groups {
+            let first = group.first!, last = group.last!
+            let isFix = first.label.lowercased().hasSuffix("before") && last.label.lowercased().hasSuffix("after")
+            let title = "Body evaluations per view, " + group.map(\.label).joined(separator: " → ")
+            let views = Set(group.flatMap { $0.summary.views.keys }).sorted()
+            for view in views {
+                let before = first.summary.views[view] ?? 0, after = last.summary.views[view] ?? 0
+                output.compare(
+                    Comparison(
+                        kind: isFix ? .fix : .variation, label: view, group: title, unit: .count, better: .lower,
+                        from: .init(label: first.label, value: Double(before), text: "+\(before)"),
+                        to: .init(label: last.label, value: Double(after), text: "+\(after)")))
+            }
+            output.chart(
+                Series(
+                    id: "change-log-" + first.label, title: title,
+                    caption: group.map(\.label).joined(separator: " → ") + ": body evaluations per view.",
+                    axis: "body evaluations", unit: .count,
+                    points: views.flatMap { view in
+                        group.enumerated().map { index, log in
+                            let count = log.summary.views[view] ?? 0
+                            return Series.Point(
+                                label: "\(view) (\(log.label))", value: Double(count), text: "+\(count)",
+                                role: index == 0 ? .subject : index == group.count - 1 ? .after : .plain)
+                        }
+                    }))
+        }
+        let grouped = Set(groups.flatMap { $0.map(\.source) })
+        for log in logs where !grouped.contains(log.source) && !log.summary.views.isEmpty {
+            output.chart(
+                Series(
+                    id: "change-log-" + log.label, title: "Body evaluations per view, " + log.label,
+                    caption: log.label + ": body evaluations per view.", axis: "body evaluations", unit: .count,
+                    points: log.summary.views.keys.sorted().map { view in
+                        let count = log.summary.views[view]!
+                        return Series.Point(label: view, value: Double(count), text: "+\(count)")
+                    }))
+        }
+        // Per view, the most evaluations in one log (one gesture per log): what `diff` compares across runs.
+        var most: [String: Int] = [:]
+        for log in logs { for (view, count) in log.summary.views { most[view] = max(most[view] ?? 0, count) } }
+        output.chart(
+            Series(
+                id: "change-log-per-gesture", title: "Body evaluations per view",
+                caption: "Per view, the most body evaluations in one change log (one gesture per log).",
+                axis: "body evaluations per gesture", unit: .count,
+                points: most.keys.sorted().map {
+                    Series.Point(label: $0, value: Double(most[$0]!), text: "+\(most[$0]!)")
+                },
+                drawn: false, acrossRuns: true))
+        if !groups.isEmpty {
+            output.strength(
+                "Change logs counted body evaluations per gesture: a measure that does not depend on the hardware.")
+        }
+        for log in logs { output.event("First body evaluation logged", of: log.artifact) }
     }
 
     /// Logs of the same interaction: labels that differ only after their last "-" (drawer-before,
@@ -119,17 +230,17 @@ struct ChangeLogCheck: Check {
         let first = group.first!, last = group.last!
         let changed = last.summary.evaluations < first.summary.evaluations
         return Finding(
-            code: "change-log.before-after",
+            code: Code.beforeAfter.code,
             severity: .info,
             title: group.map(\.label).joined(separator: " → ") + ": " + rows.prefix(3).joined(separator: ", "),
             detail: "Body evaluations per view, " + group.map(\.label).joined(separator: " → ") + ": "
                 + rows.joined(separator: "; ") + ". In all: "
-                + group.map { "+\($0.summary.evaluations)" }.joined(separator: " → ") + ".",
+                + group.map { "+\($0.summary.evaluations)" }.joined(separator: " → ") + "."
+                + (changed
+                    ? " Count, don't time: the evaluations per gesture are the hardware-independent measure of a fix."
+                    : ""),
             evidence: group.map { Evidence(source: $0.source) },
-            next: .change(
-                changed
-                    ? "Count, don't time: the evaluations per gesture are the hardware-independent measure of the fix."
-                    : "No fewer evaluations: narrow what each body reads."))
+            next: changed ? nil : .change("No fewer evaluations: narrow what each body reads."))
     }
 
     /// A log whose lines name more than one process (a `log stream` of the SwiftUI subsystem without a
@@ -142,7 +253,7 @@ struct ChangeLogCheck: Check {
         let more = processes.count > 5 ? " and \(processes.count - 5) more" : ""
         let unnamed = log.summary.unattributedEvaluations
         return Finding(
-            code: "change-log.several-processes",
+            code: Code.severalProcesses.code,
             severity: .notice,
             title: "\(log.label) mixes the evaluations of \(processes.count) processes: \(listed)\(more)",
             detail: "Its lines name \(processes.count) processes, with the body evaluations above"
@@ -162,7 +273,7 @@ struct ChangeLogCheck: Check {
         let ratio = context.double("hot_ratio")
         guard top.value >= context.int("hot_min"), Double(top.value) >= ratio * median else { return nil }
         return Finding(
-            code: "change-log.hot-view",
+            code: Code.hotView.code,
             severity: .warning,
             title:
                 "\(top.key) re-evaluated \(top.value) times in \(log.label), \(Int(saturating: Double(top.value) / median))× the other views' median",
@@ -187,7 +298,7 @@ struct ChangeLogCheck: Check {
                 ? "Starting with \(burst.triggerView), \(burst.distinctViews) different views"
                 : "After \(burst.triggerView): \(trigger) changed, \(burst.distinctViews) different views"
             return Finding(
-                code: "change-log.fan-out",
+                code: Code.fanOut.code,
                 severity: .warning,
                 title: trigger.isEmpty
                     ? "Fan-out: \(views), starting with \(burst.triggerView)"
@@ -211,7 +322,7 @@ struct ChangeLogCheck: Check {
             let total = log.summary.views[view] ?? 0
             guard selfCount >= minimum, total > 0, Double(selfCount) >= 0.9 * Double(total) else { return nil }
             return Finding(
-                code: "change-log.closure-churn",
+                code: Code.closureChurn.code,
                 severity: .notice,
                 title: "Unequal inputs: \(view) re-evaluated \(selfCount) times with @self changed",
                 // The log lists what changed, not why: "@self" says the view's value differed from the last one
@@ -236,7 +347,7 @@ struct ChangeLogCheck: Check {
             return (view, count)
         }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map { view, count in
             Finding(
-                code: "change-log.identity-churn",
+                code: Code.identityChurn.code,
                 severity: .notice,
                 title: "\(view) got a new identity \(count) times",
                 detail: "In \(log.label), \(view) was evaluated with @identity \(count) times: each time SwiftUI made "

@@ -9,6 +9,64 @@ import MemhuntSnapshots
 /// pressure at that moment: the compressor holding a large share of physical memory, few free pages,
 /// processes killed for a system-wide shortage, or, between two records of one boot, a high rate.
 struct CompressorPressureCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let compressions = FactDescription(
+            "jetsam.compressions", .count,
+            "memoryStatus.compressions of the JetsamEvent record: pages compressed since boot, a counter.")
+        static let decompressions = FactDescription(
+            "jetsam.decompressions", .count, "memoryStatus.decompressions: pages decompressed since boot.")
+        static let compressorPercent = FactDescription(
+            "jetsam.compressorPercent", .percent,
+            "memoryStatus.compressorSize as a share of physical memory (page queues + compressor) at that moment."
+        )
+        static let freePercent = FactDescription(
+            "jetsam.freePercent", .percent,
+            "Free and speculative pages as a share of physical memory at that moment.")
+        static let pressureKills = FactDescription(
+            "jetsam.pressureKills", .count,
+            "Processes the record shows killed for a system-wide shortage (vm-pageshortage, thrashing …).")
+        static let compressionsPerMinute = FactDescription(
+            "jetsam.compressionsPerMinute", .count,
+            "Compressions per minute between the chosen record and the one before it, when the counter did "
+                + "not go down between them (one boot).")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let compressions = FindingCode(
+            "compressor-pressure.compressions", .notice,
+            "The compressor had compressed at least the threshold's count of pages since boot: a counter, "
+                + "not evidence of pressure at that moment.",
+            examples: [
+                .raises("Fixtures/webcontent"),
+                .quiet("Fixtures/old-device"),
+            ])
+        static let atThatMoment = FindingCode(
+            "compressor-pressure.at-that-moment", .warning,
+            "The record shows pressure at its moment: the compressor's share of memory, few free pages or "
+                + "kills for a system-wide shortage.",
+            examples: [
+                .raises("Fixtures/old-device"),
+                .quiet("Fixtures/webcontent"),
+            ])
+        static let compressorPressureRate = FindingCode(
+            "compressor-pressure.rate", .warning,
+            "Between two records of one boot the system compressed at least the threshold's pages per minute.",
+            examples: [
+                .raises("Fixtures/pressure"),
+                .quiet("Fixtures/pressure/JetsamEvent-2026-08-11-111000.ips"),
+            ])
+        static let notACount = FindingCode(
+            "compressor-pressure.not-a-count", .info,
+            "The record's compressions counter holds a value no count reaches (above 2^63 - 1; UInt64.max is -1 "
+                + "written unsigned): it is read as no count.",
+            examples: [
+                .raises("Fixtures/examples/compressor-pressure.not-a-count/raises"),
+                .quiet("Fixtures/webcontent"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "compressor-pressure",
         title: "Compressor compressions",
@@ -21,42 +79,18 @@ struct CompressorPressureCheck: Check {
             """,
         reads: [.jetsamEvent],
         facts: [
-            FactDescription(
-                "jetsam.compressions", .count,
-                "memoryStatus.compressions of the JetsamEvent record: pages compressed since boot, a counter."),
-            FactDescription(
-                "jetsam.decompressions", .count, "memoryStatus.decompressions: pages decompressed since boot."),
-            FactDescription(
-                "jetsam.compressorPercent", .percent,
-                "memoryStatus.compressorSize as a share of physical memory (page queues + compressor) at that moment."
-            ),
-            FactDescription(
-                "jetsam.freePercent", .percent,
-                "Free and speculative pages as a share of physical memory at that moment."),
-            FactDescription(
-                "jetsam.pressureKills", .count,
-                "Processes the record shows killed for a system-wide shortage (vm-pageshortage, thrashing …)."),
-            FactDescription(
-                "jetsam.compressionsPerMinute", .count,
-                "Compressions per minute between the chosen record and the one before it, when the counter did "
-                    + "not go down between them (one boot)."),
+            Fact.compressions,
+            Fact.decompressions,
+            Fact.compressorPercent,
+            Fact.freePercent,
+            Fact.pressureKills,
+            Fact.compressionsPerMinute,
         ],
         codes: [
-            FindingCode(
-                "compressor-pressure.compressions", .notice,
-                "The compressor had compressed at least the threshold's count of pages since boot: a counter, "
-                    + "not evidence of pressure at that moment."),
-            FindingCode(
-                "compressor-pressure.at-that-moment", .warning,
-                "The record shows pressure at its moment: the compressor's share of memory, few free pages or "
-                    + "kills for a system-wide shortage."),
-            FindingCode(
-                "compressor-pressure.rate", .warning,
-                "Between two records of one boot the system compressed at least the threshold's pages per minute."),
-            FindingCode(
-                "compressor-pressure.not-a-count", .info,
-                "The record's compressions counter holds a value no count reaches (above 2^63 - 1; UInt64.max is -1 "
-                    + "written unsigned): it is read as no count."),
+            Code.compressions,
+            Code.atThatMoment,
+            Code.compressorPressureRate,
+            Code.notACount,
         ],
         parameters: [
             CheckParameter(
@@ -80,14 +114,14 @@ struct CompressorPressureCheck: Check {
         // A value above Int.max (UInt64.max, most likely -1 written unsigned) is no count: said as written.
         let compressions = JetsamEvent.count(event.compressions)
         if let compressions {
-            output.record("jetsam.compressions", .int(compressions))
+            output.record(Fact.compressions, .int(compressions))
         } else if let written = event.compressions {
             let why =
                 written == UInt64.max
                 ? "it is UInt64.max, -1 written unsigned" : "a million a second would take 290,000 years"
             output.emit(
                 Finding(
-                    code: "compressor-pressure.not-a-count",
+                    code: Code.notACount.code,
                     severity: .info,
                     title: "The record's compressions counter, \(FactValue.grouped(written)), is no count",
                     detail: "memoryStatus.compressions is \(FactValue.grouped(written)), above the largest signed "
@@ -98,13 +132,13 @@ struct CompressorPressureCheck: Check {
                     evidence: [Evidence(source: source, pointer: "/memoryStatus/compressions")]))
         }
         if let decompressions = JetsamEvent.count(event.decompressions) {
-            output.record("jetsam.decompressions", .int(decompressions))
+            output.record(Fact.decompressions, .int(decompressions))
         }
         var evidence: [String] = []
         var pointers: [Evidence] = []
         if let moment = event.moment {
-            output.record("jetsam.compressorPercent", .oneDecimal(moment.compressorPercent))
-            output.record("jetsam.freePercent", .oneDecimal(moment.freePercent))
+            output.record(Fact.compressorPercent, .oneDecimal(moment.compressorPercent))
+            output.record(Fact.freePercent, .oneDecimal(moment.freePercent))
             let pages = FactValue.grouped(Int(clamping: moment.physicalPages))
             if moment.compressorPercent >= context.double("max_compressor_percent") {
                 evidence.append(
@@ -121,7 +155,7 @@ struct CompressorPressureCheck: Check {
             }
         }
         let kills = event.pressureKills
-        output.record("jetsam.pressureKills", .int(kills.count))
+        output.record(Fact.pressureKills, .int(kills.count))
         if !kills.isEmpty {
             let reasons = Dictionary(grouping: kills, by: { $0.reason ?? "" }).map { "\($0.key) \($0.value.count)" }
                 .sorted()
@@ -139,7 +173,7 @@ struct CompressorPressureCheck: Check {
         if !evidence.isEmpty {
             output.emit(
                 Finding(
-                    code: "compressor-pressure.at-that-moment",
+                    code: Code.atThatMoment.code,
                     severity: .warning,
                     title: "Memory was short when the record was taken: " + evidence.joined(separator: "; "),
                     detail: "The record shows pressure at its moment (" + (event.date ?? "undated") + "): "
@@ -148,12 +182,12 @@ struct CompressorPressureCheck: Check {
                     next: .step("suspended-footprint", "See how much the app held while the system was short.")))
         }
         if let rate = Self.rate(record, in: context) {
-            output.record("jetsam.compressionsPerMinute", .int(Int(saturating: rate.perMinute)))
+            output.record(Fact.compressionsPerMinute, .int(Int(saturating: rate.perMinute)))
             let limit = context.double("max_compressions_per_minute")
             if rate.perMinute >= limit {
                 output.emit(
                     Finding(
-                        code: "compressor-pressure.rate",
+                        code: Code.compressorPressureRate.code,
                         severity: .warning,
                         title: "\(FactValue.grouped(Int(saturating: rate.perMinute))) compressions per minute between "
                             + "two records of one boot",
@@ -168,11 +202,12 @@ struct CompressorPressureCheck: Check {
                         ]))
             }
         }
+        Self.present(&output)
         if let compressions, compressions >= context.int("max_compressions") {
             let count = FactValue.grouped(compressions)
             output.emit(
                 Finding(
-                    code: "compressor-pressure.compressions",
+                    code: Code.compressions.code,
                     severity: .notice,
                     title: "\(count) compressions since boot",
                     detail: "memoryStatus.compressions counts pages compressed since boot: \(count) "
@@ -185,6 +220,31 @@ struct CompressorPressureCheck: Check {
                         : nil))
         }
         return output
+    }
+
+    /// The headline and the impact: a counter since boot, and the record's moment.
+    static func present(_ output: inout CheckOutput) {
+        let facts = output.facts
+        output.headline(
+            Fact.compressions, "compressions since boot",
+            facts[Fact.compressions.key].map { "\($0) compressions since boot" })
+        output.headline(
+            Fact.compressorPercent, "compressor share",
+            facts[Fact.compressorPercent.key].map { "compressor \(Fact.compressorPercent.format($0)) of memory" })
+        output.headline(
+            Fact.freePercent, "free and speculative",
+            facts[Fact.freePercent.key].map { "\(Fact.freePercent.format($0)) free and speculative" })
+        output.headline(
+            Fact.compressionsPerMinute, "rate",
+            facts[Fact.compressionsPerMinute.key].map { "\($0) compressions per minute" })
+        guard let compressions = facts[Fact.compressions.key] else { return }
+        var line =
+            "The whole system: \(compressions) compressions since boot (a counter: how much the device had "
+            + "compressed since it started, not when)"
+        if let free = facts[Fact.freePercent.key] {
+            line += "; at the record's moment \(Fact.freePercent.format(free)) of memory was free or speculative"
+        }
+        output.impact(line + ".")
     }
 
     /// Compressions per minute from the record before `record` (in time) to `record`, when the counter did

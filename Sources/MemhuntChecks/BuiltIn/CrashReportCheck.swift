@@ -6,6 +6,78 @@ import MemhuntSnapshots
 /// alive, every other sign of an ending among the artifacts (a jetsam kill, MetricKit's exit counts,
 /// MetricKit crash diagnostics).
 struct CrashReportCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let reports = FactDescription(
+            "crash.reports", .count, "Crash reports of the subject among the artifacts.")
+        static let kind = FactDescription(
+            "crash.kind", .text,
+            "How the newest crash report of the subject ended (none, memory-limit, watchdog, killed, crash, other)."
+        )
+        static let ended = FactDescription(
+            "crash.ended", .flag,
+            "Whether any artifact shows the subject ended: a crash report, a jetsam kill reason, MetricKit "
+                + "exit counts or crash diagnostics.")
+        static let endedBy = FactDescription(
+            "crash.endedBy", .list,
+            "The artifacts' signs of an ending (crash-report, jetsam, metrickit-exits, "
+                + "metrickit-crashes).")
+        static let apps = FactDescription(
+            "crash.apps", .count, "Apps that the crash reports name, when no subject was chosen.", better: .neutral)
+        static let exception = FactDescription(
+            "crash.exception", .text, "The newest report's exception type, signal, subtype and codes.")
+        static let termination = FactDescription(
+            "crash.termination", .text, "The newest report's termination namespace and code.")
+        static let terminationReason = FactDescription(
+            "crash.terminationReason", .text, "The newest report's termination reason text.")
+        static let frames = FactDescription(
+            "crash.frames", .list, "The top frames of the triggered thread (main thread for a watchdog).")
+        static let os = FactDescription("crash.os", .text, "The OS version of the newest report.")
+        static let device = FactDescription("crash.device", .text, "The device model of the newest report.")
+        static let appVersion = FactDescription(
+            "crash.appVersion", .text, "The app version (build) of the newest report.")
+        static let fileLock = FactDescription(
+            "crash.fileLock", .list,
+            "Lines of the newest report that name SQLite (regions or frames): a file "
+                + "lock held while suspended is what 0xdead10cc means.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let crashReportNone = FindingCode(
+            "crash-report.none", .info,
+            "No crash report of the subject, and no artifact shows it ended (a jetsam record may list it alive "
+                + "at its moment).",
+            examples: [
+                .raises("Fixtures/pressure", app: "JustSend"),
+                .quiet("Fixtures/watchdog", app: "JustSend"),
+            ])
+        static let endedWithoutReport = FindingCode(
+            "crash-report.ended-without-report", .notice,
+            "No crash report of the subject, but another artifact shows it ended (a jetsam kill, MetricKit "
+                + "exits or crash diagnostics).",
+            examples: [
+                .raises("Fixtures/killed", app: "JustSend"),
+                .raises("Fixtures/metrickit"),
+                .raises("Fixtures/metrickit-mixed", app: "JustSend"),
+                .quiet("Fixtures/pressure", app: "JustSend"),
+                .quiet("Fixtures/watchdog", "Fixtures/killed", app: "JustSend"),
+            ])
+        static let ended = FindingCode(
+            "crash-report.ended", .warning, "The subject's newest crash report, and how it ended.",
+            examples: [
+                .raises("Fixtures/watchdog"),
+                .quiet("Fixtures/killed", app: "JustSend"),
+            ])
+        static let severalApps = FindingCode(
+            "crash-report.several-apps", .notice,
+            "No subject: the crash reports name several apps; each report is counted for its own app.",
+            examples: [
+                .raises("Fixtures/several-apps"),
+                .quiet("Fixtures/watchdog"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "crash-report",
         title: "Crash report",
@@ -19,46 +91,25 @@ struct CrashReportCheck: Check {
             """,
         reads: [.crashReport],
         facts: [
-            FactDescription("crash.reports", .count, "Crash reports of the subject among the artifacts."),
-            FactDescription(
-                "crash.kind", .text,
-                "How the newest crash report of the subject ended (none, memory-limit, watchdog, killed, crash, other)."
-            ),
-            FactDescription(
-                "crash.ended", .flag,
-                "Whether any artifact shows the subject ended: a crash report, a jetsam kill reason, MetricKit "
-                    + "exit counts or crash diagnostics."),
-            FactDescription(
-                "crash.endedBy", .list,
-                "The artifacts' signs of an ending (crash-report, jetsam, metrickit-exits, "
-                    + "metrickit-crashes)."),
-            FactDescription("crash.apps", .count, "Apps that the crash reports name, when no subject was chosen."),
-            FactDescription("crash.exception", .text, "The newest report's exception type, signal, subtype and codes."),
-            FactDescription("crash.termination", .text, "The newest report's termination namespace and code."),
-            FactDescription("crash.terminationReason", .text, "The newest report's termination reason text."),
-            FactDescription(
-                "crash.frames", .list, "The top frames of the triggered thread (main thread for a watchdog)."),
-            FactDescription("crash.os", .text, "The OS version of the newest report."),
-            FactDescription("crash.device", .text, "The device model of the newest report."),
-            FactDescription("crash.appVersion", .text, "The app version (build) of the newest report."),
-            FactDescription(
-                "crash.fileLock", .list,
-                "Lines of the newest report that name SQLite (regions or frames): a file "
-                    + "lock held while suspended is what 0xdead10cc means."),
+            Fact.reports,
+            Fact.kind,
+            Fact.ended,
+            Fact.endedBy,
+            Fact.apps,
+            Fact.exception,
+            Fact.termination,
+            Fact.terminationReason,
+            Fact.frames,
+            Fact.os,
+            Fact.device,
+            Fact.appVersion,
+            Fact.fileLock,
         ],
         codes: [
-            FindingCode(
-                "crash-report.none", .info,
-                "No crash report of the subject, and no artifact shows it ended (a jetsam record may list it alive "
-                    + "at its moment)."),
-            FindingCode(
-                "crash-report.ended-without-report", .notice,
-                "No crash report of the subject, but another artifact shows it ended (a jetsam kill, MetricKit "
-                    + "exits or crash diagnostics)."),
-            FindingCode("crash-report.ended", .warning, "The subject's newest crash report, and how it ended."),
-            FindingCode(
-                "crash-report.several-apps", .notice,
-                "No subject: the crash reports name several apps; each report is counted for its own app."),
+            Code.crashReportNone,
+            Code.endedWithoutReport,
+            Code.ended,
+            Code.severalApps,
         ],
         runsWithoutArtifacts: true,
         weighs: [.jetsamEvent, .metricPayload, .diagnosticPayload]
@@ -89,43 +140,44 @@ struct CrashReportCheck: Check {
         guard let app = subject.app else { return Self.withoutSubject(all, context: context) }
         // The engine has left out reports of other apps; a report that names nothing would not be here either.
         let mine = all.filter { ArtifactOwner.belongs($0.0, to: subject) != false }
-        output.record("crash.reports", .int(mine.count))
+        output.record(Fact.reports, .int(mine.count))
         let signs = Self.signs(of: subject, in: context)
         let ended = !mine.isEmpty || !signs.isEmpty
-        output.record("crash.ended", .bool(ended))
+        output.record(Fact.ended, .bool(ended))
         output.record(
-            "crash.endedBy",
+            Fact.endedBy.key,
             .array(((mine.isEmpty ? [] : ["crash-report"]) + Self.unique(signs.map(\.tag))).map(FactValue.string)))
         guard
             let newest = mine.enumerated().max(by: { a, b in
                 (a.element.1.time ?? 0, a.offset) < (b.element.1.time ?? 0, b.offset)
             })?.element
         else {
-            output.record("crash.kind", .string(CrashKind.none.rawValue))
+            output.record(Fact.kind, .string(CrashKind.none.rawValue))
             output.emit(signs.isEmpty ? Self.none(app, context: context) : Self.endedWithoutReport(app, signs))
+            Self.present(&output, reports: [], signs: signs, context: context)
             return output
         }
         let (artifact, report) = newest
         let snapshot = CrashSnapshot(report)
-        output.record("crash.kind", .string(report.kind.rawValue))
-        output.record("crash.exception", snapshot.exceptionLine.map(FactValue.string))
-        output.record("crash.termination", snapshot.termination.map(FactValue.string))
+        output.record(Fact.kind, .string(report.kind.rawValue))
+        output.record(Fact.exception, snapshot.exceptionLine.map(FactValue.string))
+        output.record(Fact.termination, snapshot.termination.map(FactValue.string))
         output.record(
-            "crash.terminationReason",
+            Fact.terminationReason.key,
             snapshot.terminationReason.map { .string($0.split(separator: "\n").joined(separator: " | ")) })
-        output.record("crash.os", report.osVersion.map(FactValue.string))
-        output.record("crash.device", report.device.map(FactValue.string))
-        output.record("crash.appVersion", report.appVersion.map(FactValue.string))
-        if !report.frames.isEmpty { output.record("crash.frames", .array(report.frames.map(FactValue.string))) }
+        output.record(Fact.os, report.osVersion.map(FactValue.string))
+        output.record(Fact.device, report.device.map(FactValue.string))
+        output.record(Fact.appVersion, report.appVersion.map(FactValue.string))
+        if !report.frames.isEmpty { output.record(Fact.frames, .array(report.frames.map(FactValue.string))) }
         if !report.fileLockEvidence.isEmpty {
-            output.record("crash.fileLock", .array(report.fileLockEvidence.map(FactValue.string)))
+            output.record(Fact.fileLock, .array(report.fileLockEvidence.map(FactValue.string)))
         }
         let name = report.appName ?? app
         let others =
             signs.isEmpty ? "" : " Other signs of an ending: " + signs.map(\.text).joined(separator: "; ") + "."
         output.emit(
             Finding(
-                code: "crash-report.ended",
+                code: Code.ended.code,
                 severity: Self.severity(report.kind),
                 title: "\(name) \(Self.verb(report.kind)): \(Self.explain(report))",
                 detail: Plural.count(mine.count, "crash report") + " of \(name); the newest"
@@ -134,7 +186,33 @@ struct CrashReportCheck: Check {
                 evidence: [Evidence(source: artifact.source)] + signs.map(\.evidence),
                 next: Self.next(report)
             ))
+        Self.present(&output, reports: mine.map(\.0), signs: signs, context: context)
         return output
+    }
+
+    /// The headline, the impact and the timeline of what the run shows of an ending.
+    static func present(_ output: inout CheckOutput, reports: [Artifact], signs: [Sign], context: CheckContext) {
+        let kind = output.facts[Fact.kind.key]?.stringValue ?? CrashKind.none.rawValue
+        if reports.isEmpty {
+            output.headline(Fact.reports, "crash reports", "no crash report")
+            output.impact(
+                signs.isEmpty
+                    ? "No crash report among the artifacts, and nothing in them shows the app ended."
+                    : "No crash report among the artifacts, but they show the app ended ("
+                        + unique(signs.map(\.tag)).joined(separator: ", ") + ").")
+            let listed = JetsamRecord.all(in: context).contains { !$0.processes(of: context.subject).isEmpty }
+            if listed {
+                output.strength(
+                    signs.isEmpty
+                        ? "The jetsam record listed the app alive, with its peak and rank, where there was no crash report."
+                        : "The jetsam record gave the app's peak and rank where there was no crash report.")
+            }
+        } else {
+            let count = Plural.count(reports.count, "crash report")
+            output.headline(Fact.reports, "crash reports", count + ", the newest " + kind)
+            output.impact("Crash reports: \(count), the newest of kind \(kind).")
+        }
+        for artifact in reports { output.event("Crash report written", of: artifact) }
     }
 
     // MARK: - Without a crash report
@@ -150,7 +228,7 @@ struct CrashReportCheck: Check {
             let state = process.states.first.map { " (\($0))" } ?? ""
             let when = record.event.date.map { " of \($0)" } ?? ""
             return Finding(
-                code: "crash-report.none",
+                code: Code.crashReportNone.code,
                 severity: .info,
                 title: "No crash report of \(app), and no sign that it ended: the jetsam record lists it alive",
                 detail: "No crash report of \(app) among the artifacts, no kill reason for it in any jetsam record and "
@@ -161,7 +239,7 @@ struct CrashReportCheck: Check {
                 next: .step("jetsam-record", "Read the jetsam record: its peak and rank say what the living app held."))
         }
         return Finding(
-            code: "crash-report.none",
+            code: Code.crashReportNone.code,
             severity: .info,
             title: "No crash report of \(app) among the artifacts",
             detail: "No crash report of \(app), and nothing among the artifacts shows it ended (no jetsam kill reason, "
@@ -175,7 +253,7 @@ struct CrashReportCheck: Check {
     static func endedWithoutReport(_ app: String, _ signs: [Sign]) -> Finding {
         let killed = signs.contains { $0.tag == "jetsam" }
         return Finding(
-            code: "crash-report.ended-without-report",
+            code: Code.endedWithoutReport.code,
             severity: .notice,
             title: "No crash report of \(app), but it ended: " + signs.map(\.text).joined(separator: "; "),
             detail: "No crash report of \(app) among the artifacts, yet other artifacts show it ended: "
@@ -245,10 +323,10 @@ struct CrashReportCheck: Check {
             }
         }
         guard !groups.isEmpty else {
-            output.record("crash.kind", .string(CrashKind.none.rawValue))
+            output.record(Fact.kind, .string(CrashKind.none.rawValue))
             output.emit(
                 Finding(
-                    code: "crash-report.none",
+                    code: Code.crashReportNone.code,
                     severity: .info,
                     title: "No crash report among the artifacts",
                     detail: "No crash report among the artifacts, and no app was named; without one, no other "
@@ -256,14 +334,14 @@ struct CrashReportCheck: Check {
                     next: .decide(.chooseApp, "Name the app under investigation (a process name or bundle id).")))
             return output
         }
-        output.record("crash.apps", .int(groups.count))
+        output.record(Fact.apps, .int(groups.count))
         let listing = groups.map { group -> String in
             let kinds = unique(group.reports.map(\.1.kind.rawValue)).joined(separator: ", ")
             return group.app + " (" + Plural.count(group.reports.count, "report") + ": " + kinds + ")"
         }
         output.emit(
             Finding(
-                code: "crash-report.several-apps",
+                code: Code.severalApps.code,
                 severity: .notice,
                 title: "Crash reports of " + Plural.count(groups.count, "app") + ": "
                     + groups.map { "\($0.app) \($0.reports.count)" }.joined(separator: ", "),

@@ -1,8 +1,75 @@
 import MemhuntCore
 import MemhuntFormats
+import MemhuntSnapshots
 
 /// Step 2: the app's lifetime peak and its rank among all processes in the JetsamEvent record.
 struct JetsamRankCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let records = FactDescription(
+            "jetsam.records", .count, "JetsamEvent records among the artifacts.", better: .neutral)
+        static let processes = FactDescription(
+            "jetsam.processes", .count, "Processes listed in the chosen record (the newest that lists the app).",
+            better: .neutral)
+        static let pageSize = FactDescription(
+            "jetsam.pageSize", .bytes, "Bytes per page: 16,384, or 4,096 on A7/A8 devices.", better: .neutral)
+        static let largestProcess = FactDescription(
+            "jetsam.largestProcess", .text, "The record's largestProcess field.")
+        static let topProcesses = FactDescription(
+            "jetsam.topProcesses", .list,
+            "The record's ten largest processes by lifetime peak: {name, peakMB, app}, largest first.")
+        static let peakMB = FactDescription(
+            "jetsam.app.peakMB", .megabytes,
+            "The subject's lifetime peak: lifetimeMax pages, never below rpages (records up to iOS 12).")
+        static let rank = FactDescription(
+            "jetsam.app.rank", .count, "1 + the processes of the record with a larger lifetime peak.", better: .higher)
+        static let state = FactDescription(
+            "jetsam.app.state", .text, "The subject's first state in the record (suspended, frontmost…).")
+        static let reason = FactDescription(
+            "jetsam.app.reason", .text, "The reason the record gives for killing the subject.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let noSubject = FindingCode(
+            "jetsam-rank.no-subject", .notice, "No app was named: the largest app processes of the record.",
+            examples: [
+                .raises("Fixtures/webcontent"),
+                .quiet("Fixtures/pressure", app: "JustSend"),
+            ])
+        static let notListed = FindingCode(
+            "jetsam-rank.not-listed", .notice, "The record does not list the subject.",
+            examples: [
+                .raises("Fixtures/old-device", app: "JustSend"),
+                .quiet("Fixtures/pressure", app: "JustSend"),
+            ])
+        static let killed = FindingCode(
+            "jetsam-rank.killed", .warning, "The record shows the subject killed (per-process-limit: critical).",
+            examples: [
+                .raises("Fixtures/killed", app: "JustSend"),
+                .quiet("Fixtures/pressure", app: "JustSend"),
+            ])
+        static let highRank = FindingCode(
+            "jetsam-rank.high-rank", .warning, "The subject ranks at or above the threshold by lifetime peak.",
+            examples: [
+                .raises("Fixtures/pressure", app: "JustSend"),
+                .quiet("Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "MobileMail"),
+            ])
+        static let dominant = FindingCode(
+            "jetsam-rank.dominant", .notice, "The subject's peak is the threshold's multiple of the next app's.",
+            examples: [
+                .raises("Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend"),
+                .quiet("Fixtures/pressure", app: "JustSend"),
+            ])
+        static let severalProcesses = FindingCode(
+            "jetsam-rank.several-processes", .notice,
+            "Several processes of the record match the subject's name; the facts are of the largest.",
+            examples: [
+                .raises("Fixtures/webcontent", app: "com.apple.WebKit.WebContent"),
+                .quiet("Fixtures/pressure", app: "JustSend"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "jetsam-rank",
         title: "Jetsam record: lifetime peak and rank",
@@ -14,35 +81,23 @@ struct JetsamRankCheck: Check {
             """,
         reads: [.jetsamEvent],
         facts: [
-            FactDescription("jetsam.records", .count, "JetsamEvent records among the artifacts."),
-            FactDescription(
-                "jetsam.processes", .count, "Processes listed in the chosen record (the newest that lists the app)."),
-            FactDescription("jetsam.pageSize", .bytes, "Bytes per page: 16,384, or 4,096 on A7/A8 devices."),
-            FactDescription("jetsam.largestProcess", .text, "The record's largestProcess field."),
-            FactDescription(
-                "jetsam.topProcesses", .list,
-                "The record's ten largest processes by lifetime peak: {name, peakMB, app}, largest first."),
-            FactDescription(
-                "jetsam.app.peakMB", .megabytes,
-                "The subject's lifetime peak: lifetimeMax pages, never below rpages (records up to iOS 12)."),
-            FactDescription("jetsam.app.rank", .count, "1 + the processes of the record with a larger lifetime peak."),
-            FactDescription(
-                "jetsam.app.state", .text, "The subject's first state in the record (suspended, frontmost…)."),
-            FactDescription("jetsam.app.reason", .text, "The reason the record gives for killing the subject."),
+            Fact.records,
+            Fact.processes,
+            Fact.pageSize,
+            Fact.largestProcess,
+            Fact.topProcesses,
+            Fact.peakMB,
+            Fact.rank,
+            Fact.state,
+            Fact.reason,
         ],
         codes: [
-            FindingCode(
-                "jetsam-rank.no-subject", .notice, "No app was named: the largest app processes of the record."),
-            FindingCode("jetsam-rank.not-listed", .notice, "The record does not list the subject."),
-            FindingCode(
-                "jetsam-rank.killed", .warning, "The record shows the subject killed (per-process-limit: critical)."),
-            FindingCode(
-                "jetsam-rank.high-rank", .warning, "The subject ranks at or above the threshold by lifetime peak."),
-            FindingCode(
-                "jetsam-rank.dominant", .notice, "The subject's peak is the threshold's multiple of the next app's."),
-            FindingCode(
-                "jetsam-rank.several-processes", .notice,
-                "Several processes of the record match the subject's name; the facts are of the largest."),
+            Code.noSubject,
+            Code.notListed,
+            Code.killed,
+            Code.highRank,
+            Code.dominant,
+            Code.severalProcesses,
         ],
         parameters: [
             CheckParameter("max_rank", default: 10, "Warn when the app ranks this high or higher by lifetime peak."),
@@ -57,15 +112,15 @@ struct JetsamRankCheck: Check {
         let records = JetsamRecord.all(in: context)
         guard let record = JetsamRecord.chosen(in: context) else { return CheckOutput(noInput: true) }
         let event = record.event
-        output.record("jetsam.records", .int(records.count))
-        output.record("jetsam.processes", .int(event.processes.count))
-        output.record("jetsam.pageSize", .int(Int(clamping: event.pageSize)))
-        output.record("jetsam.largestProcess", event.largestProcess.map(FactValue.string))
+        output.record(Fact.records, .int(records.count))
+        output.record(Fact.processes, .int(event.processes.count))
+        output.record(Fact.pageSize, .int(Int(clamping: event.pageSize)))
+        output.record(Fact.largestProcess, event.largestProcess.map(FactValue.string))
         let largest = event.processes.enumerated().sorted { a, b in
             a.element.peakPages != b.element.peakPages ? a.element.peakPages > b.element.peakPages : a.offset < b.offset
         }
         output.record(
-            "jetsam.topProcesses",
+            Fact.topProcesses.key,
             .array(
                 largest.prefix(10).map { _, process in
                     [
@@ -103,7 +158,7 @@ struct JetsamRankCheck: Check {
                 : "No app was named and no crash report names one. "
             output.emit(
                 Finding(
-                    code: "jetsam-rank.no-subject",
+                    code: Code.noSubject.code,
                     severity: .notice,
                     title: "Which app?",
                     detail: why + listed,
@@ -115,7 +170,7 @@ struct JetsamRankCheck: Check {
         guard let process = record.process(of: context.subject) else {
             output.emit(
                 Finding(
-                    code: "jetsam-rank.not-listed",
+                    code: Code.notListed.code,
                     severity: .notice,
                     title: "\(app) is not in the jetsam record",
                     detail: "None of " + Plural.count(records.count, "JetsamEvent record")
@@ -136,7 +191,7 @@ struct JetsamRankCheck: Check {
             }
             output.emit(
                 Finding(
-                    code: "jetsam-rank.several-processes",
+                    code: Code.severalProcesses.code,
                     severity: .notice,
                     title: "\(matching.count) processes match \(app); the facts are of the largest",
                     detail:
@@ -150,10 +205,11 @@ struct JetsamRankCheck: Check {
         let peakPages = process.peakPages
         let peak = record.bytes(pages: peakPages)
         let rank = process.rank
-        output.record("jetsam.app.peakMB", .megabytes(bytes: peak))
-        output.record("jetsam.app.rank", .int(rank))
-        output.record("jetsam.app.state", process.states.first.map(FactValue.string))
-        output.record("jetsam.app.reason", process.reason.map(FactValue.string))
+        output.record(Fact.peakMB, .megabytes(bytes: peak))
+        output.record(Fact.rank, .int(rank))
+        output.record(Fact.state, process.states.first.map(FactValue.string))
+        output.record(Fact.reason, process.reason.map(FactValue.string))
+        Self.present(&output, record: records, chosen: record, app: app, process: process)
 
         let peakEvidence = record.evidence(process, !process.hasLifetimeMax ? "rpages" : "lifetimeMax")
         let recordsNote =
@@ -163,7 +219,7 @@ struct JetsamRankCheck: Check {
         if let reason = process.reason {
             output.emit(
                 Finding(
-                    code: "jetsam-rank.killed",
+                    code: Code.killed.code,
                     severity: reason == "per-process-limit" ? .critical : .warning,
                     title: "\(app) was killed: \(reason)",
                     detail: "The jetsam record shows \(app) killed with reason \(reason) at "
@@ -180,7 +236,7 @@ struct JetsamRankCheck: Check {
         if rank <= maxRank {
             output.emit(
                 Finding(
-                    code: "jetsam-rank.high-rank",
+                    code: Code.highRank.code,
                     severity: .warning,
                     title:
                         "\(app) ranked \(rank) of \(event.processes.count) processes by lifetime peak (\(peak.megabytesText))",
@@ -198,7 +254,7 @@ struct JetsamRankCheck: Check {
             if other > 0, peak >= ratio * other {
                 output.emit(
                     Finding(
-                        code: "jetsam-rank.dominant",
+                        code: Code.dominant.code,
                         severity: .notice,
                         title: "\(app) \(peak.megabytesText) vs \(runnerUp.name) \(other.megabytesText)",
                         detail:
@@ -211,5 +267,42 @@ struct JetsamRankCheck: Check {
             }
         }
         return output
+    }
+
+    /// The headline, the chart of the largest processes, the impact and the records' times.
+    static func present(
+        _ output: inout CheckOutput, record records: [JetsamRecord], chosen record: JetsamRecord, app: String,
+        process: JetsamSnapshot.Process
+    ) {
+        let count = record.event.processes.count
+        let state = process.states.first
+        output.headline(Fact.peakMB, "lifetime peak")
+        output.headline(Fact.rank, "rank", "rank \(process.rank) of \(count)")
+        output.headline(Fact.state, "state")
+        let peak = record.bytes(pages: process.peakPages)
+        output.impact(
+            "Jetsam record: lifetime peak \(peak.megabytesText), rank \(process.rank) of \(count) processes"
+                + (state.map { ", " + $0 } ?? "") + ".")
+        let largest = record.event.processes.enumerated().sorted { a, b in
+            a.element.peakPages != b.element.peakPages ? a.element.peakPages > b.element.peakPages : a.offset < b.offset
+        }.prefix(10)
+        var points: [Series.Point] = largest.map { _, other in
+            let mb = FactValue.megabytes(bytes: record.bytes(pages: other.peakPages)).doubleValue ?? 0
+            let isSubject = other.name == process.name && other.pid == process.pid
+            let role: Series.Role = isSubject ? .subject : .plain
+            return Series.Point(label: other.name, value: mb, text: FactUnit.megabytes.format(.double(mb)), role: role)
+        }
+        if !points.contains(where: { $0.role == .subject }) {
+            let mb = FactValue.megabytes(bytes: peak).doubleValue ?? 0
+            points.append(
+                Series.Point(label: app, value: mb, text: FactUnit.megabytes.format(.double(mb)), role: .subject))
+        }
+        output.chart(
+            Series(
+                id: "jetsam-top-processes", title: "Lifetime peak: the largest processes of the jetsam record",
+                caption: "\(app) (highlighted, rank \(process.rank)) against the record's largest processes by "
+                    + "lifetime peak.",
+                axis: "lifetime peak (MB)", unit: .megabytes, points: Array(points)))
+        for other in records { output.event("JetsamEvent recorded", of: other.artifact) }
     }
 }

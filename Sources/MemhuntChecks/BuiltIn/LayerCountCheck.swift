@@ -3,6 +3,28 @@ import MemhuntFormats
 
 /// Step 6: CoreAnimation memory and the number of layers: is rendering structure the problem?
 struct LayerCountCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let coreAnimationMB = FactDescription(
+            "layers.coreAnimationMB", .megabytes,
+            "CoreAnimation's memory in the reproduction: vmmap's row, footprint's category, or a measurement.",
+            measure: true)
+        static let count = FactDescription(
+            "layers.count", .count, "The largest layer count of a view dump or measurement.", measure: true)
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let structure = FindingCode(
+            "layer-count.structure", .warning,
+            "Layers or CoreAnimation's share of the footprint reached the threshold: rendering structure holds memory.",
+            examples: [
+                .raises("Fixtures/justsend/measurements-detail.csv"),
+                .raises("Fixtures/justsend/pviews-detail.txt"),
+                .quiet("Fixtures/justsend-fixed/measurements-detail.csv"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "layer-count",
         title: "CoreAnimation memory and layer count",
@@ -14,16 +36,11 @@ struct LayerCountCheck: Check {
             """,
         reads: [.vmmapSummary, .footprint, .measurements, .viewHierarchy],
         facts: [
-            FactDescription(
-                "layers.coreAnimationMB", .megabytes,
-                "CoreAnimation's memory in the reproduction: vmmap's row, footprint's category, or a measurement."),
-            FactDescription("layers.count", .count, "The largest layer count of a view dump or measurement."),
+            Fact.coreAnimationMB,
+            Fact.count,
         ],
         codes: [
-            FindingCode(
-                "layer-count.structure", .warning,
-                "Layers or CoreAnimation's share of the footprint reached the threshold: rendering structure holds memory."
-            )
+            Code.structure
         ],
         parameters: [
             CheckParameter("max_layers", default: 1000, "Warn at this many layers."),
@@ -52,9 +69,11 @@ struct LayerCountCheck: Check {
         }
         guard withCA != nil || layerSource != nil else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
-        output.record("layers.coreAnimationMB", withCA?.coreAnimationMB.map(FactValue.oneDecimal))
-        output.record("layers.count", layerSource.map { .int($0.count) })
+        output.record(Fact.coreAnimationMB, withCA?.coreAnimationMB.map(FactValue.oneDecimal))
+        output.record(Fact.count, layerSource.map { .int($0.count) })
         let lines = layerSource?.lines ?? samples.compactMap(\.inputLines).max()
+        output.headline(Fact.coreAnimationMB, "CoreAnimation")
+        output.headline(Fact.count, "layers", layerSource.map { "\(FactValue.grouped($0.count)) layers" })
 
         var reasons: [String] = []
         var evidence: [Evidence] = []
@@ -87,7 +106,7 @@ struct LayerCountCheck: Check {
         if !reasons.isEmpty {
             output.emit(
                 Finding(
-                    code: "layer-count.structure",
+                    code: Code.structure.code,
                     severity: .warning,
                     title: (holdsMemory ? "Rendering structure holds the memory: " : "Rendering structure: ")
                         + reasons.joined(separator: "; "),

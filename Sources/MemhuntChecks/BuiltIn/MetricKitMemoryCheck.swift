@@ -3,6 +3,36 @@ import MemhuntFormats
 
 /// Step 2 (field data): MetricKit's peak memory for the app over a day.
 struct MetricKitMemoryCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let peakMB = FactDescription(
+            "metrickit.peakMB", .megabytes,
+            "MetricKit's peakMemoryUsage of the newest metric payload (kB = 1,000 bytes; localized units read).")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let peak = FindingCode(
+            "metrickit-memory.peak", .warning, "MetricKit's peak memory reached the threshold.",
+            examples: [
+                .raises("Fixtures/metrickit", with: ["max_peak_mb": 600]),
+                .quiet("Fixtures/formats/metrics-en-US.json", with: ["max_peak_mb": 600]),
+            ])
+        static let exits = FindingCode(
+            "metrickit-memory.exits", .warning, "MetricKit counts exits for memory in the field.",
+            examples: [
+                .raises("Fixtures/metrickit"),
+                .quiet("Fixtures/formats/metrics-wrapped.json"),
+            ])
+        static let unreadable = FindingCode(
+            "metrickit-memory.unreadable", .notice,
+            "A memory measurement of the payload is present but its unit or number is not understood.",
+            examples: [
+                .raises("Fixtures/formats/metrics-unknown-unit.json"),
+                .quiet("Fixtures/formats/metrics-en-US.json"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "metrickit-memory",
         title: "MetricKit peak memory",
@@ -13,16 +43,12 @@ struct MetricKitMemoryCheck: Check {
             """,
         reads: [.metricPayload],
         facts: [
-            FactDescription(
-                "metrickit.peakMB", .megabytes,
-                "MetricKit's peakMemoryUsage of the newest metric payload (kB = 1,000 bytes; localized units read).")
+            Fact.peakMB
         ],
         codes: [
-            FindingCode("metrickit-memory.peak", .warning, "MetricKit's peak memory reached the threshold."),
-            FindingCode("metrickit-memory.exits", .warning, "MetricKit counts exits for memory in the field."),
-            FindingCode(
-                "metrickit-memory.unreadable", .notice,
-                "A memory measurement of the payload is present but its unit or number is not understood."),
+            Code.peak,
+            Code.exits,
+            Code.unreadable,
         ],
         parameters: [
             CheckParameter("max_peak_mb", default: 0, "Warn when MetricKit's peak reaches this many MB (0 = never).")
@@ -36,7 +62,7 @@ struct MetricKitMemoryCheck: Check {
         if !metrics.payload.unreadable.isEmpty {
             output.emit(
                 Finding(
-                    code: "metrickit-memory.unreadable",
+                    code: Code.unreadable.code,
                     severity: .notice,
                     title: "MetricKit value not understood in "
                         + (metrics.artifact.source.split(separator: "/").last.map(String.init)
@@ -46,12 +72,14 @@ struct MetricKitMemoryCheck: Check {
                     evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics")]))
         }
         if let peak = metrics.payload.peakMemoryBytes {
-            output.record("metrickit.peakMB", .megabytes(bytes: peak))
+            output.record(Fact.peakMB, .megabytes(bytes: peak))
+            output.headline(Fact.peakMB, "MetricKit peak", "MetricKit peak " + peak.megabytesText)
+            output.impact("MetricKit: peak memory \(peak.megabytesText) in the payload's window.")
             let limit = context.double("max_peak_mb")
             if limit > 0, peak >= limit * 1_048_576 {
                 output.emit(
                     Finding(
-                        code: "metrickit-memory.peak",
+                        code: Code.peak.code,
                         severity: .warning,
                         title: "\(app) peaked at \(peak.megabytesText) (MetricKit)",
                         detail:
@@ -60,11 +88,12 @@ struct MetricKitMemoryCheck: Check {
                     ))
             }
         }
+        output.event("MetricKit payload window ends", of: metrics.artifact)
         let exits = (metrics.payload.memoryResourceLimitExits ?? 0) + (metrics.payload.memoryPressureExits ?? 0)
         if exits > 0 {
             output.emit(
                 Finding(
-                    code: "metrickit-memory.exits",
+                    code: Code.exits.code,
                     severity: .warning,
                     title: "\(app) ended for memory " + Plural.count(exits, "time") + " in the field (MetricKit)",
                     detail: "MetricKit counts \(metrics.payload.memoryResourceLimitExits ?? 0) memory-limit exits and "

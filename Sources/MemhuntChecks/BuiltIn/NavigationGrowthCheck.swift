@@ -3,6 +3,33 @@ import MemhuntFormats
 
 /// Seed 001: memory that steps up on every visit to a screen instead of returning to a plateau.
 struct NavigationGrowthCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let visits = FactDescription("growth.visits", .count, "Visits of the screen measured.", better: .neutral)
+        static let firstMB = FactDescription("growth.firstMB", .megabytes, "The footprint after the first visit.")
+        static let lastMB = FactDescription("growth.lastMB", .megabytes, "The footprint after the last visit.")
+        static let slopeMB = FactDescription(
+            "growth.slopeMB", .megabytes, "The fitted growth per visit (MB per visit).")
+        static let r2 = FactDescription(
+            "growth.r2", .ratio, "How well a line fits the visits (R², 0–1).", better: .neutral)
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let stair = FindingCode(
+            "navigation-growth.stair", .warning, "The footprint steps up on every visit along a straight line.",
+            examples: [
+                .raises("Fixtures/navigation-growth/measurements-faq-visits.csv"),
+                .quiet("Fixtures/examples/navigation-growth.plateau/raises"),
+            ])
+        static let plateau = FindingCode(
+            "navigation-growth.plateau", .info, "The footprint returns to a plateau across visits.",
+            examples: [
+                .raises("Fixtures/examples/navigation-growth.plateau/raises"),
+                .quiet("Fixtures/navigation-growth/measurements-faq-visits.csv"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "navigation-growth",
         title: "Growth per navigation",
@@ -14,16 +41,15 @@ struct NavigationGrowthCheck: Check {
             """,
         reads: [.measurements, .vmmapSummary, .footprint],
         facts: [
-            FactDescription("growth.visits", .count, "Visits of the screen measured."),
-            FactDescription("growth.firstMB", .megabytes, "The footprint after the first visit."),
-            FactDescription("growth.lastMB", .megabytes, "The footprint after the last visit."),
-            FactDescription("growth.slopeMB", .megabytes, "The fitted growth per visit (MB per visit)."),
-            FactDescription("growth.r2", .ratio, "How well a line fits the visits (R², 0–1)."),
+            Fact.visits,
+            Fact.firstMB,
+            Fact.lastMB,
+            Fact.slopeMB,
+            Fact.r2,
         ],
         codes: [
-            FindingCode(
-                "navigation-growth.stair", .warning, "The footprint steps up on every visit along a straight line."),
-            FindingCode("navigation-growth.plateau", .info, "The footprint returns to a plateau across visits."),
+            Code.stair,
+            Code.plateau,
         ],
         parameters: [
             CheckParameter(
@@ -37,20 +63,46 @@ struct NavigationGrowthCheck: Check {
         let visits = ReproSample.all(in: context).filter { $0.variant == nil }
         guard !visits.isEmpty else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
-        output.record("growth.visits", .int(visits.count))
-        output.record("growth.firstMB", .oneDecimal(visits.first!.footprintMB))
-        output.record("growth.lastMB", .oneDecimal(visits.last!.footprintMB))
+        output.record(Fact.visits, .int(visits.count))
+        output.record(Fact.firstMB, .oneDecimal(visits.first!.footprintMB))
+        output.record(Fact.lastMB, .oneDecimal(visits.last!.footprintMB))
+        output.measurementEvents(visits, in: context)
+        let mb = { (value: Double) in FactUnit.megabytes.format(.oneDecimal(value)) }
+        let first = visits.first!.footprintMB, last = visits.last!.footprintMB
+        output.headline(
+            Fact.lastMB, "first → last visit",
+            "\(FactValue.oneDecimal(first)) → \(mb(last)) over \(visits.count) visits")
+        if visits.count >= 2 {
+            output.compare(
+                Comparison(
+                    kind: .growth, label: "Footprint per visit, first → last", unit: .megabytes, better: .lower,
+                    from: .init(label: "visit 1", value: first, text: mb(first)),
+                    to: .init(label: "visit \(visits.count)", value: last, text: mb(last))))
+        }
         guard visits.count >= max(2, context.int("min_visits")) else { return output }
         let (slope, r2) = Self.fit(visits.map(\.footprintMB))
-        output.record("growth.slopeMB", .oneDecimal(slope))
-        output.record("growth.r2", .double((r2 * 100).rounded() / 100))
+        let meanX = Double(visits.count + 1) / 2
+        let meanY = visits.map(\.footprintMB).reduce(0, +) / Double(visits.count)
+        output.headline(Fact.slopeMB, "per visit", "+" + mb(slope) + " per visit")
+        output.presentation.comparisons[output.presentation.comparisons.count - 1].change = "+" + mb(slope) + "/visit"
+        output.chart(
+            Series(
+                id: "navigation-growth", title: "Footprint per visit with its fitted line",
+                caption: "\(visits.count) visits, +\(mb(slope)) per visit, R² \(format2(r2)).", style: .line,
+                axis: "footprint (MB)", unit: .megabytes,
+                points: visits.enumerated().map { index, visit in
+                    Series.Point(label: "visit \(index + 1)", value: visit.footprintMB, text: mb(visit.footprintMB))
+                },
+                fit: Series.Fit(slope: slope, intercept: meanY - slope * meanX, r2: (r2 * 100).rounded() / 100)))
+        output.record(Fact.slopeMB, .oneDecimal(slope))
+        output.record(Fact.r2, .double((r2 * 100).rounded() / 100))
         let minSlope = context.double("min_slope_mb")
         let minR2 = context.double("min_r2")
         let series = visits.map { $0.footprintMB.oneDecimalText }.joined(separator: " → ")
         if slope >= minSlope, r2 >= minR2 {
             output.emit(
                 Finding(
-                    code: "navigation-growth.stair",
+                    code: Code.stair.code,
                     severity: .warning,
                     title: "Memory steps up \(slope.oneDecimalText) MB per visit over \(visits.count) visits",
                     detail: "Footprint \(series) MB: +\(slope.oneDecimalText) MB per visit, R² \(format2(r2)) "
@@ -63,7 +115,7 @@ struct NavigationGrowthCheck: Check {
         } else {
             output.emit(
                 Finding(
-                    code: "navigation-growth.plateau",
+                    code: Code.plateau.code,
                     severity: .info,
                     title: "No stair: \(series) MB over \(visits.count) visits",
                     detail: "Slope \(slope.oneDecimalText) MB per visit, R² \(format2(r2)): the footprint returns to a "

@@ -3,6 +3,28 @@ import MemhuntFormats
 
 /// Step 5: footprint before and after entering a screen in a simulator reproduction.
 struct ReproFootprintCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let baselineMB = FactDescription(
+            "repro.baselineMB", .megabytes, "The first reproduction reading's footprint.")
+        static let peakMB = FactDescription(
+            "repro.peakMB", .megabytes, "The largest reproduction reading's footprint.", measure: true)
+        static let ratio = FactDescription(
+            "repro.ratio", .ratio, "Peak divided by baseline, one decimal (45 → 611 MB is 13.6).")
+        static let label = FactDescription("repro.label", .text, "The label of the peak reading.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let growth = FindingCode(
+            "repro-footprint.growth", .warning,
+            "The reproduction's peak is the threshold's multiple of its baseline.",
+            examples: [
+                .raises("Fixtures/justsend/measurements-detail.csv"),
+                .quiet("Fixtures/justsend-fixed/measurements-detail.csv"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "repro-footprint",
         title: "Simulator reproduction: footprint before and after",
@@ -14,15 +36,13 @@ struct ReproFootprintCheck: Check {
             """,
         reads: [.measurements, .vmmapSummary, .footprint],
         facts: [
-            FactDescription("repro.baselineMB", .megabytes, "The first reproduction reading's footprint."),
-            FactDescription("repro.peakMB", .megabytes, "The largest reproduction reading's footprint."),
-            FactDescription("repro.ratio", .ratio, "Peak divided by baseline, one decimal (45 → 611 MB is 13.6)."),
-            FactDescription("repro.label", .text, "The label of the peak reading."),
+            Fact.baselineMB,
+            Fact.peakMB,
+            Fact.ratio,
+            Fact.label,
         ],
         codes: [
-            FindingCode(
-                "repro-footprint.growth", .warning,
-                "The reproduction's peak is the threshold's multiple of its baseline.")
+            Code.growth
         ],
         parameters: [
             CheckParameter("max_ratio", default: 3.0, "Warn when the peak is at least this many times the baseline.")
@@ -36,17 +56,50 @@ struct ReproFootprintCheck: Check {
             return CheckOutput(noInput: true)
         }
         var output = CheckOutput()
-        output.record("repro.baselineMB", .oneDecimal(baseline.footprintMB))
-        output.record("repro.peakMB", .oneDecimal(peak.footprintMB))
-        output.record("repro.label", .string(peak.label))
-        guard samples.count > 1, baseline.footprintMB > 0 else { return output }
+        output.record(Fact.baselineMB, .oneDecimal(baseline.footprintMB))
+        output.record(Fact.peakMB, .oneDecimal(peak.footprintMB))
+        output.record(Fact.label, .string(peak.label))
+        let fromTo =
+            "\(FactValue.oneDecimal(baseline.footprintMB)) → " + Fact.peakMB.format(.oneDecimal(peak.footprintMB))
+        guard samples.count > 1, baseline.footprintMB > 0 else {
+            output.headline(Fact.peakMB, "baseline → peak", fromTo)
+            return output
+        }
         let ratio = peak.footprintMB / baseline.footprintMB
-        output.record("repro.ratio", .oneDecimal(ratio))
+        output.record(Fact.ratio, .oneDecimal(ratio))
+        output.headline(Fact.peakMB, "baseline → peak", fromTo + " (×\(ratio.oneDecimalText))")
+        let mb = FactValue.oneDecimal
+        output.compare(
+            Comparison(
+                kind: .growth, label: "Simulator reproduction: footprint, baseline → peak", unit: .megabytes,
+                better: .lower,
+                from: .init(
+                    label: "baseline", value: baseline.footprintMB,
+                    text: Fact.baselineMB.format(mb(baseline.footprintMB))),
+                to: .init(label: peak.label, value: peak.footprintMB, text: Fact.peakMB.format(mb(peak.footprintMB))),
+                change: "×" + ratio.oneDecimalText))
+        output.chart(
+            Series(
+                id: "repro-footprint", title: "Simulator reproduction: baseline vs peak footprint",
+                caption: "The first reading and the largest, ×\(ratio.oneDecimalText).", axis: "footprint (MB)",
+                unit: .megabytes,
+                points: [
+                    .init(
+                        label: "baseline", value: baseline.footprintMB,
+                        text: Fact.baselineMB.format(mb(baseline.footprintMB))),
+                    .init(
+                        label: peak.label, value: peak.footprintMB, text: Fact.peakMB.format(mb(peak.footprintMB)),
+                        role: .subject),
+                ]))
+        output.strength(
+            "A simulator reproduction (\(Fact.baselineMB.format(mb(baseline.footprintMB))) → "
+                + "\(Fact.peakMB.format(mb(peak.footprintMB)))) made the problem measurable.")
+        output.measurementEvents(samples, in: context)
         let limit = context.double("max_ratio")
         if ratio >= limit {
             output.emit(
                 Finding(
-                    code: "repro-footprint.growth",
+                    code: Code.growth.code,
                     severity: .warning,
                     title:
                         "\(peak.label): \(baseline.footprintMB.oneDecimalText) → \(peak.footprintMB.oneDecimalText) MB "

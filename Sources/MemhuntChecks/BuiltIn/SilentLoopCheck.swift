@@ -4,6 +4,34 @@ import MemhuntFormats
 
 /// Step 8 when the app froze: the main thread busy in layout while the change log is silent.
 struct SilentLoopCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let mainThreadSamples = FactDescription(
+            "sample.mainThreadSamples", .count, "Samples of the main thread in the sample report.", better: .neutral)
+        static let layoutSamples = FactDescription(
+            "sample.layoutSamples", .count, "Main-thread samples inside layout frames.")
+        static let layoutPercent = FactDescription(
+            "sample.layoutPercent", .percent, "Layout samples as a share of main-thread samples.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let layoutLoop = FindingCode(
+            "silent-loop.layout-loop", .warning, "The main thread is busy in layout while the change log is silent.",
+            examples: [
+                .raises("Fixtures/layout-freeze"),
+                .raises("Fixtures/layout-freeze", "Fixtures/formats/repro/logstream-empty.log"),
+                .quiet("Fixtures/layout-freeze", "Fixtures/examples/silent-loop.layout-with-changes/raises"),
+            ])
+        static let layoutWithChanges = FindingCode(
+            "silent-loop.layout-with-changes", .notice,
+            "The main thread is busy in layout and bodies are re-evaluated.",
+            examples: [
+                .raises("Fixtures/layout-freeze", "Fixtures/examples/silent-loop.layout-with-changes/raises"),
+                .quiet("Fixtures/layout-freeze"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "silent-loop",
         title: "Silent loop: main thread in layout, change log silent",
@@ -15,17 +43,13 @@ struct SilentLoopCheck: Check {
             """,
         reads: [.sample, .changeLog],
         facts: [
-            FactDescription("sample.mainThreadSamples", .count, "Samples of the main thread in the sample report."),
-            FactDescription("sample.layoutSamples", .count, "Main-thread samples inside layout frames."),
-            FactDescription("sample.layoutPercent", .percent, "Layout samples as a share of main-thread samples."),
+            Fact.mainThreadSamples,
+            Fact.layoutSamples,
+            Fact.layoutPercent,
         ],
         codes: [
-            FindingCode(
-                "silent-loop.layout-loop", .warning, "The main thread is busy in layout while the change log is silent."
-            ),
-            FindingCode(
-                "silent-loop.layout-with-changes", .notice,
-                "The main thread is busy in layout and bodies are re-evaluated."),
+            Code.layoutLoop,
+            Code.layoutWithChanges,
         ],
         parameters: [
             CheckParameter(
@@ -45,9 +69,13 @@ struct SilentLoopCheck: Check {
         else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
         let share = Double(report.layoutSamples) / Double(total)
-        output.record("sample.mainThreadSamples", .int(total))
-        output.record("sample.layoutSamples", .int(report.layoutSamples))
-        output.record("sample.layoutPercent", .oneDecimal(share * 100))
+        output.record(Fact.mainThreadSamples, .int(total))
+        output.record(Fact.layoutSamples, .int(report.layoutSamples))
+        output.record(Fact.layoutPercent, .oneDecimal(share * 100))
+        output.headline(
+            Fact.layoutSamples, "layout samples",
+            "\(FactValue.grouped(report.layoutSamples)) of \(FactValue.grouped(total)) main-thread samples in layout "
+                + "(\(Fact.layoutPercent.format(.oneDecimal(share * 100))))")
         guard share >= context.double("min_layout_share") else { return output }
 
         let logs = context.artifacts(of: .changeLog).compactMap { artifact -> ChangeLogSummary? in
@@ -75,7 +103,7 @@ struct SilentLoopCheck: Check {
             let whose = context.subject.app.map { " of \($0)" } ?? ""
             output.emit(
                 Finding(
-                    code: "silent-loop.layout-loop",
+                    code: Code.layoutLoop.code,
                     severity: .warning,
                     title: absent
                         ? "Main thread \(percent) % in layout; no change log\(whose) to tell a layout loop from a data "
@@ -110,7 +138,7 @@ struct SilentLoopCheck: Check {
         } else {
             output.emit(
                 Finding(
-                    code: "silent-loop.layout-with-changes",
+                    code: Code.layoutWithChanges.code,
                     severity: .notice,
                     title: "Main thread \(percent) % in layout with " + Plural.count(evaluations, "body evaluation")
                         + (others > 0 ? " of \(context.subject.app ?? "the app")" : "") + " logged",

@@ -3,6 +3,45 @@ import MemhuntFormats
 
 /// Step 3: what the app still holds while suspended in the background.
 struct SuspendedFootprintCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let residentMB = FactDescription(
+            "jetsam.app.residentMB", .megabytes,
+            "The subject's footprint at that moment (rpages: phys_footprint, resident + compressed); the seed's "
+                + "'resident in that state'. The key keeps its name.")
+        static let inMemoryMB = FactDescription(
+            "jetsam.app.inMemoryMB", .megabytes,
+            "Of that footprint, internal pages in memory (physicalPages.internal[0], iOS 14+).")
+        static let compressedMB = FactDescription(
+            "jetsam.app.compressedMB", .megabytes,
+            "Of that footprint, internal pages compressed (physicalPages.internal[1], iOS 14+).")
+        static let suspendedMB = FactDescription(
+            "metrickit.suspendedMB", .megabytes, "MetricKit's averageSuspendedMemory of the newest metric payload.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let jetsam = FindingCode(
+            "suspended-footprint.jetsam", .warning, "The subject was suspended and held the threshold or more.",
+            examples: [
+                .raises("Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend"),
+                .quiet("Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSendWidget"),
+            ])
+        static let metrickit = FindingCode(
+            "suspended-footprint.metrickit", .warning, "MetricKit's average suspended memory reached the threshold.",
+            examples: [
+                .raises("Fixtures/metrickit"),
+                .quiet("Fixtures/formats/metrics-en-US.json"),
+            ])
+        static let notSuspended = FindingCode(
+            "suspended-footprint.not-suspended", .info,
+            "The record lists the subject, but not suspended: the step does not apply (not-applicable).",
+            examples: [
+                .raises("Fixtures/killed", app: "JustSend"),
+                .quiet("Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "suspended-footprint",
         title: "Resident size while suspended",
@@ -13,28 +52,15 @@ struct SuspendedFootprintCheck: Check {
             """,
         reads: [.jetsamEvent, .metricPayload],
         facts: [
-            FactDescription(
-                "jetsam.app.residentMB", .megabytes,
-                "The subject's footprint at that moment (rpages: phys_footprint, resident + compressed); the seed's "
-                    + "'resident in that state'. The key keeps its name."),
-            FactDescription(
-                "jetsam.app.inMemoryMB", .megabytes,
-                "Of that footprint, internal pages in memory (physicalPages.internal[0], iOS 14+)."),
-            FactDescription(
-                "jetsam.app.compressedMB", .megabytes,
-                "Of that footprint, internal pages compressed (physicalPages.internal[1], iOS 14+)."),
-            FactDescription(
-                "metrickit.suspendedMB", .megabytes, "MetricKit's averageSuspendedMemory of the newest metric payload."),
+            Fact.residentMB,
+            Fact.inMemoryMB,
+            Fact.compressedMB,
+            Fact.suspendedMB,
         ],
         codes: [
-            FindingCode(
-                "suspended-footprint.jetsam", .warning, "The subject was suspended and held the threshold or more."),
-            FindingCode(
-                "suspended-footprint.metrickit", .warning, "MetricKit's average suspended memory reached the threshold."
-            ),
-            FindingCode(
-                "suspended-footprint.not-suspended", .info,
-                "The record lists the subject, but not suspended: the step does not apply (not-applicable)."),
+            Code.jetsam,
+            Code.metrickit,
+            Code.notSuspended,
         ],
         parameters: [
             CheckParameter("max_suspended_mb", default: 50, "Warn when a suspended app holds at least this many MB.")
@@ -45,27 +71,36 @@ struct SuspendedFootprintCheck: Check {
         var output = CheckOutput()
         let limit = context.double("max_suspended_mb")
         let app = context.subject.app ?? "the app"
-        let next = NextAction.change(
+        let next = NextAction.mitigate(
             "Release caches, images and view trees on entering the background; measure again.")
         if let record = JetsamRecord.chosen(in: context), let process = record.process(of: context.subject) {
             let resident = record.bytes(pages: process.residentPages)
-            output.record("jetsam.app.residentMB", .megabytes(bytes: resident))
+            output.record(Fact.residentMB, .megabytes(bytes: resident))
             let inMemory = process.residentInternalPages.map { record.bytes(pages: $0) }
             let compressed = process.compressedInternalPages.map { record.bytes(pages: $0) }
-            output.record("jetsam.app.inMemoryMB", inMemory.map { .megabytes(bytes: $0) })
-            output.record("jetsam.app.compressedMB", compressed.map { .megabytes(bytes: $0) })
+            output.record(Fact.inMemoryMB, inMemory.map { .megabytes(bytes: $0) })
+            output.record(Fact.compressedMB, compressed.map { .megabytes(bytes: $0) })
             let split =
                 inMemory.flatMap { m in
                     compressed.map { c in "; \(m.megabytesText) in memory, \(c.megabytesText) compressed" }
                 }
                 ?? ""
             let suspended = process.states.contains("suspended")
+            let state = process.states.first.map { " (\($0))" } ?? ""
+            let parts =
+                inMemory.flatMap { m in
+                    compressed.map { c in ": \(m.megabytesText) in memory, \(c.megabytesText) compressed" }
+                } ?? ""
+            output.headline(Fact.residentMB, "footprint", resident.megabytesText + " footprint" + state + parts)
+            if suspended {
+                output.impact("Held a footprint of \(resident.megabytesText) while suspended" + parts + ".")
+            }
             if !suspended {
                 let state = process.states.first ?? "not suspended"
                 output.notApplicable = true
                 output.emit(
                     Finding(
-                        code: "suspended-footprint.not-suspended",
+                        code: Code.notSuspended.code,
                         severity: .info,
                         title: "Not applicable: \(app) was \(state), not suspended, when the record was taken",
                         detail: "The record lists \(app) as " + process.states.joined(separator: ", ")
@@ -75,7 +110,7 @@ struct SuspendedFootprintCheck: Check {
             if suspended, resident >= limit * 1_048_576 {
                 output.emit(
                     Finding(
-                        code: "suspended-footprint.jetsam",
+                        code: Code.jetsam.code,
                         severity: .warning,
                         title: "\(app) held \(resident.megabytesText) while suspended",
                         detail: "When the jetsam record was taken, \(app) was suspended and still held a footprint "
@@ -91,11 +126,13 @@ struct SuspendedFootprintCheck: Check {
         if let metrics = MetricKitSelection.newest(in: context), let bytes = metrics.payload.averageSuspendedMemoryBytes
         {
             output.notApplicable = false
-            output.record("metrickit.suspendedMB", .megabytes(bytes: bytes))
+            output.record(Fact.suspendedMB, .megabytes(bytes: bytes))
+            output.headline(
+                Fact.suspendedMB, "average while suspended", bytes.megabytesText + " averaged while suspended")
             if bytes >= limit * 1_048_576 {
                 output.emit(
                     Finding(
-                        code: "suspended-footprint.metrickit",
+                        code: Code.metrickit.code,
                         severity: .warning,
                         title: "\(app) averaged \(bytes.megabytesText) while suspended (MetricKit)",
                         detail: "MetricKit's averageSuspendedMemory is \(bytes.megabytesText) "

@@ -3,6 +3,45 @@ import MemhuntFormats
 
 /// Seed 002: a widget extension under a ~30 MB budget, where decoded images are the budget.
 struct WidgetBudgetCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let footprintMB = FactDescription(
+            "budget.footprintMB", .megabytes, "The heaviest measured footprint of the extension.")
+        static let limitMB = FactDescription(
+            "budget.limitMB", .megabytes,
+            "The extension's documented memory limit (30 MB unless the playbook says otherwise).", better: .neutral)
+        static let ceilingMB = FactDescription(
+            "budget.ceilingMB", .megabytes, "The limit less the headroom: what a measurement must stay under.",
+            better: .neutral)
+        static let images = FactDescription("budget.images", .count, "Images among the artifacts.", better: .neutral)
+        static let imageMB = FactDescription(
+            "budget.imageMB", .megabytes, "The largest decoded size of an image (width × height × 4 bytes).")
+        static let heaviestImage = FactDescription(
+            "budget.heaviestImage", .text, "The image with the largest decoded size.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let overLimit = FindingCode(
+            "widget-budget.over-limit", .critical, "The extension measured over its memory limit.",
+            examples: [
+                .raises("Fixtures/examples/widget-budget.over-limit/raises"),
+                .quiet("Fixtures/widget/measurements-widget.csv"),
+            ])
+        static let overCeiling = FindingCode(
+            "widget-budget.over-ceiling", .warning, "The extension measured inside the limit but over the ceiling.",
+            examples: [
+                .raises("Fixtures/widget/measurements-widget.csv"),
+                .quiet("Fixtures/examples/widget-budget.over-ceiling/quiet"),
+            ])
+        static let heavyImage = FindingCode(
+            "widget-budget.heavy-image", .warning, "One image decodes to a large share of the limit.",
+            examples: [
+                .raises("Fixtures/widget/illustration-1024.png"),
+                .quiet("Fixtures/widget/sky-512.png"),
+            ])
+    }
+
     static let description = CheckDescription(
         id: "widget-budget",
         title: "Widget memory budget and decoded images",
@@ -14,22 +53,17 @@ struct WidgetBudgetCheck: Check {
             """,
         reads: [.measurements, .vmmapSummary, .footprint, .image],
         facts: [
-            FactDescription("budget.footprintMB", .megabytes, "The heaviest measured footprint of the extension."),
-            FactDescription(
-                "budget.limitMB", .megabytes,
-                "The extension's documented memory limit (30 MB unless the playbook says otherwise)."),
-            FactDescription(
-                "budget.ceilingMB", .megabytes, "The limit less the headroom: what a measurement must stay under."),
-            FactDescription("budget.images", .count, "Images among the artifacts."),
-            FactDescription(
-                "budget.imageMB", .megabytes, "The largest decoded size of an image (width × height × 4 bytes)."),
-            FactDescription("budget.heaviestImage", .text, "The image with the largest decoded size."),
+            Fact.footprintMB,
+            Fact.limitMB,
+            Fact.ceilingMB,
+            Fact.images,
+            Fact.imageMB,
+            Fact.heaviestImage,
         ],
         codes: [
-            FindingCode("widget-budget.over-limit", .critical, "The extension measured over its memory limit."),
-            FindingCode(
-                "widget-budget.over-ceiling", .warning, "The extension measured inside the limit but over the ceiling."),
-            FindingCode("widget-budget.heavy-image", .warning, "One image decodes to a large share of the limit."),
+            Code.overLimit,
+            Code.overCeiling,
+            Code.heavyImage,
         ],
         parameters: [
             CheckParameter("limit_mb", default: 30.0, "The documented limit of the extension, in MB."),
@@ -52,21 +86,28 @@ struct WidgetBudgetCheck: Check {
         }.sorted { ($0.1.decodedBytes, $1.0.source) > ($1.1.decodedBytes, $0.0.source) }
         guard !samples.isEmpty || !images.isEmpty else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
-        output.record("budget.limitMB", .oneDecimal(limit))
-        output.record("budget.ceilingMB", .oneDecimal(ceiling))
+        output.measurementEvents(samples, in: context)
+        output.record(Fact.limitMB, .oneDecimal(limit))
+        output.record(Fact.ceilingMB, .oneDecimal(ceiling))
 
         if let heaviest = samples.max(by: { $0.footprintMB < $1.footprintMB }) {
-            output.record("budget.footprintMB", .oneDecimal(heaviest.footprintMB))
+            output.record(Fact.footprintMB, .oneDecimal(heaviest.footprintMB))
+            output.headline(
+                Fact.footprintMB, "heaviest footprint",
+                "\(Fact.footprintMB.format(.oneDecimal(heaviest.footprintMB))) of a "
+                    + "\(Fact.ceilingMB.format(.oneDecimal(ceiling))) ceiling (limit \(Fact.limitMB.format(.oneDecimal(limit))))"
+            )
             if heaviest.footprintMB > ceiling {
                 let over = heaviest.footprintMB > limit
                 output.emit(
                     Finding(
-                        code: over ? "widget-budget.over-limit" : "widget-budget.over-ceiling",
+                        code: over ? Code.overLimit.code : Code.overCeiling.code,
                         severity: over ? .critical : .warning,
                         title: over
                             ? "\(heaviest.label) is over the \(limit.oneDecimalText) MB limit: \(heaviest.footprintMB.oneDecimalText) MB"
-                            : "\(heaviest.label) is inside the headroom: \(heaviest.footprintMB.oneDecimalText) MB of a "
-                                + "\(ceiling.oneDecimalText) MB ceiling",
+                            : "\(heaviest.label) is over its \(ceiling.oneDecimalText) MB ceiling: "
+                                + "\(heaviest.footprintMB.oneDecimalText) MB, "
+                                + "\((limit - heaviest.footprintMB).oneDecimalText) MB under the \(limit.oneDecimalText) MB limit",
                         detail:
                             "phys_footprint \(heaviest.footprintMB.oneDecimalText) MB; limit \(limit.oneDecimalText) MB, "
                             + "ceiling with headroom \(ceiling.oneDecimalText) MB. The effective limit varies by device "
@@ -79,9 +120,13 @@ struct WidgetBudgetCheck: Check {
         }
         guard !images.isEmpty else { return output }
         let total = images.reduce(0.0) { $0 + Double($1.1.decodedBytes) }
-        output.record("budget.images", .int(images.count))
-        output.record("budget.imageMB", .megabytes(bytes: total))
-        output.record("budget.heaviestImage", .string(ReproSample.fileLabel(images[0].0.source)))
+        output.record(Fact.images, .int(images.count))
+        output.record(Fact.imageMB, .megabytes(bytes: total))
+        output.record(Fact.heaviestImage, .string(ReproSample.fileLabel(images[0].0.source)))
+        output.headline(
+            Fact.imageMB, "decoded images",
+            Plural.count(images.count, "image") + " decode to \(total.megabytesText) (heaviest "
+                + ReproSample.fileLabel(images[0].0.source) + ")")
         let share = context.double("max_image_share")
         let maxPixels = context.int("max_pixel_size")
         for (artifact, info) in images where Double(info.decodedBytes) >= share * limit * 1_048_576 {
@@ -98,7 +143,7 @@ struct WidgetBudgetCheck: Check {
             }
             output.emit(
                 Finding(
-                    code: "widget-budget.heavy-image",
+                    code: Code.heavyImage.code,
                     severity: .warning,
                     title:
                         "\(ReproSample.fileLabel(artifact.source)) decodes to \(Double(info.decodedBytes).megabytesText) "

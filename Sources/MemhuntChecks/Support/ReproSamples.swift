@@ -76,3 +76,15 @@ extension Double {
     /// "13.6" from 13.5777.
     var oneDecimalText: String { FactValue.oneDecimal(self).description }
 }
+
+extension CheckOutput {
+    /// "First measurement" at the time of each artifact the samples came from, once per artifact.
+    mutating func measurementEvents(_ samples: [ReproSample], in context: CheckContext) {
+        var seen = Set<String>()
+        for sample in samples where seen.insert(sample.evidence.source).inserted {
+            if let artifact = context.artifacts.first(where: { $0.source == sample.evidence.source }) {
+                event("First measurement", of: artifact)
+            }
+        }
+    }
+}

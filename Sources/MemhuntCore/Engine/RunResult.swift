@@ -41,11 +41,17 @@ public struct FactInfo: Sendable, Hashable, Codable {
     public var meaning: String
     /// Id of the check that recorded it.
     public var check: String
+    /// Which way is better (`diff`, the comparisons): declared with the fact, else implied by its unit.
+    public var better: Better
+    /// A number that justifies a fix, to keep beside it.
+    public var measure: Bool
 
-    public init(unit: FactUnit, meaning: String, check: String) {
+    public init(unit: FactUnit, meaning: String, check: String, better: Better? = nil, measure: Bool = false) {
         self.unit = unit
         self.meaning = meaning
         self.check = check
+        self.better = better ?? .implied(by: unit)
+        self.measure = measure
     }
 }
 
@@ -61,11 +67,14 @@ public struct StepResult: Sendable, Hashable {
     public var checksRun: [String]
     /// Unit, meaning and check of each fact of this step.
     public var factInfo: [String: FactInfo]
+    /// What the checks said a reader of the step should see, in check order.
+    public var presentation: Presentation
 
     public init(
         number: Int, step: Step, status: StepStatus, facts: Facts, findings: [Finding], failures: [CheckFailure] = [],
-        checksRun: [String] = [], factInfo: [String: FactInfo] = [:]
+        checksRun: [String] = [], factInfo: [String: FactInfo] = [:], presentation: Presentation = Presentation()
     ) {
+        self.presentation = presentation
         self.number = number
         self.step = step
         self.status = status

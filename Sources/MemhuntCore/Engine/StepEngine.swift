@@ -182,7 +182,18 @@ public struct StepEngine: Sendable {
             output.facts.merge(produced.facts) { _, new in new }
             for key in produced.facts.keys {
                 let unit = declared[key]?.unit ?? produced.units[key] ?? .number
-                factInfo[key] = FactInfo(unit: unit, meaning: declared[key]?.meaning ?? "", check: invocation.id)
+                factInfo[key] = FactInfo(
+                    unit: unit, meaning: declared[key]?.meaning ?? "", check: invocation.id,
+                    better: declared[key]?.better, measure: declared[key]?.measure ?? false)
+            }
+            output.presentation.append(produced.presentation)
+            if case .exec = invocation.kind {
+                // An external check says nothing of how to show its facts: each is its own headline item.
+                for key in produced.facts.keys.sorted() {
+                    let unit = produced.units[key] ?? .number
+                    output.presentation.headline.append(
+                        Headline(key: key, label: key, text: unit.format(produced.facts[key]!)))
+                }
             }
             let checkID = invocation.id
             output.findings += produced.findings.map { finding in
@@ -196,7 +207,9 @@ public struct StepEngine: Sendable {
         let status: StepStatus
         if !failures.isEmpty {
             status = .error
-        } else if !ranAny && output.facts.isEmpty && output.findings.allSatisfy({ $0.code == "artifacts.other-app" }) {
+        } else if !ranAny && output.facts.isEmpty
+            && output.findings.allSatisfy({ $0.code == EngineFindings.otherApp.code })
+        {
             // With artifacts of its kinds given, the step is not short of artifacts: they say nothing of the
             // subject (a JetsamEvent without `--app`, or one that does not list the app).
             status = stepArtifacts.isEmpty ? .noArtifact : .unanswered
@@ -209,7 +222,8 @@ public struct StepEngine: Sendable {
         }
         return StepResult(
             number: number, step: step, status: status, facts: output.facts,
-            findings: Self.bySeverity(output.findings), failures: failures, checksRun: checksRun, factInfo: factInfo)
+            findings: Self.bySeverity(output.findings), failures: failures, checksRun: checksRun, factInfo: factInfo,
+            presentation: output.presentation)
     }
 
     /// Most severe first; the checks' order within one severity.
@@ -234,7 +248,7 @@ public struct StepEngine: Sendable {
         let files = groups.map { "\($0.app): " + $0.sources.joined(separator: ", ") }.joined(separator: "; ") + "."
         guard let mine = subject.app else {
             return Finding(
-                code: "artifacts.other-app", step: step.id, check: "artifacts", severity: .info,
+                code: EngineFindings.otherApp.code, step: step.id, check: EngineFindings.check, severity: .info,
                 title: Plural.count(artifacts.count, "artifact") + " of apps not chosen: "
                     + listing.joined(separator: ", "),
                 detail: "The artifacts name several apps and none was chosen, so these are not read as the app's: "
@@ -243,7 +257,7 @@ public struct StepEngine: Sendable {
                 next: .decide(.chooseApp, "Name the app under investigation."))
         }
         return Finding(
-            code: "artifacts.other-app", step: step.id, check: "artifacts", severity: .info,
+            code: EngineFindings.otherApp.code, step: step.id, check: EngineFindings.check, severity: .info,
             title: Plural.count(artifacts.count, "artifact") + " of other apps, not of \(mine): "
                 + listing.joined(separator: ", "),
             detail: "These name another process than \(mine), so none of their numbers is counted as \(mine)'s: "
@@ -255,7 +269,7 @@ public struct StepEngine: Sendable {
     static func unreadable(_ artifact: Artifact, step: Step) -> Finding {
         let name = artifact.source.split(separator: "/").last.map(String.init) ?? artifact.source
         return Finding(
-            code: "artifacts.unreadable", step: step.id, check: "artifacts", severity: .notice,
+            code: EngineFindings.unreadable.code, step: step.id, check: EngineFindings.check, severity: .notice,
             title: "\(name) could not be read as \(artifact.kind!.rawValue)",
             detail:
                 "\(artifact.source): \(artifact.error ?? "unreadable"). The step's facts come from the other artifacts.",

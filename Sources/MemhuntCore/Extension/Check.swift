@@ -112,6 +112,8 @@ public struct CheckOutput: Sendable, Hashable {
     /// Set when the check read its artifacts and what it inspects does not apply to them (the app was not
     /// suspended): the step is then `not-applicable` rather than `clear`, unless another check found something.
     public var notApplicable: Bool = false
+    /// What a reader of the step should see first: headline facts, comparisons, series, events, impact.
+    public var presentation = Presentation()
 
     public init(
         facts: Facts = [:], units: [String: FactUnit] = [:], findings: [Finding] = [], noInput: Bool = false,
@@ -128,7 +130,43 @@ public struct CheckOutput: Sendable, Hashable {
         if let value { facts[key] = value }
     }
 
+    /// Records a declared fact.
+    public mutating func record(_ fact: FactDescription, _ value: FactValue?) { record(fact.key, value) }
+
     public mutating func emit(_ finding: Finding) { findings.append(finding) }
+
+    /// Emits a finding of a declared code, at the code's severity unless the evidence says otherwise.
+    public mutating func emit(
+        _ code: FindingCode, severity: Severity? = nil, title: String, detail: String, evidence: [Evidence] = [],
+        next: NextAction? = nil
+    ) {
+        findings.append(
+            Finding(
+                code: code.code, severity: severity ?? code.severity, title: title, detail: detail,
+                evidence: evidence, next: next))
+    }
+
+    /// Shows a recorded fact in the step's headline: `text` is the value with its context
+    /// ("7 of 16"); without it, the value with its unit.
+    public mutating func headline(_ fact: FactDescription, _ label: String, _ text: String? = nil) {
+        guard let value = facts[fact.key] else { return }
+        presentation.headline.append(Headline(key: fact.key, label: label, text: text ?? fact.format(value)))
+    }
+
+    /// Lays two measures side by side.
+    public mutating func compare(_ comparison: Comparison) { presentation.comparisons.append(comparison) }
+
+    /// Adds values to chart.
+    public mutating func chart(_ series: Series) { presentation.series.append(series) }
+
+    /// Adds a timeline event.
+    public mutating func event(_ event: TimelineEvent) { presentation.events.append(event) }
+
+    /// Adds a line a postmortem's impact may quote.
+    public mutating func impact(_ line: String) { presentation.impact.append(line) }
+
+    /// Adds a line a postmortem's "what went well" may quote.
+    public mutating func strength(_ line: String) { presentation.strengths.append(line) }
 }
 
 /// A check: reads artifacts and facts, records facts, emits findings. Stateless.
@@ -140,4 +178,12 @@ public protocol Check: Sendable {
 
 extension Check {
     public var description: CheckDescription { Self.description }
+}
+
+extension CheckOutput {
+    /// A timeline event at the artifact's own time (`Crash report written`), when it writes one.
+    public mutating func event(_ text: String, of artifact: Artifact) {
+        guard let time = artifact.incidentTime else { return }
+        event(TimelineEvent(time: time, text: text, source: artifact.source))
+    }
 }

@@ -52,3 +52,23 @@ public struct Artifact: Sendable, Hashable {
         self.httpStatus = httpStatus
     }
 }
+
+extension Artifact {
+    /// When the incident it records happened, as the artifact writes it: a crash report's or JetsamEvent's
+    /// date, the end of a MetricKit payload's window, a measurement set's first reading (file order), a
+    /// change log's first evaluation.
+    public var incidentTime: String? {
+        switch content {
+        case .crashReport(let report)?: report.date
+        case .jetsamEvent(let event)?: event.date
+        case .metricPayload(let payload)?: payload.timeStampEnd
+        case .diagnosticPayload(let payload)?: payload.timeStampEnd
+        case .repro(.measurements(let set))?: set.measurements.lazy.compactMap(\.time).first
+        case .repro(.changeLog(let summary))?: summary.firstTimestamp
+        default: nil
+        }
+    }
+
+    /// The last path component of its source.
+    public var fileName: String { source.split(separator: "/").last.map(String.init) ?? source }
+}

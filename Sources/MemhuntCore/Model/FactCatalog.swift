@@ -43,12 +43,21 @@ public struct FactDescription: Sendable, Hashable, Codable {
     public var unit: FactUnit
     /// What the number is, in one sentence.
     public var meaning: String
+    /// Which way is better, for `diff` and the comparisons: the unit's implied direction unless declared.
+    public var better: Better
+    /// A number that justifies a fix, to keep beside it (the postmortem's measurements), not only context.
+    public var measure: Bool
 
-    public init(_ key: String, _ unit: FactUnit, _ meaning: String) {
+    public init(_ key: String, _ unit: FactUnit, _ meaning: String, better: Better? = nil, measure: Bool = false) {
         self.key = key
         self.unit = unit
         self.meaning = meaning
+        self.better = better ?? .implied(by: unit)
+        self.measure = measure
     }
+
+    /// The value with this fact's unit, as every renderer prints it.
+    public func format(_ value: FactValue) -> String { unit.format(value) }
 }
 
 /// One kind of finding a check may emit: its stable code, default severity and meaning.
@@ -59,10 +68,47 @@ public struct FindingCode: Sendable, Hashable, Codable {
     public var severity: Severity
     /// What it means, in one line.
     public var meaning: String
+    /// Artifacts that raise it and artifacts of the same kinds that do not, SwiftLint's habit: one test
+    /// runs them all, and `memhunt checks --format json` lists them.
+    public var examples: [CodeExample]
 
-    public init(_ code: String, _ severity: Severity, _ meaning: String) {
+    public init(_ code: String, _ severity: Severity, _ meaning: String, examples: [CodeExample] = []) {
         self.code = code
         self.severity = severity
         self.meaning = meaning
+        self.examples = examples
+    }
+}
+
+/// Artifacts given to a check, and whether its finding code must be among what it says of them.
+public struct CodeExample: Sendable, Hashable, Codable {
+    /// Repository-relative paths given as operands (files or folders).
+    public var paths: [String]
+    /// The app named as the subject, if any.
+    public var app: String?
+    /// True: the code is raised. False: the check reads them and does not raise it.
+    public var raises: Bool
+    /// Parameters given under `with:` (a threshold whose default never fires).
+    public var parameters: [String: FactValue]
+
+    public init(paths: [String], app: String? = nil, raises: Bool, parameters: [String: FactValue] = [:]) {
+        self.paths = paths
+        self.app = app
+        self.raises = raises
+        self.parameters = parameters
+    }
+
+    /// Artifacts that raise the code.
+    public static func raises(_ paths: String..., app: String? = nil, with parameters: [String: FactValue] = [:])
+        -> CodeExample
+    {
+        CodeExample(paths: paths, app: app, raises: true, parameters: parameters)
+    }
+
+    /// Artifacts of the check's kinds that do not raise the code.
+    public static func quiet(_ paths: String..., app: String? = nil, with parameters: [String: FactValue] = [:])
+        -> CodeExample
+    {
+        CodeExample(paths: paths, app: app, raises: false, parameters: parameters)
     }
 }

@@ -38,15 +38,19 @@ public enum NextAction: Sendable, Hashable, Codable {
     case collect(ArtifactKind, String)
     /// Go to the step with this id, when the playbook at hand has it; the sentence says why.
     case step(String, String)
-    /// Change the code: a sentence.
+    /// Change the code to prevent the problem: a sentence.
     case change(String)
+    /// Change the code to limit what the app costs the rest of the system (memory held in the background,
+    /// pressure on other apps): a sentence.
+    case mitigate(String)
     /// The person must decide something (choose the app, allow executables); the sentence says why.
     case decide(Decision, String)
 
     /// The sentence, without any reference to a step or a front end.
     public var text: String {
         switch self {
-        case .collect(_, let text), .step(_, let text), .change(let text), .decide(_, let text): text
+        case .collect(_, let text), .step(_, let text), .change(let text), .mitigate(let text), .decide(_, let text):
+            text
         }
     }
 
@@ -59,6 +63,7 @@ public enum NextAction: Sendable, Hashable, Codable {
         case "collect": self = .collect(try c.decode(ArtifactKind.self, forKey: .kind), text)
         case "step": self = .step(try c.decode(String.self, forKey: .step), text)
         case "change": self = .change(text)
+        case "mitigate": self = .mitigate(text)
         case "decide": self = .decide(try c.decode(Decision.self, forKey: .decision), text)
         case let other:
             throw DecodingError.dataCorruptedError(
@@ -77,6 +82,8 @@ public enum NextAction: Sendable, Hashable, Codable {
             try c.encode(id, forKey: .step)
         case .change:
             try c.encode("change", forKey: .action)
+        case .mitigate:
+            try c.encode("mitigate", forKey: .action)
         case .decide(let decision, _):
             try c.encode("decide", forKey: .action)
             try c.encode(decision, forKey: .decision)

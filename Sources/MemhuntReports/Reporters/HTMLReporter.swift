@@ -1,8 +1,8 @@
 import MemhuntCore
 
-/// One self-contained HTML file (no network, no scripts) with inline SVG charts: the app against the
-/// largest processes of the jetsam record, baseline vs peak, the variants, body evaluations per view
-/// before/after, growth per visit. Each chart is drawn only when the facts support it. Light and dark
+/// One self-contained HTML file (no network, no scripts) with inline SVG charts: one per series the
+/// checks gave (the app against the largest processes of the jetsam record, baseline vs peak, the variants,
+/// body evaluations per view, growth per visit), drawn only when the run has it. Light and dark
 /// mode follow `prefers-color-scheme`; print gets black on white.
 public enum HTMLReporter: Reporter {
     public static let identifier = "html"
@@ -164,185 +164,106 @@ public enum HTMLReporter: Reporter {
     }
 }
 
-/// The inline SVG charts, each a pure function of the document's facts.
+/// The inline SVG charts: one per series the checks gave, drawn as the series says (bars or a line with
+/// its fitted line), labelled with the data's own names.
 enum Charts {
     static func all(_ document: FindingsDocument) -> [String] {
-        [topProcesses(document), reproFootprint(document), variants(document), evaluations(document), growth(document)]
-            .compactMap { $0 }
-    }
-
-    struct Bar {
-        var label: String
-        var value: Double
-        var style: String = "bar"
-        var text: String
+        document.drawnSeries.compactMap { series in
+            guard !series.points.isEmpty else { return nil }
+            return series.style == .line && series.points.count >= 2 ? line(series) : bars(series)
+        }
     }
 
     static func number(_ value: Double) -> String { FactValue.oneDecimal(value).description }
 
+    static func id(_ series: Series) -> String {
+        "chart-" + String(series.id.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
+    }
+
+    static func style(_ role: Series.Role) -> String {
+        switch role {
+        case .plain: "bar"
+        case .subject: "subject"
+        case .after: "after"
+        }
+    }
+
+    static func figure(_ series: Series, svg: String) -> String {
+        "<figure>\n<h3>\(Escape.html(series.title))</h3>\n" + svg
+            + "</svg>\n<figcaption>\(Escape.html(series.caption + " Axis: " + series.axis + "."))</figcaption>\n</figure>\n"
+    }
+
     /// A horizontal bar chart.
-    static func bars(_ id: String, title: String, caption: String, bars: [Bar]) -> String {
+    static func bars(_ series: Series) -> String {
+        let id = id(series)
         let width = 680.0, labelWidth = 230.0, valueWidth = 80.0, row = 26.0, top = 8.0
-        let height = top * 2 + row * Double(bars.count)
-        let largest = max(bars.map(\.value).max() ?? 1, 1)
+        let height = top * 2 + row * Double(series.points.count)
+        let largest = max(series.points.map(\.value).max() ?? 1, 1)
         let span = width - labelWidth - valueWidth
         var svg =
             "<svg id=\"\(id)\" role=\"img\" aria-labelledby=\"\(id)-title\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" "
             + "width=\"\(Int(width))\" height=\"\(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">\n"
-            + "<title id=\"\(id)-title\">\(Escape.html(title))</title>\n"
-        for (i, bar) in bars.enumerated() {
+            + "<title id=\"\(id)-title\">\(Escape.html(series.title))</title>\n"
+        for (i, bar) in series.points.enumerated() {
             let y = top + Double(i) * row
-            let length = max(1, bar.value / largest * span)
+            let length = max(1, max(bar.value, 0) / largest * span)
             svg +=
                 "<text x=\"\(Int(labelWidth - 8))\" y=\"\(number(y + 17))\" text-anchor=\"end\">\(Escape.html(bar.label))</text>\n"
             svg +=
-                "<rect class=\"\(bar.style)\" x=\"\(Int(labelWidth))\" y=\"\(number(y + 4))\" width=\"\(number(length))\" "
+                "<rect class=\"\(style(bar.role))\" x=\"\(Int(labelWidth))\" y=\"\(number(y + 4))\" width=\"\(number(length))\" "
                 + "height=\"\(Int(row - 8))\" rx=\"2\"><title>\(Escape.html(bar.label + ": " + bar.text))</title></rect>\n"
             svg +=
                 "<text x=\"\(number(labelWidth + length + 6))\" y=\"\(number(y + 17))\">\(Escape.html(bar.text))</text>\n"
         }
         svg +=
             "<line class=\"axis\" x1=\"\(Int(labelWidth))\" y1=\"0\" x2=\"\(Int(labelWidth))\" y2=\"\(Int(height))\"/>\n"
-        return "<figure>\n<h3>\(Escape.html(title))</h3>\n" + svg
-            + "</svg>\n<figcaption>\(Escape.html(caption))</figcaption>\n</figure>\n"
+        return figure(series, svg: svg)
     }
 
-    static func megabytes(_ value: Double) -> String { FactUnit.megabytes.format(.oneDecimal(value)) }
-
-    static func topProcesses(_ document: FindingsDocument) -> String? {
-        guard let list = document.facts["jetsam.topProcesses"]?.arrayValue, !list.isEmpty else { return nil }
-        var bars: [Bar] = list.compactMap { entry in
-            guard let object = entry.objectValue, let name = object["name"]?.stringValue,
-                let peak = object["peakMB"]?.doubleValue
-            else { return nil }
-            let isSubject = document.subject.app != nil && document.subject.matches(name)
-            return Bar(label: name, value: peak, style: isSubject ? "subject" : "bar", text: megabytes(peak))
-        }
-        if let app = document.subject.app, !bars.contains(where: { $0.style == "subject" }),
-            let peak = document.number("jetsam.app.peakMB")
-        {
-            bars.append(Bar(label: app, value: peak, style: "subject", text: megabytes(peak)))
-        }
-        let rank = document.facts["jetsam.app.rank"].map { ", rank \($0)" } ?? ""
-        let app = document.subject.app.map { "\($0) (highlighted\(rank)) against " } ?? ""
-        return bars.bars(
-            "chart-jetsam", title: "Lifetime peak: the largest processes of the jetsam record",
-            caption: app + "the record's largest processes by lifetime peak (jetsam.topProcesses).")
-    }
-
-    static func reproFootprint(_ document: FindingsDocument) -> String? {
-        guard let baseline = document.number("repro.baselineMB"), let peak = document.number("repro.peakMB") else {
-            return nil
-        }
-        let label = document.facts["repro.label"]?.stringValue ?? "peak"
-        let ratio = document.facts["repro.ratio"].map { " (×\($0))" } ?? ""
-        return bars(
-            "chart-repro", title: "Simulator reproduction: baseline vs peak footprint",
-            caption: "repro.baselineMB → repro.peakMB\(ratio).",
-            bars: [
-                Bar(label: "baseline", value: baseline, text: megabytes(baseline)),
-                Bar(label: label, value: peak, style: "subject", text: megabytes(peak)),
-            ])
-    }
-
-    static func variants(_ document: FindingsDocument) -> String? {
-        guard let largest = document.number("variation.maxMB"), let smallest = document.number("variation.minMB")
-        else { return nil }
-        let names = document.facts["variation.variants"]?.arrayValue?.map(\.description) ?? []
-        let ratio = document.facts["variation.ratio"].map { " The ratio is ×\($0)." } ?? ""
-        return bars(
-            "chart-variants", title: "Structure variants side by side, same input",
-            caption: "Variants compared: \(names.isEmpty ? "—" : names.joined(separator: ", ")).\(ratio) "
-                + "The facts hold the largest and smallest footprints (variation.maxMB, variation.minMB).",
-            bars: [
-                Bar(label: "largest variant", value: largest, style: "subject", text: megabytes(largest)),
-                Bar(label: "smallest variant", value: smallest, style: "after", text: megabytes(smallest)),
-            ])
-    }
-
-    static func evaluations(_ document: FindingsDocument) -> String? {
-        let pairs = document.changeLogPairs
-        var rows: [Bar] = []
-        var caption = ""
-        if !pairs.isEmpty {
-            for pair in pairs {
-                for view in pair.views {
-                    rows.append(
-                        Bar(
-                            label: "\(view.view) before", value: Double(view.before), style: "subject",
-                            text: "+\(view.before)"))
-                    rows.append(
-                        Bar(
-                            label: "\(view.view) after", value: Double(view.after), style: "after",
-                            text: "+\(view.after)"))
-                }
-            }
-            caption =
-                pairs.map { "\($0.before) → \($0.after)" }.joined(separator: "; ") + ": body evaluations per view."
-        } else {
-            for (view, counts) in document.evaluationsByView {
-                for (log, count) in counts {
-                    rows.append(Bar(label: "\(view) (\(log))", value: Double(count), text: "+\(count)"))
-                }
-            }
-            caption = "Body evaluations per view and change log."
-        }
-        guard !rows.isEmpty else { return nil }
-        let title = pairs.isEmpty ? "Body evaluations per view" : "Body evaluations per view, before and after"
-        return bars("chart-evaluations", title: title, caption: caption, bars: rows)
-    }
-
-    /// The first and last readings and the fitted slope; the facts hold no intercept, so the line is
-    /// drawn through the midpoint of the first and last readings with the fitted slope.
-    static func growth(_ document: FindingsDocument) -> String? {
-        guard let visits = document.number("growth.visits"), visits >= 2, let first = document.number("growth.firstMB"),
-            let last = document.number("growth.lastMB"), let slope = document.number("growth.slopeMB")
-        else { return nil }
+    /// Points in order joined by a line, with the fitted line dashed when the series has one.
+    static func line(_ series: Series) -> String {
+        let id = id(series)
+        let points = series.points
+        let n = Double(points.count)
         let width = 640.0, height = 260.0, left = 60.0, right = 20.0, top = 16.0, bottom = 36.0
-        let midX = (1 + visits) / 2, midY = (first + last) / 2
-        let fitFirst = midY + slope * (1 - midX), fitLast = midY + slope * (visits - midX)
-        let low = min(first, last, fitFirst, fitLast), high = max(first, last, fitFirst, fitLast)
+        let fitted = series.fit.map { fit in (fit.intercept + fit.slope, fit.intercept + fit.slope * n) }
+        let values = points.map(\.value) + (fitted.map { [$0.0, $0.1] } ?? [])
+        let low = values.min()!, high = values.max()!
         let pad = max((high - low) * 0.15, 1)
         let yMin = max(0, low - pad), yMax = high + pad
-        func x(_ visit: Double) -> Double { left + (visit - 1) / (visits - 1) * (width - left - right) }
-        func y(_ mb: Double) -> Double { top + (yMax - mb) / (yMax - yMin) * (height - top - bottom) }
-        let r2 = document.facts["growth.r2"].map { ", R² \($0)" } ?? ""
-        let title = "Footprint per visit with its fitted line"
+        func x(_ index: Double) -> Double { left + (index - 1) / (n - 1) * (width - left - right) }
+        func y(_ value: Double) -> Double { top + (yMax - value) / (yMax - yMin) * (height - top - bottom) }
         var svg =
-            "<svg id=\"chart-growth\" role=\"img\" aria-labelledby=\"chart-growth-title\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" "
+            "<svg id=\"\(id)\" role=\"img\" aria-labelledby=\"\(id)-title\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" "
             + "width=\"\(Int(width))\" height=\"\(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">\n"
-            + "<title id=\"chart-growth-title\">\(title)</title>\n"
+            + "<title id=\"\(id)-title\">\(Escape.html(series.title))</title>\n"
         svg +=
             "<line class=\"axis\" x1=\"\(Int(left))\" y1=\"\(number(height - bottom))\" x2=\"\(Int(width - right))\" y2=\"\(number(height - bottom))\"/>\n"
         svg +=
             "<line class=\"axis\" x1=\"\(Int(left))\" y1=\"\(Int(top))\" x2=\"\(Int(left))\" y2=\"\(number(height - bottom))\"/>\n"
-        for mb in [yMin, (yMin + yMax) / 2, yMax] {
+        for value in [yMin, (yMin + yMax) / 2, yMax] {
             svg +=
-                "<text class=\"muted\" x=\"\(Int(left - 6))\" y=\"\(number(y(mb) + 4))\" text-anchor=\"end\">\(number(mb))</text>\n"
+                "<text class=\"muted\" x=\"\(Int(left - 6))\" y=\"\(number(y(value) + 4))\" text-anchor=\"end\">\(number(value))</text>\n"
         }
-        for visit in [1, visits] {
+        for index in [0, points.count - 1] {
             svg +=
-                "<text class=\"muted\" x=\"\(number(x(visit)))\" y=\"\(number(height - bottom + 18))\" text-anchor=\"middle\">visit \(Int(visit))</text>\n"
+                "<text class=\"muted\" x=\"\(number(x(Double(index + 1))))\" y=\"\(number(height - bottom + 18))\" text-anchor=\"middle\">\(Escape.html(points[index].label))</text>\n"
         }
-        svg +=
-            "<line class=\"fit\" x1=\"\(number(x(1)))\" y1=\"\(number(y(fitFirst)))\" x2=\"\(number(x(visits)))\" y2=\"\(number(y(fitLast)))\"/>\n"
-        for (visit, mb) in [(1.0, first), (visits, last)] {
+        if let fitted {
             svg +=
-                "<circle class=\"point\" cx=\"\(number(x(visit)))\" cy=\"\(number(y(mb)))\" r=\"5\"><title>visit \(Int(visit)): \(megabytes(mb))</title></circle>\n"
-            svg +=
-                "<text x=\"\(number(x(visit) + (visit == 1 ? 8 : -8)))\" y=\"\(number(y(mb) - 8))\" text-anchor=\"\(visit == 1 ? "start" : "end")\">\(megabytes(mb))</text>\n"
+                "<line class=\"fit\" x1=\"\(number(x(1)))\" y1=\"\(number(y(fitted.0)))\" x2=\"\(number(x(n)))\" y2=\"\(number(y(fitted.1)))\"/>\n"
         }
-        return "<figure>\n<h3>\(title)</h3>\n" + svg + "</svg>\n<figcaption>"
-            + Escape.html(
-                "\(Int(visits)) visits, \(megabytes(first)) → \(megabytes(last)); fitted slope +\(megabytes(slope)) per visit\(r2). "
-                    + "The points are the first and last readings; the dashed line has the fitted slope, drawn through "
-                    + "their midpoint (the facts hold no intercept).")
-            + "</figcaption>\n</figure>\n"
-    }
-}
-
-extension Array where Element == Charts.Bar {
-    fileprivate func bars(_ id: String, title: String, caption: String) -> String? {
-        isEmpty ? nil : Charts.bars(id, title: title, caption: caption, bars: self)
+        let path = points.enumerated().map { "\(number(x(Double($0.offset + 1)))),\(number(y($0.element.value)))" }
+        svg += "<polyline class=\"axis\" fill=\"none\" points=\"\(path.joined(separator: " "))\"/>\n"
+        for (index, point) in points.enumerated() {
+            let cx = x(Double(index + 1)), cy = y(point.value)
+            svg +=
+                "<circle class=\"point\" cx=\"\(number(cx))\" cy=\"\(number(cy))\" r=\"5\"><title>\(Escape.html(point.label + ": " + point.text))</title></circle>\n"
+            if index == 0 || index == points.count - 1 {
+                svg +=
+                    "<text x=\"\(number(cx + (index == 0 ? 8 : -8)))\" y=\"\(number(cy - 8))\" text-anchor=\"\(index == 0 ? "start" : "end")\">\(Escape.html(point.text))</text>\n"
+            }
+        }
+        return figure(series, svg: svg)
     }
 }

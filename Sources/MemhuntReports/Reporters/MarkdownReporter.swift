@@ -163,56 +163,32 @@ public enum MarkdownReporter: Reporter {
         return out
     }
 
-    /// Before/after tables where the run compares: the repro, the variants, the change logs.
+    /// The run's comparisons as tables, one per group, each pair under its sides' own names; then the
+    /// values the checks chart, folded.
     static func beforeAfter(_ document: FindingsDocument) -> String {
-        var rows: [String] = []
-        if let baseline = document.facts["repro.baselineMB"], let peak = document.facts["repro.peakMB"] {
-            let ratio = document.facts["repro.ratio"].map { "×" + $0.description } ?? ""
-            let label = document.facts["repro.label"].map { " (" + Escape.markdown($0.description) + ")" } ?? ""
-            rows.append(
-                "| Simulator repro: baseline → peak\(label) | \(document.formatted("repro.baselineMB", baseline)) | "
-                    + "\(document.formatted("repro.peakMB", peak)) | \(ratio) |")
-        }
-        if let largest = document.facts["variation.maxMB"], let smallest = document.facts["variation.minMB"] {
-            let variants = document.facts["variation.variants"]?.arrayValue?.map(\.description) ?? []
-            let ratio = document.facts["variation.ratio"].map { "×" + $0.description } ?? ""
-            let named = variants.isEmpty ? "" : " (" + Escape.markdown(variants.joined(separator: " vs ")) + ")"
-            rows.append(
-                "| Structure variants: largest vs smallest\(named) | \(document.formatted("variation.maxMB", largest)) | "
-                    + "\(document.formatted("variation.minMB", smallest)) | \(ratio) |")
-        }
-        if let first = document.facts["growth.firstMB"], let last = document.facts["growth.lastMB"] {
-            let slope = document.facts["growth.slopeMB"].map {
-                "+" + document.formatted("growth.slopeMB", $0) + "/visit"
-            }
-            rows.append(
-                "| Footprint per visit: first → last | \(document.formatted("growth.firstMB", first)) | "
-                    + "\(document.formatted("growth.lastMB", last)) | \(slope ?? "") |")
-        }
         var out = ""
-        if !rows.isEmpty {
-            out += "### Before and after\n\n| Measure | Before | After | Change |\n|---|---:|---:|---:|\n"
-            out += rows.joined(separator: "\n") + "\n\n"
-        }
-        for pair in document.changeLogPairs {
-            if out.isEmpty { out += "### Before and after\n\n" }
-            out +=
-                "Body evaluations per view, \(Escape.code(pair.before)) → \(Escape.code(pair.after)):\n\n"
-                + "| View | Before | After | Change |\n|---|---:|---:|---|\n"
-            for view in pair.views {
+        for table in document.comparisonTables {
+            out += table.group.map { Escape.markdown($0) + ":\n\n" } ?? ""
+            out += "| Measure | Kind | From | To | Change |\n|---|---|---:|---:|---:|\n"
+            for row in table.rows {
                 out +=
-                    "| \(Escape.markdown(view.view)) | +\(view.before) | +\(view.after) | +\(view.before) → +\(view.after) |\n"
+                    "| \(Escape.markdown(row.label)) | \(row.kind.word) | \(Escape.markdown(row.from.text)) "
+                    + "(\(Escape.markdown(row.from.label))) | \(Escape.markdown(row.to.text)) (\(Escape.markdown(row.to.label))) | "
+                    + Escape.markdown(row.change ?? "\(row.from.text) → \(row.to.text)") + " |\n"
             }
             out += "\n"
         }
-        let byView = document.evaluationsByView
-        if byView.count > 0 {
+        if !out.isEmpty { out = "### Comparisons\n\n" + out }
+        for series in document.drawnSeries {
             out +=
-                "<details><summary>Body evaluations per view and change log</summary>\n\n| View | Log | Evaluations |\n|---|---|---:|\n"
-            for (view, counts) in byView {
-                for (log, count) in counts { out += "| \(Escape.markdown(view)) | \(Escape.code(log)) | \(count) |\n" }
+                "<details><summary>\(Escape.markdown(series.title))</summary>\n\n"
+                + "| \(Escape.markdown(series.style == .line ? "Point" : "Name")) | \(Escape.markdown(series.axis)) |\n|---|---:|\n"
+            for point in series.points {
+                let name =
+                    point.role == .subject ? "**" + Escape.markdown(point.label) + "**" : Escape.markdown(point.label)
+                out += "| \(name) | \(Escape.markdown(point.text)) |\n"
             }
-            out += "\n</details>\n\n"
+            out += "\n" + Escape.markdown(series.caption) + "\n\n</details>\n\n"
         }
         return out
     }

@@ -1,0 +1,24 @@
+/// The findings the engine itself emits about a step's artifacts (never a check's): declared once, with
+/// their examples, like a check's codes. `memhunt checks` lists them under the id `artifacts`.
+public enum EngineFindings {
+    /// The id findings of the engine carry as their check.
+    public static let check = "artifacts"
+
+    public static let otherApp = FindingCode(
+        "artifacts.other-app", .info,
+        "Artifacts of the step's kinds that name another app than the subject: listed, never counted as its.",
+        examples: [
+            .raises("Fixtures/several-apps", app: "JustSend"),
+            .quiet("Fixtures/watchdog", app: "JustSend"),
+        ])
+    public static let unreadable = FindingCode(
+        "artifacts.unreadable", .notice,
+        "An artifact of the step's kinds could not be read: named with what is wrong.",
+        examples: [
+            .raises("Fixtures/bad/JetsamEvent-truncated.ips"),
+            .quiet("Fixtures/webcontent"),
+        ])
+
+    /// Every engine finding, sorted by code.
+    public static let all = [otherApp, unreadable]
+}
