@@ -76,11 +76,22 @@ let package = Package(
             name: "MemhuntSnapshots",
             dependencies: ["MemhuntFormats"]
         ),
+        .testTarget(
+            name: "MemhuntSnapshotsTests",
+            dependencies: [
+                "MemhuntFormats",
+                "MemhuntSnapshots",
+            ]
+        ),
 
         // MARK: - YAML (the only importer of CYaml)
         .target(
             name: "MemhuntYAML",
             dependencies: ["CYaml"]
+        ),
+        .testTarget(
+            name: "MemhuntYAMLTests",
+            dependencies: ["MemhuntYAML"]
         ),
 
         // MARK: - Core: playbook, Check protocol, step engine (no I/O: bytes and text in, results out)
@@ -149,7 +160,20 @@ let package = Package(
         // MARK: - Report renderers (pure functions of the run result)
         .target(
             name: "MemhuntReports",
-            dependencies: ["MemhuntCore"]
+            dependencies: [
+                "MemhuntCore",
+                "MemhuntSnapshots",
+            ]
+        ),
+        .testTarget(
+            name: "MemhuntReportsTests",
+            dependencies: [
+                "MemhuntCore",
+                "MemhuntReports",
+                "MemhuntTestSupport",
+            ],
+            // Read by path from the checkout, not resources.
+            exclude: ["Golden"]
         ),
 
         // MARK: - Trackers: findings attached to bug trackers over the HTTP client

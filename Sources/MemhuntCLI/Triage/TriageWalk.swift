@@ -188,7 +188,7 @@ struct TriageWalk {
         state.finished = true
         try save()
         var document = document()
-        document.gate = Gate.decide(document, failOn: nil)
+        document.gate = FindingsDocument.Gate.decide(document, failOn: nil)
         io.say(TextReporter.summaryLine(document))
         try output.write(document, format: state.format, console: console)
         offerPostmortem(document, io: io)

@@ -1,0 +1,71 @@
+import MemhuntCore
+
+/// The exit status of a run, decided once from the document: 2 when the hunt could not be done as
+/// asked, 1 when a finding reached `--fail-on`, else 0.
+extension FindingsDocument.Gate {
+    /// The hunt could not be done as asked.
+    public static let couldNotRunStatus = 2
+    /// A finding reached `--fail-on`.
+    public static let thresholdStatus = 1
+
+    /// Exit 2 when the hunt could not be done as asked: a check failed, an operand does not exist or cannot
+    /// be read, a directory gave nothing readable, or the app given matches nothing any artifact names.
+    /// Files of a walked directory that no parser recognizes stay informational.
+    public static func decide(_ document: FindingsDocument, failOn: Severity?, operands: [String] = [])
+        -> FindingsDocument.Gate
+    {
+        let reasons = couldNotRun(document, operands: operands)
+        if !reasons.isEmpty {
+            return FindingsDocument.Gate(
+                failOn: failOn, exitStatus: couldNotRunStatus,
+                reason: reasons.joined(separator: "; "))
+        }
+        if let failOn {
+            let reached = document.findings.count { $0.severity >= failOn }
+            if reached > 0 {
+                return FindingsDocument.Gate(
+                    failOn: failOn, exitStatus: thresholdStatus,
+                    reason: Plural.count(reached, "finding")
+                        + " at \(failOn.rawValue) or above (--fail-on \(failOn.rawValue))")
+            }
+        }
+        return FindingsDocument.Gate(failOn: failOn)
+    }
+
+    /// Why the hunt could not be done as asked, one clause per cause; empty when it could.
+    /// `operands` as the artifacts show them (credentials removed).
+    public static func couldNotRun(_ document: FindingsDocument, operands: [String]) -> [String] {
+        var reasons: [String] = []
+        let failed = document.failures
+        if !failed.isEmpty {
+            let names = failed.map { "'\($0.check)'" }.joined(separator: ", ")
+            reasons.append(Plural.count(failed.count, "check") + " could not run: \(names)")
+        }
+        for artifact in document.artifacts where artifact.isOperand == true && artifact.status == .error {
+            let why = artifact.diagnostics.first ?? "cannot be read"
+            reasons.append(why.hasPrefix(artifact.source) ? why : "\(artifact.source): " + why)
+        }
+        for operand in operands where operand != "-" {
+            let found = document.artifacts.filter { $0.operand == operand }
+            if found.isEmpty, !document.artifacts.contains(where: { $0.source == operand }) {
+                reasons.append("\(operand): no files to read")
+            } else if !found.isEmpty, !found.contains(where: { $0.isOperand == true }),
+                !found.contains(where: { $0.status == .ok }), found.contains(where: { $0.status == .error })
+            {
+                let broken = found.count { $0.status == .error }
+                reasons.append(
+                    "\(operand): none of its " + Plural.count(found.count, "file") + " could be used ("
+                        + "\(broken) could not be read)")
+            }
+        }
+        if document.subject.origin == .given, document.subject.matched == false, let app = document.subject.app {
+            let names = document.subject.candidates ?? []
+            let hint = Suggestion.hint(for: app, among: names)
+            let listed = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+            reasons.append(
+                "--app \(app) matches nothing in any artifact\(hint)"
+                    + (names.isEmpty ? "" : "; the artifacts name \(listed)"))
+        }
+        return reasons
+    }
+}

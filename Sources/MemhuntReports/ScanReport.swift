@@ -1,0 +1,189 @@
+import Foundation
+import MemhuntCore
+import MemhuntSnapshots
+
+/// The fleet scan's figures as every format prints them (`memhunt scan`): the JSON document, the text
+/// summary and the CSV rows, built from the folded aggregate: `memhunt.scan/1`.
+public struct ScanDocument: Encodable {
+    struct Compressions: Encodable {
+        var note = "memoryStatus.compressions: pages compressed since boot (a counter, not a moment)"
+        var records: Int
+        var min: UInt64?
+        var median: UInt64?
+        var max: UInt64?
+        /// Records whose counter holds a value no count reaches (above 2^63 - 1), left out of the figures.
+        var notCounts: Int
+    }
+
+    struct Ranks: Encodable {
+        var first: Int
+        var second: Int
+        var sixth: Int
+        var over: Int
+
+        enum CodingKeys: String, CodingKey {
+            case first = "1", second = "2-5", sixth = "6-10", over = ">10"
+        }
+    }
+
+    struct Worst: Encodable {
+        var file: String
+        var app: String
+        var peakMB: Double
+        var command: String
+    }
+
+    struct App: Encodable {
+        var name: String
+        var records: Int
+        var ranks: Ranks
+        var peakMB: ScanDistribution?
+        var suspendedResidentMB: ScanDistribution?
+        var reasons: [String: Int]
+        var devices: [String: Int]
+        var builds: [String: Int]
+        var worst: [Worst]?
+    }
+
+    struct Outlier: Encodable {
+        var file: String
+        var app: String
+        var peakMB: Double
+    }
+
+    var schema = "memhunt.scan/1"
+    var records: Int
+    var recordsByKind: [String: Int]
+    var rejected: [ScanAggregate.Rejected]
+    var skipped: [String: Int]
+    var compressions: Compressions?
+    var apps: [App]
+    var outliers: [Outlier]
+
+    public init(_ aggregate: ScanAggregate, apps: [(name: String, figures: ScanAggregate.App)], query: String?) {
+        records = aggregate.records
+        recordsByKind = aggregate.recordsByKind
+        rejected = aggregate.rejected.sorted { $0.file < $1.file }
+        skipped = aggregate.skipped
+        let sorted = aggregate.compressions.sorted()
+        if !sorted.isEmpty || aggregate.compressionsNotCounts > 0 {
+            compressions = Compressions(
+                records: sorted.count, min: sorted.first, median: ScanFigures.percentile(sorted, 50),
+                max: sorted.last, notCounts: aggregate.compressionsNotCounts)
+        }
+        self.apps = apps.map { name, figures in
+            App(
+                name: name, records: figures.records,
+                ranks: Ranks(
+                    first: figures.ranks[0], second: figures.ranks[1], sixth: figures.ranks[2],
+                    over: figures.ranks[3]),
+                peakMB: ScanDistribution(kibibytes: figures.peaksKiB),
+                suspendedResidentMB: ScanDistribution(kibibytes: figures.suspendedKiB),
+                reasons: figures.reasons, devices: figures.devices, builds: figures.builds,
+                worst: query == nil
+                    ? nil
+                    : figures.worst.map {
+                        Worst(
+                            file: $0.file, app: $0.app, peakMB: ScanFigures.megabytes($0.peakKiB),
+                            command: "memhunt run --app \(Self.quoted($0.app)) \(Self.quoted($0.file))")
+                    })
+        }
+        outliers = aggregate.outliers.map {
+            Outlier(file: $0.file, app: $0.app, peakMB: ScanFigures.megabytes($0.peakKiB))
+        }
+    }
+
+    /// A shell word: as is when plain, else single-quoted.
+    static func quoted(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "-_./,:+=@%".unicodeScalars.contains($0)
+        }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    static func counts(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { "\($0.key) \(FactValue.grouped($0.value))" }.joined(separator: ", ")
+    }
+
+    static func mb(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    static func distribution(_ d: ScanDistribution?) -> String {
+        guard let d else { return "-" }
+        return
+            "p50 \(mb(d.p50))  p90 \(mb(d.p90))  p99 \(mb(d.p99))  max \(mb(d.max))  (\(FactValue.grouped(d.count)))"
+    }
+
+    public func text() -> String {
+        var out = "Records: \(FactValue.grouped(records))"
+        if !recordsByKind.isEmpty { out += " (\(Self.counts(recordsByKind)))" }
+        out += ", rejected: \(FactValue.grouped(rejected.count))"
+        if !skipped.isEmpty { out += ", skipped: \(Self.counts(skipped))" }
+        out += "\n"
+        for file in rejected { out += "   rejected \(file.file): \(file.reason)\n" }
+        if let c = compressions {
+            out += "Compressions (a counter since boot, per record):"
+            if let min = c.min, let median = c.median, let max = c.max {
+                out += " min \(FactValue.grouped(min))  median \(FactValue.grouped(median))  "
+                out += "max \(FactValue.grouped(max))  (\(Plural.count(c.records, "record")))"
+            }
+            if c.notCounts > 0 {
+                out += (c.records > 0 ? ";" : "") + " \(Plural.count(c.notCounts, "record")) with a counter above "
+                out += "2^63 - 1, no count (left out)"
+            }
+            out += "\n"
+        }
+        for app in apps {
+            out += "\n\(app.name)  \(Plural.count(app.records, "record"))\n"
+            let r = app.ranks
+            out += "   rank                 1: \(FactValue.grouped(r.first))  2-5: \(FactValue.grouped(r.second))  "
+            out += "6-10: \(FactValue.grouped(r.sixth))  >10: \(FactValue.grouped(r.over))\n"
+            out += "   peak MB              \(Self.distribution(app.peakMB))\n"
+            out += "   suspended MB         \(Self.distribution(app.suspendedResidentMB))\n"
+            if !app.reasons.isEmpty { out += "   kill reasons         \(Self.counts(app.reasons))\n" }
+            if !app.devices.isEmpty { out += "   devices              \(Self.counts(app.devices))\n" }
+            if !app.builds.isEmpty { out += "   OS                   \(Self.counts(app.builds))\n" }
+            if let worst = app.worst {
+                out += "   worst records (by peak):\n"
+                for entry in worst { out += "      \(Self.mb(entry.peakMB)) MB  \(entry.command)\n" }
+            }
+        }
+        if !outliers.isEmpty {
+            out += "\nLargest peaks\n"
+            for outlier in outliers { out += "   \(Self.mb(outlier.peakMB)) MB  \(outlier.app)  \(outlier.file)\n" }
+        }
+        return out
+    }
+
+    static let csvHeader = [
+        "app", "records", "rank1", "rank2to5", "rank6to10", "rankOver10", "peakP50MB", "peakP90MB", "peakP99MB",
+        "peakMaxMB", "suspendedP50MB", "suspendedP90MB", "suspendedP99MB", "suspendedMaxMB", "reasons", "devices",
+        "builds",
+    ]
+
+    static func csvField(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == ";" })
+            ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    static func csvCounts(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+    }
+
+    public func csv() -> String {
+        var out = Self.csvHeader.joined(separator: ",") + "\n"
+        for app in apps {
+            let number = { (value: Double?) in value.map(Self.mb) ?? "" }
+            let fields: [String] = [
+                app.name, String(app.records), String(app.ranks.first), String(app.ranks.second),
+                String(app.ranks.sixth), String(app.ranks.over), number(app.peakMB?.p50), number(app.peakMB?.p90),
+                number(app.peakMB?.p99), number(app.peakMB?.max), number(app.suspendedResidentMB?.p50),
+                number(app.suspendedResidentMB?.p90), number(app.suspendedResidentMB?.p99),
+                number(app.suspendedResidentMB?.max), Self.csvCounts(app.reasons), Self.csvCounts(app.devices),
+                Self.csvCounts(app.builds),
+            ]
+            out += fields.map(Self.csvField).joined(separator: ",") + "\n"
+        }
+        return out
+    }
+}
