@@ -219,6 +219,7 @@ let package = Package(
             dependencies: [
                 "MemhuntArtifacts",
                 "MemhuntBasics",
+                "MemhuntChecks",
                 "MemhuntCLI",
                 "MemhuntHTTP",
                 "MemhuntReports",

@@ -50,12 +50,25 @@ public enum CrashParser {
                 return (image.map { $0 + " " } ?? "") + symbol
             }
         }
-        let vmLines = (body["vmSummary"]?.string ?? "").split(separator: "\n").map(String.init)
-        report.fileLockEvidence = fileLock(vmLines + report.frames)
+        // A file lock held while suspended is what 0xdead10cc means; the evidence is a thread inside SQLite's
+        // code. A "SQLite page cache" region or libsqlite3 among the binary images is in almost every app.
+        if report.terminationCode == 0xDEAD_10CC {
+            var frames: [String] = []
+            for (index, thread) in threads.enumerated() {
+                for frame in thread["frames"]?.elements ?? [] {
+                    let image = frame["imageIndex"]?.int.flatMap {
+                        images.indices.contains($0) ? images[$0]["name"]?.string : nil
+                    }
+                    let line = "thread \(index): " + (image.map { $0 + " " } ?? "") + (frame["symbol"]?.string ?? "")
+                    frames.append(line)
+                }
+            }
+            report.fileLockEvidence = fileLock(frames)
+        }
         return report
     }
 
-    /// Lines that name SQLite (regions or frames): a database can hold a file lock while suspended.
+    /// Frames inside SQLite: a database holding a file lock (evidence only beside 0xdead10cc).
     static func fileLock(_ lines: [String]) -> [String] {
         lines.filter { $0.lowercased().contains("sqlite") }.map { $0.trimmingSpaces }.prefix(5).map { $0 }
     }
@@ -77,12 +90,17 @@ public enum CrashParser {
             processName: process, bundleID: bundleID, date: date, time: date.flatMap(AppleDate.parse),
             exceptionType: exceptionType, signal: signal, exceptionSubtype: fields["Exception Subtype"],
             exceptionMessage: fields["Exception Message"], terminationNamespace: namespace, terminationCode: code,
-            terminationDescription: fields["Termination Description"] ?? reasonText, kind: .other)
+            terminationDescription: fields["Termination Description"] ?? reasonText
+                ?? (namespace?.uppercased() == "SIGNAL" ? nonEmpty(fields["Termination Signal"]) : nil),
+            kind: .other)
         report.kind = classify(report)
         report.exceptionCodes = fields["Exception Codes"]
         report.osVersion = fields["OS Version"] ?? header?.osVersion
         report.device = fields["Hardware Model"]
-        report.appVersion = fields["Version"]
+        // iOS's legacy text writes `Version: BUILD (SHORT)` (CFBundleVersion first); the JSON form, macOS's text
+        // (an iOS app on a Mac included) and every fact say `SHORT (BUILD)`, as the App Store shows it.
+        let mac = ["Mac OS", "macOS"].contains { (fields["OS Version"] ?? "").hasPrefix($0) }
+        report.appVersion = fields["Version"].map { mac ? $0 : Self.shortVersionFirst($0) }
         let threads = threadBlocks(bytes)
         let triggered = fields["Triggered by Thread"].flatMap { Int($0) } ?? threads.first { $0.crashed }?.number
         let main = threads.first { $0.main }?.number ?? 0
@@ -93,15 +111,22 @@ public enum CrashParser {
                 + (pick == triggered ? ", triggered" : "")
             report.frames = Array(thread.frames.prefix(8))
         }
-        // One byte search over the report first: most name no SQLite, and searching each line with
-        // `String.contains` was 24 % of the crash-text fuzz target's time (and 16 % of the reader's).
-        func namesSQLite(_ text: String) -> Bool {
-            ReproText.containsText(text, "SQLite") || ReproText.containsText(text, "sqlite")
+        // A file lock held while suspended is what 0xdead10cc means; the evidence is a thread inside SQLite's
+        // code, never a "SQLite page cache" region or libsqlite3 among the binary images.
+        if report.terminationCode == 0xDEAD_10CC {
+            report.fileLockEvidence = fileLock(
+                threads.flatMap { thread in thread.frames.map { "thread \(thread.number): " + $0 } })
         }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let regionLines = namesSQLite(text) ? ReproText.lines(bytes).filter(namesSQLite) : []
-        report.fileLockEvidence = fileLock(regionLines)
         return report
+    }
+
+    /// `44 (1.4.4)` → `1.4.4 (44)`; a version without a build in parentheses stays as written.
+    static func shortVersionFirst(_ text: String) -> String {
+        guard text.hasSuffix(")"), let open = text.lastIndex(of: "(") else { return text }
+        let build = text[..<open].trimmingSpaces
+        let short = text[text.index(after: open)..<text.index(before: text.endIndex)].trimmingSpaces
+        guard !build.isEmpty, !short.isEmpty else { return text }
+        return short + " (" + build + ")"
     }
 
     /// The `Thread N:` / `Thread N Crashed:` blocks of a legacy report: number, whether it is the main
@@ -139,9 +164,16 @@ public enum CrashParser {
                 if line.trimmingSpaces.isEmpty { current = nil }
                 continue
             }
-            // `0   UIKit   0x00000001914ef130 UIApplicationMain + 208 (UIApplication.m:4089)`
-            let symbolWords = words[3...].prefix { $0 != "+" }
-            blocks[index].frames.append(String(words[1]) + " " + symbolWords.joined(separator: " "))
+            // `0   UIKit   0x00000001914ef130 UIApplicationMain + 208 (UIApplication.m:4089)`; unsymbolicated,
+            // `0   libsystem_kernel.dylib   0x0000000196b98e7c 0x196b98000 + 3708`: the frame's own address and
+            // its offset in the image, so that different frames never read the same.
+            if words[3].hasPrefix("0x") {
+                let offset = words.count >= 6 && words[4] == "+" ? " + " + words[5] : ""
+                blocks[index].frames.append(String(words[1]) + " " + String(words[2]) + " (" + words[3] + offset + ")")
+            } else {
+                let symbolWords = words[3...].prefix { $0 != "+" }
+                blocks[index].frames.append(String(words[1]) + " " + symbolWords.joined(separator: " "))
+            }
         }
         return blocks
     }
@@ -168,7 +200,9 @@ public enum CrashParser {
         if report.terminationNamespace?.uppercased() == "JETSAM" || text.contains("per-process-limit") {
             return .memoryLimit
         }
-        if signal == "SIGKILL" || killCodes.contains(report.terminationCode ?? 0) { return .killed }
+        // A privacy violation (namespace TCC) is the system's decision, whatever signal delivered it.
+        if report.terminationNamespace?.uppercased() == "TCC" { return .system }
+        if signal == "SIGKILL" || killCodes.contains(report.terminationCode ?? 0) { return .system }
         if let signal, crashSignals.contains(signal) { return .crash }
         if let type, crashExceptionTypes.contains(type) { return .crash }
         return .other

@@ -141,8 +141,9 @@ public enum CrashKind: String, Sendable, Hashable, CaseIterable, Codable {
     case watchdog
     /// EXC_RESOURCE MEMORY, or a per-process memory limit (JETSAM namespace).
     case memoryLimit = "memory-limit"
-    /// Other SIGKILL terminations, such as 0xdead10cc.
-    case killed
+    /// Ended by the system, not by jetsam and not by its own fault: a SIGKILL with a system termination
+    /// code (0xdead10cc, 0x2bad45ec, …) or a privacy (TCC) termination. Not "killed": that word is jetsam's.
+    case system
     /// Signals such as SIGSEGV, SIGBUS, SIGABRT, SIGTRAP, SIGILL.
     case crash
     case other

@@ -44,6 +44,9 @@ extension FindingsDocument {
         }
         copy.findings = copy.steps.flatMap(\.findings)
         copy.summary = Summary(steps: copy.steps, artifacts: copy.artifacts)
+        // The verdict is of what is reported: a suppressed finding's sentence goes with it.
+        copy.verdict = Verdict(
+            steps: copy.steps, artifacts: copy.artifacts, subject: copy.subject, suppressed: suppressed)
         copy.baseline = BaselineInfo(source: source, suppressed: suppressed)
         return copy
     }

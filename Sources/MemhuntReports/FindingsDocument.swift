@@ -155,7 +155,6 @@ extension FindingsDocument {
     /// The document of a run.
     public init(_ result: RunResult, run: RunInfo, gate: Gate = Gate()) {
         schema = Self.currentSchema
-        verdict = Verdict(result)
         tool = Tool(name: "memhunt", version: result.toolVersion)
         self.run = run
         playbook = PlaybookInfo(
@@ -182,6 +181,7 @@ extension FindingsDocument {
         }
         summary = Summary(steps: steps, artifacts: artifacts)
         self.gate = gate
+        verdict = Verdict(steps: steps, artifacts: artifacts, subject: subject)
     }
 
     /// The step with this id, if the document has it.

@@ -29,25 +29,35 @@ public struct Verdict: Sendable, Hashable, Codable {
 }
 
 extension Verdict {
-    /// The verdict of a run: a pure function of its steps.
+    /// The verdict of a run (see `init(steps:artifacts:subject:)`).
+    public init(_ result: RunResult) {
+        self = FindingsDocument(result, run: FindingsDocument.RunInfo(id: "")).verdict ?? Verdict(sentences: [])
+    }
+
+    /// The verdict of a run's steps, as reported: a pure function of them and of the artifacts given.
     ///
     /// - A step with findings gives the title of its strongest finding (findings are sorted by severity;
     ///   the first that is not about the artifacts themselves), as a sentence.
-    /// - Steps whose kinds were not given give one closing sentence naming what is missing.
+    /// - Steps whose kinds were not given give one closing sentence naming what is missing; when files
+    ///   could not be read, it never says "for lack of artifacts": what they hold is not known.
+    /// - Files that could not be read are counted and named.
     /// - Steps whose checks could not run, or did not apply, are named too.
-    public init(_ result: RunResult) {
+    public init(
+        steps: [FindingsDocument.StepRecord], artifacts: [FindingsDocument.ArtifactRecord], subject: Subject,
+        suppressed: Int = 0
+    ) {
         var sentences: [Sentence] = []
-        var missing: [StepResult] = []
-        var failed: [StepResult] = []
-        var notApplicable: [StepResult] = []
-        var unanswered: [StepResult] = []
-        for step in result.steps {
+        var missing: [FindingsDocument.StepRecord] = []
+        var failed: [FindingsDocument.StepRecord] = []
+        var notApplicable: [FindingsDocument.StepRecord] = []
+        var unanswered: [FindingsDocument.StepRecord] = []
+        for step in steps {
             switch step.status {
             case .unanswered:
                 unanswered.append(step)
                 continue
             case .noArtifact:
-                if !(step.step.reads.isEmpty && step.step.checks.isEmpty) { missing.append(step) }
+                if !step.isGuidanceOnly { missing.append(step) }
                 continue
             case .error:
                 failed.append(step)
@@ -65,8 +75,8 @@ extension Verdict {
                     $0.code.hasPrefix("artifacts.") && $0.severity >= .notice
                 }
             guard let top = ranked.first else { continue }
-            let text = top.title.first?.isUppercase == true ? top.title : step.step.title + ": " + top.title
-            sentences.append(Sentence(text: Self.sentence(text), step: step.step.id, codes: [top.code]))
+            let text = top.title.first?.isUppercase == true ? top.title : step.title + ": " + top.title
+            sentences.append(Sentence(text: Self.sentence(text), step: step.id, codes: [top.code]))
         }
         if !failed.isEmpty {
             sentences.append(
@@ -78,16 +88,53 @@ extension Verdict {
             sentences.append(
                 Sentence(text: "Not applicable to this run: " + Self.list(notApplicable) + ".", step: nil, codes: []))
         }
+        // A file given and not read is evidence of unknown content: no step may then speak of an absence.
+        let unread = artifacts.filter { $0.status != .ok && $0.size != 0 }
         if !unanswered.isEmpty {
-            let text =
-                result.subject.app.map { "The artifacts given say nothing of \($0) for " }
-                ?? "Not answered until an app is named, though the artifacts are given: "
-            sentences.append(Sentence(text: text + Self.list(unanswered) + ".", step: nil, codes: []))
+            let text: String
+            if let app = subject.app {
+                text =
+                    unread.isEmpty
+                    ? "The artifacts given say nothing of \(app) for " + Self.list(unanswered) + "."
+                    : "Nothing read speaks of \(app) for " + Self.list(unanswered)
+                        + "; the files that could not be read may."
+            } else {
+                text =
+                    "Not answered until an app is named, though the artifacts are given: " + Self.list(unanswered) + "."
+            }
+            sentences.append(Sentence(text: text, step: nil, codes: []))
+        }
+        if !unread.isEmpty {
+            let named = unread.prefix(3).map { artifact -> String in
+                let name = artifact.source.split(separator: "/").last.map(String.init) ?? artifact.source
+                let why = artifact.diagnostics.first.map { ": " + $0 } ?? ""
+                return name + " (" + (artifact.kind.map { "a " + $0.rawValue } ?? "of no known kind") + why + ")"
+            }
+            let more = unread.count > 3 ? ", and \(unread.count - 3) more" : ""
+            sentences.append(
+                Sentence(
+                    text: Plural.count(unread.count, "file") + " given could not be read, so what "
+                        + (unread.count == 1 ? "it holds" : "they hold") + " is not known: "
+                        + named.joined(separator: "; ") + more + ".",
+                    step: nil, codes: []))
         }
         if !missing.isEmpty {
             sentences.append(
                 Sentence(
-                    text: "No evidence, for lack of artifacts: " + Self.list(missing) + ".", step: nil, codes: []))
+                    text: unread.isEmpty
+                        ? "No evidence, for lack of artifacts: " + Self.list(missing) + "."
+                        : "Nothing was read for " + Self.list(missing)
+                            + "; the files that could not be read may be of their kinds.",
+                    step: nil, codes: []))
+        }
+        if suppressed > 0 {
+            // `run --baseline`: the sentences above are of what is reported; say what was left out.
+            sentences.append(
+                Sentence(
+                    text: (sentences.isEmpty ? "Nothing new since the baseline: " : "Also ")
+                        + Plural.count(suppressed, "finding") + " the baseline already has "
+                        + (suppressed == 1 ? "is" : "are") + " left out.",
+                    step: nil, codes: []))
         }
         if sentences.isEmpty {
             sentences.append(Sentence(text: "The artifacts answer nothing this playbook asks.", step: nil, codes: []))
@@ -96,8 +143,8 @@ extension Verdict {
     }
 
     /// "step 5 (Simulator reproduction), step 6 (CoreAnimation memory and layer count)".
-    private static func list(_ steps: [StepResult]) -> String {
-        steps.map { "step \($0.number) (\($0.step.title))" }.joined(separator: ", ")
+    private static func list(_ steps: [FindingsDocument.StepRecord]) -> String {
+        steps.map { "step \($0.number) (\($0.title))" }.joined(separator: ", ")
     }
 
     /// A title as a sentence: with a closing period.

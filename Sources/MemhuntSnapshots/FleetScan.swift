@@ -17,7 +17,7 @@ public struct ScanRecord: Sendable, Hashable, Encodable {
         /// The process's states joined with `,` (`suspended`, `active,frontmost`); MetricKit's average
         /// suspended memory is `suspended`.
         public var state: String?
-        /// The JetsamEvent kill reason, or a crash report's kind (`memory-limit`, `watchdog`, `killed`, `crash`).
+        /// The JetsamEvent kill reason, or a crash report's kind (`memory-limit`, `watchdog`, `system`, `crash`).
         public var reason: String?
 
         public init(

@@ -1,7 +1,9 @@
 import Foundation
 import MemhuntArtifacts
+import MemhuntChecks
 import MemhuntCore
 import MemhuntFormats
+import MemhuntReports
 import MemhuntTestSupport
 import Testing
 
@@ -10,6 +12,11 @@ import Testing
 /// Contradictions are found by finding codes, never by title text.
 @Suite struct ConsistencyTests {
     static let playbooks = ["memory-hunt", "widget-budget", "layout-freeze", "navigation-growth"]
+
+    /// Words that assert an absence: never said while a file that could hold it went unread.
+    static let absences = [
+        "for lack of artifacts", "among the artifacts", "say nothing of", "no sign that it ended", "lists it alive",
+    ]
 
     /// Codes that say the subject ended, in any way.
     static let ended: Set<String> = [
@@ -107,6 +114,38 @@ import Testing
                 ArtifactOwner.belongs(artifact, to: result.subject) != false
             else { return nil }
             return (artifact, payload)
+        }
+        // 4. A file given and not read is evidence of unknown content: no sentence then asserts an absence.
+        // A step's sentences are weighed against the unread files that may be of its kinds (or of no known kind);
+        // the closing sentences, of no step, against every unread file.
+        let unread = result.artifacts.filter { $0.status != .ok && $0.size != 0 }
+        if !unread.isEmpty {
+            let document = FindingsDocument(result, run: FindingsDocument.RunInfo(id: "consistency"))
+            // The kinds a text speaks of: those its check reads (a verdict sentence's, through its finding's
+            // code), else its step's; a closing sentence speaks of every kind.
+            func kinds(check: String?, step: String?) -> [ArtifactKind]? {
+                if let check, let type = builtInChecks.first(where: { $0.description.id == check }) {
+                    return type.description.reads
+                }
+                return step.flatMap { id in result.steps.first { $0.step.id == id }?.step.reads }
+            }
+            let texts =
+                (document.verdict?.sentences.map { sentence in
+                    let finding = result.findings.first { sentence.codes.contains($0.code) }
+                    return (sentence.text, kinds(check: finding?.check, step: sentence.step))
+                } ?? [])
+                + result.findings.map { ($0.title, kinds(check: $0.check, step: $0.step)) }
+            for (text, reads) in texts {
+                let relevant = unread.filter { artifact in
+                    reads.map { reads in artifact.kind.map(reads.contains) ?? true } ?? true
+                }
+                guard !relevant.isEmpty else { continue }
+                for absence in Self.absences where text.contains(absence) {
+                    violations.append(
+                        "\(name): \"\(text)\" says \"\(absence)\" while \(unread.count) files went unread ("
+                            + unread.prefix(2).map(\.source).joined(separator: ", ") + ")")
+                }
+            }
         }
         let reads = result.steps.contains { $0.checksRun.contains("metrickit-memory") }
         if reads, let newest = payloads.max(by: { ($0.1.time ?? 0) < ($1.1.time ?? 0) }), !newest.1.unreadable.isEmpty {

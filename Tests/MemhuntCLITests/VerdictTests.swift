@@ -75,4 +75,36 @@ import Testing
             Postmortem(runs: [document]).section("went-badly").contains(
                 "Step 3 (Resident size while suspended) was unanswered: its artifacts say nothing of Nope."))
     }
+
+    /// A file given and not read is evidence of unknown content: never "no crash report among the artifacts",
+    /// never "for lack of artifacts"; the unread files are counted and named.
+    @Test func unreadFilesAreNeverAnAbsence() async throws {
+        let result = try await Hunt.run(["bad"], app: "JustSend")
+        let none = try #require(result.findings.first { $0.code == "crash-report.none" })
+        #expect(
+            none.title.hasPrefix(
+                "No crash report of JustSend was read: 2 files that may be a crash report could not be read (notes.txt")
+        )
+        #expect(none.severity == .notice)
+        let texts = Verdict(result).sentences.map(\.text)
+        #expect(texts.contains { $0.hasPrefix("4 files given could not be read, so what they hold is not known: ") })
+        #expect(!texts.contains { $0.contains("for lack of artifacts") || $0.contains("among the artifacts") })
+        #expect(texts.contains { $0.hasPrefix("Nothing was read for step 3 (Resident size while suspended)") })
+        // The empty file holds nothing: it is not counted as unknown content.
+        #expect(!texts.joined().contains("empty.ips"))
+    }
+
+    /// `run --baseline`: the verdict is of what is reported, and cites no code the findings left out.
+    @Test func theBaselineVerdictIsOfWhatIsReported() async throws {
+        let result = try await Hunt.run(["justsend"], app: "JustSend")
+        let document = FindingsDocument(result, run: FindingsDocument.RunInfo(id: "a"))
+        let quiet = document.suppressing(document, source: "a.json")
+        #expect(quiet.findings.isEmpty)
+        #expect(
+            quiet.verdict?.sentences.map(\.text) == [
+                "Nothing new since the baseline: 14 findings the baseline already has are left out."
+            ])
+        let codes = Set(quiet.findings.map(\.code))
+        #expect(quiet.verdict?.sentences.allSatisfy { $0.codes.allSatisfy(codes.contains) } == true)
+    }
 }

@@ -99,7 +99,7 @@ func parsed(_ name: String) throws -> ParsedArtifact {
 
     @Test func dead10cc309FallsBackToProcName() throws {
         guard case .crashReport(let report) = try parsed("crash-309-dead10cc.ips") else { throw Failure("not a crash") }
-        #expect(report.kind == .killed)
+        #expect(report.kind == .system)
         #expect(report.appName == "Locker")
         #expect(report.bundleID == "dev.memhunt.locker")
         #expect(report.terminationCode == 3_735_883_980)
@@ -128,7 +128,7 @@ func parsed(_ name: String) throws -> ParsedArtifact {
         guard case .crashReport(let report) = try parsed("crash-hybrid-109.crash") else { throw Failure("not a crash") }
         #expect(report.format == .ipsText)
         #expect(report.header?.bugType == "109")
-        #expect(report.kind == .killed)
+        #expect(report.kind == .system)
         #expect(report.appName == "Hybrid")
         #expect(report.processName == "Hybrid")
         #expect(report.date == "2019-09-10 11:12:12.9000 +0000")
@@ -154,7 +154,7 @@ func parsed(_ name: String) throws -> ParsedArtifact {
         #expect(kind("EXC_RESOURCE", nil, subtype: "MEMORY", message: diagnostic) == .other)
         #expect(kind("EXC_RESOURCE", nil, subtype: "CPU", message: "(Limit 50%) Observed 60% over 180 secs") == .other)
         #expect(kind("EXC_CRASH", "SIGKILL", namespace: "JETSAM") == .memoryLimit)
-        #expect(kind("EXC_CRASH", "SIGKILL", namespace: "RUNNINGBOARD", code: 0xDEAD_10CC) == .killed)
+        #expect(kind("EXC_CRASH", "SIGKILL", namespace: "RUNNINGBOARD", code: 0xDEAD_10CC) == .system)
         #expect(kind("EXC_CRASH", "SIGABRT") == .crash)
         #expect(kind("EXC_BREAKPOINT", nil) == .crash)
         #expect(kind(nil, nil) == .other)

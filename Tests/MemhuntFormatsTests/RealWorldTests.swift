@@ -24,12 +24,12 @@ struct RealWorldTests {
         "jetsam/jetsam_highwater.crash": .jetsam,
         "jetsam/jetsam_vm-thrashing.crash": .jetsamFailure,
         "jetsam/jetsam_per-process-limit.crash": .recognized(.analyticsLog),
-        "crash-ips/web4app.app.ips": .crash(.killed),
+        "crash-ips/web4app.app.ips": .crash(.system),
         "crash-ips/App-watchdog-0x8BADF00D-iOS26.6.2-EXCERPT.ips": .crash(.watchdog),
         "crash-ips/ips2crashlog_source.ips": .crash(.crash),
         "crash-legacy/kiosk_startup_ios.crash": .crash(.watchdog),
-        "crash-legacy/one_messenger_sql_ios.crash": .crash(.killed),
-        "crash-legacy/mobile_sms_security_ios.crash": .crash(.killed),
+        "crash-legacy/one_messenger_sql_ios.crash": .crash(.system),
+        "crash-legacy/mobile_sms_security_ios.crash": .crash(.system),
         "crash-legacy/icdab_planets.crash": .crash(.crash),
         "crash-legacy/icdab_wrap_ios_14_2.crash": .crash(.crash),
         "crash-legacy/adventure_crash_ios.crash": .crash(.crash),
@@ -45,7 +45,8 @@ struct RealWorldTests {
         "metrickit/sentry-callstacktree-tree-real.json": .unrecognized,
         "metrickit/sentry-callstacktree-per-thread.json": .unrecognized,
         "metrickit/sentry-callstacktree-not-per-thread.json": .unrecognized,
-        "vmmap/icdab_camera_iOSonMac.crash": .crash(.crash),
+        // Namespace TCC: ended by the system for privacy, not an ordinary crash.
+        "vmmap/icdab_camera_iOSonMac.crash": .crash(.system),
     ]
 
     static func bytes(_ relative: String) throws -> [UInt8] {

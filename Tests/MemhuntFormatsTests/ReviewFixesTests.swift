@@ -18,7 +18,7 @@ import Testing
                 + "Termination Reason: Namespace CODESIGNING,\tCode 0x1\n")
         #expect(report.terminationNamespace == "CODESIGNING")
         #expect(report.terminationCode == 1)
-        #expect(report.kind == .killed)
+        #expect(report.kind == .system)
     }
 
     @Test func vmmapRowNameEndingInANumberIsReadFromTheRight() {

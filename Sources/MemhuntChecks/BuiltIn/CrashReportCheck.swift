@@ -12,7 +12,7 @@ struct CrashReportCheck: Check {
             "crash.reports", .count, "Crash reports of the subject among the artifacts.")
         static let kind = FactDescription(
             "crash.kind", .text,
-            "How the newest crash report of the subject ended (none, memory-limit, watchdog, killed, crash, other)."
+            "How the newest crash report of the subject ended (none, memory-limit, watchdog, system, crash, other)."
         )
         static let ended = FactDescription(
             "crash.ended", .flag,
@@ -38,8 +38,8 @@ struct CrashReportCheck: Check {
             "crash.appVersion", .text, "The app version (build) of the newest report.")
         static let fileLock = FactDescription(
             "crash.fileLock", .list,
-            "Lines of the newest report that name SQLite (regions or frames): a file "
-                + "lock held while suspended is what 0xdead10cc means.")
+            "Frames of the newest report's threads inside SQLite, when it ended with 0xdead10cc: a file "
+                + "lock held while suspended is what that code means.")
     }
 
     /// The findings it emits, declared once for the description and the body.
@@ -153,7 +153,9 @@ struct CrashReportCheck: Check {
             })?.element
         else {
             output.record(Fact.kind, .string(CrashKind.none.rawValue))
-            output.emit(signs.isEmpty ? Self.none(app, context: context) : Self.endedWithoutReport(app, signs))
+            output.emit(
+                signs.isEmpty ? Self.none(app, context: context) : Self.endedWithoutReport(app, signs, context: context)
+            )
             Self.present(&output, reports: [], signs: signs, context: context)
             return output
         }
@@ -193,7 +195,10 @@ struct CrashReportCheck: Check {
     /// The headline, the impact and the timeline of what the run shows of an ending.
     static func present(_ output: inout CheckOutput, reports: [Artifact], signs: [Sign], context: CheckContext) {
         let kind = output.facts[Fact.kind.key]?.stringValue ?? CrashKind.none.rawValue
-        if reports.isEmpty {
+        if reports.isEmpty, let unread = context.unreadNote(.crashReport, as: "a crash report") {
+            output.headline(Fact.reports, "crash reports", "no crash report read")
+            output.impact("No crash report was read: \(unread).")
+        } else if reports.isEmpty {
             output.headline(Fact.reports, "crash reports", "no crash report")
             output.impact(
                 signs.isEmpty
@@ -220,6 +225,18 @@ struct CrashReportCheck: Check {
     /// No crash report and nothing else showing an ending. "Alive" only with a jetsam record that lists the
     /// app, and only for that record's moment: no artifact here shows what came after it.
     static func none(_ app: String, context: CheckContext) -> Finding {
+        // A file that may be a crash report and could not be read: nothing is said of an absence, nor of life.
+        if let unread = context.unreadNote(.crashReport, as: "a crash report") {
+            return Finding(
+                code: Code.crashReportNone.code,
+                severity: .notice,
+                title: "No crash report of \(app) was read: \(unread)",
+                detail: "\(unread.prefix(1).uppercased() + unread.dropFirst()), so whether a crash report of \(app) is "
+                    + "among the artifacts is not known, nor whether the app ended. The crash report, read whole, would "
+                    + "settle it.",
+                evidence: context.unread.prefix(3).map { Evidence(source: $0.source) },
+                next: .collect(.crashReport, "Collect the file again whole, or export it from the device as .ips."))
+        }
         let alive = JetsamRecord.all(in: context).reversed().compactMap {
             record -> (JetsamRecord, JetsamSnapshot.Process)? in
             record.processes(of: context.subject).first.map { (record, $0) }
@@ -250,12 +267,14 @@ struct CrashReportCheck: Check {
                 "Collect the jetsam record: it lists every process alive at that moment, not only the dead."))
     }
 
-    static func endedWithoutReport(_ app: String, _ signs: [Sign]) -> Finding {
+    static func endedWithoutReport(_ app: String, _ signs: [Sign], context: CheckContext) -> Finding {
         let killed = signs.contains { $0.tag == "jetsam" }
         return Finding(
             code: Code.endedWithoutReport.code,
             severity: .notice,
-            title: "No crash report of \(app), but it ended: " + signs.map(\.text).joined(separator: "; "),
+            title: "No crash report of \(app)"
+                + (context.unreadNote(.crashReport, as: "a crash report").map { " was read (\($0))" } ?? "")
+                + ", but it ended: " + signs.map(\.text).joined(separator: "; "),
             detail: "No crash report of \(app) among the artifacts, yet other artifacts show it ended: "
                 + signs.map(\.text).joined(separator: "; ") + "."
                 + (killed
@@ -328,8 +347,11 @@ struct CrashReportCheck: Check {
                 Finding(
                     code: Code.crashReportNone.code,
                     severity: .info,
-                    title: "No crash report among the artifacts",
-                    detail: "No crash report among the artifacts, and no app was named; without one, no other "
+                    title: context.unreadNote(.crashReport, as: "a crash report").map {
+                        "No crash report was read: " + $0
+                    }
+                        ?? "No crash report among the artifacts",
+                    detail: "No crash report was read, and no app was named; without one, no other "
                         + "artifact is weighed for an ending.",
                     next: .decide(.chooseApp, "Name the app under investigation (a process name or bundle id).")))
             return output
@@ -367,7 +389,7 @@ struct CrashReportCheck: Check {
         case .crash: "crashed"
         case .memoryLimit: "was killed at its memory limit"
         case .watchdog: "was ended by the watchdog"
-        case .killed: "was ended by the system"
+        case .system: "was ended by the system"
         case .none, .other: "ended"
         }
     }
@@ -403,9 +425,13 @@ struct CrashReportCheck: Check {
         }
         if report.terminationCode == 0xDEAD_10CC {
             sentences.append(
-                report.fileLockEvidence.isEmpty
-                    ? "The report shows no SQLite region or frame: look for another file lock held while suspended."
-                    : "File-lock evidence: " + report.fileLockEvidence.joined(separator: "; ") + ".")
+                !report.fileLockEvidence.isEmpty
+                    ? "File-lock evidence, threads inside SQLite: " + report.fileLockEvidence.joined(separator: "; ")
+                        + "."
+                    : (report.terminationDescription ?? "").lowercased().contains("locked")
+                        ? "The termination reason names the locked files; no thread of the report is inside SQLite."
+                        : "No thread of the report is inside SQLite: look for another file lock held while suspended "
+                            + "(a shared container, a file coordinator).")
         }
         return sentences.joined(separator: " ")
     }
@@ -413,7 +439,7 @@ struct CrashReportCheck: Check {
     private static func severity(_ kind: CrashKind) -> Severity {
         switch kind {
         case .memoryLimit: .critical
-        case .watchdog, .killed, .crash: .warning
+        case .watchdog, .system, .crash: .warning
         case .none, .other: .notice
         }
     }
@@ -425,9 +451,13 @@ struct CrashReportCheck: Check {
                 "The main thread was blocked past the watchdog's allowance: read the main thread's frames above.")
         case .memoryLimit:
             .step("jetsam-record", "It crossed its footprint limit: the jetsam record shows what it held.")
-        case .killed where report.terminationCode == 0xDEAD_10CC:
+        case .system where report.terminationNamespace?.uppercased() == "TCC":
+            .change(
+                "Ended for privacy: add the usage description (NSCameraUsageDescription, …) the termination reason "
+                    + "names to Info.plist, or stop accessing that data.")
+        case .system where report.terminationCode == 0xDEAD_10CC:
             .change("Release file locks (SQLite, shared containers) before the app is suspended: 0xdead10cc.")
-        case .killed: .change("Killed by the system: read the termination reason above.")
+        case .system: .change("Ended by the system: read the termination reason above.")
         case .crash: .change("An ordinary crash: symbolicate the faulting thread; memory may be unrelated.")
         case .none, .other: .change("Read the report's exception and termination sections.")
         }

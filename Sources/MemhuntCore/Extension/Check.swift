@@ -70,6 +70,10 @@ public struct CheckContext: Sendable {
     public var playbookDirectory: String?
     /// What the run computed once for all its checks (record snapshots).
     public var memo: RunMemo
+    /// Artifacts given that could not be read and that may be of the kinds the check reads (their kind was
+    /// detected as one of them, or no kind was): evidence of unknown content, so the check never says "no X"
+    /// while one is here.
+    public var unread: [Artifact] = []
 
     public init(
         stepID: String, parameters: [String: FactValue], artifacts: [Artifact], subject: Subject, facts: Facts,
@@ -82,6 +86,16 @@ public struct CheckContext: Sendable {
         self.facts = facts
         self.playbookDirectory = playbookDirectory
         self.memo = memo
+    }
+
+    /// "1 file that may be a crash report could not be read: NAME: why", for the unread artifacts that may
+    /// be of `kind`; nil when there are none.
+    public func unreadNote(_ kind: ArtifactKind, as what: String) -> String? {
+        let files = unread.filter { $0.kind == nil || $0.kind == kind }
+        guard !files.isEmpty else { return nil }
+        let named = files.prefix(3).map { $0.fileName + ($0.error.map { ": " + $0 } ?? "") }
+        return Plural.count(files.count, "file") + " that may be " + what + " could not be read ("
+            + named.joined(separator: "; ") + (files.count > 3 ? "; …" : "") + ")"
     }
 
     /// The `ok` artifacts of one kind, in source order.
