@@ -33,6 +33,7 @@ public enum JetsamParser {
             build: body["build"]?.string, pageSize: pageSize, compressions: memoryStatus["compressions"]?.uint64,
             largestProcess: body["largestProcess"]?.string, processes: processes)
         event.decompressions = memoryStatus["decompressions"]?.uint64
+        event.deviceKey = body["crashReporterKey"]?.string
         event.compressorPages = memoryStatus["compressorSize"]?.uint64
         event.uncompressedPages = memoryStatus["uncompressed"]?.uint64
         let queues = memoryStatus["memoryPages"]?.members ?? []

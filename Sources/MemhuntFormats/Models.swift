@@ -35,6 +35,8 @@ public struct JetsamEvent: Sendable, Hashable {
     public var time: Double?
     public var product: String?
     public var build: String?
+    /// `crashReporterKey`: the device's identity (the same on every record of one device).
+    public var deviceKey: String?
     /// Bytes per page: 16384 on A9+ devices, 4096 on A7/A8. Never assumed.
     public var pageSize: UInt64
     /// Cumulative count of pages compressed since boot (`memoryStatus.compressions`).

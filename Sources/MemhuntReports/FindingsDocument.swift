@@ -118,6 +118,8 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
         public var isOperand: Bool?
         /// The app the artifact names (a crash report's app, a MetricKit bundle id, a vmmap's process).
         public var app: String?
+        /// The source of an earlier artifact with the same bytes: this one was counted once, as that one.
+        public var duplicateOf: String?
         /// Whether it is of the subject: false when it names another app (its numbers are not the subject's),
         /// true when it names the subject (a JetsamEvent: lists it), absent when it names none.
         public var ofSubject: Bool?
@@ -207,6 +209,10 @@ extension FindingsDocument.ArtifactRecord {
         size = artifact.size
         status = artifact.status
         diagnostics = artifact.error.map { [$0] } ?? []
+        duplicateOf = artifact.duplicateOf
+        if let first = artifact.duplicateOf {
+            diagnostics.append("the same bytes as \(first) (sha256): counted once, as that one")
+        }
         finalURL = artifact.finalURL
         httpStatus = artifact.httpStatus
         operand = artifact.operand

@@ -39,6 +39,8 @@ public struct JetsamSnapshot: Sendable, Hashable {
     public var time: Double?
     public var product: String?
     public var build: String?
+    /// `crashReporterKey`: the device's identity.
+    public var deviceKey: String?
     /// Bytes per page (16,384 on A9 and later, 4,096 on A7/A8).
     public var pageSize: UInt64
     /// `memoryStatus.compressions`: pages compressed since boot (a counter, not a moment).
@@ -80,6 +82,7 @@ public struct JetsamSnapshot: Sendable, Hashable {
         time = event.time
         product = event.product
         build = event.build
+        deviceKey = event.deviceKey
         pageSize = event.pageSize
         compressions = event.compressions
         largestProcess = event.largestProcess

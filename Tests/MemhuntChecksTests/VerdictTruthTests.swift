@@ -21,8 +21,10 @@ import Testing
         let first = try #require(result.steps.first?.findings.first)
         #expect(
             first.title
-                == "No crash report of JustSend, but it ended: killed by jetsam (per-process-limit) at "
+                == "No crash report of JustSend, but it ended: killed by jetsam (per-process-limit), recorded at "
                 + "2026-08-12 09:02:11.00 +0900")
+        // The record's time is when it was written, not the kill's own moment.
+        #expect(!first.title.contains(") at 2026"))
         #expect(!result.findings.contains { $0.title.contains("did not die") })
     }
 
@@ -187,7 +189,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write("rows.log", String(repeating: "LibraryRow: @self, _isSelected changed.\n", count: 8))
-        let result = try await Hunt.run([directory.path], app: "JustSend")
+        let result = try await Hunt.run([directory.path], app: nil)
         let churn = try #require(result.findings.first { $0.code == "change-log.closure-churn" })
         #expect(churn.title == "Unequal inputs: LibraryRow re-evaluated 8 times with @self changed")
         #expect(churn.detail.hasPrefix("In rows, 8 of LibraryRow's 8 evaluations listed @self as changed"))
@@ -201,7 +203,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write("burst.log", "Grid: @self changed.\nRow: _x changed.\nBar: _y changed.\nTab: _z changed.\n")
-        let result = try await Hunt.run([directory.path], app: "JustSend")
+        let result = try await Hunt.run([directory.path], app: nil)
         let fanOut = try #require(result.findings.first { $0.code == "change-log.fan-out" })
         #expect(fanOut.title == "Fan-out: 4 views evaluated in one burst, starting with Grid")
         #expect(
@@ -326,5 +328,32 @@ import Testing
         #expect(sample.findings.map(\.title) == ["1 artifact of apps not chosen: Chat (1 artifact)"])
         let chat = try await Hunt.run(["several-apps", "layout-freeze"], app: "Chat", playbook: "layout-freeze")
         #expect(chat.facts["sample.layoutPercent"] == 99.6)
+    }
+
+    /// A counter since boot makes a rate only between records of one device and one boot: two iPhones
+    /// 2.5 years apart give none, and say why.
+    @Test func aRateNeedsOneDeviceAndOneBoot() async throws {
+        let result = try await Hunt.run(
+            [Repo.root + "/Fixtures/examples/compressor-pressure.no-rate/raises"], app: "JustSend")
+        #expect(result.facts["jetsam.compressionsPerMinute"] == nil)
+        let refusal = try #require(result.findings.first { $0.code == "compressor-pressure.no-rate" })
+        #expect(refusal.title.hasSuffix("are of two different devices"))
+        // One device, one boot: the rate stands.
+        let same = try await Hunt.run(["pressure"], app: "JustSend")
+        #expect(same.facts["jetsam.compressionsPerMinute"] == 180_000)
+        #expect(!same.findings.contains { $0.code == "compressor-pressure.no-rate" })
+    }
+
+    /// A change log that names no process (another project's, in the same folder) is never weighed beside the
+    /// subject's own logs; alone, every sentence about it says what it rests on.
+    @Test func anUnattributedLogIsNotTheSubjects() async throws {
+        let other = Repo.root + "/Fixtures/examples/change-log.unattributed/raises"
+        let beside = try await Hunt.run([Repo.root + "/Fixtures/justsend/drawer-before.log", other], app: "JustSend")
+        #expect(!beside.findings.contains { $0.code == "change-log.fan-out" })
+        #expect(beside.findings.contains { $0.code == "change-log.unattributed" })
+        #expect(beside.facts["changes.logs"] == 1)
+        let alone = try await Hunt.run([other], app: "JustSend")
+        let fanOut = try #require(alone.findings.first { $0.code == "change-log.fan-out" })
+        #expect(fanOut.title.hasSuffix("(in a log that names no process, not tied to JustSend)"))
     }
 }

@@ -33,6 +33,8 @@ struct ChecksCommand: MemhuntCommand {
             var better: Better
             /// Whether it is a number to keep beside a fix.
             var measure: Bool
+            /// Whether it is a check's setting, not something an artifact says.
+            var setting: Bool
         }
         var id: String
         var title: String
@@ -51,7 +53,9 @@ struct ChecksCommand: MemhuntCommand {
             reads = d.reads
             codes = d.codes
             facts = d.facts.map {
-                Fact(key: $0.key, unit: $0.unit, meaning: $0.meaning, better: $0.better, measure: $0.measure)
+                Fact(
+                    key: $0.key, unit: $0.unit, meaning: $0.meaning, better: $0.better, measure: $0.measure,
+                    setting: $0.setting)
             }
             parameters = d.parameters.map { Parameter(name: $0.name, default: $0.defaultValue, help: $0.help) }
         }

@@ -48,6 +48,15 @@ struct ChangeLogCheck: Check {
                 .raises("Fixtures/navigation-growth/faq-visits.log"),
                 .quiet("Fixtures/justsend/drawer-before.log"),
             ])
+        static let unattributed = FindingCode(
+            "change-log.unattributed", .info,
+            "Change logs that name no process, beside the subject's own logs: listed, not weighed.",
+            examples: [
+                .raises(
+                    "Fixtures/justsend/drawer-before.log", "Fixtures/examples/change-log.unattributed/raises",
+                    app: "JustSend"),
+                .quiet("Fixtures/justsend/drawer-before.log", app: "JustSend"),
+            ])
         static let severalProcesses = FindingCode(
             "change-log.several-processes", .notice,
             "A change log's lines name several processes: its counts are of all of them together.",
@@ -80,6 +89,7 @@ struct ChangeLogCheck: Check {
             Code.closureChurn,
             Code.identityChurn,
             Code.severalProcesses,
+            Code.unattributed,
         ],
         parameters: [
             CheckParameter(
@@ -99,14 +109,33 @@ struct ChangeLogCheck: Check {
     }
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
-        let logs = context.artifacts(of: .changeLog).compactMap { artifact -> Log? in
+        let all = context.artifacts(of: .changeLog).compactMap { artifact -> Log? in
             guard case .repro(.changeLog(let summary))? = artifact.content else { return nil }
             return Log(
                 label: ReproSample.fileLabel(artifact.source), source: artifact.source, summary: summary,
                 artifact: artifact)
         }
-        guard !logs.isEmpty else { return CheckOutput(noInput: true) }
+        guard !all.isEmpty else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
+        // A log that names no process speaks for the subject only when none of its own logs is here; beside
+        // them it is listed, not weighed (it may be of another project in the same folder).
+        let own = all.filter { ArtifactOwner.belongs($0.artifact, to: context.subject) == true }
+        let unattributed = all.filter { ArtifactOwner.belongs($0.artifact, to: context.subject) == nil }
+        let logs = own.isEmpty ? all : own
+        if !own.isEmpty, !unattributed.isEmpty, let app = context.subject.app {
+            output.emit(
+                Code.unattributed,
+                title: Plural.count(unattributed.count, "change log") + (unattributed.count == 1 ? " names" : " name")
+                    + " no process, beside \(app)'s own: "
+                    + "not weighed",
+                detail: unattributed.map(\.label).joined(separator: ", ")
+                    + (unattributed.count == 1 ? " names" : " name")
+                    + " no process, so nothing ties " + (unattributed.count == 1 ? "it" : "them") + " to \(app); "
+                    + Plural.count(own.count, "log") + " of \(app) are read instead.",
+                evidence: unattributed.map { Evidence(source: $0.source) })
+        }
+        // Only unattributed logs: they are read, and every sentence about them says it rests on such a log.
+        let caveat = own.isEmpty && context.subject.app != nil && !unattributed.isEmpty
         output.record(Fact.logs, .int(logs.count))
         output.record(Fact.evaluations, .int(logs.reduce(0) { $0 + $1.summary.evaluations }))
         output.record(
@@ -135,6 +164,12 @@ struct ChangeLogCheck: Check {
             output.findings += fanOut(log, context)
             output.findings += churn(log, context)
             output.findings += identities(log, context)
+        }
+        if caveat {
+            let app = context.subject.app ?? "the app"
+            for index in output.findings.indices where output.findings[index].code != Code.unattributed.code {
+                output.findings[index].title += " (in a log that names no process, not tied to \(app))"
+            }
         }
         return output
     }

@@ -57,6 +57,13 @@ struct CompressorPressureCheck: Check {
                 .raises("Fixtures/pressure"),
                 .quiet("Fixtures/pressure/JetsamEvent-2026-08-11-111000.ips"),
             ])
+        static let noRate = FindingCode(
+            "compressor-pressure.no-rate", .info,
+            "Several records, and no rate between them: of two devices, two boots, or without a device identity.",
+            examples: [
+                .raises("Fixtures/examples/compressor-pressure.no-rate/raises"),
+                .quiet("Fixtures/pressure"),
+            ])
         static let notACount = FindingCode(
             "compressor-pressure.not-a-count", .info,
             "The record's compressions counter holds a value no count reaches (above 2^63 - 1; UInt64.max is -1 "
@@ -91,6 +98,7 @@ struct CompressorPressureCheck: Check {
             Code.atThatMoment,
             Code.compressorPressureRate,
             Code.notACount,
+            Code.noRate,
         ],
         parameters: [
             CheckParameter(
@@ -181,7 +189,16 @@ struct CompressorPressureCheck: Check {
                     evidence: pointers,
                     next: .step("suspended-footprint", "See how much the app held while the system was short.")))
         }
-        if let rate = Self.rate(record, in: context) {
+        if case .failure(let refusal)? = Self.rate(record, in: context) {
+            output.emit(
+                Code.noRate, title: "No compressions rate: " + refusal.reason,
+                detail: "The compressions counter runs since boot, so a rate needs two records of one device and one "
+                    + "boot; " + refusal.reason + ". Each record's counter stands alone.",
+                evidence: JetsamRecord.all(in: context).suffix(2).map {
+                    Evidence(source: $0.artifact.source, pointer: "/memoryStatus/compressions")
+                })
+        }
+        if case .success(let rate)? = Self.rate(record, in: context) {
             output.record(Fact.compressionsPerMinute, .int(Int(saturating: rate.perMinute)))
             let limit = context.double("max_compressions_per_minute")
             if rate.perMinute >= limit {
@@ -247,21 +264,53 @@ struct CompressorPressureCheck: Check {
         output.impact(line + ".")
     }
 
-    /// Compressions per minute from the record before `record` (in time) to `record`, when the counter did
-    /// not go down between them (a reboot resets it) and both are dated.
-    static func rate(_ record: JetsamRecord, in context: CheckContext) -> (
-        earlier: JetsamRecord, delta: Int, minutes: Double, perMinute: Double
-    )? {
+    /// A rate between two records of one device and one boot.
+    struct Rate {
+        var earlier: JetsamRecord
+        var delta: Int
+        var minutes: Double
+        var perMinute: Double
+    }
+
+    /// Compressions per minute from the record before `record` (in time) to `record`, or why there is none.
+    /// A counter since boot makes a rate only between records of one device (the same `crashReporterKey`)
+    /// and one boot: the same OS build (an update reboots) and a counter that did not go down (a reboot
+    /// resets it). nil when there is no earlier record.
+    static func rate(_ record: JetsamRecord, in context: CheckContext) -> Result<Rate, RateRefusal>? {
         let records = JetsamRecord.all(in: context)
         guard let index = records.firstIndex(where: { $0.artifact.source == record.artifact.source }), index > 0
         else { return nil }
         let earlier = records[index - 1]
-        guard let t0 = earlier.event.time, let t1 = record.event.time, t1 > t0,
-            let c0 = JetsamEvent.count(earlier.event.compressions),
-            let c1 = JetsamEvent.count(record.event.compressions),
-            c1 >= c0
-        else { return nil }
+        let names = "\(earlier.artifact.fileName) and \(record.artifact.fileName)"
+        guard let k0 = earlier.event.deviceKey, let k1 = record.event.deviceKey else {
+            return .failure(RateRefusal("\(names) do not both name their device (crashReporterKey)"))
+        }
+        guard k0 == k1 else { return .failure(RateRefusal("\(names) are of two different devices")) }
+        guard earlier.event.build == record.event.build else {
+            return .failure(
+                RateRefusal(
+                    "\(names) are of two OS builds (\(earlier.event.build ?? "?") and \(record.event.build ?? "?")): "
+                        + "the device restarted between them"))
+        }
+        guard let t0 = earlier.event.time, let t1 = record.event.time, t1 > t0 else {
+            return .failure(RateRefusal("\(names) do not both carry a time that orders them"))
+        }
+        guard let c0 = JetsamEvent.count(earlier.event.compressions),
+            let c1 = JetsamEvent.count(record.event.compressions)
+        else { return .failure(RateRefusal("\(names) do not both carry a compressions count")) }
+        guard c1 >= c0 else {
+            return .failure(
+                RateRefusal(
+                    "the counter went down from \(names.replacingOccurrences(of: " and ", with: " to ")): a restart reset it"
+                ))
+        }
         let minutes = (t1 - t0) / 60
-        return (earlier, c1 - c0, minutes, Double(c1 - c0) / minutes)
+        return .success(Rate(earlier: earlier, delta: c1 - c0, minutes: minutes, perMinute: Double(c1 - c0) / minutes))
+    }
+
+    /// Why two records give no rate.
+    struct RateRefusal: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
     }
 }

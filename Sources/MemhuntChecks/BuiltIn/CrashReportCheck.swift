@@ -296,7 +296,7 @@ struct CrashReportCheck: Check {
                 signs.append(
                     Sign(
                         tag: "jetsam",
-                        text: "killed by jetsam (\(reason))" + (record.event.date.map { " at \($0)" } ?? ""),
+                        text: "killed by jetsam (\(reason))" + (record.event.date.map { ", recorded at \($0)" } ?? ""),
                         evidence: record.evidence(process, "reason")))
             }
         }

@@ -9,10 +9,11 @@ struct WidgetBudgetCheck: Check {
             "budget.footprintMB", .megabytes, "The heaviest measured footprint of the extension.")
         static let limitMB = FactDescription(
             "budget.limitMB", .megabytes,
-            "The extension's documented memory limit (30 MB unless the playbook says otherwise).", better: .neutral)
+            "The extension's documented memory limit (30 MB unless the playbook says otherwise).", better: .neutral,
+            setting: true)
         static let ceilingMB = FactDescription(
             "budget.ceilingMB", .megabytes, "The limit less the headroom: what a measurement must stay under.",
-            better: .neutral)
+            better: .neutral, setting: true)
         static let images = FactDescription("budget.images", .count, "Images among the artifacts.", better: .neutral)
         static let imageMB = FactDescription(
             "budget.imageMB", .megabytes, "The largest decoded size of an image (width × height × 4 bytes).")

@@ -17,6 +17,10 @@ public enum RecordFacts {
         let result = await engine.run(
             step: step, number: 1, playbook: playbook, artifacts: [artifact], subject: Subject(app: nil, origin: .none),
             facts: [:], allowExec: false)
-        return (result.facts, result.factInfo)
+        // A check's settings (a limit and its default) are no fact of the file.
+        let settings = Set(readers.flatMap { $0.description.facts.filter(\.setting).map(\.key) })
+        return (
+            result.facts.filter { !settings.contains($0.key) }, result.factInfo.filter { !settings.contains($0.key) }
+        )
     }
 }

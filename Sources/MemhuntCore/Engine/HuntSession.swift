@@ -26,7 +26,7 @@ public struct HuntSession: Sendable {
 
     public init(playbook: Playbook, artifacts: [Artifact], app: String?, allowExec: Bool = false) {
         self.playbook = playbook
-        self.artifacts = artifacts
+        self.artifacts = Artifact.markingDuplicates(artifacts)
         self.app = app
         self.allowExec = allowExec || !playbook.isRemote
         self.results = Array(repeating: nil, count: playbook.steps.count)
@@ -54,7 +54,7 @@ public struct HuntSession: Sendable {
     }
 
     /// Adds artifacts; steps already run keep their results until run again.
-    public mutating func add(_ more: [Artifact]) { artifacts += more }
+    public mutating func add(_ more: [Artifact]) { artifacts = Artifact.markingDuplicates(artifacts + more) }
 
     /// Names the app under investigation.
     public mutating func setApp(_ name: String?) { app = name }

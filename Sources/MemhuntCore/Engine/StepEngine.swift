@@ -116,11 +116,13 @@ public struct StepEngine: Sendable {
         }
         func usable(_ kinds: [ArtifactKind]) -> [Artifact] {
             artifacts.filter { artifact in
-                artifact.status == .ok && (artifact.kind.map(kinds.contains) ?? false) && !isForeign(artifact)
+                artifact.status == .ok && artifact.duplicateOf == nil && (artifact.kind.map(kinds.contains) ?? false)
+                    && !isForeign(artifact)
             }
         }
         let foreign = artifacts.filter { artifact in
-            artifact.status == .ok && (artifact.kind.map(step.reads.contains) ?? false) && isForeign(artifact)
+            artifact.status == .ok && artifact.duplicateOf == nil && (artifact.kind.map(step.reads.contains) ?? false)
+                && isForeign(artifact)
         }
         let stepArtifacts = usable(step.reads)
         var output = CheckOutput()

@@ -34,6 +34,9 @@ public struct Artifact: Sendable, Hashable {
     /// found by walking a directory or listed by a manifest. An operand that cannot be read means the hunt
     /// could not be done as asked.
     public var isOperand: Bool = false
+    /// The source of an earlier artifact with the same bytes (sha256): this one is listed and counted once,
+    /// as that one.
+    public var duplicateOf: String?
 
     public init(
         source: String, localPath: String? = nil, kind: ArtifactKind? = nil, sha256: String? = nil,
@@ -54,6 +57,24 @@ public struct Artifact: Sendable, Hashable {
 }
 
 extension Artifact {
+    /// `artifacts` with every later copy of the same bytes marked as a duplicate of the first: the same file
+    /// given twice, reached through two operands, or listed twice, is one piece of evidence.
+    public static func markingDuplicates(_ artifacts: [Artifact]) -> [Artifact] {
+        var first: [String: String] = [:]
+        return artifacts.map { artifact in
+            var artifact = artifact
+            guard artifact.status == .ok, artifact.duplicateOf == nil, let sha = artifact.sha256 else {
+                return artifact
+            }
+            if let earlier = first[sha] {
+                artifact.duplicateOf = earlier
+            } else {
+                first[sha] = artifact.source
+            }
+            return artifact
+        }
+    }
+
     /// When the incident it records happened, as the artifact writes it: a crash report's or JetsamEvent's
     /// date, the end of a MetricKit payload's window, a measurement set's first reading (file order), a
     /// change log's first evaluation.

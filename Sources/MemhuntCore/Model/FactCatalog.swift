@@ -47,13 +47,20 @@ public struct FactDescription: Sendable, Hashable, Codable {
     public var better: Better
     /// A number that justifies a fix, to keep beside it (the postmortem's measurements), not only context.
     public var measure: Bool
+    /// A check's setting (a parameter, or what it computes from parameters alone), not something any artifact
+    /// says: `inspect`, which shows what a file says, leaves it out.
+    public var setting: Bool
 
-    public init(_ key: String, _ unit: FactUnit, _ meaning: String, better: Better? = nil, measure: Bool = false) {
+    public init(
+        _ key: String, _ unit: FactUnit, _ meaning: String, better: Better? = nil, measure: Bool = false,
+        setting: Bool = false
+    ) {
         self.key = key
         self.unit = unit
         self.meaning = meaning
         self.better = better ?? .implied(by: unit)
         self.measure = measure
+        self.setting = setting
     }
 
     /// The value with this fact's unit, as every renderer prints it.
