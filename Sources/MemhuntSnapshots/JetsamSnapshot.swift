@@ -53,19 +53,29 @@ public struct JetsamSnapshot: Sendable, Hashable {
     /// What the record shows about memory at that moment, when it has the page queues.
     public var moment: Moment?
 
-    /// Memory at the record's moment, from `memoryStatus`: the compressor's share of physical memory and
-    /// the free pages. Physical memory is the sum of the page queues that partition it (free, speculative,
-    /// active, inactive, throttled, wired) and the compressor's pages.
+    /// Memory at the record's moment, from `memoryStatus`, as the kernel counts it. The record's queues come
+    /// from XNU's `vm_stats()`, whose `free` already holds the speculative pages: physical memory is the
+    /// queues that partition it (free, active, inactive, throttled, wired) and the compressor's pages, and
+    /// the truly free pages are `free - speculative`. What jetsam compares with its thresholds is
+    /// `memorystatus_available_pages`, on iOS (CONFIG_JETSAM, `VM_CHECK_MEMORYSTATUS` in
+    /// osfmk/vm/vm_page.h) the pageable file-backed pages plus the free ones (plus secluded pages over
+    /// target, which no record carries); `fileBacked` is the first.
     public struct Moment: Sendable, Hashable {
         public var physicalPages: UInt64
         public var compressorPages: UInt64
-        /// `free` + `speculative`.
+        /// `free - speculative`: pages nobody uses.
         public var freePages: UInt64
+        /// `fileBacked`, when the record has it (iOS 13+).
+        public var fileBackedPages: UInt64?
 
         /// The compressor's share of physical memory, 0–100.
         public var compressorPercent: Double { 100 * Double(compressorPages) / Double(physicalPages) }
-        /// Free and speculative pages' share of physical memory, 0–100.
+        /// Free pages' share of physical memory, 0–100.
         public var freePercent: Double { 100 * Double(freePages) / Double(physicalPages) }
+        /// Jetsam's available pages (file-backed + free), when the record has file-backed pages.
+        public var availablePages: UInt64? { fileBackedPages.map { $0 &+ freePages } }
+        /// Their share of physical memory, 0–100.
+        public var availablePercent: Double? { availablePages.map { 100 * Double($0) / Double(physicalPages) } }
     }
 
     /// Kill reasons that mean the whole system was short of memory (not one process over its own limit).
@@ -92,9 +102,13 @@ public struct JetsamSnapshot: Sendable, Hashable {
         if let compressor = event.compressorPages, let free = queues[0], let speculative = queues[1],
             !queues.contains(nil)
         {
-            let physical = queues.reduce(compressor) { $0 &+ $1! }
+            // Speculative pages are inside `free`: counted once.
+            let physical = queues.enumerated().reduce(compressor) { $1.offset == 1 ? $0 : $0 &+ $1.element! }
             if physical > 0 {
-                moment = Moment(physicalPages: physical, compressorPages: compressor, freePages: free &+ speculative)
+                moment = Moment(
+                    physicalPages: physical, compressorPages: compressor,
+                    freePages: free >= speculative ? free - speculative : 0,
+                    fileBackedPages: event.memoryPages["fileBacked"])
             }
         }
         var processes = event.processes.map { p in

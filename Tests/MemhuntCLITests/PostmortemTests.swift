@@ -35,7 +35,8 @@ import Testing
         #expect(
             impact.contains(
                 "- The whole system: 15,734,833 compressions since boot (a counter: how much the device had "
-                    + "compressed since it started, not when); at the record's moment 1 % of memory was free or speculative."
+                    + "compressed since it started, not when); at the record's moment 0.6 % of memory was free and 6 % "
+                    + "available to jetsam (file-backed and free)."
             ))
         #expect(!text.contains("pressure on other apps"))
         // No crash report is information (step 1 says so), never something that went badly.

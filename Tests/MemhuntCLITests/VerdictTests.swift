@@ -13,8 +13,8 @@ import Testing
                 "No crash report of JustSend, and no sign that it ended: the jetsam record lists it alive.",
                 "JustSend ranked 7 of 16 processes by lifetime peak (725 MB).",
                 "JustSend held 122 MB while suspended.",
-                "Memory was short when the record was taken: 1 % of memory was free (4,010 free and speculative of "
-                    + "391,400 pages).",
+                "Memory was short when the record was taken: 6 % of memory was available to jetsam (23,430 pages: "
+                    + "21,200 file-backed and 2,230 free, of 390,510 pages).",
                 "Simulator reproduction: after-detail: 45 → 611 MB (×13.6).",
                 "Rendering structure holds the memory: 3,573 layers for 2,500 lines: a layer for every line; "
                     + "CoreAnimation 346 MB is 57 % of the 611 MB footprint.",

@@ -33,8 +33,8 @@ import Testing
                 "warning: JustSend ranked 7 of 16 processes by lifetime peak (725 MB)",
                 "notice: JustSend 725 MB vs ChatGPT 362 MB",
                 "warning: JustSend held 122 MB while suspended",
-                "warning: Memory was short when the record was taken: 1 % of memory was free (4,010 free and "
-                    + "speculative of 391,400 pages)",
+                "warning: Memory was short when the record was taken: 6 % of memory was available to jetsam "
+                    + "(23,430 pages: 21,200 file-backed and 2,230 free, of 390,510 pages)",
                 "notice: 15,734,833 compressions since boot",
             ])
         let suspended = try #require(result.findings.first { $0.check == "suspended-footprint" })

@@ -149,10 +149,13 @@ struct TriageWalk {
         }
         let document = walk.document()
         for step in document.steps {
-            let facts = step.facts.keys.sorted().map { "\($0) = " + document.formatted($0, step.facts[$0]!) }
-            io.say(
-                "  \(step.number)  \(step.title)  \(step.status.rawValue)" + (facts.isEmpty ? "" : ": ")
-                    + facts.joined(separator: ", "))
+            // The step's headline, as its checks put it; the facts themselves when they gave none.
+            let headline = document.result(of: step)
+            let facts =
+                headline.isEmpty
+                ? step.facts.keys.sorted().map { "\($0) = " + document.formatted($0, step.facts[$0]!) }
+                    .joined(separator: ", ") : headline
+            io.say("  \(step.number)  \(step.title)  \(step.status.rawValue)" + (facts.isEmpty ? "" : ": ") + facts)
         }
         return walk
     }

@@ -22,7 +22,12 @@ struct CompressorPressureCheck: Check {
         )
         static let freePercent = FactDescription(
             "jetsam.freePercent", .percent,
-            "Free and speculative pages as a share of physical memory at that moment.")
+            "Free pages (memoryPages free less speculative, which it holds) as a share of physical memory at "
+                + "that moment.")
+        static let availablePercent = FactDescription(
+            "jetsam.availablePercent", .percent,
+            "Pages jetsam counts as available (memorystatus_available_pages: file-backed + free) as a share of "
+                + "physical memory at that moment, when the record has fileBacked.", better: .higher)
         static let pressureKills = FactDescription(
             "jetsam.pressureKills", .count,
             "Processes the record shows killed for a system-wide shortage (vm-pageshortage, thrashing …).")
@@ -90,6 +95,7 @@ struct CompressorPressureCheck: Check {
             Fact.decompressions,
             Fact.compressorPercent,
             Fact.freePercent,
+            Fact.availablePercent,
             Fact.pressureKills,
             Fact.compressionsPerMinute,
         ],
@@ -107,7 +113,9 @@ struct CompressorPressureCheck: Check {
                 "max_compressor_percent", default: 25,
                 "Warn when the compressor holds this share (%) of physical memory or more."),
             CheckParameter(
-                "min_free_percent", default: 2, "Warn when free and speculative pages are below this share (%)."),
+                "min_available_percent", default: 15,
+                "Warn when the pages jetsam counts as available are below this share (%): 15 is XNU's default "
+                    + "pressure level for devices up to 6 GB."),
             CheckParameter(
                 "max_compressions_per_minute", default: 60_000,
                 "Warn when two records of one boot show this many compressions per minute or more."),
@@ -154,12 +162,17 @@ struct CompressorPressureCheck: Check {
                         + "(\(FactValue.grouped(Int(clamping: moment.compressorPages))) of \(pages) pages)")
                 pointers.append(Evidence(source: source, pointer: "/memoryStatus/compressorSize"))
             }
-            if moment.freePercent < context.double("min_free_percent") {
-                evidence.append(
-                    "\(FactValue.oneDecimal(moment.freePercent).description) % of memory was free "
-                        + "(\(FactValue.grouped(Int(clamping: moment.freePages))) free and speculative of \(pages) pages)"
-                )
-                pointers.append(Evidence(source: source, pointer: "/memoryStatus/memoryPages/free"))
+            if let available = moment.availablePages, let share = moment.availablePercent {
+                output.record(Fact.availablePercent, .oneDecimal(share))
+                if share < context.double("min_available_percent") {
+                    evidence.append(
+                        "\(FactValue.oneDecimal(share).description) % of memory was available to jetsam "
+                            + "(\(FactValue.grouped(Int(clamping: available))) pages: "
+                            + "\(FactValue.grouped(Int(clamping: moment.fileBackedPages ?? 0))) file-backed and "
+                            + "\(FactValue.grouped(Int(clamping: moment.freePages))) free, of \(pages) pages)")
+                    pointers.append(Evidence(source: source, pointer: "/memoryStatus/memoryPages/fileBacked"))
+                    pointers.append(Evidence(source: source, pointer: "/memoryStatus/memoryPages/free"))
+                }
             }
         }
         let kills = event.pressureKills
@@ -176,7 +189,10 @@ struct CompressorPressureCheck: Check {
         let momentText =
             moment.map {
                 "At that moment the compressor held \(FactValue.oneDecimal($0.compressorPercent).description) % of "
-                    + "memory and \(FactValue.oneDecimal($0.freePercent).description) % was free."
+                    + "memory and \(FactValue.oneDecimal($0.freePercent).description) % was free"
+                    + ($0.availablePercent.map {
+                        "; \(FactValue.oneDecimal($0).description) % was available to jetsam (file-backed and free)."
+                    } ?? "; the record has no file-backed count, so what jetsam counts as available is not known.")
             } ?? "The record has no compressor size or page queues to tell that moment."
         if !evidence.isEmpty {
             output.emit(
@@ -249,8 +265,10 @@ struct CompressorPressureCheck: Check {
             Fact.compressorPercent, "compressor share",
             facts[Fact.compressorPercent.key].map { "compressor \(Fact.compressorPercent.format($0)) of memory" })
         output.headline(
-            Fact.freePercent, "free and speculative",
-            facts[Fact.freePercent.key].map { "\(Fact.freePercent.format($0)) free and speculative" })
+            Fact.availablePercent, "available to jetsam",
+            facts[Fact.availablePercent.key].map { "\(Fact.availablePercent.format($0)) available to jetsam" })
+        output.headline(
+            Fact.freePercent, "free", facts[Fact.freePercent.key].map { "\(Fact.freePercent.format($0)) free" })
         output.headline(
             Fact.compressionsPerMinute, "rate",
             facts[Fact.compressionsPerMinute.key].map { "\($0) compressions per minute" })
@@ -259,7 +277,10 @@ struct CompressorPressureCheck: Check {
             "The whole system: \(compressions) compressions since boot (a counter: how much the device had "
             + "compressed since it started, not when)"
         if let free = facts[Fact.freePercent.key] {
-            line += "; at the record's moment \(Fact.freePercent.format(free)) of memory was free or speculative"
+            line += "; at the record's moment \(Fact.freePercent.format(free)) of memory was free"
+            if let available = facts[Fact.availablePercent.key] {
+                line += " and \(Fact.availablePercent.format(available)) available to jetsam (file-backed and free)"
+            }
         }
         output.impact(line + ".")
     }

@@ -137,6 +137,8 @@ public struct HuntSession: Sendable {
         public var findings: [Finding]
         public var failures: [CheckFailure]
         public var checksRun: [String]
+        /// What the checks said a reader should see (absent in sessions saved before it existed).
+        public var presentation: Presentation?
     }
 
     /// The session's state, to encode.
@@ -148,7 +150,8 @@ public struct HuntSession: Sendable {
                 result.map {
                     StepState(
                         id: $0.step.id, status: $0.status, facts: $0.facts, factInfo: $0.factInfo,
-                        findings: $0.findings, failures: $0.failures, checksRun: $0.checksRun)
+                        findings: $0.findings, failures: $0.failures, checksRun: $0.checksRun,
+                        presentation: $0.presentation)
                 }
             })
     }
@@ -182,7 +185,8 @@ public struct HuntSession: Sendable {
             }
             results[index] = StepResult(
                 number: index + 1, step: step, status: stored.status, facts: stored.facts, findings: stored.findings,
-                failures: stored.failures, checksRun: stored.checksRun, factInfo: stored.factInfo)
+                failures: stored.failures, checksRun: stored.checksRun, factInfo: stored.factInfo,
+                presentation: stored.presentation ?? Presentation())
         }
         cursor = min(max(0, state.cursor), playbook.steps.count)
     }

@@ -162,7 +162,7 @@ public enum BuiltInPlaybooks {
                     with:
                       max_compressions: 1000000
                       max_compressor_percent: 25
-                      min_free_percent: 2
+                      min_available_percent: 15
                       max_compressions_per_minute: 60000
                 guidance:
                   collect: >-
