@@ -17,6 +17,8 @@ public enum JetsamParser {
         -> JetsamEvent
     {
         guard body.members != nil else { throw FormatError("JetsamEvent body is not a JSON object") }
+        // The streamed array was left out of `body`: it counts as one more `processes` member.
+        let streamed = processes != nil ? 1 : 0
         guard let memoryStatus = body["memoryStatus"], memoryStatus.members != nil else {
             throw FormatError("JetsamEvent has no memoryStatus object")
         }
@@ -34,6 +36,16 @@ public enum JetsamParser {
             largestProcess: body["largestProcess"]?.string, processes: processes)
         event.decompressions = memoryStatus["decompressions"]?.uint64
         event.deviceKey = body["crashReporterKey"]?.string
+        // A key given twice is read once, the first; the record says so rather than choosing in silence.
+        for key in ["processes", "memoryStatus", "largestProcess", "date"] {
+            let count = (body.members ?? []).count { $0.key == key } + (key == "processes" ? streamed : 0)
+            if count > 1 { event.diagnostics.append("the key \"\(key)\" is given \(count) times: the first is read") }
+        }
+        for process in event.processes where !process.unreadable.isEmpty {
+            event.diagnostics.append(
+                "processes[\(process.index)] (\(process.name)): " + process.unreadable.joined(separator: ", ")
+                    + " is no page count, left out")
+        }
         event.compressorPages = memoryStatus["compressorSize"]?.uint64
         event.uncompressedPages = memoryStatus["uncompressed"]?.uint64
         let queues = memoryStatus["memoryPages"]?.members ?? []
@@ -108,11 +120,25 @@ struct ProcessFields<Value: ProcessFieldValue> {
     func process(index: Int) -> JetsamProcess {
         let pidValue = pid?.int
         let internalPages = physicalPages?.built["internal"]
-        return JetsamProcess(
+        var process = JetsamProcess(
             index: index, name: name?.string ?? pidValue.map { "pid \($0)" } ?? "", pid: pidValue,
             rpages: rpages?.uint64 ?? 0, lifetimeMax: lifetimeMax?.uint64, states: states?.strings ?? [],
             reason: reason?.string, priority: priority?.int, residentInternalPages: internalPages?[0]?.uint64,
             compressedInternalPages: internalPages?[1]?.uint64, freezeSkipReason: (freezeColon ?? freeze)?.string)
+        // A page count that is present and no count (out of UInt64's range, a fraction, a string) is said, never
+        // read as 0 or as absent.
+        for (field, value) in [("rpages", rpages), ("lifetimeMax", lifetimeMax)] {
+            guard let value, value.uint64 == nil else { continue }
+            let written: String
+            switch value.built {
+            case .number(let text): written = text
+            case .string(let text): written = "\"" + text + "\""
+            case .null: written = "null"
+            default: written = "not a number"
+            }
+            process.unreadable.append("\(field) \(written.count > 40 ? String(written.prefix(40)) + "…" : written)")
+        }
+        return process
     }
 }
 

@@ -37,6 +37,9 @@ public struct JetsamEvent: Sendable, Hashable {
     public var build: String?
     /// `crashReporterKey`: the device's identity (the same on every record of one device).
     public var deviceKey: String?
+    /// What the record holds that could not be read as written (a number out of range, a key given twice),
+    /// one sentence each: the artifact's diagnostics.
+    public var diagnostics: [String] = []
     /// Bytes per page: 16384 on A9+ devices, 4096 on A7/A8. Never assumed.
     public var pageSize: UInt64
     /// Cumulative count of pages compressed since boot (`memoryStatus.compressions`).
@@ -100,6 +103,9 @@ public struct JetsamProcess: Sendable, Hashable {
     public var compressedInternalPages: UInt64?
     /// The key literally is `"freeze_skip_reason:"`.
     public var freezeSkipReason: String?
+    /// Fields present whose value is no page count (`lifetimeMax 18446744073709551616000`): never guessed, and
+    /// named in the artifact's diagnostics.
+    public var unreadable: [String] = []
 
     public init(
         index: Int, name: String, pid: Int? = nil, rpages: UInt64, lifetimeMax: UInt64? = nil,

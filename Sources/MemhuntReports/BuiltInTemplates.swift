@@ -9,7 +9,7 @@ public enum BuiltInTemplates {
             text: #"""
             # Postmortem: {{app}}: {{playbook}}
 
-            | | |
+            | Field | Value |
             |---|---|
             | Status | {{section status}} |
             | Incident date | {{date}} |

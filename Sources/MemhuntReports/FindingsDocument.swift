@@ -208,7 +208,7 @@ extension FindingsDocument.ArtifactRecord {
         sha256 = artifact.sha256
         size = artifact.size
         status = artifact.status
-        diagnostics = artifact.error.map { [$0] } ?? []
+        diagnostics = (artifact.error.map { [$0] } ?? []) + artifact.notes
         duplicateOf = artifact.duplicateOf
         if let first = artifact.duplicateOf {
             diagnostics.append("the same bytes as \(first) (sha256): counted once, as that one")

@@ -11,10 +11,11 @@ extension FindingsDocument.Gate {
     /// Exit 2 when the hunt could not be done as asked: a check failed, an operand does not exist or cannot
     /// be read, a directory gave nothing readable, or the app given matches nothing any artifact names.
     /// Files of a walked directory that no parser recognizes stay informational.
-    public static func decide(_ document: FindingsDocument, failOn: Severity?, operands: [String] = [])
-        -> FindingsDocument.Gate
-    {
-        let reasons = couldNotRun(document, operands: operands)
+    /// `unreadNaming`: files that could not be read whose text names the app given.
+    public static func decide(
+        _ document: FindingsDocument, failOn: Severity?, operands: [String] = [], unreadNaming: [String] = []
+    ) -> FindingsDocument.Gate {
+        let reasons = couldNotRun(document, operands: operands, unreadNaming: unreadNaming)
         if !reasons.isEmpty {
             return FindingsDocument.Gate(
                 failOn: failOn, exitStatus: couldNotRunStatus,
@@ -34,7 +35,9 @@ extension FindingsDocument.Gate {
 
     /// Why the hunt could not be done as asked, one clause per cause; empty when it could.
     /// `operands` as the artifacts show them (credentials removed).
-    public static func couldNotRun(_ document: FindingsDocument, operands: [String]) -> [String] {
+    public static func couldNotRun(_ document: FindingsDocument, operands: [String], unreadNaming: [String] = [])
+        -> [String]
+    {
         var reasons: [String] = []
         let failed = document.failures
         if !failed.isEmpty {
@@ -58,12 +61,18 @@ extension FindingsDocument.Gate {
                         + "\(broken) could not be read)")
             }
         }
-        if document.subject.origin == .given, document.subject.matched == false, let app = document.subject.app {
+        // An app named only in files that could not be read may be the subject of what they hold: not a hunt that
+        // could not be done (the verdict names the unread files).
+        if document.subject.origin == .given, document.subject.matched == false, let app = document.subject.app,
+            unreadNaming.isEmpty
+        {
             let names = document.subject.candidates ?? []
             let hint = Suggestion.hint(for: app, among: names)
             let listed = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+            let unread = document.artifacts.count { $0.status != .ok && $0.size != 0 }
             reasons.append(
-                "--app \(app) matches nothing in any artifact\(hint)"
+                "--app \(app) matches nothing in any artifact" + (unread == 0 ? "" : " read") + hint
+                    + (unread == 0 ? "" : " (\(Plural.count(unread, "file")) could not be read)")
                     + (names.isEmpty ? "" : "; the artifacts name \(listed)"))
         }
         return reasons

@@ -76,11 +76,14 @@ public struct Postmortem: Sendable {
             + "every section needs a person's review"
     }
 
+    /// What the runs show, one line per step of the verdict (never run together into prose that reads as
+    /// a conclusion), then the paragraph only the team can write.
     var summary: String {
-        let verdict = (incident.verdict?.sentences ?? []).map(\.text).joined(separator: " ")
-        var out = "_Draft from the evidence:_ " + Escape.markdown(verdict.isEmpty ? "no verdict." : verdict)
-        if let diff { out += " After the fix: " + Escape.markdown(diff.verdict) }
-        return out + "\n\n"
+        let verdict = (incident.verdict?.sentences ?? []).map(\.text)
+        var out = "_What the runs show (the incident run's verdict):_\n\n"
+        out += verdict.isEmpty ? "- no verdict.\n" : verdict.map { "- " + Escape.markdown($0) + "\n" }.joined()
+        if let diff { out += "\n_After the fix:_ " + Escape.markdown(diff.verdict) + "\n" }
+        return out + "\n"
             + Self.prompt("one paragraph a reader outside the team understands: what users saw, why, what changed.")
     }
 
@@ -157,14 +160,19 @@ public struct Postmortem: Sendable {
         var out =
             "The steps of `\(incident.playbook.id)` (\(Escape.markdown(incident.playbook.title))) over the incident's artifacts:\n\n"
         out += MarkdownReporter.stepsTable(incident, folding: MarkdownReporter.Folding())
-        let cited = incident.findings.filter { $0.severity >= .notice && !$0.evidence.isEmpty }
-        if !cited.isEmpty {
-            out += "Evidence:\n\n"
-            for finding in cited {
-                let number = incident.step(id: finding.step).map { "step \($0.number)" } ?? finding.step
-                out += "- \(number): \(Escape.markdown(finding.title)): "
-                out += finding.evidence.map { Escape.code($0.reference) }.joined(separator: ", ") + "\n"
+        // What to collect or read next is investigation, not an action item; what each finding cites is listed
+        // once, in the evidence section.
+        var next: [String] = []
+        for finding in incident.findings where finding.severity >= .notice {
+            switch finding.next {
+            case .collect(_, let text)?, .step(_, let text)?:
+                let line = Escape.markdown(incident.phrase(finding.next!, from: finding.step, options: ReportOptions()))
+                if !next.contains(line), !text.isEmpty { next.append(line) }
+            default: break
             }
+        }
+        if !next.isEmpty {
+            out += "To look at next, as the findings say:\n\n" + next.map { "- " + $0 }.joined(separator: "\n") + "\n"
         }
         return out
     }
@@ -361,6 +369,16 @@ public struct Postmortem: Sendable {
 
     var evidence: String {
         var out = ""
+        let cited = incident.findings.filter { $0.severity >= .notice && !$0.evidence.isEmpty }
+        if !cited.isEmpty {
+            out += "What the incident run's findings cite:\n\n"
+            for finding in cited {
+                let number = incident.step(id: finding.step).map { "step \($0.number)" } ?? finding.step
+                out += "- \(number): \(Escape.markdown(finding.title)): "
+                out += finding.evidence.map { Escape.code($0.reference) }.joined(separator: ", ") + "\n"
+            }
+            out += "\nThe artifacts of each run:\n\n"
+        }
         for (index, run) in runs.enumerated() {
             out += "- \(runLabel(index)) run `\(run.run.id)`: playbook `\(run.playbook.id)`"
             if let sha = run.playbook.sha256 { out += " (sha256 `\(sha.prefix(12))`)" }

@@ -32,6 +32,8 @@ public struct JetsamSnapshot: Sendable, Hashable {
         public var rank: Int
         /// 1 + the app processes with a strictly larger peak; nil for non-apps.
         public var appRank: Int?
+        /// Page counts present and unreadable (`lifetimeMax` out of range): its peak is not known.
+        public var unreadable: [String] = []
     }
 
     public var date: String?
@@ -116,7 +118,8 @@ public struct JetsamSnapshot: Sendable, Hashable {
                 index: p.index, name: p.name, pid: p.pid, residentPages: p.rpages,
                 residentInternalPages: p.residentInternalPages, compressedInternalPages: p.compressedInternalPages,
                 peakPages: max(p.lifetimeMax ?? 0, p.rpages), hasLifetimeMax: p.lifetimeMax != nil, states: p.states,
-                reason: p.reason, isApp: Self.isApp(name: p.name, states: p.states), rank: 0, appRank: nil)
+                reason: p.reason, isApp: Self.isApp(name: p.name, states: p.states), rank: 0, appRank: nil,
+                unreadable: p.unreadable)
         }
         // Ranks from one sort: a process's rank is 1 + the number of strictly larger peaks.
         let order = processes.indices.sorted { processes[$0].peakPages > processes[$1].peakPages }

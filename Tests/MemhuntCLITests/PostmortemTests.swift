@@ -57,7 +57,14 @@ import Testing
             #expect(investigation.contains(number), "\(number)")
         }
         #expect(
-            investigation.contains("`Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips#/processes/4/lifetimeMax`"))
+            section(text, "## Evidence")?.contains(
+                "`Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips#/processes/4/lifetimeMax`") == true)
+        // Listed once: the investigation keeps the steps and what to look at next.
+        #expect(!investigation.contains("#/processes/4/lifetimeMax"))
+        #expect(investigation.contains("To look at next, as the findings say:"))
+        #expect(text.contains("| Field | Value |\n|---|---|\n| Status |"))
+        let summary = try #require(section(text, "## Summary"))
+        #expect(summary.contains("\n- JustSend ranked 7 of 16 processes by lifetime peak (725 MB).\n"))
 
         let verification = try #require(section(text, "## Verification"))
         #expect(verification.contains("**The fix holds: 623 → 103 MB (variation.maxMB); RootView +11 → +1 per gesture"))

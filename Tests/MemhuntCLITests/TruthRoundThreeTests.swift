@@ -38,3 +38,21 @@ import Testing
         #expect(document.findings.map(\.title) == single.findings.map(\.title))
     }
 }
+
+extension TruthRoundThreeTests {
+    /// `--app` that matches nothing read, while a file that could not be read names it: said, and not exit 2.
+    @Test func anAppNamedOnlyInAnUnreadFileIsNotAFailure() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(
+            "issue-paste.txt", "From the issue: ShareExtension crashed right after launch, see the log below.\n")
+        try directory.write("JetsamEvent.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        let named = await memhunt("run", "--app", "ShareExtension", directory.path)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout.contains("1 file given could not be read, so what it holds is not known: issue-paste.txt"))
+        let nowhere = await memhunt("run", "--app", "Nowhere", directory.path)
+        #expect(nowhere.status == 2)
+        #expect(nowhere.stderr.contains("--app Nowhere matches nothing in any artifact read"))
+        #expect(nowhere.stderr.contains("(1 file could not be read)"))
+    }
+}

@@ -371,4 +371,40 @@ import Testing
         let fanOut = try #require(alone.findings.first { $0.code == "change-log.fan-out" })
         #expect(fanOut.title.hasSuffix("(in a log that names no process, not tied to JustSend)"))
     }
+
+    /// A number out of range or a key given twice is named in the artifact's diagnostics, never zeroed or
+    /// chosen in silence; an unreadable page count gives no peak and no rank.
+    @Test func numbersOutOfRangeAreNamedNeverGuessed() async throws {
+        let folder = Repo.root + "/Fixtures/examples/jetsam-rank.unreadable/raises"
+        let result = try await Hunt.run([folder], app: "JustSend")
+        #expect(result.facts["jetsam.app.peakMB"] == nil && result.facts["jetsam.app.rank"] == nil)
+        let notice = try #require(result.findings.first { $0.code == "jetsam-rank.unreadable" })
+        #expect(
+            notice.title
+                == "JustSend's lifetime peak is not known: lifetimeMax 18446744073709551616000 is no page count")
+        let notes = try #require(result.artifacts.first).notes
+        #expect(notes.contains("the key \"largestProcess\" is given 2 times: the first is read"))
+        #expect(
+            notes.contains("processes[4] (JustSend): lifetimeMax 18446744073709551616000 is no page count, left out"))
+        // Another process's unreadable peak: the subject's peak stands, its rank is not given.
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let seed = String(decoding: try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"), as: UTF8.self)
+        let chatGPT = try #require(seed.range(of: "\"name\" : \"ChatGPT\""))
+        let start = try #require(
+            seed.range(of: "\n    {", options: .backwards, range: seed.startIndex..<chatGPT.lowerBound))
+        var record = seed
+        let block = record[start.lowerBound..<chatGPT.lowerBound]
+        let maximum = try #require(block.range(of: #""lifetimeMax" : \d+"#, options: .regularExpression))
+        record.replaceSubrange(maximum, with: "\"lifetimeMax\" : 1.5")
+        try directory.write("JetsamEvent.ips", record)
+        let other = try await Hunt.run([directory.path], app: "JustSend")
+        #expect(other.facts["jetsam.app.peakMB"] == 725)
+        #expect(other.facts["jetsam.app.rank"] == nil)
+        #expect(
+            other.findings.contains {
+                $0.code == "jetsam-rank.unreadable" && $0.title.hasPrefix("No rank for JustSend")
+            })
+        #expect(!other.findings.contains { $0.code == "jetsam-rank.high-rank" })
+    }
 }

@@ -86,7 +86,8 @@ struct RunCommand: ReportingCommand {
         }
         document.gate = FindingsDocument.Gate.decide(
             document, failOn: values.value(Options.failOn, as: Severity.self),
-            operands: values.positionals.map(ArtifactStore.shown(operand:)))
+            operands: values.positionals.map(ArtifactStore.shown(operand:)),
+            unreadNaming: Self.unreadFiles(naming: values.string(Self.app), in: artifacts))
         try output.write(document, format: values.string(Options.format()) ?? "text", console: console)
         if let target = values.string(Self.attach) {
             // The report is written first; a tracker that fails makes the run exit 2 whatever the gate said.
@@ -95,6 +96,27 @@ struct RunCommand: ReportingCommand {
             if attached != .success { return attached }
         }
         return Gate.announce(document.gate, console: console)
+    }
+}
+
+extension RunCommand {
+    /// The sources of files that could not be read whose first megabyte names `app` (case-insensitive): the app
+    /// may be in them, so an `--app` that matches nothing read is not a hunt that could not be done.
+    static func unreadFiles(naming app: String?, in artifacts: [Artifact]) -> [String] {
+        guard let app, !app.isEmpty else { return [] }
+        let needle = Array(app.lowercased().utf8)
+        return artifacts.filter { $0.status != .ok }.compactMap { artifact in
+            guard let path = artifact.localPath, let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            defer { try? handle.close() }
+            let bytes = Array((try? handle.read(upToCount: 1 << 20)) ?? Data()).map {
+                $0 >= 65 && $0 <= 90 ? $0 + 32 : $0
+            }
+            guard bytes.count >= needle.count else { return nil }
+            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+                if Array(bytes[start..<start + needle.count]) == needle { return artifact.source }
+            }
+            return nil
+        }
     }
 }
 

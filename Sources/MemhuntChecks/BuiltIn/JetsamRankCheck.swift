@@ -61,6 +61,13 @@ struct JetsamRankCheck: Check {
                 .raises("Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend"),
                 .quiet("Fixtures/pressure", app: "JustSend"),
             ])
+        static let unreadable = FindingCode(
+            "jetsam-rank.unreadable", .notice,
+            "The subject's page counts in the record are no page count (out of range): no peak, no rank.",
+            examples: [
+                .raises("Fixtures/examples/jetsam-rank.unreadable/raises", app: "JustSend"),
+                .quiet("Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend"),
+            ])
         static let severalProcesses = FindingCode(
             "jetsam-rank.several-processes", .notice,
             "Several processes of the record match the subject's name; the facts are of the largest.",
@@ -98,6 +105,7 @@ struct JetsamRankCheck: Check {
             Code.highRank,
             Code.dominant,
             Code.severalProcesses,
+            Code.unreadable,
         ],
         parameters: [
             CheckParameter("max_rank", default: 10, "Warn when the app ranks this high or higher by lifetime peak."),
@@ -202,11 +210,25 @@ struct JetsamRankCheck: Check {
                     next: .decide(.chooseApp, "Name the app by a name only one process has, if the largest is not it.")
                 ))
         }
+        // A page count present and unreadable is never guessed: the subject's own means no peak and no rank;
+        // another process's means no rank (its peak could be above the subject's).
+        if !process.unreadable.isEmpty {
+            output.emit(
+                Code.unreadable,
+                title: "\(app)'s lifetime peak is not known: " + process.unreadable.joined(separator: ", ")
+                    + " is no page count",
+                detail: "\(record.artifact.source) gives \(app) " + process.unreadable.joined(separator: ", ")
+                    + ", which is no page count (out of range or not a whole number). No peak and no rank are "
+                    + "given rather than a guess; the record as the device wrote it, whole, would settle it.",
+                evidence: [record.evidence(process, "lifetimeMax")])
+            return output
+        }
+        let others = event.processes.filter { !$0.unreadable.isEmpty }
         let peakPages = process.peakPages
         let peak = record.bytes(pages: peakPages)
         let rank = process.rank
         output.record(Fact.peakMB, .megabytes(bytes: peak))
-        output.record(Fact.rank, .int(rank))
+        if others.isEmpty { output.record(Fact.rank, .int(rank)) }
         output.record(Fact.state, process.states.first.map(FactValue.string))
         output.record(Fact.reason, process.reason.map(FactValue.string))
         Self.present(&output, record: records, chosen: record, app: app, process: process)
@@ -233,7 +255,16 @@ struct JetsamRankCheck: Check {
                 ))
         }
         let maxRank = context.int("max_rank")
-        if rank <= maxRank {
+        if !others.isEmpty {
+            output.emit(
+                Code.unreadable, severity: .info,
+                title: "No rank for \(app): " + Plural.count(others.count, "process", "processes")
+                    + " of the record have page counts that could not be read",
+                detail: others.prefix(5).map { "\($0.name): " + $0.unreadable.joined(separator: ", ") }
+                    .joined(separator: "; ")
+                    + ". Their peaks are not known, so neither is how \(app) ranks among them.",
+                evidence: others.prefix(5).map { record.evidence($0, "lifetimeMax") })
+        } else if rank <= maxRank {
             output.emit(
                 Finding(
                     code: Code.highRank.code,
@@ -280,9 +311,11 @@ struct JetsamRankCheck: Check {
         output.headline(Fact.rank, "rank", "rank \(process.rank) of \(count)")
         output.headline(Fact.state, "state")
         let peak = record.bytes(pages: process.peakPages)
+        let ranked = output.facts[Fact.rank.key] != nil
         output.impact(
-            "Jetsam record: lifetime peak \(peak.megabytesText), rank \(process.rank) of \(count) processes"
-                + (state.map { ", " + $0 } ?? "") + ".")
+            "Jetsam record: lifetime peak \(peak.megabytesText)"
+                + (ranked ? ", rank \(process.rank) of \(count) processes" : "") + (state.map { ", " + $0 } ?? "") + "."
+        )
         let largest = record.event.processes.enumerated().sorted { a, b in
             a.element.peakPages != b.element.peakPages ? a.element.peakPages > b.element.peakPages : a.offset < b.offset
         }.prefix(10)

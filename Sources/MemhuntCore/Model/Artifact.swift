@@ -90,6 +90,15 @@ extension Artifact {
         }
     }
 
+    /// What the parsed content could not read as written (a number out of range, a key given twice): the
+    /// artifact's diagnostics beside its status.
+    public var notes: [String] {
+        switch content {
+        case .jetsamEvent(let event)?: event.diagnostics
+        default: []
+        }
+    }
+
     /// The last path component of its source.
     public var fileName: String { source.split(separator: "/").last.map(String.init) ?? source }
 }
