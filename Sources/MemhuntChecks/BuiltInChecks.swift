@@ -14,4 +14,5 @@ public let builtInChecks: [any Check.Type] = [
     StructureVariationCheck.self,
     SuspendedFootprintCheck.self,
     WidgetBudgetCheck.self,
+    XCTestMemoryCheck.self,
 ]

@@ -33,6 +33,9 @@ public enum ArtifactKind: String, Sendable, Hashable, CaseIterable, Codable, Com
     case viewHierarchy = "view-hierarchy"
     /// `vmmap --summary` text.
     case vmmapSummary = "vmmap"
+    /// XCTest performance metrics: an `xcodebuild test` log's `measured [...]` lines, or
+    /// `xcrun xcresulttool get test-results metrics` JSON.
+    case xctestMetrics = "xctest-metrics"
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

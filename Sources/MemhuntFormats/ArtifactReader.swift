@@ -218,6 +218,9 @@ public enum ArtifactReader {
                 return ReadOutcome(kind: .jetsamEvent, result: .failure(error))
             }
         }
+        if XCTestMetrics.isResultMetrics(value) {
+            return success(.repro(.xctestMetrics(XCTestMetrics.parse(resultMetrics: value))))
+        }
         switch MetricKitParser.payload(in: value) {
         case (let payload, .metrics)?: return success(.metricPayload(MetricKitParser.metrics(payload)))
         case (let payload, .diagnostics)?: return success(.diagnosticPayload(MetricKitParser.diagnostics(payload)))

@@ -175,10 +175,11 @@ public enum BuiltInPlaybooks {
                 title: Simulator reproduction
                 inspects: Simulator reproduction
                 tells: Which screen is responsible
-                reads: [measurements, vmmap, footprint]
+                reads: [measurements, vmmap, footprint, xctest-metrics]
                 checks:
                   - id: repro-footprint
                     with: { max_ratio: 3.0 }
+                  - id: xctest-memory
                 guidance:
                   collect: >-
                     Reproduce with data of the user's character (the size of the reported record) and write
@@ -321,14 +322,18 @@ public enum BuiltInPlaybooks {
                 title: Footprint against the budget, and decoded images
                 inspects: phys_footprint of the heaviest timeline, and every image the entries draw
                 tells: Whether the extension fits with headroom, and which images are the budget
-                reads: [measurements, vmmap, footprint, image]
+                reads: [measurements, vmmap, footprint, image, xctest-metrics]
                 checks:
                   - id: widget-budget
                     with: { limit_mb: 30.0, headroom: 0.2, max_image_share: 0.1, max_pixel_size: 0 }
+                  - id: xctest-memory
+                    with: { limit_mb: 30.0, headroom: 0.2 }
                 guidance:
                   collect: >-
                     Log phys_footprint (task_info TASK_VM_INFO) after rendering the heaviest timeline of every
-                    family, on a device, into a measurements file; add the images the entries use.
+                    family, on a device, into a measurements file; add the images the entries use. Or measure
+                    each family in an XCTest with XCTMemoryMetric and give the `xcodebuild test` log (or
+                    `xcrun xcresulttool get test-results metrics --path Tests.xcresult > metrics.json`).
                   empty: >-
                     Xcode's gauge shows the app, not the extension: measure phys_footprint inside the extension.
 

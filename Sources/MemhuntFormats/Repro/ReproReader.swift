@@ -7,6 +7,7 @@ public enum ReproArtifact: Sendable, Hashable {
     case changeLog(ChangeLogSummary)
     case sample(SampleReport)
     case image(ImageInfo)
+    case xctestMetrics(XCTestMetrics)
 
     /// The artifact's kind.
     public var kind: ArtifactKind {
@@ -18,6 +19,7 @@ public enum ReproArtifact: Sendable, Hashable {
         case .changeLog: .changeLog
         case .sample: .sample
         case .image: .image
+        case .xctestMetrics: .xctestMetrics
         }
     }
 }
@@ -36,6 +38,7 @@ public enum ReproReader {
         if FootprintReport.matches(lines: lines) { return .footprint }
         if SampleReport.matches(lines: lines) { return .sample }
         if ViewHierarchyDump.matches(lines: lines) { return .viewHierarchy }
+        if XCTestMetrics.matches(lines: lines) { return .xctestMetrics }
         if ChangeLogScanner.matches(head) { return .changeLog }
         return nil
     }
@@ -68,6 +71,7 @@ public enum ReproReader {
         case .sample: SampleReport.parse(bytes).map(ReproArtifact.sample)
         case .viewHierarchy: ViewHierarchyDump.parse(bytes).map(ReproArtifact.viewHierarchy)
         case .changeLog: ChangeLogScanner.parse(bytes).map(ReproArtifact.changeLog)
+        case .xctestMetrics: XCTestMetrics.parse(bytes).map(ReproArtifact.xctestMetrics)
         default: nil
         }
     }

@@ -1,0 +1,173 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// The XCTest memory metric of each test as a gate: the heaviest run of a memory metric under a ceiling
+/// with headroom, straight from the test run, and against its own baseline when the log or the result
+/// bundle carries one.
+struct XCTestMemoryCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let tests = FactDescription(
+            "xctest.memoryTests", .count, "Tests with an XCTest memory metric (XCTMetric_Memory).")
+        static let peakMB = FactDescription(
+            "xctest.memoryPeakMB", .megabytes,
+            "The largest value of any memory metric of any test, in MB (XCTest's kB are 1,000 bytes).",
+            measure: true)
+        static let heaviestTest = FactDescription(
+            "xctest.heaviestTest", .text, "The test whose memory metric is the largest.")
+        static let ceilingMB = FactDescription(
+            "xctest.ceilingMB", .megabytes, "The limit less the headroom, when a limit is set.", better: .neutral,
+            setting: true)
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let overLimit = FindingCode(
+            "xctest-memory.over-limit", .critical, "A test's memory metric is over the limit.",
+            examples: [
+                .raises("Fixtures/xctest/xcodebuild-widget-over.log", with: ["limit_mb": 30]),
+                .quiet("Fixtures/xctest/xcodebuild-widget-under.log", with: ["limit_mb": 30]),
+            ])
+        static let overCeiling = FindingCode(
+            "xctest-memory.over-ceiling", .warning, "A test's memory metric is inside the limit but over the ceiling.",
+            examples: [
+                .raises("Fixtures/xctest/xcodebuild-widget-ceiling.log", with: ["limit_mb": 30]),
+                .quiet("Fixtures/xctest/xcodebuild-widget-under.log", with: ["limit_mb": 30]),
+            ])
+        static let regression = FindingCode(
+            "xctest-memory.regression", .warning,
+            "A test's memory metric is above its own baseline by more than its maxPercentRegression.",
+            examples: [
+                .raises("Fixtures/xctest/xcodebuild-baseline-regressed.log"),
+                .quiet("Fixtures/xctest/xcodebuild-widget-under.log"),
+            ])
+        static let unreadable = FindingCode(
+            "xctest-memory.unreadable", .notice, "A metric line of the log could not be read: named, not guessed.",
+            examples: [
+                .raises("Fixtures/xctest/xcodebuild-broken-metric.log"),
+                .quiet("Fixtures/xctest/xcodebuild-widget-under.log"),
+            ])
+    }
+
+    static let description = CheckDescription(
+        id: "xctest-memory",
+        title: "XCTest memory metric: a gate per test",
+        step: "simulator-repro",
+        rationale: """
+            XCTMemoryMetric measures a test's physical memory (peak or at the end) on every run. Its heaviest \
+            run under a ceiling with headroom is the gate a CI can hold, and its own baseline says whether a \
+            change made it heavier, without typing numbers by hand.
+            """,
+        reads: [.xctestMetrics],
+        facts: [Fact.tests, Fact.peakMB, Fact.heaviestTest, Fact.ceilingMB],
+        codes: [Code.overLimit, Code.overCeiling, Code.regression, Code.unreadable],
+        parameters: [
+            CheckParameter("limit_mb", default: 0.0, "The memory limit in MB a test must stay under (0 = no limit)."),
+            CheckParameter(
+                "headroom", default: 0.2, "Fraction of the limit kept free: the ceiling is limit × (1 − headroom)."),
+        ]
+    )
+
+    struct Measured {
+        var artifact: Artifact
+        var metric: XCTestMetric
+        var peakMB: Double
+        var averageMB: Double?
+        var baselineMB: Double?
+    }
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        var measured: [Measured] = []
+        var output = CheckOutput()
+        for artifact in context.artifacts(of: .xctestMetrics) {
+            guard case .repro(.xctestMetrics(let set))? = artifact.content else { continue }
+            for problem in set.unreadable {
+                output.emit(
+                    Code.unreadable, title: "\(artifact.fileName): a metric could not be read: \(problem)",
+                    detail: "\(artifact.source): \(problem). The metric is left out rather than guessed.",
+                    evidence: [Evidence(source: artifact.source)])
+            }
+            for metric in set.metrics where metric.isMemory {
+                guard let perUnit = metric.bytesPerUnit,
+                    let peak = (metric.values + [metric.average].compactMap { $0 }).max()
+                else { continue }
+                let mb = { (value: Double) in value * perUnit / 1_048_576 }
+                measured.append(
+                    Measured(
+                        artifact: artifact, metric: metric, peakMB: mb(peak), averageMB: metric.average.map(mb),
+                        baselineMB: metric.baselineAverage.map(mb)))
+            }
+        }
+        guard !measured.isEmpty else {
+            output.noInput = output.findings.isEmpty
+            return output
+        }
+        let heaviest = measured.max { $0.peakMB < $1.peakMB }!
+        output.record(Fact.tests, .int(Set(measured.map(\.metric.test)).count))
+        output.record(Fact.peakMB, .oneDecimal(heaviest.peakMB))
+        output.record(Fact.heaviestTest, .string(heaviest.metric.test))
+        let limit = context.double("limit_mb")
+        let ceiling = limit * (1 - context.double("headroom"))
+        if limit > 0 { output.record(Fact.ceilingMB, .oneDecimal(ceiling)) }
+        let mbText = { (value: Double) in FactUnit.megabytes.format(.oneDecimal(value)) }
+        output.headline(
+            Fact.peakMB, "heaviest test",
+            "\(mbText(heaviest.peakMB)) in \(heaviest.metric.test)" + (limit > 0 ? " (ceiling \(mbText(ceiling)))" : "")
+        )
+        output.chart(
+            Series(
+                id: "xctest-memory", title: "XCTest memory metric per test, heaviest run",
+                caption: "The largest value of each test's memory metric"
+                    + (limit > 0 ? "; the ceiling is \(mbText(ceiling))." : "."),
+                axis: "memory (MB)", unit: .megabytes,
+                points: measured.map {
+                    Series.Point(
+                        label: $0.metric.test + ($0.metric.device.map { " (\($0))" } ?? ""), value: $0.peakMB,
+                        text: mbText($0.peakMB), role: limit > 0 && $0.peakMB > ceiling ? .subject : .plain)
+                }))
+        for entry in measured {
+            let where_ =
+                entry.metric.line.map { Evidence(source: entry.artifact.source, line: $0) }
+                ?? Evidence(source: entry.artifact.source)
+            let name = "\(entry.metric.test) \(entry.metric.displayName)"
+            if limit > 0, entry.peakMB > ceiling {
+                let over = entry.peakMB > limit
+                output.emit(
+                    over ? Code.overLimit : Code.overCeiling,
+                    title: over
+                        ? "\(entry.metric.test) is over the \(mbText(limit)) limit: \(mbText(entry.peakMB))"
+                        : "\(entry.metric.test) is over its \(mbText(ceiling)) ceiling: \(mbText(entry.peakMB)), "
+                            + "\(mbText(limit - entry.peakMB)) under the \(mbText(limit)) limit",
+                    detail: "\(name): the heaviest of \(entry.metric.values.count) runs is \(mbText(entry.peakMB)) "
+                        + "(\(entry.metric.identifier)); limit \(mbText(limit)), ceiling with headroom \(mbText(ceiling)).",
+                    evidence: [where_],
+                    next: .change(
+                        "Bring the test's memory under the ceiling before it ships: the limit kills without warning."))
+            }
+            if let baseline = entry.baselineMB, let average = entry.averageMB, baseline > 0 {
+                output.compare(
+                    Comparison(
+                        kind: .fix, label: name + " against its baseline", unit: .megabytes, better: .lower,
+                        from: .init(
+                            label: entry.metric.baselineName ?? "baseline", value: baseline, text: mbText(baseline)),
+                        to: .init(label: "this run (average)", value: average, text: mbText(average)),
+                        change: FactValue.oneDecimal((average - baseline) / baseline * 100).description + " %"))
+                let allowed = entry.metric.maxPercentRegression ?? 10
+                let percent = (average - baseline) / baseline * 100
+                if percent > allowed {
+                    output.emit(
+                        Code.regression,
+                        title: "\(entry.metric.test): \(mbText(baseline)) → \(mbText(average)) against its baseline "
+                            + "(+\(FactValue.oneDecimal(percent)) %, allowed \(FactValue.oneDecimal(allowed)) %)",
+                        detail: "\(name): average \(mbText(average)) against the baseline's \(mbText(baseline))"
+                            + (entry.metric.baselineName.map { " (\($0))" } ?? "")
+                            + ": +\(FactValue.oneDecimal(percent)) %, over the test's maxPercentRegression of "
+                            + "\(FactValue.oneDecimal(allowed)) %.",
+                        evidence: [where_],
+                        next: .change("Find what the change made the test hold; keep the baseline until it is fixed."))
+                }
+            }
+        }
+        return output
+    }
+}
