@@ -38,7 +38,11 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
             stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: context.playbookDirectory,
             environment: Self.checkEnvironment(environment, named: env))
         let name = argv.joined(separator: " ")
-        let stderrNote = outcome.stderr.isEmpty ? "" : "; stderr: " + Self.excerpt(outcome.stderr)
+        var stderrNote = outcome.stderr.isEmpty ? "" : "; stderr: " + Self.excerpt(outcome.stderr)
+        let killed = Leftovers.describe(outcome.leftovers)
+        if !outcome.leftovers.isEmpty {
+            stderrNote = "; memhunt killed what it left running outside its process group: \(killed)" + stderrNote
+        }
         switch outcome.ending {
         case .launchFailed(let why):
             return CheckOutput(failure: "could not start '\(executable)': \(why)")
@@ -52,6 +56,10 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
             return CheckOutput(failure: "'\(name)' exited with status \(status)" + stderrNote)
         case .signaled(let signal):
             return CheckOutput(failure: "'\(name)' was killed by signal \(signal)" + stderrNote)
+        case .exited where !outcome.leftovers.isEmpty:
+            return CheckOutput(
+                failure: "'\(name)' left processes running outside its process group, which memhunt killed: "
+                    + killed + (outcome.stderr.isEmpty ? "" : "; stderr: " + Self.excerpt(outcome.stderr)))
         case .exited:
             break
         }
