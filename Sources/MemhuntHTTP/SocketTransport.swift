@@ -596,11 +596,28 @@ enum Framing {
             }
             return .success(.chunked)
         }
-        if let value = head.headers["Content-Length"] {
-            let values = Set(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            guard values.count == 1, let only = values.first, !only.isEmpty, only.count <= 18,
+        // Every Content-Length line, each a list: values that differ make the message invalid (RFC 9112, 6.3),
+        // where the first line used to be taken and the rest of the body read as the next response.
+        let fields = head.headers.filter { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }
+        if !fields.isEmpty {
+            var values: [String] = []
+            for field in fields {
+                for value in field.value.split(separator: ",", omittingEmptySubsequences: false) {
+                    let value = value.trimmingCharacters(in: .whitespaces)
+                    if !values.contains(value) { values.append(value) }
+                }
+            }
+            guard let only = values.first, !only.isEmpty, only.count <= 18,
                 only.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let length = Int(only)
             else { return .failure(.network("bad server response (an unreadable Content-Length)", retryable: false)) }
+            guard values.count == 1 else {
+                let shown = values.prefix(3).map { String($0.prefix(20)) }
+                let listed =
+                    shown.count == 2
+                    ? "\(shown[0]) and \(shown[1])" : shown.joined(separator: ", ") + (values.count > 3 ? ", …" : "")
+                return .failure(
+                    .network("bad server response (conflicting Content-Length values: \(listed))", retryable: false))
+            }
             return .success(.length(length))
         }
         return .success(.untilClose)

@@ -68,10 +68,37 @@ import Testing
 
 @Suite struct CheckProcessTests {
     @Test func checksDoNotInheritTheToken() {
-        let environment = ProcessCheckRunner.checkEnvironment([
-            "MEMHUNT_HTTP_TOKEN": "t", "PATH": "/usr/bin", "HOME": "/h",
-        ])
-        #expect(environment == ["PATH": "/usr/bin", "HOME": "/h"])
+        let environment = ProcessCheckRunner.checkEnvironment(
+            [
+                "MEMHUNT_HTTP_TOKEN": "t", "PATH": "/usr/bin", "HOME": "/h", "GITHUB_TOKEN": "g", "TEAM": "x",
+            ], named: ["TEAM"])
+        #expect(environment == ["PATH": "/usr/bin", "HOME": "/h", "TEAM": "x"])
+    }
+
+    /// Issue 26, defect 2, through `memhunt run`: the run's environment, not the check's, holds the tokens.
+    @Test func aRunsChecksSeeNoTrackerToken() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let playbook = dir.path + "/env.yaml"
+        try """
+        id: env
+        title: Env
+        summary: What a check is given.
+        steps:
+          - id: s
+            title: S
+            checks:
+              - exec: [\(Repo.fixture("checks"))/prints-env.sh]
+                env: [TEAM_DB]
+        """.write(toFile: playbook, atomically: true, encoding: .utf8)
+        let run = await memhunt(
+            ["run", "--playbook", playbook, "--format", "json", "Fixtures/justsend"],
+            environment: [
+                "PATH": "/usr/bin:/bin", "GITHUB_TOKEN": "ghp_secret", "REDMINE_API_KEY": "rk", "TEAM_DB": "db",
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("TEAM_DB"))
+        #expect(!run.stdout.contains("GITHUB_TOKEN") && !run.stdout.contains("REDMINE_API_KEY"))
     }
 
     @Test func aCheckThatNeverReadsItsRequestDoesNotKillMemhunt() async {

@@ -64,6 +64,34 @@ import Testing
         #expect(output.failure == "'./floods.sh' printed more than 64 KB on stdout and was stopped")
     }
 
+    /// Issue 26, defect 2: the trackers' tokens were in every check's environment (only MEMHUNT_HTTP_TOKEN was
+    /// taken out). A check gets PATH, HOME, LANG, TMPDIR and what its playbook entry names under `env:`.
+    @Test func aCheckGetsAMinimalEnvironmentAndWhatItsPlaybookNames() async throws {
+        let secrets = [
+            "REDMINE_API_KEY", "GITHUB_TOKEN", "GITLAB_TOKEN", "JIRA_API_TOKEN", "MEMHUNT_WEBHOOK_SECRET",
+            "MEMHUNT_HTTP_TOKEN", "AWS_SECRET_ACCESS_KEY",
+        ]
+        var environment = Dictionary(uniqueKeysWithValues: secrets.map { ($0, "s3cr3t-\($0)") })
+        environment["PATH"] = "/usr/bin:/bin"
+        environment["HOME"] = "/home/tester"
+        environment["LANG"] = "C.UTF-8"
+        environment["TMPDIR"] = "/tmp"
+        environment["TEAM_DB"] = "/srv/thresholds.db"
+        let runner = ProcessCheckRunner(stdoutLimit: 64 << 10, environment: environment)
+        let plain = await runner.run(argv: ["./prints-env.sh"], timeout: 10, env: [], context: context())
+        #expect(plain.failure == nil)
+        let names = try #require(plain.facts["check.env"]?.stringValue).split(separator: " ").map(String.init)
+        for secret in secrets + ["TEAM_DB"] { #expect(!names.contains(secret), "\(secret) reached the check") }
+        for given in ["PATH", "HOME", "LANG", "TMPDIR"] { #expect(names.contains(given)) }
+        #expect(plain.facts["check.teamDB"] == "unset")
+        // Named, it is given; a name the environment does not have is left out; a token named is given.
+        let named = await runner.run(
+            argv: ["./prints-env.sh"], timeout: 10, env: ["TEAM_DB", "NOT_SET", "GITHUB_TOKEN"], context: context())
+        let given = try #require(named.facts["check.env"]?.stringValue).split(separator: " ").map(String.init)
+        #expect(named.facts["check.teamDB"] == "/srv/thresholds.db")
+        #expect(given.contains("GITHUB_TOKEN") && !given.contains("NOT_SET") && !given.contains("GITLAB_TOKEN"))
+    }
+
     @Test func missingProgramIsAnError() async {
         let output = await runner.run(argv: ["./no-such-check"], timeout: 10, context: context())
         #expect(output.failure?.hasPrefix("could not start '\(Repo.fixture("checks"))/./no-such-check'") == true)

@@ -65,6 +65,31 @@ import Testing
         #expect(output.facts["team.ran"] == true)
     }
 
+    /// Issue 26, defect 3: a check that daemonizes (fork, setsid, fork) left its `sleep 60` running after the run,
+    /// out of reach of the kill of its process group. Now it is found and killed, and the failure names it.
+    @Test(arguments: [false, true])
+    func aDaemonThatACheckLeavesIsKilledAndNamed(hangs: Bool) async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let pidFile = dir.path + "/daemon.pid"
+        var pid: Int32?
+        defer {
+            // Only the daemon this test started, by its pid, if the runner left it.
+            if let pid, !Self.isGone(pid) { kill(pid, SIGKILL) }
+        }
+        let output = await runner.run(
+            argv: ["python3", "daemonizes.py", pidFile] + (hangs ? ["hang"] : []), timeout: hangs ? 3 : 20,
+            context: context(Repo.fixture("checks")))
+        let text = try String(contentsOfFile: pidFile, encoding: .utf8)
+        pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let daemon = try #require(pid)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(Self.isGone(daemon), "the daemon \(daemon) outlived the check")
+        let failure = try #require(output.failure)
+        #expect(failure.contains("sleep (pid \(daemon))"), "\(failure)")
+        #expect(failure.hasPrefix(hangs ? "'python3 daemonizes.py \(pidFile) hang' timed out after 3 s" : "'python3"))
+    }
+
     @Test func theCheckRunsInItsPlaybookDirectoryWithDefaultSignals() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -85,7 +85,7 @@ let fakeChecks = [
     }
 
     static let invalidCases = [
-        "bad-kind", "duplicate-step-id", "empty-steps", "exec-string", "missing-title", "misspelled-key",
+        "bad-env", "bad-kind", "duplicate-step-id", "empty-steps", "exec-string", "missing-title", "misspelled-key",
         "syntax-error", "unknown-check", "wrong-types", "wrong-with-type",
     ]
 
@@ -110,6 +110,23 @@ let fakeChecks = [
         let yaml = files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
         #expect(yaml == Self.invalidCases)
         #expect(files.filter { $0.hasSuffix(".diagnostics.txt") }.count == yaml.count)
+    }
+
+    /// Issue 26, defect 2: an `exec` check names the variables it is given beyond PATH, HOME, LANG and TMPDIR.
+    @Test func execChecksNameTheEnvironmentTheyAreGiven() throws {
+        let text = """
+            id: p
+            title: P
+            summary: S
+            steps:
+              - id: s
+                title: S
+                checks:
+                  - exec: [./check]
+                    env: [TEAM_DB, _X1]
+            """
+        let playbook = try loader.load(text: text, origin: "p.yaml", directory: nil, isRemote: false).get()
+        #expect(playbook.steps[0].checks[0].kind == .exec(argv: ["./check"], timeout: 30, env: ["TEAM_DB", "_X1"]))
     }
 
     @Test func emptyTextReportsTheMissingKeys() throws {

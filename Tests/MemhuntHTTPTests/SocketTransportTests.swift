@@ -114,6 +114,29 @@ import Testing
                 + "Content-Length: 0\r\n\r\n")
     }
 
+    /// Issue 26, defect 12: two Content-Length lines that disagree were accepted, the first one used (RFC 9112,
+    /// 6.3: such a message is invalid, and a client must not trust where its body ends).
+    @Test func conflictingContentLengthsAreRefused() throws {
+        func framing(_ lines: String) throws -> Result<Framing, HTTPFailure> {
+            let bytes = Array(("HTTP/1.1 200 OK\r\n" + lines + "\r\n").utf8)
+            let head = try #require(bytes.withUnsafeBytes { ParsedHead.parse($0) })
+            return Framing.of(head, method: "GET")
+        }
+        for lines in ["Content-Length: 5\r\nContent-Length: 7\r\n", "Content-Length: 5, 7\r\n"] {
+            guard case .failure(let failure) = try framing(lines) else {
+                Issue.record("accepted \(lines)")
+                continue
+            }
+            #expect(failure.message == "bad server response (conflicting Content-Length values: 5 and 7)")
+            #expect(!failure.retryable)
+        }
+        // The same length repeated is that length.
+        guard case .success(.length(5)) = try framing("Content-Length: 5\r\ncontent-length: 5, 5\r\n") else {
+            Issue.record("refused a repeated Content-Length")
+            return
+        }
+    }
+
     @Test func onlyHTTPWithoutAProxyTakesTheSocketPath() {
         let url = URL(string: "http://artifacts.corp.example/x.ips")!
         func proxy(_ environment: [String: String], _ url: URL = url) -> String? {

@@ -93,6 +93,33 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
         #expect(redactor.redact(out) == out)
     }
 
+    /// Issue 26, defect 12: the legacy crash report label, bare 40-hex UDIDs, and a user folder at the end of
+    /// the text or before punctuation were left as they were.
+    @Test func legacyLabelsBareUDIDsAndUserFoldersWithoutASlashAreMasked() {
+        let redactor = Redactor()
+        let key = "4f1e9a2b7c3d5e6f8a9b0c1d2e3f4a5b6c7d8e9f"
+        let udid = "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"
+        let out = redactor.redact(
+            """
+            CrashReporter Key:   \(key)
+            Device \(udid) attached. Home is /Users/alice
+            Logs in /Users/bob, /Users/carol. (/Users/dave) "/home/erin" and /Users/frank.lee/x
+            """)
+        for secret in [key, udid, "alice", "bob", "carol", "dave", "erin", "frank"] {
+            #expect(!out.contains(secret), "\(secret) in \(out)")
+        }
+        #expect(out.contains("CrashReporter Key:   <crash-reporter-key-1>"))
+        #expect(out.contains("Device <device-1> attached. Home is /Users/<user-1>\n"))
+        #expect(
+            out.contains(
+                "Logs in /Users/<user-2>, /Users/<user-3>. (/Users/<user-4>) \"/home/<user-5>\" and /Users/<user-6>/x"))
+        #expect(redactor.redact("at /Users/alice") == "at /Users/<user-1>")
+        // A sha256 (64 hex digits) and a longer run of hex are not UDIDs.
+        let sha = String(repeating: "ab", count: 32)
+        #expect(redactor.redact("sha256: \(sha)") == "sha256: \(sha)")
+        #expect(redactor.redact(String(repeating: "a", count: 41)) == String(repeating: "a", count: 41))
+    }
+
     @Test func aDocumentIsRedactedEverywhereAndStillReads() throws {
         let document = sampleDocument(detail: "at /Users/carol/app by carol@corp.example")
         let redacted = try Redactor().redact(document)

@@ -60,7 +60,9 @@ struct RunCommand: ReportingCommand {
         let playbook = try await PlaybookReference.load(
             values.string(Self.playbook) ?? "memory-hunt", collector: collector, console: console)
         let artifacts = await collector.collect(values.positionals)
-        let engine = StepEngine(checks: builtInChecks, external: ProcessCheckRunner(), toolVersion: Memhunt.version)
+        let engine = StepEngine(
+            checks: builtInChecks, external: ProcessCheckRunner(environment: console.environment),
+            toolVersion: Memhunt.version)
         let progress = console.stderr.isTTY
         let stderr = console.stderr
         let result = await engine.run(

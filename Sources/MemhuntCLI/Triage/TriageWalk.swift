@@ -27,7 +27,11 @@ struct TriageWalk {
     var stateFile: String
     /// What the user's words point at in this playbook, if anything.
     var symptom: Symptom?
-    let engine = StepEngine(checks: builtInChecks, external: ProcessCheckRunner(), toolVersion: Memhunt.version)
+    var engine: StepEngine {
+        StepEngine(
+            checks: builtInChecks, external: ProcessCheckRunner(environment: console.environment),
+            toolVersion: Memhunt.version)
+    }
 
     // MARK: - Starting and resuming
 

@@ -10,22 +10,39 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
     /// stderr kept for the finding.
     public var stderrLimit: Int
 
-    public init(stdoutLimit: Int = 1 << 20, stderrLimit: Int = 16 << 10) {
+    /// The environment checks take their variables from (memhunt's own in a run).
+    public var environment: [String: String]
+
+    public init(
+        stdoutLimit: Int = 1 << 20, stderrLimit: Int = 16 << 10,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.stdoutLimit = stdoutLimit
         self.stderrLimit = stderrLimit
+        self.environment = environment
     }
 
     public static let protocolVersion = "memhunt.check/2"
 
+    /// Runs with the minimal environment only.
     public func run(argv: [String], timeout: Double, context: CheckContext) async -> CheckOutput {
+        await run(argv: argv, timeout: timeout, env: [], context: context)
+    }
+
+    public func run(argv: [String], timeout: Double, env: [String], context: CheckContext) async -> CheckOutput {
         guard let program = argv.first else { return CheckOutput(failure: "exec has an empty argv") }
         let executable = Self.resolve(program, directory: context.playbookDirectory)
         let request = Self.request(context)
         let outcome = await Self.launch(
             executable: executable, arguments: Array(argv.dropFirst()), input: Array(request.utf8), timeout: timeout,
-            stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: context.playbookDirectory)
+            stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: context.playbookDirectory,
+            environment: Self.checkEnvironment(environment, named: env))
         let name = argv.joined(separator: " ")
-        let stderrNote = outcome.stderr.isEmpty ? "" : "; stderr: " + Self.excerpt(outcome.stderr)
+        var stderrNote = outcome.stderr.isEmpty ? "" : "; stderr: " + Self.excerpt(outcome.stderr)
+        let killed = Leftovers.describe(outcome.leftovers)
+        if !outcome.leftovers.isEmpty {
+            stderrNote = "; memhunt killed what it left running outside its process group: \(killed)" + stderrNote
+        }
         switch outcome.ending {
         case .launchFailed(let why):
             return CheckOutput(failure: "could not start '\(executable)': \(why)")
@@ -39,6 +56,10 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
             return CheckOutput(failure: "'\(name)' exited with status \(status)" + stderrNote)
         case .signaled(let signal):
             return CheckOutput(failure: "'\(name)' was killed by signal \(signal)" + stderrNote)
+        case .exited where !outcome.leftovers.isEmpty:
+            return CheckOutput(
+                failure: "'\(name)' left processes running outside its process group, which memhunt killed: "
+                    + killed + (outcome.stderr.isEmpty ? "" : "; stderr: " + Self.excerpt(outcome.stderr)))
         case .exited:
             break
         }
@@ -174,16 +195,20 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
     /// the write raises SIGPIPE and ends memhunt (exit 141, measured with a 200 KB request to /bin/true).
     private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
-    /// The environment of a check: memhunt's own, minus its secrets.
-    static func checkEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> [String: String]
-    {
-        environment.filter { $0.key != "MEMHUNT_HTTP_TOKEN" }
+    /// What every check is given of memhunt's environment.
+    static let minimalEnvironment: Set<String> = ["PATH", "HOME", "LANG", "TMPDIR"]
+
+    /// The environment of a check: PATH, HOME, LANG, TMPDIR and the variables its playbook entry names
+    /// (`env:`), where memhunt's environment has them. Nothing else: memhunt's own environment holds the
+    /// trackers' tokens (`GITHUB_TOKEN`, `REDMINE_API_KEY`, …) and `MEMHUNT_HTTP_TOKEN`, which reached every check
+    /// before; a check is given one only when its playbook names it.
+    static func checkEnvironment(_ environment: [String: String], named: [String]) -> [String: String] {
+        environment.filter { minimalEnvironment.contains($0.key) || named.contains($0.key) }
     }
 
     static func launch(
         executable: String, arguments: [String], input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int,
-        directory: String?
+        directory: String?, environment: [String: String]
     ) async -> Outcome {
         // Dedicated threads, not GCD's pool: the work blocks on pipes and on the child, and with two
         // cores the pool starved (seven concurrent checks took 6 s each instead of milliseconds).
@@ -192,18 +217,19 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
                 continuation.resume(
                     returning: launchBlocking(
                         executable: executable, arguments: arguments, input: input, timeout: timeout,
-                        stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: directory))
+                        stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: directory,
+                        environment: environment))
             }
         }
     }
 
     private static func launchBlocking(
         executable: String, arguments: [String], input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int,
-        directory: String?
+        directory: String?, environment: [String: String]
     ) -> Outcome {
         _ = ignoreBrokenPipes
         return ProcessRunner.run(
-            executable: executable, arguments: arguments, environment: checkEnvironment(), directory: directory,
+            executable: executable, arguments: arguments, environment: environment, directory: directory,
             input: input, timeout: timeout, stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
     }
 }

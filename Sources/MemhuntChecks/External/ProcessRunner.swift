@@ -13,7 +13,7 @@ import Foundation
 /// shell, not the sleep), and a check that answered and left `sleep 30` behind holding its stdout held the
 /// run 30 s and was reported as timed out. Now the group is killed on timeout, and once the direct child
 /// has exited the pipes are drained of what is already there (never waited on for EOF) and the group's
-/// leftovers are killed.
+/// leftovers are killed. So are the processes that left the group (`Leftovers`): a daemon outlived the run.
 enum ProcessRunner {
     enum Ending: Equatable {
         case exited(Int32), signaled(Int32), timedOut, flooded, launchFailed(String)
@@ -23,6 +23,8 @@ enum ProcessRunner {
         var ending: Ending
         var stdout: [UInt8]
         var stderr: [UInt8]
+        /// What it left running outside its process group, killed (`Leftovers`).
+        var leftovers: [Leftovers.Entry] = []
     }
 
     /// Blocks the calling thread (run it on a thread of its own) until the child exits or is killed.
@@ -30,6 +32,7 @@ enum ProcessRunner {
         executable: String, arguments: [String], environment: [String: String], directory: String?,
         input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int
     ) -> Outcome {
+        _ = Leftovers.becomeSubreaper
         var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
         // Close-on-exec, so a check started at the same time by another thread does not inherit these ends
         // (a stray copy of a write end would hold back EOF).
@@ -42,6 +45,10 @@ enum ProcessRunner {
             for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
             return Outcome(ending: .launchFailed(String(cString: strerror(errno))), stdout: [], stderr: [])
         }
+        // The token by which the processes it leaves behind are found, whoever their parent is then.
+        let token = Leftovers.token()
+        var environment = environment
+        environment[Leftovers.variable] = token
         let spawned = spawn(
             executable: executable, arguments: arguments, environment: environment, directory: directory,
             stdin: stdinPipe[0], stdout: stdoutPipe[1], stderr: stderrPipe[1])
@@ -57,6 +64,7 @@ enum ProcessRunner {
             return Outcome(ending: .launchFailed(String(cString: strerror(error.code))), stdout: [], stderr: [])
         case .success(let child): pid = child
         }
+        Leftovers.started(pid, token: token)
         // A check that never reads stdin must not block us: write from another thread, then close (EPIPE is
         // ignored; the thread ends when the group is killed at the latest).
         let writeEnd = stdinPipe[1]
@@ -98,6 +106,7 @@ enum ProcessRunner {
                 if read(entry.fd, isStdout: open[index].isStdout) == .end { open[index].fd = -1 }
             }
             open.removeAll { $0.fd < 0 }
+            Leftovers.track(pid)
             if flooded || Date() >= deadline {
                 timedOut = !flooded
                 kill(-pid, SIGKILL)
@@ -111,6 +120,8 @@ enum ProcessRunner {
         // The direct child is gone: what it wrote is in the pipes now. Leftovers of its group are killed, and
         // the pipes are drained without waiting for an EOF that a leftover could hold back.
         kill(-pid, SIGKILL)
+        // And what left the group (a daemon: `setsid`), found by its parent links.
+        let leftovers = Leftovers.kill(after: pid)
         for entry in open {
             _ = fcntl(entry.fd, F_SETFL, fcntl(entry.fd, F_GETFL) | O_NONBLOCK)
             while !flooded, read(entry.fd, isStdout: entry.isStdout) == .data {}
@@ -127,7 +138,7 @@ enum ProcessRunner {
         } else {
             ending = .signaled(status & 0x7F)
         }
-        return Outcome(ending: ending, stdout: out, stderr: err)
+        return Outcome(ending: ending, stdout: out, stderr: err, leftovers: leftovers)
     }
 
     /// posix_spawn with a new process group, default signal handling (memhunt ignores SIGPIPE, and SIGINT and

@@ -2,7 +2,8 @@ import MemhuntFormats
 
 /// Something that runs an `exec:` check. Implemented outside the core (subprocesses are I/O).
 public protocol ExternalCheckRunner: Sendable {
-    func run(argv: [String], timeout: Double, context: CheckContext) async -> CheckOutput
+    /// Runs `argv` with the minimal environment and the variables `env` names.
+    func run(argv: [String], timeout: Double, env: [String], context: CheckContext) async -> CheckOutput
 }
 
 /// Progress of a run, for the terminal.
@@ -163,7 +164,7 @@ public struct StepEngine: Sendable {
                 } catch {
                     produced = CheckOutput(failure: "check failed: \(error)")
                 }
-            case .exec(let argv, let timeout):
+            case .exec(let argv, let timeout, let env):
                 if !allowExec {
                     let program = argv.first ?? ""
                     failures.append(
@@ -175,7 +176,7 @@ public struct StepEngine: Sendable {
                     checksRun.append(invocation.id)
                     continue
                 } else if let external {
-                    produced = await external.run(argv: argv, timeout: timeout, context: context)
+                    produced = await external.run(argv: argv, timeout: timeout, env: env, context: context)
                 } else {
                     produced = CheckOutput(failure: "external checks are not available")
                 }

@@ -5,8 +5,9 @@ public struct CheckInvocation: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// A built-in check by id.
         case builtIn(String)
-        /// An external executable: argv (never a shell string) and a timeout in seconds.
-        case exec(argv: [String], timeout: Double)
+        /// An external executable: argv (never a shell string), a timeout in seconds, and the names of the
+        /// environment variables it is given beyond PATH, HOME, LANG and TMPDIR (`env:`).
+        case exec(argv: [String], timeout: Double, env: [String] = [])
     }
 
     public var kind: Kind
@@ -25,7 +26,7 @@ public struct CheckInvocation: Sendable, Hashable {
     public var id: String {
         switch kind {
         case .builtIn(let id): id
-        case .exec(let argv, _):
+        case .exec(let argv, _, _):
             "exec:" + (Self.program(argv).split(separator: "/").last.map(String.init) ?? "")
         }
     }

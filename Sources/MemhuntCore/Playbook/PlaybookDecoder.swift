@@ -9,7 +9,7 @@ struct PlaybookDecoder {
     static let requiredPlaybookKeys = ["id", "title", "summary", "steps"]
     static let symptomKeys = ["phrases", "means", "steps"]
     static let stepKeys = ["id", "title", "inspects", "tells", "reads", "checks", "guidance"]
-    static let checkKeys = ["id", "exec", "timeout", "with"]
+    static let checkKeys = ["id", "exec", "timeout", "env", "with"]
     static let guidanceKeys = ["collect", "empty"]
     static let defaultTimeout = 30.0
 
@@ -135,6 +135,7 @@ struct PlaybookDecoder {
             return nil
         case (.some(let idField), nil):
             if let timeout = fields["timeout"] { error("'timeout' applies only to 'exec' checks", at: timeout.keyMark) }
+            if let env = fields["env"] { error("'env' applies only to 'exec' checks", at: env.keyMark) }
             guard let id = string(idField.value) else { return nil }
             guard let description = checks[id] else {
                 error("unknown check '\(id)'\(Suggestion.hint(for: id, among: checkIDs))", at: idField.value.mark)
@@ -152,6 +153,7 @@ struct PlaybookDecoder {
             case .mapping: error("expected a list", at: exec.value.mark)
             }
             let timeout = fields["timeout"].map { seconds($0.value) } ?? Self.defaultTimeout
+            let env = fields["env"].map { environmentNames($0.value) } ?? []
             var parameters: [String: FactValue] = [:]
             if let with = fields["with"] {
                 if case .mapping = with.value {
@@ -162,8 +164,38 @@ struct PlaybookDecoder {
             }
             guard let argv else { return nil }
             return CheckInvocation(
-                kind: .exec(argv: argv, timeout: timeout), parameters: parameters, location: location(node.mark))
+                kind: .exec(argv: argv, timeout: timeout, env: env), parameters: parameters,
+                location: location(node.mark))
         }
+    }
+
+    /// `env:` of an exec check: a list of environment variable names, each once.
+    mutating func environmentNames(_ node: YAMLNode) -> [String] {
+        guard case .sequence(let items, _) = node else {
+            error("'env' takes a list of environment variable names", at: node.mark)
+            return []
+        }
+        var names: [String] = []
+        for item in items {
+            guard let name = string(item) else { continue }
+            let bytes = Array(name.utf8)
+            let valid =
+                !bytes.isEmpty && !(0x30...0x39).contains(bytes[0])
+                && bytes.allSatisfy { byte in
+                    byte == UInt8(ascii: "_") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                        || (0x61...0x7A).contains(byte)
+                }
+            if !valid {
+                error(
+                    "'\(name)' is not an environment variable name (letters, digits and '_', not starting with a digit)",
+                    at: item.mark)
+            } else if names.contains(name) {
+                error("duplicate name '\(name)' in 'env'", at: item.mark)
+            } else {
+                names.append(name)
+            }
+        }
+        return names
     }
 
     mutating func seconds(_ node: YAMLNode) -> Double {
