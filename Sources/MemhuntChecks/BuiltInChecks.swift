@@ -7,6 +7,7 @@ public let builtInChecks: [any Check.Type] = [
     CrashReportCheck.self,
     JetsamRankCheck.self,
     LayerCountCheck.self,
+    LeaksCheck.self,
     MetricKitMemoryCheck.self,
     NavigationGrowthCheck.self,
     ReproFootprintCheck.self,

@@ -17,6 +17,8 @@ public enum ArtifactKind: String, Sendable, Hashable, CaseIterable, Codable, Com
     case image
     /// bug_type 298 JetsamEvent: the memory of every process at one moment.
     case jetsamEvent = "jetsam-event"
+    /// `leaks` text of a process or a memgraph: the leak count, leaked bytes and the roots of the trees.
+    case leaks
     /// A list of artifacts to fetch (JSON or YAML), expanded when given as an operand.
     case manifest
     /// memhunt's own measurement format (CSV or JSON): numbers read off Xcode's gauge or Instruments.

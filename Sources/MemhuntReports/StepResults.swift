@@ -34,6 +34,14 @@ extension FindingsDocument {
     }
 }
 
+extension Comparison {
+    /// "Leaked objects: 60,436 (before.txt) → 55,576 (after.txt), a fix": one line, for the text formats.
+    public var line: String {
+        "\(label): \(from.text) (\(from.label)) → \(to.text) (\(to.label))" + (change.map { ", " + $0 } ?? "")
+            + " [\(kind.word)]"
+    }
+}
+
 extension Comparison.Kind {
     /// How a report names the pair's sides.
     public var sides: (from: String, to: String) {

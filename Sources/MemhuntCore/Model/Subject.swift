@@ -131,6 +131,7 @@ public enum ArtifactOwner {
         case .repro(.vmmap(let summary)): names = [summary.processName]
         case .repro(.footprint(let report)): names = [report.processName]
         case .repro(.sample(let report)): names = [report.processName]
+        case .repro(.leaks(let report)): names = [report.processName]
         // A change log names the processes of its lines, the one with most evaluations first.
         case .repro(.changeLog(let summary)):
             names = summary.processesByEvaluations.map(\.name)

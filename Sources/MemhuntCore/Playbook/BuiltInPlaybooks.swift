@@ -175,11 +175,12 @@ public enum BuiltInPlaybooks {
                 title: Simulator reproduction
                 inspects: Simulator reproduction
                 tells: Which screen is responsible
-                reads: [measurements, vmmap, footprint, xctest-metrics]
+                reads: [measurements, vmmap, footprint, xctest-metrics, leaks]
                 checks:
                   - id: repro-footprint
                     with: { max_ratio: 3.0 }
                   - id: xctest-memory
+                  - id: leaks
                 guidance:
                   collect: >-
                     Reproduce with data of the user's character (the size of the reported record) and write
@@ -268,6 +269,20 @@ public enum BuiltInPlaybooks {
                     visit (Xcode's gauge, or the Allocations instrument's generation marks) in a measurements file.
                   empty: >-
                     One reading cannot tell a stair from a plateau.
+
+              - id: leaks
+                title: What a visit leaves behind
+                inspects: leaks of a memgraph taken after the visits, and of one before them
+                tells: A retain cycle keeps what each visit loaded; its root class says where
+                reads: [leaks]
+                checks:
+                  - id: leaks
+                guidance:
+                  collect: >-
+                    Debug Memory Graph in Xcode (File > Export Memory Graph) before the visits and after them, then
+                    `leaks App.memgraph > after.leaks.txt` for each (`leaks` ships with Xcode's command line tools).
+                  empty: >-
+                    Without a memgraph, a stair says something is kept, not what holds it.
 
               - id: change-logging
                 title: What re-runs on every appearance

@@ -8,6 +8,7 @@ public enum ReproArtifact: Sendable, Hashable {
     case sample(SampleReport)
     case image(ImageInfo)
     case xctestMetrics(XCTestMetrics)
+    case leaks(LeaksReport)
 
     /// The artifact's kind.
     public var kind: ArtifactKind {
@@ -20,6 +21,7 @@ public enum ReproArtifact: Sendable, Hashable {
         case .sample: .sample
         case .image: .image
         case .xctestMetrics: .xctestMetrics
+        case .leaks: .leaks
         }
     }
 }
@@ -34,6 +36,7 @@ public enum ReproReader {
         if ImageInfo.matches(head) { return .image }
         if MeasurementSet.matches(head) { return .measurements }
         let lines = ReproText.sniffLines(head)
+        if LeaksReport.matches(lines: lines) { return .leaks }
         if VMMapSummary.matches(lines: lines) { return .vmmapSummary }
         if FootprintReport.matches(lines: lines) { return .footprint }
         if SampleReport.matches(lines: lines) { return .sample }
@@ -72,6 +75,7 @@ public enum ReproReader {
         case .viewHierarchy: ViewHierarchyDump.parse(bytes).map(ReproArtifact.viewHierarchy)
         case .changeLog: ChangeLogScanner.parse(bytes).map(ReproArtifact.changeLog)
         case .xctestMetrics: XCTestMetrics.parse(bytes).map(ReproArtifact.xctestMetrics)
+        case .leaks: LeaksReport.parse(bytes).map(ReproArtifact.leaks)
         default: nil
         }
     }

@@ -22,6 +22,7 @@ public enum HTMLReporter: Reporter {
         if !charts.isEmpty {
             body += "<section class=\"charts\">\n<h2>Charts</h2>\n" + charts.joined() + "</section>\n"
         }
+        body += comparisons(document)
         body += steps(document)
         body += findings(document, options: options)
         body += artifacts(document)
@@ -92,6 +93,28 @@ public enum HTMLReporter: Reporter {
                 "<li>\(Escape.html(sentence.text))" + (number.map { " <small>(step \($0))</small>" } ?? "") + "</li>\n"
         }
         return out + "</ul>\n</section>\n"
+    }
+
+    /// The checks' comparisons, one table per group, each side under its own name.
+    static func comparisons(_ document: FindingsDocument) -> String {
+        let tables = document.comparisonTables
+        guard !tables.isEmpty else { return "" }
+        var out = "<section>\n<h2>Comparisons</h2>\n"
+        for table in tables {
+            if let group = table.group { out += "<h3>\(Escape.html(group))</h3>\n" }
+            out +=
+                "<table>\n<thead><tr><th>Measure</th><th>Kind</th><th>From</th><th>To</th><th>Change</th></tr></thead>\n<tbody>\n"
+            for row in table.rows {
+                out += "<tr><td>\(Escape.html(row.label))</td><td>\(row.kind.word)</td>"
+                out +=
+                    "<td class=\"num\">\(Escape.html(row.from.text)) <span class=\"muted\">(\(Escape.html(row.from.label)))</span></td>"
+                out +=
+                    "<td class=\"num\">\(Escape.html(row.to.text)) <span class=\"muted\">(\(Escape.html(row.to.label)))</span></td>"
+                out += "<td class=\"num\">\(Escape.html(row.change ?? "\(row.from.text) → \(row.to.text)"))</td></tr>\n"
+            }
+            out += "</tbody>\n</table>\n"
+        }
+        return out + "</section>\n"
     }
 
     static func steps(_ document: FindingsDocument) -> String {

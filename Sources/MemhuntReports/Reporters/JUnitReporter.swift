@@ -75,11 +75,16 @@ public enum JUnitReporter: Reporter {
                 suite += "/>\n"
             } else {
                 suite += ">\n"
-                if !facts.isEmpty {
+                if !facts.isEmpty || !step.presentation.comparisons.isEmpty {
                     suite += "    <properties>\n"
                     for key in facts {
                         suite +=
                             "      <property name=\"\(attribute(key))\" value=\"\(attribute(document.formatted(key, step.facts[key]!)))\"/>\n"
+                    }
+                    for comparison in step.presentation.comparisons {
+                        let name = "comparison: " + (comparison.group.map { $0 + ": " } ?? "") + comparison.label
+                        let value = "\(comparison.from.text) → \(comparison.to.text) (\(comparison.kind.word))"
+                        suite += "      <property name=\"\(attribute(name))\" value=\"\(attribute(value))\"/>\n"
                     }
                     suite += "    </properties>\n"
                 }

@@ -51,6 +51,11 @@ public enum TextReporter: Reporter {
         for key in step.facts.keys.sorted() {
             out += "   " + key + " = " + Self.fact(key, step.facts[key]!, in: document) + "\n"
         }
+        for comparison in step.presentation.comparisons {
+            out +=
+                "   " + style.dim("compare") + "  " + (comparison.group.map { $0 + ": " } ?? "") + comparison.line
+                + "\n"
+        }
         for failure in step.failures {
             out += "   " + style.red(pad("error", 8)) + " Check '\(failure.check)' could not run\n"
             out += wrap(failure.message, indent: "      ")
