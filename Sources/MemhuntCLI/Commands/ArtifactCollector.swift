@@ -35,11 +35,12 @@ struct ArtifactCollector {
             guard progress else { return }
             switch event {
             case .started(_, let url, let attempt):
-                stderr.write("↓ \(url)" + (attempt > 1 ? " (attempt \(attempt))" : "") + "\n")
+                stderr.write("↓ \(TerminalText.escaped(url))" + (attempt > 1 ? " (attempt \(attempt))" : "") + "\n")
             case .finished(_, let result):
-                stderr.write("✓ \(result.requestedURL) \(FactValue.grouped(result.size ?? 0)) bytes\n")
+                stderr.write(
+                    "✓ \(TerminalText.escaped(result.requestedURL)) \(FactValue.grouped(result.size ?? 0)) bytes\n")
             case .failed(_, let result):
-                stderr.write("✗ \(result.error ?? result.requestedURL)\n")
+                stderr.write("✗ \(TerminalText.escaped(result.error ?? result.requestedURL))\n")
             case .progress:
                 break
             }
@@ -60,10 +61,12 @@ struct ArtifactCollector {
             guard bytes >= announcedSize else { return }
             if done {
                 let seconds = Date().timeIntervalSince(started.take() ?? Date())
-                stderr.write("read \(path) in \(FactValue.oneDecimal(seconds)) s\n")
+                stderr.write("read \(TerminalText.escaped(path)) in \(FactValue.oneDecimal(seconds)) s\n")
             } else {
                 started.set(Date())
-                stderr.write("reading \(path) (\(FactUnit.megabytes.format(.megabytes(bytes: Double(bytes))))) …\n")
+                stderr.write(
+                    "reading \(TerminalText.escaped(path)) (\(FactUnit.megabytes.format(.megabytes(bytes: Double(bytes))))) …\n"
+                )
             }
         }
     }

@@ -69,9 +69,12 @@ struct RunCommand: ReportingCommand {
         ) { event in
             guard progress else { return }
             switch event {
-            case .stepStarted(let number, let count, let step): stderr.write("[\(number)/\(count)] \(step.id) …\n")
+            case .stepStarted(let number, let count, let step):
+                stderr.write("[\(number)/\(count)] \(TerminalText.escaped(step.id)) …\n")
             case .stepFinished(let step):
-                stderr.write("[\(step.number)/\(playbook.steps.count)] \(step.step.id): \(step.status.rawValue)\n")
+                stderr.write(
+                    "[\(step.number)/\(playbook.steps.count)] \(TerminalText.escaped(step.step.id)): \(step.status.rawValue)\n"
+                )
             }
         }
         var document = FindingsDocument(
@@ -224,7 +227,7 @@ enum PlaybookReference {
         switch result {
         case .success(let playbook): return playbook
         case .failure(let error):
-            console.stderr.write(error.description + "\n")
+            console.lines(error.description)
             throw CommandError("the playbook is invalid (" + Plural.count(error.diagnostics.count, "problem") + ")")
         }
     }

@@ -123,7 +123,7 @@ struct ScanCommand: MemhuntCommand {
         guard artifact.status == .ok, let content = artifact.content else {
             let reason = artifact.error ?? "not readable"
             aggregate.reject(file: artifact.source, reason: reason)
-            if format == "ndjson" { console.stderr.write("memhunt: rejected \(artifact.source): \(reason)\n") }
+            if format == "ndjson" { console.note("memhunt: rejected \(artifact.source): \(reason)") }
             return
         }
         guard let record = ScanRecord(file: artifact.source, content: content) else {
@@ -156,9 +156,9 @@ struct ScanCommand: MemhuntCommand {
         if let query {
             guard let match = aggregate.app(matching: query) else {
                 let known = aggregate.apps.keys.sorted().prefix(20).joined(separator: ", ")
-                console.stderr.write(
+                console.note(
                     "memhunt: no record names the app '\(query)'" + (known.isEmpty ? "" : "; the records name \(known)")
-                        + "\n")
+                )
                 return .couldNotRun
             }
             selected = [(match.names.joined(separator: ", "), match.figures)]

@@ -256,7 +256,7 @@ struct TriageWalk {
             let given = session.candidates(forStep: index)
             for (n, candidate) in candidates.enumerated() {
                 io.say(
-                    "  \(n + 1)) \(candidate.source)  [\(candidate.kind?.rawValue ?? "?")"
+                    "  \(n + 1)) \(TerminalText.escaped(candidate.source))  [\(candidate.kind?.rawValue ?? "?")"
                         + (Self.time(candidate).map { ", \($0)" } ?? "") + "]")
             }
             // What was given already wins; then the best candidate; then running or skipping.
@@ -312,7 +312,9 @@ struct TriageWalk {
                     continue
                 }
                 if let problem = added.first(where: { $0.status != .ok }) {
-                    io.say("  \(problem.source): \(problem.error ?? problem.status.rawValue). Try again.")
+                    io.say(
+                        "  \(TerminalText.escaped(problem.source)): \(TerminalText.escaped(problem.error ?? problem.status.rawValue)). Try again."
+                    )
                     continue
                 }
                 let fitting = added.filter { $0.kind.map(step.reads.contains) ?? false }
@@ -337,7 +339,7 @@ struct TriageWalk {
         await session.runPending(using: engine)
         let document = document()
         if let record = document.steps.first(where: { $0.number == index + 1 }) {
-            io.say(
+            io.show(
                 TextReporter.step(
                     record, in: document,
                     options: ReportOptions(colored: console.stderrColored, decisions: commandLineDecisions)))
@@ -404,7 +406,9 @@ struct TriageWalk {
         }
     }
 
-    static func name(_ source: String) -> String { source.split(separator: "/").last.map(String.init) ?? source }
+    static func name(_ source: String) -> String {
+        TerminalText.escaped(source.split(separator: "/").last.map(String.init) ?? source)
+    }
 
     /// The operands, the files of the current folder and, on macOS, the newest synced device logs.
     func candidatePool() async -> [Artifact] {
@@ -489,16 +493,21 @@ final class TriageProgress: @unchecked Sendable {
 struct Prompter {
     var console: Console
 
-    func say(_ text: String) { console.stderr.write(text.hasSuffix("\n") ? text : text + "\n") }
+    /// A line or lines memhunt composed, quoting names and answers from outside: their control characters
+    /// escaped (`TerminalText`), the line ends kept.
+    func say(_ text: String) { show(TerminalText.escaped(text, keepingNewlines: true)) }
+
+    /// Text the text reporter rendered (escaped there, colored maybe): written as it is.
+    func show(_ text: String) { console.stderr.write(text.hasSuffix("\n") ? text : text + "\n") }
 
     /// The answer, or nil at end of input.
     func ask(_ question: String) -> String? {
-        console.stderr.write(question + " ")
+        console.stderr.write(TerminalText.escaped(question, keepingNewlines: true) + " ")
         guard let line = console.stdin.readLine() else {
             console.stderr.write("\n")
             return nil
         }
-        if !console.stdin.isTTY { console.stderr.write(line + "\n") }
+        if !console.stdin.isTTY { console.stderr.write(TerminalText.escaped(line) + "\n") }
         return line
     }
 }

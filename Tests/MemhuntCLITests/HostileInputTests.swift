@@ -1,0 +1,119 @@
+import Foundation
+import MemhuntCore
+import MemhuntReports
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntCLI
+
+/// Hostile input from outside (issue 26): app and file names carrying raw HTML, terminal escapes, formula
+/// cells and forged lines reach no report, terminal or spreadsheet as code.
+@Suite struct HostileInputTests {
+    static let html = "<img src=x onerror=alert(1)>"
+    static let retitle = "\u{1B}]0;PWNED\u{07}"
+
+    /// A folder with the JustSend JetsamEvent whose app is named `app`, saved as `file`.
+    static func folder(app: String, file: String = "JetsamEvent.ips") throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        let text = try String(
+            contentsOfFile: Repo.fixture("justsend/JetsamEvent-2026-08-11-112056.ips"), encoding: .utf8)
+        let quoted = String(decoding: try JSONEncoder().encode(app), as: UTF8.self)
+        try dir.write(file, text.replacingOccurrences(of: #""JustSend""#, with: quoted))
+        return dir
+    }
+
+    /// The findings document of a run over `dir` with `--app app`.
+    static func document(_ dir: TemporaryDirectory, app: String) async throws -> FindingsDocument {
+        let run = await memhunt("run", "--app", app, "--format", "json", dir.path)
+        return try FindingsDocument.decode(Array(run.stdout.utf8))
+    }
+
+    // MARK: - Postmortem (defect 7)
+
+    @Test func thePostmortemEscapesAnAppNameAndFileNamesOfRawHTML() async throws {
+        let dir = try Self.folder(app: Self.html, file: "<script>alert(2)<|script>.ips")
+        defer { dir.remove() }
+        var document = try await Self.document(dir, app: Self.html)
+        document.run.id = "<b>run</b>`|x"
+        document.playbook.title = "<i>hunt</i>"
+        document.playbook.id = "id`<u>"
+        guard case .success(let text) = PostmortemTemplate.builtIn.render(Postmortem(runs: [document]), knownFacts: [])
+        else {
+            Issue.record("the built-in template did not render")
+            return
+        }
+        // Outside a code span (where Markdown shows HTML as text), no tag survives.
+        let prose = Self.outsideCodeSpans(text)
+        for raw in ["<img", "<script", "<b>", "<i>", "<u>"] {
+            #expect(!prose.contains(raw), "raw \(raw) in the postmortem")
+        }
+        #expect(text.contains("run `&lt;b&gt;run&lt;/b&gt;'\\|x`") || text.contains("run `<b>run</b>'\\|x`"))
+        #expect(text.hasPrefix("# Postmortem: &lt;img src=x onerror=alert(1)&gt;: &lt;i&gt;hunt&lt;/i&gt;\n"))
+        #expect(text.contains("- App: &lt;img src=x onerror=alert(1)&gt;"))
+        // Every table row keeps its cells: no unescaped pipe from a name splits one.
+        #expect(!text.contains("<|script"))
+    }
+
+    /// The text without its inline code spans (between backticks on one line).
+    static func outsideCodeSpans(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 0 }
+                .map(\.element).joined()
+        }.joined(separator: "\n")
+    }
+
+    // MARK: - Scan CSV (defect 7)
+
+    @Test func scanCSVOfAHostileAppNameKeepsOneRowPerApp() async throws {
+        let dir = try Self.folder(app: "=cmd|' /C calc'!A0\r")
+        defer { dir.remove() }
+        let run = await memhunt("scan", "--format", "csv", dir.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\"'=cmd|' /C calc'!A0\r\","))
+        #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("=") })
+    }
+
+    // MARK: - JUnit and GitHub stay escaped (defect 7)
+
+    @Test func junitAndGitHubAnnotationsStayEscapedWithAHostileAppName() async throws {
+        let app = "x\n::error::forged\u{1B}[31m" + Self.html + "]]>"
+        let dir = try Self.folder(app: app)
+        defer { dir.remove() }
+        let document = try await Self.document(dir, app: app)
+        let github = GitHubReporter.render(document, options: ReportOptions())
+        #expect(!github.split(separator: "\n").contains { $0.hasPrefix("::error::forged") })
+        #expect(!github.contains("\u{1B}"))
+        let junit = JUnitReporter.render(document, options: ReportOptions())
+        #expect(!junit.contains("\u{1B}"))
+        #expect(!junit.contains("<img"))
+    }
+}
+
+// MARK: - Terminal escapes (defect 6)
+
+extension HostileInputTests {
+    @Test func theTextReportShowsControlCharactersOfNamesEscaped() async throws {
+        let dir = try Self.folder(app: Self.retitle, file: "x\nSummary: no findings.ips")
+        defer { dir.remove() }
+        let run = await memhunt("run", "--app", Self.retitle, dir.path)
+        #expect(!run.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        #expect(run.stdout.contains(#"Subject: \u{1B}]0;PWNED\u{07}"#))
+        #expect(run.stdout.contains(#"x\u{0A}Summary: no findings.ips"#))
+        #expect(!run.stdout.split(separator: "\n").contains("Summary: no findings.ips"))
+        // What is not a control character stays as it is.
+        let japanese = try Self.folder(app: "ジャストセンド🚀")
+        defer { japanese.remove() }
+        let kept = await memhunt("run", "--app", "ジャストセンド🚀", japanese.path)
+        #expect(kept.stdout.contains("Subject: ジャストセンド🚀\n"))
+    }
+
+    @Test func errorsAndNotesOnStderrShowControlCharactersEscaped() async throws {
+        let missing = await memhunt("run", "/nonexistent/" + Self.retitle + "\nError: forged")
+        #expect(missing.status == 2)
+        #expect(!missing.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        #expect(missing.stderr.contains(#"/nonexistent/\u{1B}]0;PWNED\u{07}\u{0A}Error: forged"#))
+        #expect(!missing.stderr.split(separator: "\n").contains { $0.hasPrefix("Error: forged") })
+        let inspect = await memhunt("inspect", "/nonexistent/" + Self.retitle)
+        #expect(!inspect.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+}
