@@ -117,3 +117,93 @@ extension HostileInputTests {
         #expect(!inspect.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }
 }
+
+// MARK: - Outputs never replace inputs (defect 5)
+
+extension HostileInputTests {
+    /// A copy of the JustSend folder's files to write over.
+    static func justsend() throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        for name in ["JetsamEvent-2026-08-11-112056.ips", "drawer-after.log"] {
+            try dir.write(name, try Repo.bytes("justsend/" + name))
+        }
+        return dir
+    }
+
+    static func unchanged(_ path: String, _ original: [UInt8]) -> Bool {
+        FileManager.default.contents(atPath: path).map(Array.init) == original
+    }
+
+    @Test func runRefusesAnOutputThatIsAnInput() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        let log = dir.path + "/drawer-after.log"
+        let original = try Repo.bytes("justsend/drawer-after.log")
+        for arguments in [
+            ["run", "-o", log, log], ["run", "--output", log, dir.path], ["run", "-o", log, "--", log],
+        ] {
+            let run = await memhunt(arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.contains("is an input of this run"), "\(run.stderr)")
+            #expect(Self.unchanged(log, original))
+        }
+        // Through a symbolic link to the input, and through another path to it.
+        symlink(log, dir.path + "/link.log")
+        let linked = await memhunt(
+            "run", "-o", dir.path + "/../" + (dir.path as NSString).lastPathComponent + "/drawer-after.log",
+            dir.path + "/link.log")
+        #expect(linked.status == 64)
+        #expect(Self.unchanged(log, original))
+        // A baseline or a playbook is an input too.
+        let json = dir.path + "/saved.json"
+        _ = await memhunt("run", "--format", "json", "-o", json, log)
+        let saved = try #require(FileManager.default.contents(atPath: json))
+        let baseline = await memhunt("run", "--baseline", json, "-o", json, log)
+        #expect(baseline.status == 64)
+        #expect(FileManager.default.contents(atPath: json) == saved)
+    }
+
+    @Test func reportAndPostmortemRefuseToReplaceTheirInput() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        let json = dir.path + "/x.json"
+        _ = await memhunt("run", "--format", "json", "-o", json, dir.path + "/drawer-after.log")
+        let saved = try #require(FileManager.default.contents(atPath: json))
+        for arguments in [
+            ["report", json, "-o", json], ["postmortem", json, "-o", json], ["postmortem", json, "--output", json],
+            ["postmortem", "--template", json, json, "-o", json],
+        ] {
+            let run = await memhunt(arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.contains("is an input of this run"), "\(run.stderr)")
+            #expect(FileManager.default.contents(atPath: json) == saved)
+        }
+        try dir.write("template.md", "# {{app}}\n")
+        let template = await memhunt(
+            "postmortem", "--template", dir.path + "/template.md", json, "-o", dir.path + "/template.md")
+        #expect(template.status == 64)
+        #expect(FileManager.default.contents(atPath: dir.path + "/template.md") == Data("# {{app}}\n".utf8))
+        // Another file is written as before.
+        let fine = await memhunt("report", json, "-o", dir.path + "/y.txt")
+        #expect(fine.status == 0)
+    }
+}
+
+extension HostileInputTests {
+    @Test func triagesPostmortemPromptRefusesAnArtifactAndAsksAgain() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        let jetsam = dir.path + "/JetsamEvent-2026-08-11-112056.ips"
+        let original = try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips")
+        var answers = TriageTests.answers
+        answers[4] = jetsam
+        answers += [jetsam, dir.path + "/../" + (dir.path as NSString).lastPathComponent + "/session.json"]
+        answers += [dir.path + "/postmortem.md", ""]
+        let run = await TriageTests.triage(["--session", dir.path + "/session.json"], answers: answers)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("\(jetsam) is an input of this hunt (\(jetsam)), which memhunt never replaces"))
+        #expect(run.stderr.contains("session.json is an input of this hunt"))
+        #expect(run.stderr.contains("Wrote the postmortem draft to \(dir.path)/postmortem.md."))
+        #expect(Self.unchanged(jetsam, original))
+    }
+}

@@ -145,6 +145,25 @@ struct ReportDestination {
                 reason: .invalidValue("", option: "--output", explanation: "a file path, or - for stdout"))
         }
         path = given == "-" ? nil : given
+        if let path, let input = SameFile.input(replacedBy: path, inputs: Self.inputs(of: parsed)) {
+            throw UsageError(
+                path: parsed.path,
+                reason: .invalidValue(
+                    path, option: "--output",
+                    explanation:
+                        "it is an input of this run (\(input)), which memhunt never replaces; name another file"
+                ))
+        }
+    }
+
+    /// The local files a command reads: its operands (a folder's files), and its playbook, baseline, template
+    /// and triage session.
+    static func inputs(of parsed: ParsedCommand) -> [String] {
+        let named = ["--playbook", "--baseline", "--template", "--session", "--resume"].compactMap {
+            parsed.values.options[$0]?.last
+        }
+        let operands = parsed.values.positionals.filter { $0 != "-" && !ArtifactStore.isURL($0) }
+        return named.filter { !ArtifactStore.isURL($0) } + LocalArtifacts.expand(operands)
     }
 
     /// Renders `document` in `format` and writes it; a file gets a note on stderr.

@@ -210,6 +210,14 @@ struct TriageWalk {
                 io.say("  The built-in postmortem template could not be rendered.")
                 return
             }
+            // Never over a file the hunt read or writes: an artifact, a candidate, the session, the report.
+            let inputs =
+                (session.artifacts + pool).compactMap(\.localPath) + [stateFile] + (state.output.map { [$0] } ?? [])
+            if let input = SameFile.input(replacedBy: answer, inputs: inputs) {
+                io.say(
+                    "  \(answer) is an input of this hunt (\(input)), which memhunt never replaces. Name another file.")
+                continue
+            }
             do {
                 try AtomicFile.write(text, to: answer)
                 io.say("  Wrote the postmortem draft to \(answer).")
