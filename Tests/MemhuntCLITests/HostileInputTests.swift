@@ -207,3 +207,77 @@ extension HostileInputTests {
         #expect(Self.unchanged(jetsam, original))
     }
 }
+
+// MARK: - Session files from outside (defect 4)
+
+extension HostileInputTests {
+    /// `session` with `field` (a dotted path) set to `value`.
+    static func tamper(_ session: String, _ field: String, _ value: Any) throws {
+        var root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: session))) as? [String: Any])
+        let keys = field.split(separator: ".").map(String.init)
+        if keys.count == 2 {
+            var inner = try #require(root[keys[0]] as? [String: Any])
+            inner[keys[1]] = value
+            root[keys[0]] = inner
+        } else {
+            root[field] = value
+        }
+        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: session))
+    }
+
+    @Test func aResumedSessionWritesOnlyInItsFolderAndOnlyWhatItWrote() async throws {
+        let dir = try Self.justsend()
+        let victim = try TemporaryDirectory()
+        defer {
+            dir.remove()
+            victim.remove()
+        }
+        try victim.write("victim.txt", "keep")
+        try dir.write("here.txt", "keep")
+        symlink(victim.path + "/victim.txt", dir.path + "/link.txt")
+        let session = dir.path + "/session.json"
+        let first = await TriageTests.triage(
+            ["--session", session, "-o", dir.path + "/report.txt"], answers: Array(TriageTests.answers[..<4]))
+        #expect(first.status == 2, "input ended before the end")
+        let saved = try #require(FileManager.default.contents(atPath: session))
+        let recorded = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
+        #expect(recorded["output"] as? String == "report.txt", "recorded relative to the session's folder")
+        #expect(recorded["schema"] as? String == "memhunt.triage/2")
+        let cases: [(String, Any, String)] = [
+            (
+                "output", victim.path + "/victim.txt",
+                "field 'output' of the triage session '\(victim.path)/victim.txt' is absolute"
+            ),
+            (
+                "output", "../" + (victim.path as NSString).lastPathComponent + "/victim.txt",
+                "leaves the session's folder"
+            ),
+            ("output", "link.txt", "resolves outside the session's folder"),
+            ("output", "here.txt", "is a file this session did not write"),
+            ("output", "session.json", "is an input of the session"),
+            ("format", "evil", "field 'format' of the triage session is 'evil', not one of"),
+            ("schema", "memhunt.triage/9", "field 'schema' of the triage session is 'memhunt.triage/9'"),
+            ("operands", ["x\u{1B}]0;PWNED\u{07}"], "field 'operands[0]'"),
+            ("session.cursor", "x", "field 'session.cursor': expected"),
+            ("session.cursor", 99, "field 'session.cursor' of the triage session is 99"),
+        ]
+        for (field, value, expected) in cases {
+            try saved.write(to: URL(fileURLWithPath: session))
+            try Self.tamper(session, field, value)
+            let resumed = await TriageTests.triage(["--resume", session], answers: Array(TriageTests.answers[4...]))
+            #expect(resumed.status == 2, "\(field) = \(value)")
+            #expect(resumed.stderr.contains(expected), "\(field) = \(value): \(resumed.stderr.suffix(400))")
+            #expect(!resumed.stderr.unicodeScalars.contains { $0.value == 0x1B })
+            #expect(try String(contentsOfFile: victim.path + "/victim.txt", encoding: .utf8) == "keep")
+            #expect(try String(contentsOfFile: dir.path + "/here.txt", encoding: .utf8) == "keep")
+        }
+        // The session as saved resumes and writes its report beside itself; resumed again, it replaces it.
+        try saved.write(to: URL(fileURLWithPath: session))
+        let resumed = await TriageTests.triage(["--resume", session], answers: Array(TriageTests.answers[4...]))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/report.txt"))
+        let again = await TriageTests.triage(["--resume", session], answers: [])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+}

@@ -86,10 +86,12 @@ struct TriageWalk {
         let operands = values.positionals
         let session = HuntSession(
             playbook: playbook, artifacts: [], app: app, allowExec: values.flag(RunCommand.allowExec))
-        let state = TriageState(
+        var state = TriageState(
             reported: words, playbook: reference ?? playbook.origin, operands: operands,
             format: values.string(Options.format()) ?? "text", output: values.string(Options.output),
             session: session.state)
+        // A file the command line names with -o may be replaced, by this walk or by a resumed one.
+        state.report = values.string(Options.output).flatMap(TriageState.FileIdentity.of)
         let file =
             values.string(TriageCommand.session)
             ?? Self.defaultStateFile(output: values.string(Options.output))
@@ -117,12 +119,13 @@ struct TriageWalk {
         }
         let state: TriageState
         do {
-            state = try JSONDecoder().decode(TriageState.self, from: data)
+            let decoded = try JSONDecoder().decode(TriageState.self, from: data)
+            state = try TriageState.validated(
+                decoded, file: file, paths: SessionPaths(sessionFile: file), formats: TriageCommand.formats)
+        } catch let error as DecodingError {
+            throw CommandError("\(file): not a triage session this memhunt can read: \(Self.describe(error))")
         } catch {
-            throw CommandError("\(file): not a triage session this memhunt can read (\(error))")
-        }
-        guard state.schema == TriageState.currentSchema else {
-            throw CommandError("\(file): unknown session schema '\(state.schema)'")
+            throw CommandError("\(error)")
         }
         let playbook = try await PlaybookReference.load(state.playbook, collector: collector, console: console)
         let artifacts = await collector.collect(state.session.artifactSources)
@@ -155,6 +158,25 @@ struct TriageWalk {
                     + facts.joined(separator: ", "))
         }
         return walk
+    }
+
+    /// A decoding error in words, naming the field: "field 'session.cursor': expected a number".
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+                .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return "field '\(path(context))': expected \(type)"
+        case .valueNotFound(let type, let context): return "field '\(path(context))': expected \(type), found null"
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "field '\(parent.isEmpty ? key.stringValue : parent + "." + key.stringValue)' is missing"
+        case .dataCorrupted(let context):
+            let at = path(context)
+            return (at.isEmpty ? "" : "field '\(at)': ") + context.debugDescription
+        @unknown default: return "\(error)"
+        }
     }
 
     static func defaultStateFile(output: String?) -> String {
@@ -191,6 +213,11 @@ struct TriageWalk {
         document.gate = FindingsDocument.Gate.decide(document, failOn: nil)
         io.say(TextReporter.summaryLine(document))
         try output.write(document, format: state.format, console: console)
+        if let path = output.path {
+            // The report this session wrote: the one file a resumed session may replace.
+            state.report = TriageState.FileIdentity.of(path)
+            try save()
+        }
         offerPostmortem(document, io: io)
         await offerAttach(document, io: io)
         return Gate.announce(document.gate, console: console)
@@ -457,7 +484,8 @@ struct TriageWalk {
     mutating func save() throws {
         state.session = session.state
         do {
-            try AtomicFile.write(JSONText.pretty(state), to: stateFile)
+            try AtomicFile.write(
+                JSONText.pretty(state.recorded(by: SessionPaths(sessionFile: stateFile))), to: stateFile)
         } catch {
             throw CommandError("cannot save the triage session: \(error)")
         }
