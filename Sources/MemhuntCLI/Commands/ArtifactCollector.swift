@@ -46,7 +46,14 @@ struct ArtifactCollector {
             }
         }
         store.onLocalRead = Self.localProgress(console)
+        store.downloadDeadline = try Self.deadline(command)
         self.console = console
+    }
+
+    /// `--deadline`, when the command has it: seconds for the whole download phase.
+    static func deadline(_ command: ParsedCommand) throws -> TimeInterval? {
+        guard command.values.options["--deadline"] != nil else { return nil }
+        return try positive(command, "--deadline", "a whole number of seconds", max: 86_400).map(TimeInterval.init)
     }
 
     /// Files at least this large are announced while they are read (a 57 MB log takes seconds).
@@ -71,10 +78,12 @@ struct ArtifactCollector {
         }
     }
 
-    /// For commands without HTTP options: defaults, and the token from the environment.
-    init(console: Console) throws {
+    /// For commands without HTTP options: defaults, and the token from the environment; `--deadline` when
+    /// `command` has it.
+    init(console: Console, command: ParsedCommand? = nil) throws {
         store = ArtifactStore(http: try Self.configuration(console.environment))
         store.onLocalRead = Self.localProgress(console)
+        store.downloadDeadline = try command.flatMap(Self.deadline)
         self.console = console
     }
 

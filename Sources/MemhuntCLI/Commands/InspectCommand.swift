@@ -12,7 +12,7 @@ struct InspectCommand: MemhuntCommand {
                 "artifact", help: "A file, a directory, an http(s) URL of an artifact, or - for stdin.",
                 isRepeating: true)
         ],
-        options: [Options.format(Options.listingFormats), Options.color]
+        options: [Options.format(Options.listingFormats), RunCommand.deadline, Options.color]
     )
 
     var parsed: ParsedCommand
@@ -31,7 +31,7 @@ struct InspectCommand: MemhuntCommand {
     }
 
     func execute() async throws -> Memhunt.ExitStatus {
-        let collector = try ArtifactCollector(console: console)
+        let collector = try ArtifactCollector(console: console, command: parsed)
         defer { collector.removeCache() }
         var entries: [Entry] = []
         for artifact in await collector.collect(parsed.values.positionals) {

@@ -25,6 +25,9 @@ struct RunCommand: ReportingCommand {
     static let downloadTimeout = OptionSpec(
         "download-timeout", valueName: "seconds",
         help: "Give up on a download not complete after this long, retries included.", defaultValue: "300")
+    static let deadline = OptionSpec(
+        "deadline", valueName: "seconds",
+        help: "Give up on the downloads still running after this long in all; each is reported as not fetched.")
     static let allowExec = OptionSpec("allow-exec", help: "Allow the playbook to run external programs.")
     static let baseline = OptionSpec(
         "baseline", valueName: "findings",
@@ -43,7 +46,7 @@ struct RunCommand: ReportingCommand {
         ],
         options: [
             playbook, app, Options.format(), Options.output, Options.failOn, baseline, header, maxArtifactSize,
-            maxManifestEntries, downloadTimeout, allowExec, attach, Options.color,
+            maxManifestEntries, downloadTimeout, deadline, allowExec, attach, Options.color,
         ]
     )
 

@@ -23,7 +23,7 @@ struct ScanCommand: MemhuntCommand {
             ArgumentSpec(
                 "artifact", help: "A file, a directory (walked), an http(s) URL or a manifest.", isRepeating: true)
         ],
-        options: [app, Options.format(["csv", "json", "ndjson", "text"])]
+        options: [app, Options.format(["csv", "json", "ndjson", "text"]), RunCommand.deadline]
     )
 
     var parsed: ParsedCommand
@@ -67,7 +67,7 @@ struct ScanCommand: MemhuntCommand {
         var aggregate = await Self.scan(files: files, format: format, query: query, console: console)
         let remote = operands.filter(isRemote)
         if !remote.isEmpty {
-            let collector = try ArtifactCollector(console: console)
+            let collector = try ArtifactCollector(console: console, command: parsed)
             defer { collector.removeCache() }
             for artifact in await collector.collect(remote) {
                 Self.fold(artifact, into: &aggregate, format: format, query: query, console: console)
