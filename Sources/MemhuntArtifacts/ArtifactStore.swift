@@ -22,6 +22,10 @@ public struct ArtifactStore: Sendable {
     /// Called before and after a local file is read: its path, its size in bytes, and whether the read is
     /// done (for progress on large files).
     public var onLocalRead: @Sendable (_ path: String, _ bytes: Int, _ done: Bool) -> Void = { _, _, _ in }
+    /// Seconds the downloads of one `collect` may take in all, both rounds (`--deadline`); nil: no bound but
+    /// each download's own time limit. Downloads still running when it passes are cancelled, and each of them
+    /// and of those not started is an artifact error "not fetched: deadline of N s passed".
+    public var downloadDeadline: TimeInterval?
 
     public static let defaultMaxManifestEntries = 1000
 
@@ -80,6 +84,7 @@ public struct ArtifactStore: Sendable {
 
     /// Every artifact the operands name, in operand order; a manifest is listed, then its entries.
     public func collect(_ operands: [String]) async -> [Artifact] {
+        let deadline = downloadDeadline.map { Date().addingTimeInterval($0) }
         var slots: [Slot] = []
         var first: [DownloadRequest] = []
         // The slots of each operand, so every artifact can name the operand it came from.
@@ -118,7 +123,7 @@ public struct ArtifactStore: Sendable {
             // In a directory walk a manifest is listed, not followed: its entries sit beside it.
             slots += LocalArtifacts.expand([operand]).map { .done(load($0)) }
         }
-        let firstResults = await download(first)
+        let firstResults = await download(first, deadline: deadline)
 
         // Downloaded manifests expand into a second round, resolved against their final URL, with the
         // credentials of the operand that named them.
@@ -153,7 +158,7 @@ public struct ArtifactStore: Sendable {
             }
             expanded[index] = [.done(artifact)] + entrySlots
         }
-        let secondResults = await download(second)
+        let secondResults = await download(second, deadline: deadline)
 
         func resolve(_ slot: Slot) -> [Artifact] {
             switch slot {
@@ -187,7 +192,7 @@ public struct ArtifactStore: Sendable {
     }
 
     /// Downloads into the run's cache, created (0700) on first use; a run without URLs creates nothing.
-    private func download(_ requests: [DownloadRequest]) async -> [DownloadResult] {
+    private func download(_ requests: [DownloadRequest], deadline: Date?) async -> [DownloadResult] {
         guard !requests.isEmpty else { return [] }
         if let why = cache.create() {
             return requests.map {
@@ -195,7 +200,8 @@ public struct ArtifactStore: Sendable {
                 return DownloadResult(requestedURL: shown, finalURL: shown, error: "\(shown): \(why)", attempts: 0)
             }
         }
-        return await Downloader(client: client, cacheDirectory: cache.path, onEvent: onDownload).download(requests)
+        return await Downloader(client: client, cacheDirectory: cache.path, onEvent: onDownload).download(
+            requests, deadline: deadline, seconds: downloadDeadline)
     }
 
     /// The entries of a manifest file already recognized, within the entry limit.

@@ -30,7 +30,7 @@ public enum Memhunt {
         do {
             outcome = try root.parse(arguments)
         } catch {
-            stderr.write(error.render(root: root, width: console.width))
+            stderr.write(TerminalText.escaped(error.render(root: root, width: console.width), keepingNewlines: true))
             return ExitStatus.usage.rawValue
         }
         switch outcome {
@@ -49,7 +49,8 @@ public enum Memhunt {
                 let command = try type.init(parsed, console: console)
                 return try await command.execute().rawValue
             } catch let error as UsageError {
-                stderr.write(error.render(root: root, width: console.width))
+                stderr.write(
+                    TerminalText.escaped(error.render(root: root, width: console.width), keepingNewlines: true))
                 return ExitStatus.usage.rawValue
             } catch {
                 console.error("\(error)")
@@ -88,13 +89,18 @@ struct Console: Sendable {
         }
     }
 
-    /// `Error: …` on stderr, as swift-argument-parser prints it.
+    /// `Error: …` on stderr, as swift-argument-parser prints it: one line, its control characters (a newline
+    /// too) shown escaped (`TerminalText`), since the message quotes names and content from outside.
     func error(_ message: String) {
-        stderr.write("Error".styled(.red, .bold, enabled: stderrColored) + ": " + message + "\n")
+        stderr.write("Error".styled(.red, .bold, enabled: stderrColored) + ": " + TerminalText.escaped(message) + "\n")
     }
 
-    /// A progress or diagnostic line on stderr.
-    func note(_ message: String) { stderr.write(message + "\n") }
+    /// A progress or diagnostic line on stderr, escaped as `error` is.
+    func note(_ message: String) { stderr.write(TerminalText.escaped(message) + "\n") }
+
+    /// Lines memhunt composed (a playbook's diagnostics, a template's problems) whose outside parts may hold
+    /// control characters: escaped, line ends kept.
+    func lines(_ text: String) { stderr.write(TerminalText.escaped(text, keepingNewlines: true) + "\n") }
 }
 
 /// An error that stops a command: printed as `Error: …`, exit 2.

@@ -35,19 +35,67 @@ public final class Downloader: Sendable {
     }
 
     /// Downloads every request, at most `maxConcurrent` at once; results are in request order.
-    public func download(_ requests: [DownloadRequest]) async -> [DownloadResult] {
+    ///
+    /// `deadline` bounds them all (`--deadline`): when it passes, the downloads still running are cancelled
+    /// and those not started are not, each an error "not fetched: deadline of N s passed" (`seconds` is N);
+    /// what finished before is kept.
+    public func download(_ requests: [DownloadRequest], deadline: Date? = nil, seconds: TimeInterval? = nil) async
+        -> [DownloadResult]
+    {
         defer { if ownsClient { client.close() } }
         let width = max(1, client.configuration.maxConcurrent)
-        return await withTaskGroup(of: (Int, DownloadResult).self) { group in
-            var results = [DownloadResult?](repeating: nil, count: requests.count)
-            for (index, request) in requests.enumerated() {
-                if index >= width, let (done, result) = await group.next() {
-                    results[done] = result
+        enum Event: Sendable {
+            case fetched(Int, DownloadResult)
+            case deadline
+            case stopped
+        }
+        var results = [DownloadResult?](repeating: nil, count: requests.count)
+        // Downloads that ended after the deadline passed without a file: cut by it.
+        var cut = Set<Int>()
+        var passed = deadline.map { $0 <= Date() } ?? false
+        if !passed {
+            await withTaskGroup(of: Event.self) { group in
+                if let deadline {
+                    group.addTask {
+                        do {
+                            try await Task.sleep(for: .seconds(max(0, deadline.timeIntervalSinceNow)))
+                            return .deadline
+                        } catch {
+                            return .stopped
+                        }
+                    }
                 }
-                group.addTask { (index, await self.fetch(request, index: index)) }
+                var running = 0
+                func take(_ event: Event) {
+                    switch event {
+                    case .fetched(let index, let result):
+                        results[index] = result
+                        if passed && result.localPath == nil { cut.insert(index) }
+                        running -= 1
+                    case .deadline:
+                        passed = true
+                        group.cancelAll()
+                    case .stopped: break
+                    }
+                }
+                for (index, request) in requests.enumerated() {
+                    while running >= width, !passed, let event = await group.next() { take(event) }
+                    guard !passed else { break }
+                    running += 1
+                    group.addTask { .fetched(index, await self.fetch(request, index: index)) }
+                }
+                while running > 0, let event = await group.next() { take(event) }
+                group.cancelAll()
             }
-            for await (done, result) in group { results[done] = result }
-            return results.map { $0! }
+        }
+        return requests.enumerated().map { index, request in
+            if let result = results[index], !cut.contains(index) { return result }
+            // Cancelled by the deadline, or never started.
+            let shown = Redact.url(request.url)
+            let limit = seconds.map { " of \(HTTPFailure.format($0))" } ?? ""
+            return DownloadResult(
+                requestedURL: shown, finalURL: shown, status: results[index]?.status,
+                error: "\(shown): not fetched: deadline\(limit) passed", attempts: results[index]?.attempts ?? 0)
         }
     }
 

@@ -100,7 +100,7 @@ public struct PostmortemTemplate: Sendable {
                 }
             case ("app"?, 1): out += postmortem.app
             case ("date"?, 1): out += postmortem.date
-            case ("playbook"?, 1): out += postmortem.incident.playbook.title
+            case ("playbook"?, 1): out += Escape.markdown(postmortem.incident.playbook.title)
             default:
                 let all = ["section NAME", "fact KEY", "fact KEY after"] + Self.values
                 problem(

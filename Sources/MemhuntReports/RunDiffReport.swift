@@ -63,7 +63,8 @@ extension RunDiff {
             out += "\n"
         }
         out += summaryLine + "\n"
-        return out
+        // Keys, titles and view names come from the documents: their control characters escaped.
+        return TerminalText.escaped(out, keepingNewlines: true)
     }
 
     static func evaluations(_ view: ViewChange) -> String {

@@ -120,7 +120,7 @@ public struct ScanDocument: Encodable {
         out += ", rejected: \(FactValue.grouped(rejected.count))"
         if !skipped.isEmpty { out += ", skipped: \(Self.counts(skipped))" }
         out += "\n"
-        for file in rejected { out += "   rejected \(file.file): \(file.reason)\n" }
+        for file in rejected { out += "   rejected \(e(file.file)): \(e(file.reason))\n" }
         if let c = compressions {
             out += "Compressions (a counter since boot, per record):"
             if let min = c.min, let median = c.median, let max = c.max {
@@ -134,7 +134,7 @@ public struct ScanDocument: Encodable {
             out += "\n"
         }
         for app in apps {
-            out += "\n\(app.name)  \(Plural.count(app.records, "record"))\n"
+            out += "\n\(e(app.name))  \(Plural.count(app.records, "record"))\n"
             let r = app.ranks
             out += "   rank                 1: \(FactValue.grouped(r.first))  2-5: \(FactValue.grouped(r.second))  "
             out += "6-10: \(FactValue.grouped(r.sixth))  >10: \(FactValue.grouped(r.over))\n"
@@ -145,15 +145,21 @@ public struct ScanDocument: Encodable {
             if !app.builds.isEmpty { out += "   OS                   \(Self.counts(app.builds))\n" }
             if let worst = app.worst {
                 out += "   worst records (by peak):\n"
-                for entry in worst { out += "      \(Self.mb(entry.peakMB)) MB  \(entry.command)\n" }
+                for entry in worst { out += "      \(Self.mb(entry.peakMB)) MB  \(e(entry.command))\n" }
             }
         }
         if !outliers.isEmpty {
             out += "\nLargest peaks\n"
-            for outlier in outliers { out += "   \(Self.mb(outlier.peakMB)) MB  \(outlier.app)  \(outlier.file)\n" }
+            for outlier in outliers {
+                out += "   \(Self.mb(outlier.peakMB)) MB  \(e(outlier.app))  \(e(outlier.file))\n"
+            }
         }
-        return out
+        // Counts and devices, kinds and builds: from the records too, escaped with the line ends kept.
+        return TerminalText.escaped(out, keepingNewlines: true)
     }
+
+    /// An outside string as the terminal shows it (`TerminalText`).
+    private func e(_ text: String) -> String { TerminalText.escaped(text) }
 
     static let csvHeader = [
         "app", "records", "rank1", "rank2to5", "rank6to10", "rankOver10", "peakP50MB", "peakP90MB", "peakP99MB",
@@ -161,9 +167,26 @@ public struct ScanDocument: Encodable {
         "builds",
     ]
 
+    /// One CSV cell: RFC 4180 quoting (a field holding a comma, a quote, CR or LF, or a `;`, is quoted, its quotes
+    /// doubled) and OWASP's rule against formula injection: a cell that starts with `=`, `+`, `-`, `@`, a tab or
+    /// CR gets a leading `'`, so a spreadsheet shows it as text instead of running it. A plain number (`-12.5`)
+    /// stays a number: it can run nothing, and the figures' columns must stay numeric.
     static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == ";" })
-            ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        let scalars = text.unicodeScalars
+        var cell = text
+        if let first = scalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first), !isPlainNumber(text) {
+            cell = "'" + text
+        }
+        let quoted = scalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == ";" }
+        return quoted ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
+    }
+
+    /// `-12`, `3.5`: an optional minus, digits, and an optional fraction.
+    static func isPlainNumber(_ text: String) -> Bool {
+        var rest = Substring(text)
+        if rest.hasPrefix("-") { rest = rest.dropFirst() }
+        let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
     static func csvCounts(_ counts: [String: Int]) -> String {

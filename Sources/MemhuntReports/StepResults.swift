@@ -76,15 +76,19 @@ enum Escape {
             case "\n": out += "<br>"
             case "\r": break
             case "`", "*", "_", "[", "]", "\\": out += "\\" + String(ch)
+            // Any other control character (an ESC, a BEL) as `\u{1B}`, as on the terminal.
+            case _ where ch.unicodeScalars.contains(where: TerminalText.isControl):
+                out += TerminalText.escaped(String(ch))
             default: out.append(ch)
             }
         }
         return out
     }
 
-    /// For inline code spans: backticks cannot be escaped inside, so they are replaced.
+    /// For inline code spans: backticks cannot be escaped inside, so they are replaced; a line break or another
+    /// control character, which would end a table row or a list item, is shown as `\u{0A}`.
     static func code(_ text: String) -> String {
-        "`" + text.replacingBackticks.replacingPipes + "`"
+        "`" + TerminalText.escaped(text).replacingBackticks.replacingPipes + "`"
     }
 
     /// For HTML text and attribute values.

@@ -86,6 +86,8 @@ struct HelpTextTests {
                   --download-timeout <seconds>
                                           Give up on a download not complete after this long,
                                           retries included. (default: 300)
+                  --deadline <seconds>    Give up on the downloads still running after this
+                                          long in all; each is reported as not fetched.
                   --allow-exec            Allow the playbook to run external programs.
                   --attach <target>       Then attach the findings to a bug tracker, once and
                                           redacted (see memhunt attach --help).

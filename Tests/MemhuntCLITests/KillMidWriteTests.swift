@@ -204,7 +204,9 @@ struct KillMidWriteTests {
         }
         func complete(_ data: Data?, operand: String) -> Bool {
             guard let state = Self.json(data) else { return false }
-            return state["schema"] as? String == "memhunt.triage/1" && state["operands"] as? [String] == [operand]
+            // Paths relative to the session's folder (issue 26): the operands are beside `out`.
+            let recorded = "../" + (operand as NSString).lastPathComponent
+            return state["schema"] as? String == "memhunt.triage/2" && state["operands"] as? [String] == [recorded]
                 && state["session"] is [String: Any]
         }
 

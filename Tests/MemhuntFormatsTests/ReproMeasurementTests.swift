@@ -87,3 +87,23 @@ import Testing
         #expect(!MeasurementSet.matches(Array("name,footprint\na,1\n".utf8)[...]))
     }
 }
+
+extension ReproMeasurementTests {
+    /// 100,000 rows are read; one more is an error at the row past the limit (issue 26: a 63 MB CSV of short rows
+    /// peaked at 4 GB, a value per row).
+    @Test func aSetHoldsAtMostOneHundredThousandRows() throws {
+        let rows = (0..<MeasurementSet.maxRows).map { "r\($0),\($0 % 700)\n" }.joined()
+        guard case .success(let set) = MeasurementSet.parse(Array(("label,footprint_mb\n" + rows).utf8)) else {
+            Issue.record("100,000 rows were refused")
+            return
+        }
+        #expect(set.measurements.count == 100_000)
+        guard case .failure(let error) = MeasurementSet.parse(Array(("label,footprint_mb\n" + rows + "x,1\n").utf8))
+        else {
+            Issue.record("100,001 rows were read")
+            return
+        }
+        #expect(error.message == "more than 100,000 rows, the limit of a measurements file")
+        #expect(error.line == 100_002)
+    }
+}

@@ -35,17 +35,25 @@ struct ArtifactCollector {
             guard progress else { return }
             switch event {
             case .started(_, let url, let attempt):
-                stderr.write("↓ \(url)" + (attempt > 1 ? " (attempt \(attempt))" : "") + "\n")
+                stderr.write("↓ \(TerminalText.escaped(url))" + (attempt > 1 ? " (attempt \(attempt))" : "") + "\n")
             case .finished(_, let result):
-                stderr.write("✓ \(result.requestedURL) \(FactValue.grouped(result.size ?? 0)) bytes\n")
+                stderr.write(
+                    "✓ \(TerminalText.escaped(result.requestedURL)) \(FactValue.grouped(result.size ?? 0)) bytes\n")
             case .failed(_, let result):
-                stderr.write("✗ \(result.error ?? result.requestedURL)\n")
+                stderr.write("✗ \(TerminalText.escaped(result.error ?? result.requestedURL))\n")
             case .progress:
                 break
             }
         }
         store.onLocalRead = Self.localProgress(console)
+        store.downloadDeadline = try Self.deadline(command)
         self.console = console
+    }
+
+    /// `--deadline`, when the command has it: seconds for the whole download phase.
+    static func deadline(_ command: ParsedCommand) throws -> TimeInterval? {
+        guard command.values.options["--deadline"] != nil else { return nil }
+        return try positive(command, "--deadline", "a whole number of seconds", max: 86_400).map(TimeInterval.init)
     }
 
     /// Files at least this large are announced while they are read (a 57 MB log takes seconds).
@@ -60,18 +68,22 @@ struct ArtifactCollector {
             guard bytes >= announcedSize else { return }
             if done {
                 let seconds = Date().timeIntervalSince(started.take() ?? Date())
-                stderr.write("read \(path) in \(FactValue.oneDecimal(seconds)) s\n")
+                stderr.write("read \(TerminalText.escaped(path)) in \(FactValue.oneDecimal(seconds)) s\n")
             } else {
                 started.set(Date())
-                stderr.write("reading \(path) (\(FactUnit.megabytes.format(.megabytes(bytes: Double(bytes))))) …\n")
+                stderr.write(
+                    "reading \(TerminalText.escaped(path)) (\(FactUnit.megabytes.format(.megabytes(bytes: Double(bytes))))) …\n"
+                )
             }
         }
     }
 
-    /// For commands without HTTP options: defaults, and the token from the environment.
-    init(console: Console) throws {
+    /// For commands without HTTP options: defaults, and the token from the environment; `--deadline` when
+    /// `command` has it.
+    init(console: Console, command: ParsedCommand? = nil) throws {
         store = ArtifactStore(http: try Self.configuration(console.environment))
         store.onLocalRead = Self.localProgress(console)
+        store.downloadDeadline = try command.flatMap(Self.deadline)
         self.console = console
     }
 

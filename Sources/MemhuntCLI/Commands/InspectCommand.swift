@@ -12,7 +12,7 @@ struct InspectCommand: MemhuntCommand {
                 "artifact", help: "A file, a directory, an http(s) URL of an artifact, or - for stdin.",
                 isRepeating: true)
         ],
-        options: [Options.format(Options.listingFormats), Options.color]
+        options: [Options.format(Options.listingFormats), RunCommand.deadline, Options.color]
     )
 
     var parsed: ParsedCommand
@@ -31,7 +31,7 @@ struct InspectCommand: MemhuntCommand {
     }
 
     func execute() async throws -> Memhunt.ExitStatus {
-        let collector = try ArtifactCollector(console: console)
+        let collector = try ArtifactCollector(console: console, command: parsed)
         defer { collector.removeCache() }
         var entries: [Entry] = []
         for artifact in await collector.collect(parsed.values.positionals) {
@@ -48,16 +48,16 @@ struct InspectCommand: MemhuntCommand {
         var out = ""
         for entry in entries {
             let artifact = entry.artifact
-            out += artifact.source + "\n"
+            out += TerminalText.escaped(artifact.source) + "\n"
             out += "   kind: \(artifact.kind?.rawValue ?? "-")  status: \(artifact.status.rawValue)"
             if let size = artifact.size { out += "  size: \(FactValue.grouped(size)) bytes" }
             out += "\n"
-            if let sha = artifact.sha256 { out += "   sha256: \(sha)\n" }
-            if let time = artifact.incidentTime { out += "   time: \(time)\n" }
-            for diagnostic in artifact.diagnostics { out += "   error: \(diagnostic)\n" }
+            if let sha = artifact.sha256 { out += "   sha256: \(TerminalText.escaped(sha))\n" }
+            if let time = artifact.incidentTime { out += "   time: \(TerminalText.escaped(time))\n" }
+            for diagnostic in artifact.diagnostics { out += "   error: \(TerminalText.escaped(diagnostic))\n" }
             for key in entry.facts.keys.sorted() {
                 let unit = entry.factCatalog[key]?.unit ?? .number
-                out += "   \(key) = \(unit.format(entry.facts[key]!))\n"
+                out += "   \(TerminalText.escaped(key)) = \(TerminalText.escaped(unit.format(entry.facts[key]!)))\n"
             }
         }
         console.stdout.write(out)

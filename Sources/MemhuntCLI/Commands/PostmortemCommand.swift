@@ -44,7 +44,7 @@ struct PostmortemCommand: ReportingCommand {
             return .success
         case .failure(let failure):
             let problems = failure.all
-            for problem in problems { console.stderr.write(problem.description + "\n") }
+            for problem in problems { console.lines(problem.description) }
             throw CommandError("the template has " + Plural.count(problems.count, "problem"))
         }
     }

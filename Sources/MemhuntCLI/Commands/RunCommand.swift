@@ -25,6 +25,9 @@ struct RunCommand: ReportingCommand {
     static let downloadTimeout = OptionSpec(
         "download-timeout", valueName: "seconds",
         help: "Give up on a download not complete after this long, retries included.", defaultValue: "300")
+    static let deadline = OptionSpec(
+        "deadline", valueName: "seconds",
+        help: "Give up on the downloads still running after this long in all; each is reported as not fetched.")
     static let allowExec = OptionSpec("allow-exec", help: "Allow the playbook to run external programs.")
     static let baseline = OptionSpec(
         "baseline", valueName: "findings",
@@ -43,7 +46,7 @@ struct RunCommand: ReportingCommand {
         ],
         options: [
             playbook, app, Options.format(), Options.output, Options.failOn, baseline, header, maxArtifactSize,
-            maxManifestEntries, downloadTimeout, allowExec, attach, Options.color,
+            maxManifestEntries, downloadTimeout, deadline, allowExec, attach, Options.color,
         ]
     )
 
@@ -71,9 +74,12 @@ struct RunCommand: ReportingCommand {
         ) { event in
             guard progress else { return }
             switch event {
-            case .stepStarted(let number, let count, let step): stderr.write("[\(number)/\(count)] \(step.id) …\n")
+            case .stepStarted(let number, let count, let step):
+                stderr.write("[\(number)/\(count)] \(TerminalText.escaped(step.id)) …\n")
             case .stepFinished(let step):
-                stderr.write("[\(step.number)/\(playbook.steps.count)] \(step.step.id): \(step.status.rawValue)\n")
+                stderr.write(
+                    "[\(step.number)/\(playbook.steps.count)] \(TerminalText.escaped(step.step.id)): \(step.status.rawValue)\n"
+                )
             }
         }
         var document = FindingsDocument(
@@ -166,6 +172,25 @@ struct ReportDestination {
                 reason: .invalidValue("", option: "--output", explanation: "a file path, or - for stdout"))
         }
         path = given == "-" ? nil : given
+        if let path, let input = SameFile.input(replacedBy: path, inputs: Self.inputs(of: parsed)) {
+            throw UsageError(
+                path: parsed.path,
+                reason: .invalidValue(
+                    path, option: "--output",
+                    explanation:
+                        "it is an input of this run (\(input)), which memhunt never replaces; name another file"
+                ))
+        }
+    }
+
+    /// The local files a command reads: its operands (a folder's files), and its playbook, baseline, template
+    /// and triage session.
+    static func inputs(of parsed: ParsedCommand) -> [String] {
+        let named = ["--playbook", "--baseline", "--template", "--session", "--resume"].compactMap {
+            parsed.values.options[$0]?.last
+        }
+        let operands = parsed.values.positionals.filter { $0 != "-" && !ArtifactStore.isURL($0) }
+        return named.filter { !ArtifactStore.isURL($0) } + LocalArtifacts.expand(operands)
     }
 
     /// Renders `document` in `format` and writes it; a file gets a note on stderr.
@@ -248,7 +273,7 @@ enum PlaybookReference {
         switch result {
         case .success(let playbook): return playbook
         case .failure(let error):
-            console.stderr.write(error.description + "\n")
+            console.lines(error.description)
             throw CommandError("the playbook is invalid (" + Plural.count(error.diagnostics.count, "problem") + ")")
         }
     }

@@ -23,7 +23,7 @@ struct ScanCommand: MemhuntCommand {
             ArgumentSpec(
                 "artifact", help: "A file, a directory (walked), an http(s) URL or a manifest.", isRepeating: true)
         ],
-        options: [app, Options.format(["csv", "json", "ndjson", "text"])]
+        options: [app, Options.format(["csv", "json", "ndjson", "text"]), RunCommand.deadline]
     )
 
     var parsed: ParsedCommand
@@ -67,7 +67,7 @@ struct ScanCommand: MemhuntCommand {
         var aggregate = await Self.scan(files: files, format: format, query: query, console: console)
         let remote = operands.filter(isRemote)
         if !remote.isEmpty {
-            let collector = try ArtifactCollector(console: console)
+            let collector = try ArtifactCollector(console: console, command: parsed)
             defer { collector.removeCache() }
             for artifact in await collector.collect(remote) {
                 Self.fold(artifact, into: &aggregate, format: format, query: query, console: console)
@@ -123,7 +123,7 @@ struct ScanCommand: MemhuntCommand {
         guard artifact.status == .ok, let content = artifact.content else {
             let reason = artifact.error ?? "not readable"
             aggregate.reject(file: artifact.source, reason: reason)
-            if format == "ndjson" { console.stderr.write("memhunt: rejected \(artifact.source): \(reason)\n") }
+            if format == "ndjson" { console.note("memhunt: rejected \(artifact.source): \(reason)") }
             return
         }
         guard let record = ScanRecord(file: artifact.source, content: content) else {
@@ -156,9 +156,9 @@ struct ScanCommand: MemhuntCommand {
         if let query {
             guard let match = aggregate.app(matching: query) else {
                 let known = aggregate.apps.keys.sorted().prefix(20).joined(separator: ", ")
-                console.stderr.write(
+                console.note(
                     "memhunt: no record names the app '\(query)'" + (known.isEmpty ? "" : "; the records name \(known)")
-                        + "\n")
+                )
                 return .couldNotRun
             }
             selected = [(match.names.joined(separator: ", "), match.figures)]

@@ -41,9 +41,10 @@ struct ValidateCommand: MemhuntCommand {
         } else {
             for outcome in outcomes {
                 if let id = outcome.id, let steps = outcome.steps {
-                    console.stdout.write("\(outcome.playbook): ok (\(id), \(Plural.count(steps, "step")))\n")
+                    console.stdout.write(
+                        "\(TerminalText.escaped(outcome.playbook)): ok (\(id), \(Plural.count(steps, "step")))\n")
                 } else {
-                    console.stderr.write(outcome.diagnostics.joined(separator: "\n") + "\n")
+                    console.lines(outcome.diagnostics.map { TerminalText.escaped($0) }.joined(separator: "\n"))
                 }
             }
         }

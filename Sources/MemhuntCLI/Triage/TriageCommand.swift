@@ -39,6 +39,9 @@ struct TriageCommand: MemhuntCommand {
         ]
     )
 
+    /// The report formats a session may record.
+    static let formats = reporters.identifiers
+
     var parsed: ParsedCommand
     var console: Console
     var output: ReportDestination
@@ -67,10 +70,24 @@ struct TriageCommand: MemhuntCommand {
         }
         let interruption = walk.installInterruptHandler()
         defer { interruption?.cancel() }
-        // A resumed walk writes where the saved one was asked to, unless told otherwise now.
+        // A resumed walk writes where the saved one was asked to, unless told otherwise now: in the session's
+        // folder only, never over an input or a file it did not write.
         var destination = output
-        if parsed.values.string(Options.output) == nil, let saved = walk.state.output, saved != "-" {
-            destination.path = saved
+        if let file = parsed.values.string(Self.resume) {
+            if parsed.values.string(Options.output) != nil {
+                walk.state.output = output.path
+            } else if let saved = walk.state.output, saved != "-" {
+                let inputs =
+                    (walk.session.artifacts + walk.pool).compactMap(\.localPath) + walk.state.operands + [file]
+                do {
+                    let path = try SessionPaths(sessionFile: file).output(
+                        saved, report: walk.state.report, inputs: inputs, file: file)
+                    destination.path = path
+                    walk.state.output = path
+                } catch {
+                    throw CommandError("\(error); give -o FILE to write the report elsewhere")
+                }
+            }
         }
         return try await walk.run(output: destination)
     }

@@ -90,10 +90,12 @@ struct TriageWalk {
         let operands = values.positionals
         let session = HuntSession(
             playbook: playbook, artifacts: [], app: app, allowExec: values.flag(RunCommand.allowExec))
-        let state = TriageState(
+        var state = TriageState(
             reported: words, playbook: reference ?? playbook.origin, operands: operands,
             format: values.string(Options.format()) ?? "text", output: values.string(Options.output),
             session: session.state)
+        // A file the command line names with -o may be replaced, by this walk or by a resumed one.
+        state.report = values.string(Options.output).flatMap(TriageState.FileIdentity.of)
         let file =
             values.string(TriageCommand.session)
             ?? Self.defaultStateFile(output: values.string(Options.output))
@@ -121,12 +123,13 @@ struct TriageWalk {
         }
         let state: TriageState
         do {
-            state = try JSONDecoder().decode(TriageState.self, from: data)
+            let decoded = try JSONDecoder().decode(TriageState.self, from: data)
+            state = try TriageState.validated(
+                decoded, file: file, paths: SessionPaths(sessionFile: file), formats: TriageCommand.formats)
+        } catch let error as DecodingError {
+            throw CommandError("\(file): not a triage session this memhunt can read: \(Self.describe(error))")
         } catch {
-            throw CommandError("\(file): not a triage session this memhunt can read (\(error))")
-        }
-        guard state.schema == TriageState.currentSchema else {
-            throw CommandError("\(file): unknown session schema '\(state.schema)'")
+            throw CommandError("\(error)")
         }
         let playbook = try await PlaybookReference.load(state.playbook, collector: collector, console: console)
         let artifacts = await collector.collect(state.session.artifactSources)
@@ -164,6 +167,25 @@ struct TriageWalk {
         return walk
     }
 
+    /// A decoding error in words, naming the field: "field 'session.cursor': expected a number".
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+                .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return "field '\(path(context))': expected \(type)"
+        case .valueNotFound(let type, let context): return "field '\(path(context))': expected \(type), found null"
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "field '\(parent.isEmpty ? key.stringValue : parent + "." + key.stringValue)' is missing"
+        case .dataCorrupted(let context):
+            let at = path(context)
+            return (at.isEmpty ? "" : "field '\(at)': ") + context.debugDescription
+        @unknown default: return "\(error)"
+        }
+    }
+
     static func defaultStateFile(output: String?) -> String {
         guard let output, output != "-" else { return "memhunt-triage.json" }
         let directory = (output as NSString).deletingLastPathComponent
@@ -198,6 +220,11 @@ struct TriageWalk {
         document.gate = FindingsDocument.Gate.decide(document, failOn: nil)
         io.say(TextReporter.summaryLine(document))
         try output.write(document, format: state.format, console: console)
+        if let path = output.path {
+            // The report this session wrote: the one file a resumed session may replace.
+            state.report = TriageState.FileIdentity.of(path)
+            try save()
+        }
         offerPostmortem(document, io: io)
         await offerAttach(document, io: io)
         return Gate.announce(document.gate, console: console)
@@ -216,6 +243,14 @@ struct TriageWalk {
             else {
                 io.say("  The built-in postmortem template could not be rendered.")
                 return
+            }
+            // Never over a file the hunt read or writes: an artifact, a candidate, the session, the report.
+            let inputs =
+                (session.artifacts + pool).compactMap(\.localPath) + [stateFile] + (state.output.map { [$0] } ?? [])
+            if let input = SameFile.input(replacedBy: answer, inputs: inputs) {
+                io.say(
+                    "  \(answer) is an input of this hunt (\(input)), which memhunt never replaces. Name another file.")
+                continue
             }
             do {
                 try AtomicFile.write(text, to: answer)
@@ -263,7 +298,7 @@ struct TriageWalk {
             let given = session.candidates(forStep: index)
             for (n, candidate) in candidates.enumerated() {
                 io.say(
-                    "  \(n + 1)) \(candidate.source)  [\(candidate.kind?.rawValue ?? "?")"
+                    "  \(n + 1)) \(TerminalText.escaped(candidate.source))  [\(candidate.kind?.rawValue ?? "?")"
                         + (Self.time(candidate).map { ", \($0)" } ?? "") + "]")
             }
             // What was given already wins; then the best candidate; then running or skipping.
@@ -319,7 +354,9 @@ struct TriageWalk {
                     continue
                 }
                 if let problem = added.first(where: { $0.status != .ok }) {
-                    io.say("  \(problem.source): \(problem.error ?? problem.status.rawValue). Try again.")
+                    io.say(
+                        "  \(TerminalText.escaped(problem.source)): \(TerminalText.escaped(problem.error ?? problem.status.rawValue)). Try again."
+                    )
                     continue
                 }
                 let fitting = added.filter { $0.kind.map(step.reads.contains) ?? false }
@@ -344,7 +381,7 @@ struct TriageWalk {
         await session.runPending(using: engine)
         let document = document()
         if let record = document.steps.first(where: { $0.number == index + 1 }) {
-            io.say(
+            io.show(
                 TextReporter.step(
                     record, in: document,
                     options: ReportOptions(colored: console.stderrColored, decisions: commandLineDecisions)))
@@ -411,7 +448,9 @@ struct TriageWalk {
         }
     }
 
-    static func name(_ source: String) -> String { source.split(separator: "/").last.map(String.init) ?? source }
+    static func name(_ source: String) -> String {
+        TerminalText.escaped(source.split(separator: "/").last.map(String.init) ?? source)
+    }
 
     /// The operands, the files of the current folder and, on macOS, the newest synced device logs.
     func candidatePool() async -> [Artifact] {
@@ -452,7 +491,8 @@ struct TriageWalk {
     mutating func save() throws {
         state.session = session.state
         do {
-            try AtomicFile.write(JSONText.pretty(state), to: stateFile)
+            try AtomicFile.write(
+                JSONText.pretty(state.recorded(by: SessionPaths(sessionFile: stateFile))), to: stateFile)
         } catch {
             throw CommandError("cannot save the triage session: \(error)")
         }
@@ -496,16 +536,21 @@ final class TriageProgress: @unchecked Sendable {
 struct Prompter {
     var console: Console
 
-    func say(_ text: String) { console.stderr.write(text.hasSuffix("\n") ? text : text + "\n") }
+    /// A line or lines memhunt composed, quoting names and answers from outside: their control characters
+    /// escaped (`TerminalText`), the line ends kept.
+    func say(_ text: String) { show(TerminalText.escaped(text, keepingNewlines: true)) }
+
+    /// Text the text reporter rendered (escaped there, colored maybe): written as it is.
+    func show(_ text: String) { console.stderr.write(text.hasSuffix("\n") ? text : text + "\n") }
 
     /// The answer, or nil at end of input.
     func ask(_ question: String) -> String? {
-        console.stderr.write(question + " ")
+        console.stderr.write(TerminalText.escaped(question, keepingNewlines: true) + " ")
         guard let line = console.stdin.readLine() else {
             console.stderr.write("\n")
             return nil
         }
-        if !console.stdin.isTTY { console.stderr.write(line + "\n") }
+        if !console.stdin.isTTY { console.stderr.write(TerminalText.escaped(line) + "\n") }
         return line
     }
 }

@@ -52,6 +52,15 @@ public struct MeasurementSet: Sendable, Hashable {
 
     public init(measurements: [Measurement]) { self.measurements = measurements }
 
+    /// The most rows a set may have. Measurements are read off Xcode's gauge or Instruments, a few to a few
+    /// hundred rows; each row becomes a value of about 180 bytes, so a 63 MB CSV of 12-byte rows (5 M of them)
+    /// peaked at 4 GB, rows and the checks' samples of them. A longer file is an error naming the limit.
+    public static let maxRows = 100_000
+
+    static func tooMany(line: Int?) -> FormatError {
+        FormatError("more than 100,000 rows, the limit of a measurements file", line: line)
+    }
+
     /// CSV columns this format knows; others are ignored.
     public static let columns = [
         "label", "footprint_mb", "core_animation_mb", "layers", "input_bytes", "input_lines", "variant", "scenario",
@@ -158,6 +167,7 @@ public struct MeasurementSet: Sendable, Hashable {
                 guard fields.count <= names.count else {
                     return .failure(FormatError("\(fields.count) fields but the header has \(names.count)", line: line))
                 }
+                guard rows.count < maxRows else { return .failure(tooMany(line: line)) }
                 var values: Fields = [:]
                 for (name, field) in zip(names, fields) { values[name] = (field, line) }
                 switch row(values, order: rows.count, line: line, scenario: nil) {
@@ -183,6 +193,7 @@ public struct MeasurementSet: Sendable, Hashable {
         guard let items = root["measurements"]?.elements else {
             return .failure(FormatError("'measurements' must be an array", line: 1))
         }
+        guard items.count <= maxRows else { return .failure(tooMany(line: nil)) }
         let scenario = root["scenario"]?.string
         var rows: [Measurement] = []
         for item in items {

@@ -64,7 +64,8 @@ public enum GitHubReporter: Reporter {
         return "::" + name + (props.isEmpty ? "" : " " + props) + "::" + escapeData(message) + "\n"
     }
 
-    /// Message text: `%`, CR and LF.
+    /// Message text: `%`, CR and LF as GitHub's rules say; any other control character (an ESC, a BEL) as
+    /// `\u{1B}` (`TerminalText`), since the log shows the line to a terminal emulator.
     public static func escapeData(_ text: String) -> String {
         var out = ""
         for ch in text.unicodeScalars {
@@ -72,6 +73,7 @@ public enum GitHubReporter: Reporter {
             case "%": out += "%25"
             case "\r": out += "%0D"
             case "\n": out += "%0A"
+            case _ where TerminalText.isControl(ch): out += TerminalText.escaped(String(ch))
             default: out.unicodeScalars.append(ch)
             }
         }

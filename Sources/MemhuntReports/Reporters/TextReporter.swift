@@ -7,13 +7,13 @@ public enum TextReporter: Reporter {
 
     public static func render(_ document: FindingsDocument, options: ReportOptions) -> String {
         let style = Style(enabled: options.colored)
-        var out = style.bold(document.playbook.title) + style.dim("  (playbook \(document.playbook.id))") + "\n"
+        var out = style.bold(e(document.playbook.title)) + style.dim("  (playbook \(e(document.playbook.id)))") + "\n"
         out += "Subject: " + subjectLine(document, options: options) + "\n\n"
         if let verdict = document.verdict, !verdict.sentences.isEmpty {
             out += style.bold("Verdict") + "\n"
             for sentence in verdict.sentences {
                 let number = sentence.step.flatMap { id in document.step(id: id)?.number }
-                out += wrap(sentence.text + (number.map { style.dim(" (step \($0))") } ?? ""), indent: "   ")
+                out += wrap(e(sentence.text) + (number.map { style.dim(" (step \($0))") } ?? ""), indent: "   ")
             }
             out += "\n"
         }
@@ -24,15 +24,15 @@ public enum TextReporter: Reporter {
             let status = artifact.status == .ok ? style.green("ok") : style.yellow(artifact.status.rawValue)
             var line =
                 "   " + status + String(repeating: " ", count: max(1, 13 - artifact.status.rawValue.count))
-                + pad(kind, 22) + artifact.source
-            if let sha = artifact.sha256 { line += style.dim("  sha256:" + sha.prefix(12)) }
+                + pad(kind, 22) + e(artifact.source)
+            if let sha = artifact.sha256 { line += style.dim("  sha256:" + e(String(sha.prefix(12)))) }
             out += line + "\n"
             if let status = artifact.httpStatus, artifact.status == .ok {
                 let size = artifact.size.map { " · " + FactValue.grouped($0) + " bytes" } ?? ""
-                let final = artifact.finalURL.map { $0 == artifact.source ? "" : " · final URL " + $0 } ?? ""
+                let final = artifact.finalURL.map { $0 == artifact.source ? "" : " · final URL " + e($0) } ?? ""
                 out += style.dim("      HTTP \(status)" + size + final) + "\n"
             }
-            for diagnostic in artifact.diagnostics { out += "      " + diagnostic + "\n" }
+            for diagnostic in artifact.diagnostics { out += "      " + e(diagnostic) + "\n" }
         }
         out += "\n" + summaryLine(document) + "\n"
         return out
@@ -46,10 +46,10 @@ public enum TextReporter: Reporter {
         var out = ""
         out += header(step, style: style)
         if !step.inspects.isEmpty || !step.tells.isEmpty {
-            out += style.dim("   inspects: \(step.inspects) · tells: \(step.tells)") + "\n"
+            out += style.dim("   inspects: \(e(step.inspects)) · tells: \(e(step.tells))") + "\n"
         }
         for key in step.facts.keys.sorted() {
-            out += "   " + key + " = " + Self.fact(key, step.facts[key]!, in: document) + "\n"
+            out += "   " + e(key) + " = " + e(Self.fact(key, step.facts[key]!, in: document)) + "\n"
         }
         for comparison in step.presentation.comparisons {
             out +=
@@ -57,23 +57,23 @@ public enum TextReporter: Reporter {
                 + "\n"
         }
         for failure in step.failures {
-            out += "   " + style.red(pad("error", 8)) + " Check '\(failure.check)' could not run\n"
-            out += wrap(failure.message, indent: "      ")
+            out += "   " + style.red(pad("error", 8)) + " Check '\(e(failure.check))' could not run\n"
+            out += wrap(e(failure.message), indent: "      ")
             if let next = failure.next {
-                out += "      next: " + document.phrase(next, from: step.id, options: options) + "\n"
+                out += "      next: " + e(document.phrase(next, from: step.id, options: options)) + "\n"
             }
         }
         for finding in step.findings {
-            out += "   " + badge(finding.severity, style: style) + " " + finding.title + "\n"
-            out += wrap(finding.detail, indent: "      ")
-            for evidence in finding.evidence { out += style.dim("      evidence: " + evidence.reference) + "\n" }
+            out += "   " + badge(finding.severity, style: style) + " " + e(finding.title) + "\n"
+            out += wrap(e(finding.detail), indent: "      ")
+            for evidence in finding.evidence { out += style.dim("      evidence: " + e(evidence.reference)) + "\n" }
             if let next = finding.next {
-                out += "      next: " + document.phrase(next, from: step.id, options: options) + "\n"
+                out += "      next: " + e(document.phrase(next, from: step.id, options: options)) + "\n"
             }
         }
         if step.status == .unanswered {
             out += wrap(
-                document.subject.app.map { "the artifacts of this step say nothing of \($0)" }
+                document.subject.app.map { "the artifacts of this step say nothing of \(e($0))" }
                     ?? "the artifacts of this step are read per app: name the app", indent: "   ")
         }
         if step.status == .noArtifact || step.status == .skipped {
@@ -82,8 +82,8 @@ public enum TextReporter: Reporter {
             } else if !step.isGuidanceOnly {
                 out += "   no artifact for this step\n"
             }
-            if let collect = step.guidance?.collect { out += wrap("collect: " + collect, indent: "   ") }
-            if let empty = step.guidance?.empty { out += wrap("if empty: " + empty, indent: "   ") }
+            if let collect = step.guidance?.collect { out += wrap("collect: " + e(collect), indent: "   ") }
+            if let empty = step.guidance?.empty { out += wrap("if empty: " + e(empty), indent: "   ") }
         }
         return out
     }
@@ -105,17 +105,19 @@ public enum TextReporter: Reporter {
             let present =
                 names.isEmpty
                 ? ""
-                : ": the artifacts name " + names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
+                : ": the artifacts name " + names.prefix(8).map(e).joined(separator: ", ")
+                    + (names.count > 8 ? ", …" : "")
             return "not chosen" + present + (options.decisions[.chooseApp].map { " (\($0))" } ?? "")
         }
         if document.subject.matched == false {
-            return app + " (no artifact names it" + Suggestion.hint(for: app, among: document.subject.candidates ?? [])
+            return e(app) + " (no artifact names it"
+                + e(Suggestion.hint(for: app, among: document.subject.candidates ?? []))
                 + ")"
         }
         switch document.subject.origin {
-        case .crashReports: return app + " (named by the crash reports)"
-        case .artifacts: return app + " (named by every artifact that names an app)"
-        case .given, .none: return app
+        case .crashReports: return e(app) + " (named by the crash reports)"
+        case .artifacts: return e(app) + " (named by every artifact that names an app)"
+        case .given, .none: return e(app)
         }
     }
 
@@ -156,7 +158,7 @@ public enum TextReporter: Reporter {
         case .notApplicable: status = style.dim("not applicable")
         case .unanswered: status = style.dim("unanswered")
         }
-        return style.bold(number + "  " + step.title) + "  " + status + "\n"
+        return style.bold(number + "  " + e(step.title)) + "  " + status + "\n"
     }
 
     private static func badge(_ severity: Severity, style: Style) -> String {
@@ -168,6 +170,9 @@ public enum TextReporter: Reporter {
         case .info: return style.dim(text)
         }
     }
+
+    /// An outside string as the terminal shows it (`TerminalText`: control characters as `\u{1B}`).
+    static func e(_ text: String) -> String { TerminalText.escaped(text) }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)

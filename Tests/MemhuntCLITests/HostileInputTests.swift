@@ -1,0 +1,283 @@
+import Foundation
+import MemhuntCore
+import MemhuntReports
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntCLI
+
+/// Hostile input from outside (issue 26): app and file names carrying raw HTML, terminal escapes, formula
+/// cells and forged lines reach no report, terminal or spreadsheet as code.
+@Suite struct HostileInputTests {
+    static let html = "<img src=x onerror=alert(1)>"
+    static let retitle = "\u{1B}]0;PWNED\u{07}"
+
+    /// A folder with the JustSend JetsamEvent whose app is named `app`, saved as `file`.
+    static func folder(app: String, file: String = "JetsamEvent.ips") throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        let text = try String(
+            contentsOfFile: Repo.fixture("justsend/JetsamEvent-2026-08-11-112056.ips"), encoding: .utf8)
+        let quoted = String(decoding: try JSONEncoder().encode(app), as: UTF8.self)
+        try dir.write(file, text.replacingOccurrences(of: #""JustSend""#, with: quoted))
+        return dir
+    }
+
+    /// The findings document of a run over `dir` with `--app app`.
+    static func document(_ dir: TemporaryDirectory, app: String) async throws -> FindingsDocument {
+        let run = await memhunt("run", "--app", app, "--format", "json", dir.path)
+        return try FindingsDocument.decode(Array(run.stdout.utf8))
+    }
+
+    // MARK: - Postmortem (defect 7)
+
+    @Test func thePostmortemEscapesAnAppNameAndFileNamesOfRawHTML() async throws {
+        let dir = try Self.folder(app: Self.html, file: "<script>alert(2)<|script>.ips")
+        defer { dir.remove() }
+        var document = try await Self.document(dir, app: Self.html)
+        document.run.id = "<b>run</b>`|x"
+        document.playbook.title = "<i>hunt</i>"
+        document.playbook.id = "id`<u>"
+        guard case .success(let text) = PostmortemTemplate.builtIn.render(Postmortem(runs: [document]), knownFacts: [])
+        else {
+            Issue.record("the built-in template did not render")
+            return
+        }
+        // Outside a code span (where Markdown shows HTML as text), no tag survives.
+        let prose = Self.outsideCodeSpans(text)
+        for raw in ["<img", "<script", "<b>", "<i>", "<u>"] {
+            #expect(!prose.contains(raw), "raw \(raw) in the postmortem")
+        }
+        #expect(text.contains("run `&lt;b&gt;run&lt;/b&gt;'\\|x`") || text.contains("run `<b>run</b>'\\|x`"))
+        #expect(text.hasPrefix("# Postmortem: &lt;img src=x onerror=alert(1)&gt;: &lt;i&gt;hunt&lt;/i&gt;\n"))
+        #expect(text.contains("- App: &lt;img src=x onerror=alert(1)&gt;"))
+        // Every table row keeps its cells: no unescaped pipe from a name splits one.
+        #expect(!text.contains("<|script"))
+    }
+
+    /// The text without its inline code spans (between backticks on one line).
+    static func outsideCodeSpans(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 0 }
+                .map(\.element).joined()
+        }.joined(separator: "\n")
+    }
+
+    // MARK: - Scan CSV (defect 7)
+
+    @Test func scanCSVOfAHostileAppNameKeepsOneRowPerApp() async throws {
+        let dir = try Self.folder(app: "=cmd|' /C calc'!A0\r")
+        defer { dir.remove() }
+        let run = await memhunt("scan", "--format", "csv", dir.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\"'=cmd|' /C calc'!A0\r\","))
+        #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("=") })
+    }
+
+    // MARK: - JUnit and GitHub stay escaped (defect 7)
+
+    @Test func junitAndGitHubAnnotationsStayEscapedWithAHostileAppName() async throws {
+        let app = "x\n::error::forged\u{1B}[31m" + Self.html + "]]>"
+        let dir = try Self.folder(app: app)
+        defer { dir.remove() }
+        let document = try await Self.document(dir, app: app)
+        let github = GitHubReporter.render(document, options: ReportOptions())
+        #expect(!github.split(separator: "\n").contains { $0.hasPrefix("::error::forged") })
+        #expect(!github.contains("\u{1B}"))
+        let junit = JUnitReporter.render(document, options: ReportOptions())
+        #expect(!junit.contains("\u{1B}"))
+        #expect(!junit.contains("<img"))
+    }
+}
+
+// MARK: - Terminal escapes (defect 6)
+
+extension HostileInputTests {
+    @Test func theTextReportShowsControlCharactersOfNamesEscaped() async throws {
+        let dir = try Self.folder(app: Self.retitle, file: "x\nSummary: no findings.ips")
+        defer { dir.remove() }
+        let run = await memhunt("run", "--app", Self.retitle, dir.path)
+        #expect(!run.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        #expect(run.stdout.contains(#"Subject: \u{1B}]0;PWNED\u{07}"#))
+        #expect(run.stdout.contains(#"x\u{0A}Summary: no findings.ips"#))
+        #expect(!run.stdout.split(separator: "\n").contains("Summary: no findings.ips"))
+        // What is not a control character stays as it is.
+        let japanese = try Self.folder(app: "ジャストセンド🚀")
+        defer { japanese.remove() }
+        let kept = await memhunt("run", "--app", "ジャストセンド🚀", japanese.path)
+        #expect(kept.stdout.contains("Subject: ジャストセンド🚀\n"))
+    }
+
+    @Test func errorsAndNotesOnStderrShowControlCharactersEscaped() async throws {
+        let missing = await memhunt("run", "/nonexistent/" + Self.retitle + "\nError: forged")
+        #expect(missing.status == 2)
+        #expect(!missing.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        #expect(missing.stderr.contains(#"/nonexistent/\u{1B}]0;PWNED\u{07}\u{0A}Error: forged"#))
+        #expect(!missing.stderr.split(separator: "\n").contains { $0.hasPrefix("Error: forged") })
+        let inspect = await memhunt("inspect", "/nonexistent/" + Self.retitle)
+        #expect(!inspect.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+}
+
+// MARK: - Outputs never replace inputs (defect 5)
+
+extension HostileInputTests {
+    /// A copy of the JustSend folder's files to write over.
+    static func justsend() throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        for name in ["JetsamEvent-2026-08-11-112056.ips", "drawer-after.log"] {
+            try dir.write(name, try Repo.bytes("justsend/" + name))
+        }
+        return dir
+    }
+
+    static func unchanged(_ path: String, _ original: [UInt8]) -> Bool {
+        FileManager.default.contents(atPath: path).map(Array.init) == original
+    }
+
+    @Test func runRefusesAnOutputThatIsAnInput() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        let log = dir.path + "/drawer-after.log"
+        let original = try Repo.bytes("justsend/drawer-after.log")
+        for arguments in [
+            ["run", "-o", log, log], ["run", "--output", log, dir.path], ["run", "-o", log, "--", log],
+        ] {
+            let run = await memhunt(arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.contains("is an input of this run"), "\(run.stderr)")
+            #expect(Self.unchanged(log, original))
+        }
+        // Through a symbolic link to the input, and through another path to it.
+        symlink(log, dir.path + "/link.log")
+        let linked = await memhunt(
+            "run", "-o", dir.path + "/../" + (dir.path as NSString).lastPathComponent + "/drawer-after.log",
+            dir.path + "/link.log")
+        #expect(linked.status == 64)
+        #expect(Self.unchanged(log, original))
+        // A baseline or a playbook is an input too.
+        let json = dir.path + "/saved.json"
+        _ = await memhunt("run", "--format", "json", "-o", json, log)
+        let saved = try #require(FileManager.default.contents(atPath: json))
+        let baseline = await memhunt("run", "--baseline", json, "-o", json, log)
+        #expect(baseline.status == 64)
+        #expect(FileManager.default.contents(atPath: json) == saved)
+    }
+
+    @Test func reportAndPostmortemRefuseToReplaceTheirInput() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        let json = dir.path + "/x.json"
+        _ = await memhunt("run", "--format", "json", "-o", json, dir.path + "/drawer-after.log")
+        let saved = try #require(FileManager.default.contents(atPath: json))
+        for arguments in [
+            ["report", json, "-o", json], ["postmortem", json, "-o", json], ["postmortem", json, "--output", json],
+            ["postmortem", "--template", json, json, "-o", json],
+        ] {
+            let run = await memhunt(arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.contains("is an input of this run"), "\(run.stderr)")
+            #expect(FileManager.default.contents(atPath: json) == saved)
+        }
+        try dir.write("template.md", "# {{app}}\n")
+        let template = await memhunt(
+            "postmortem", "--template", dir.path + "/template.md", json, "-o", dir.path + "/template.md")
+        #expect(template.status == 64)
+        #expect(FileManager.default.contents(atPath: dir.path + "/template.md") == Data("# {{app}}\n".utf8))
+        // Another file is written as before.
+        let fine = await memhunt("report", json, "-o", dir.path + "/y.txt")
+        #expect(fine.status == 0)
+    }
+}
+
+extension HostileInputTests {
+    @Test func triagesPostmortemPromptRefusesAnArtifactAndAsksAgain() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        let jetsam = dir.path + "/JetsamEvent-2026-08-11-112056.ips"
+        let original = try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips")
+        var answers = TriageTests.answers
+        answers[4] = jetsam
+        answers += [jetsam, dir.path + "/../" + (dir.path as NSString).lastPathComponent + "/session.json"]
+        answers += [dir.path + "/postmortem.md", ""]
+        let run = await TriageTests.triage(["--session", dir.path + "/session.json"], answers: answers)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("\(jetsam) is an input of this hunt (\(jetsam)), which memhunt never replaces"))
+        #expect(run.stderr.contains("session.json is an input of this hunt"))
+        #expect(run.stderr.contains("Wrote the postmortem draft to \(dir.path)/postmortem.md."))
+        #expect(Self.unchanged(jetsam, original))
+    }
+}
+
+// MARK: - Session files from outside (defect 4)
+
+extension HostileInputTests {
+    /// `session` with `field` (a dotted path) set to `value`.
+    static func tamper(_ session: String, _ field: String, _ value: Any) throws {
+        var root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: session))) as? [String: Any])
+        let keys = field.split(separator: ".").map(String.init)
+        if keys.count == 2 {
+            var inner = try #require(root[keys[0]] as? [String: Any])
+            inner[keys[1]] = value
+            root[keys[0]] = inner
+        } else {
+            root[field] = value
+        }
+        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: session))
+    }
+
+    @Test func aResumedSessionWritesOnlyInItsFolderAndOnlyWhatItWrote() async throws {
+        let dir = try Self.justsend()
+        let victim = try TemporaryDirectory()
+        defer {
+            dir.remove()
+            victim.remove()
+        }
+        try victim.write("victim.txt", "keep")
+        try dir.write("here.txt", "keep")
+        symlink(victim.path + "/victim.txt", dir.path + "/link.txt")
+        let session = dir.path + "/session.json"
+        let first = await TriageTests.triage(
+            ["--session", session, "-o", dir.path + "/report.txt"], answers: Array(TriageTests.answers[..<4]))
+        #expect(first.status == 2, "input ended before the end")
+        let saved = try #require(FileManager.default.contents(atPath: session))
+        let recorded = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
+        #expect(recorded["output"] as? String == "report.txt", "recorded relative to the session's folder")
+        #expect(recorded["schema"] as? String == "memhunt.triage/2")
+        let cases: [(String, Any, String)] = [
+            (
+                "output", victim.path + "/victim.txt",
+                "field 'output' of the triage session '\(victim.path)/victim.txt' is absolute"
+            ),
+            (
+                "output", "../" + (victim.path as NSString).lastPathComponent + "/victim.txt",
+                "leaves the session's folder"
+            ),
+            ("output", "link.txt", "resolves outside the session's folder"),
+            ("output", "here.txt", "is a file this session did not write"),
+            ("output", "session.json", "is an input of the session"),
+            ("format", "evil", "field 'format' of the triage session is 'evil', not one of"),
+            ("schema", "memhunt.triage/9", "field 'schema' of the triage session is 'memhunt.triage/9'"),
+            ("operands", ["x\u{1B}]0;PWNED\u{07}"], "field 'operands[0]'"),
+            ("session.cursor", "x", "field 'session.cursor': expected"),
+            ("session.cursor", 99, "field 'session.cursor' of the triage session is 99"),
+        ]
+        for (field, value, expected) in cases {
+            try saved.write(to: URL(fileURLWithPath: session))
+            try Self.tamper(session, field, value)
+            let resumed = await TriageTests.triage(["--resume", session], answers: Array(TriageTests.answers[4...]))
+            #expect(resumed.status == 2, "\(field) = \(value)")
+            #expect(resumed.stderr.contains(expected), "\(field) = \(value): \(resumed.stderr.suffix(400))")
+            #expect(!resumed.stderr.unicodeScalars.contains { $0.value == 0x1B })
+            #expect(try String(contentsOfFile: victim.path + "/victim.txt", encoding: .utf8) == "keep")
+            #expect(try String(contentsOfFile: dir.path + "/here.txt", encoding: .utf8) == "keep")
+        }
+        // The session as saved resumes and writes its report beside itself; resumed again, it replaces it.
+        try saved.write(to: URL(fileURLWithPath: session))
+        let resumed = await TriageTests.triage(["--resume", session], answers: Array(TriageTests.answers[4...]))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/report.txt"))
+        let again = await TriageTests.triage(["--resume", session], answers: [])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import MemhuntTestSupport
+import Testing
+
+/// Every parser's peak stays within a small multiple of its input (issue 26, defect 10): a ~60 MB file of
+/// each whole-document kind through `memhunt inspect`, the child's peak RSS read from `/usr/bin/time -v`.
+/// The bounds are the README's (its limits paragraph); the figures measured are in the comments.
+extension IOLimitsTests {
+    /// `count` bytes or a little more: `head`, then `block` repeated, then `tail`.
+    static func generated(_ path: String, head: String, block: String, separator: String = "", tail: String, count: Int)
+        throws
+    {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data(head.utf8))
+        let chunk = Data((block + separator).utf8)
+        var written = head.utf8.count
+        while written + chunk.count < count {
+            try handle.write(contentsOf: chunk)
+            written += chunk.count
+        }
+        try handle.write(contentsOf: Data((block + tail).utf8))
+    }
+
+    /// The peak in KB of `memhunt inspect path`, with the run's status and stdout.
+    static func inspectPeak(_ path: String, tmp: String) async throws -> (kilobytes: Int, status: Int32, stdout: String)
+    {
+        let run = try await shell("exec /usr/bin/time -v \"$0\" \"$@\"", ["inspect", path], tmp: tmp)
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size") })
+        let kilobytes = try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+        return (kilobytes, run.status, run.stdout)
+    }
+
+    static let sixtyMB = 60 << 20
+
+    /// Measurements CSV: at most 2 × the input + 64 MB. Before: a 63 MB CSV of short rows peaked at 4.0 GB (one
+    /// 176-byte row value per 12-byte line, the array doubling, then a sample per row in the checks). Now a file
+    /// of more than 100,000 rows is an error that names the limit, read no further.
+    @Test func aSixtyMegabyteMeasurementsCSVPeaksUnderTwiceItsSize() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let rows = (0..<50_000).map { "r\($0),\($0 % 700)\n" }.joined()
+        try Self.generated(
+            dir.path + "/big.csv", head: "label,footprint_mb\n", block: rows, tail: "", count: Self.sixtyMB)
+        let run = try await Self.inspectPeak(dir.path + "/big.csv", tmp: dir.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("kind: measurements  status: error"))
+        #expect(run.stdout.contains("more than 100,000 rows, the limit of a measurements file"))
+        let size = Int(try #require(LocalSize.of(dir.path + "/big.csv"))) >> 10
+        #expect(run.kilobytes <= 2 * size + (64 << 10), "peak \(run.kilobytes) KB for \(size) KB of CSV")
+    }
+
+    /// A JetsamEvent-like `.ips` of ~60 MB (100,000 processes): at most 3 × the input + 64 MB (before and after:
+    /// 136 MB for 60 MB).
+    @Test func aSixtyMegabyteJetsamEventPeaksUnderThreeTimesItsSize() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let header =
+            #"{"bug_type":"298","timestamp":"2026-08-11 11:20:56.00 +0900","os_version":"iPhone OS 26.0 (23A341)"}"#
+            + "\n"
+        let body =
+            #"{"build":"iPhone OS 26.0 (23A341)","product":"iPhone18,1","date":"2026-08-11 11:20:56.00 +0900","#
+            + #""memoryStatus":{"pageSize":16384,"compressions":1,"decompressions":1},"largestProcess":"kernel_task","#
+            + #""processes":["#
+        let process =
+            #"{"uuid":"0F4205B4-9E77-34B9-7F15-881EAE2EB154","states":["daemon"],"name":"daemon","pid":7,"#
+            + #""rpages":640,"lifetimeMax":1280,"fds":100,"coalition":400,"path":""#
+            // Long strings keep the values under the JSON limit (2,000,000 values in a document).
+            + "/private/var/containers/Bundle/Application/" + String(repeating: "0123456789ABCDEF", count: 28) + #""}"#
+        try Self.generated(
+            dir.path + "/JetsamEvent.ips", head: header + body, block: process, separator: ",", tail: "]}\n",
+            count: Self.sixtyMB)
+        let run = try await Self.inspectPeak(dir.path + "/JetsamEvent.ips", tmp: dir.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("kind: jetsam-event  status: ok"))
+        let size = Int(try #require(LocalSize.of(dir.path + "/JetsamEvent.ips"))) >> 10
+        #expect(run.kilobytes <= 3 * size + (64 << 10), "peak \(run.kilobytes) KB for \(size) KB of JSON")
+    }
+
+    /// A text crash report of ~60 MB (a crashed thread of 1.4 M frames): at most 4 × the input + 64 MB (before
+    /// and after: 243 MB for 60 MB).
+    @Test func aSixtyMegabyteTextCrashReportPeaksUnderFourTimesItsSize() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let text = try String(contentsOfFile: Repo.fixture("formats/crash-legacy-sigsegv.crash"), encoding: .utf8)
+        let parts = text.components(separatedBy: "Thread 0 Crashed:\n")
+        try #require(parts.count == 2)
+        let frames = (0..<1_000).map { "\($0)   Segfaulter                    \t0x0000000102345678 main + \($0)\n" }
+            .joined()
+        try Self.generated(
+            dir.path + "/big.crash", head: parts[0] + "Thread 0 Crashed:\n", block: frames, tail: parts[1],
+            count: Self.sixtyMB)
+        let run = try await Self.inspectPeak(dir.path + "/big.crash", tmp: dir.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("kind: crash-report  status: ok"))
+        let size = Int(try #require(LocalSize.of(dir.path + "/big.crash"))) >> 10
+        #expect(run.kilobytes <= 4 * size + (64 << 10), "peak \(run.kilobytes) KB for \(size) KB of text")
+    }
+}
+
+/// The size of a file.
+enum LocalSize {
+    static func of(_ path: String) -> UInt64? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
+    }
+}

@@ -1,0 +1,18 @@
+import MemhuntCore
+import Testing
+
+/// Outside text for a terminal (issue 26): control characters as `\u{1B}`, everything else as it is.
+@Suite struct TerminalTextTests {
+    @Test func controlCharactersAreShownEscaped() {
+        #expect(TerminalText.escaped("\u{1B}]0;PWNED\u{07}") == #"\u{1B}]0;PWNED\u{07}"#)
+        #expect(TerminalText.escaped("a\nb\rc\u{0}d\u{7F}e\u{9B}f") == #"a\u{0A}b\u{0D}c\u{00}d\u{7F}e\u{9B}f"#)
+        #expect(TerminalText.escaped("a\r\nb") == #"a\u{0D}\u{0A}b"#)
+        #expect(TerminalText.escaped("one\ntwo\u{1B}", keepingNewlines: true) == "one\ntwo\\u{1B}")
+    }
+
+    @Test func textThatIsNoControlStaysAsItIs() {
+        for text in ["JustSend", "ジャストセンド", "🚀 emoji", "tab\there", "é ñ ü", ""] {
+            #expect(TerminalText.escaped(text) == text)
+        }
+    }
+}

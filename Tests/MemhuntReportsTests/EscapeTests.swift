@@ -1,0 +1,23 @@
+import MemhuntCore
+import Testing
+
+@testable import MemhuntReports
+
+/// Outside strings in reports: CSV cells (RFC 4180 with OWASP's formula rule) and Markdown (issue 26).
+@Suite struct EscapeTests {
+    @Test func csvCellsAreQuotedAndFormulasDefused() {
+        #expect(ScanDocument.csvField("plain") == "plain")
+        #expect(ScanDocument.csvField("=HYPERLINK(\"http://x\")") == "\"'=HYPERLINK(\"\"http://x\"\")\"")
+        #expect(ScanDocument.csvField("+cmd") == "'+cmd")
+        #expect(ScanDocument.csvField("-2+3") == "'-2+3")
+        #expect(ScanDocument.csvField("@SUM(1)") == "'@SUM(1)")
+        #expect(ScanDocument.csvField("\tx") == "'\tx")
+        #expect(ScanDocument.csvField("\rx") == "\"'\rx\"")
+        #expect(ScanDocument.csvField("a\rb") == "\"a\rb\"")
+        #expect(ScanDocument.csvField("a\r\nb") == "\"a\r\nb\"")
+        #expect(ScanDocument.csvField("a,b") == "\"a,b\"")
+        // Numbers stay numbers: a plain number, negative or not, is no formula.
+        #expect(ScanDocument.csvField("-12.5") == "-12.5")
+        #expect(ScanDocument.csvField("725.0") == "725.0")
+    }
+}
