@@ -28,8 +28,15 @@ public enum LocalArtifacts {
         operands.flatMap { operand -> [String] in
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory)
+            // An Xcode result bundle is one artifact, never its database files.
+            if exists && isDirectory.boolValue && isResultBundle(operand) { return [operand] }
             return exists && isDirectory.boolValue ? walk(operand, sorted: sorted) : [operand]
         }
+    }
+
+    /// A folder named `*.xcresult`: an Xcode result bundle.
+    static func isResultBundle(_ path: String) -> Bool {
+        (path.hasSuffix("/") ? String(path.dropLast()) : path).hasSuffix(".xcresult")
     }
 
     /// Symbolic links to directories are not followed inside a walk (as `find` does not), so a link
@@ -69,7 +76,11 @@ public enum LocalArtifacts {
                 isDirectory = info.st_mode & S_IFMT == S_IFDIR
             }
             if isDirectory {
-                if !isLink { files += walk(path, sorted: sorted) }
+                if isResultBundle(path) {
+                    files.append(path)
+                } else if !isLink {
+                    files += walk(path, sorted: sorted)
+                }
             } else {
                 files.append(path)
             }
@@ -131,6 +142,13 @@ public enum LocalArtifacts {
         let size: Int
         switch stat(path) {
         case .failed(let why): return Artifact(source: source, status: .error, error: why)
+        case .directory where isResultBundle(path):
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return Artifact(
+                source: source, localPath: path, kind: .xctestMetrics, status: .error,
+                error: "an Xcode result bundle: its database is read by xcresulttool, on a Mac. Export what memhunt "
+                    + "reads with `xcrun xcresulttool get test-results metrics --path \(name) > metrics.json` "
+                    + "(Xcode 16.3+) and give metrics.json, or give the xcodebuild test log")
         case .directory:
             // `expand` hands over a directory only when it could not list it.
             let why = opendirReason(path)

@@ -108,7 +108,7 @@ extension Verdict {
             let named = unread.prefix(3).map { artifact -> String in
                 let name = artifact.source.split(separator: "/").last.map(String.init) ?? artifact.source
                 let why = artifact.diagnostics.first.map { ": " + $0 } ?? ""
-                return name + " (" + (artifact.kind.map { "a " + $0.rawValue } ?? "of no known kind") + why + ")"
+                return name + " (" + (artifact.kind.map(\.rawValue) ?? "of no known kind") + why + ")"
             }
             let more = unread.count > 3 ? ", and \(unread.count - 3) more" : ""
             sentences.append(

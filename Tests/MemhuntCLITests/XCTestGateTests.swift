@@ -39,4 +39,23 @@ import Testing
         #expect(run.stdout.contains("xctest.memoryPeakMB = 26.4 MB"))
         #expect(!run.stdout.contains("xctest.ceilingMB"))
     }
+
+    /// A result bundle is one artifact that says which command exports what memhunt reads, never its
+    /// database files as artifacts of no known kind.
+    @Test func aResultBundleSaysHowToExportIt() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(
+            atPath: directory.path + "/Tests.xcresult/Data", withIntermediateDirectories: true)
+        try directory.write("Tests.xcresult/Info.plist", "<plist/>")
+        try directory.write("Tests.xcresult/Data/data.0~abc", "database")
+        let run = await memhunt("run", "--playbook", "widget-budget", "--format", "json", directory.path)
+        let document = try FindingsDocument.decode(Array(run.stdout.utf8))
+        #expect(document.artifacts.count == 1)
+        let bundle = try #require(document.artifacts.first)
+        #expect(bundle.kind == .xctestMetrics && bundle.status == .error)
+        #expect(
+            bundle.diagnostics.first?.contains(
+                "xcrun xcresulttool get test-results metrics --path Tests.xcresult > metrics.json") == true)
+    }
 }
