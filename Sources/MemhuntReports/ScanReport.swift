@@ -56,6 +56,8 @@ public struct ScanDocument: Encodable {
     var recordsByKind: [String: Int]
     var rejected: [ScanAggregate.Rejected]
     var skipped: [String: Int]
+    /// Files with the same bytes as one already counted.
+    var duplicates: Int
     var compressions: Compressions?
     var apps: [App]
     var outliers: [Outlier]
@@ -65,6 +67,7 @@ public struct ScanDocument: Encodable {
         recordsByKind = aggregate.recordsByKind
         rejected = aggregate.rejected.sorted { $0.file < $1.file }
         skipped = aggregate.skipped
+        duplicates = aggregate.duplicates
         let sorted = aggregate.compressions.sorted()
         if !sorted.isEmpty || aggregate.compressionsNotCounts > 0 {
             compressions = Compressions(
@@ -119,6 +122,7 @@ public struct ScanDocument: Encodable {
         if !recordsByKind.isEmpty { out += " (\(Self.counts(recordsByKind)))" }
         out += ", rejected: \(FactValue.grouped(rejected.count))"
         if !skipped.isEmpty { out += ", skipped: \(Self.counts(skipped))" }
+        if duplicates > 0 { out += ", duplicates: \(FactValue.grouped(duplicates)) (the same bytes as a file counted)" }
         out += "\n"
         for file in rejected { out += "   rejected \(e(file.file)): \(e(file.reason))\n" }
         if let c = compressions {

@@ -215,6 +215,8 @@ public struct ScanAggregate: Sendable {
     public var rejected: [Rejected] = []
     /// Files of kinds a scan does not read, counted by kind.
     public var skipped: [String: Int] = [:]
+    /// Files with the same bytes (sha256) as a file already counted: counted once.
+    public var duplicates = 0
     /// `memoryStatus.compressions` of each JetsamEvent that has it as a count.
     public var compressions: [UInt64] = []
     /// JetsamEvents whose counter holds a value no count reaches (above `Int.max`; UInt64.max is -1 written
@@ -273,6 +275,7 @@ public struct ScanAggregate: Sendable {
         recordsByKind.merge(other.recordsByKind, uniquingKeysWith: +)
         rejected += other.rejected
         skipped.merge(other.skipped, uniquingKeysWith: +)
+        duplicates += other.duplicates
         compressions += other.compressions
         compressionsNotCounts += other.compressionsNotCounts
         for (name, figures) in other.apps { apps[name, default: App()].merge(figures) }

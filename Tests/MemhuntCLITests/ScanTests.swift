@@ -163,9 +163,11 @@ import Testing
 
     @Test func crashReportsAndMetricKitPayloadsCountForTheirApp() async {
         let run = await memhunt("scan", "--app", "JustSend", "Fixtures/")
-        // MetricKit's bundle id matches the process name; crash reports count their kind as the reason (four of
-        // the records are the JetsamEvents of Fixtures/examples/).
-        #expect(run.stdout.contains("JustSend, com.example.JustSend  11 records"))
+        // MetricKit's bundle id matches the process name; crash reports count their kind as the reason (three of
+        // the records are the JetsamEvents of Fixtures/examples/; its copy of Fixtures/pressure's record is the
+        // same bytes, counted once).
+        #expect(run.stdout.contains("JustSend, com.example.JustSend  10 records"))
+        #expect(run.stdout.contains("duplicates: 1 (the same bytes as a file counted)"))
         #expect(run.stdout.contains("kill reasons         watchdog 2, per-process-limit 1"))
         #expect(
             run.stdout.contains(
@@ -285,5 +287,23 @@ import Testing
                     "\(name) \(key): memhunt \(String(describing: app[key])), spark \(String(describing: theirs[key]))")
             }
         }
+    }
+}
+
+extension ScanTests {
+    /// The same record reached twice (a folder and a file in it, a copy in the fleet) is counted once.
+    @Test func aDuplicateInTheFleetIsCountedOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let record = try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips")
+        try directory.write("a/JetsamEvent.ips", record)
+        try directory.write("b/JetsamEvent-copy.ips", record)
+        let run = await memhunt("scan", directory.path, directory.path + "/a/JetsamEvent.ips")
+        #expect(run.status == 0)
+        #expect(
+            run.stdout.hasPrefix(
+                "Records: 1 (jetsam-event 1), rejected: 0, duplicates: 2 (the same bytes as a file counted)\n"))
+        let json = await memhunt("scan", "--format", "json", directory.path, directory.path + "/a/JetsamEvent.ips")
+        #expect(json.stdout.contains("\"duplicates\": 2"))
     }
 }

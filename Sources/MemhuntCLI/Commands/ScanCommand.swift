@@ -42,8 +42,16 @@ struct ScanCommand: MemhuntCommand {
         var done = 0
         var lastProgress = DispatchTime.now().uptimeNanoseconds
         var aggregate = ScanAggregate()
+        /// The sha256 of every file read so far: a file with the same bytes is one record.
+        var seen = Set<String>()
 
         init(files: [String]) { self.files = files }
+
+        /// Whether bytes with this sha256 were read already (and notes them when not).
+        func isDuplicate(_ sha256: String?) -> Bool {
+            guard let sha256 else { return false }
+            return lock.withLock { !seen.insert(sha256).inserted }
+        }
 
         func take() -> String? {
             lock.withLock {
@@ -86,9 +94,13 @@ struct ScanCommand: MemhuntCommand {
                 DispatchQueue.concurrentPerform(iterations: workers) { _ in
                     var local = ScanAggregate()
                     while let path = work.take() {
-                        fold(
-                            LocalArtifacts.load(path: path, hash: false, streamChangeLogs: false), into: &local,
-                            format: format, query: query, console: console)
+                        // Hashed so that the same file reached twice (two operands, a copy in the fleet) counts once.
+                        let artifact = LocalArtifacts.load(path: path, hash: true, streamChangeLogs: false)
+                        if artifact.status == .ok, work.isDuplicate(artifact.sha256) {
+                            local.duplicates += 1
+                        } else {
+                            fold(artifact, into: &local, format: format, query: query, console: console)
+                        }
                         guard progress else { continue }
                         work.lock.withLock {
                             work.done += 1
