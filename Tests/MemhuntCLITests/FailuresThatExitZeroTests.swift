@@ -2,6 +2,8 @@ import Foundation
 import MemhuntTestSupport
 import Testing
 
+@testable import MemhuntCLI
+
 /// Failures that exited 0 (issue "Safe under attack and under concurrency", defect 9), through the real binary:
 /// a failure the user cannot see must not pass for success.
 @Suite struct FailuresThatExitZeroTests {
@@ -33,5 +35,27 @@ import Testing
         let version = try await BinaryTests.execute(["--version"], stdout: "/dev/full")
         #expect(version.status == 2)
         #expect(version.stderr.contains("could not write to standard output"))
+    }
+
+    /// Standard input that cannot be read whole (larger than the limit) is an operand that failed, named once, in
+    /// one true sentence; the rest of the run goes on.
+    @Test(.enabled(if: BinaryTests.binary != nil && FileManager.default.fileExists(atPath: "/dev/zero")))
+    func standardInputLargerThanTheLimitIsExitTwo() async throws {
+        let run = try await BinaryTests.execute(
+            ["run", "--app", "JustSend", "-", "Fixtures/justsend"], stdin: "/dev/zero")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("memhunt: exit 2: -: standard input is larger than the 64 MB limit"))
+        #expect(!run.stderr.contains("could not be read, or"))
+        #expect(run.stdout.contains("jetsam.app.peakMB = 725 MB"))
+    }
+
+    /// Standard input that holds no artifact (text of no known kind, binary bytes) is named and is exit 2.
+    @Test(arguments: [Array("hello\n".utf8), [0x00, 0xFF, 0x00, 0x13, 0x37, 0x00, 0x00, 0x01]])
+    func standardInputThatIsNoArtifactIsExitTwo(bytes: [UInt8]) async {
+        let out = OutputWriter(), err = OutputWriter()
+        let status = await Memhunt.main(
+            arguments: ["run", "-"], environment: [:], stdin: InputReader(bytes: bytes), stdout: out, stderr: err)
+        #expect(status == 2)
+        #expect(err.captured.contains("memhunt: exit 2: -: standard input"))
     }
 }
