@@ -207,7 +207,7 @@ public enum LocalArtifacts {
         }
         let content = text ?? bytes
         let outcome =
-            route == .manifest && (try? Manifest.parse(content)) != nil
+            route == .manifest && (try? Manifest.read(content)) != nil
             ? ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))
             : ArtifactReader.read(content, detected: head ? detected : nil)
         let artifact = Artifact(
