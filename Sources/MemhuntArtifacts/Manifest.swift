@@ -43,7 +43,7 @@ public enum Manifest {
     /// Every entry of a JSON or YAML manifest, each an entry or why it is not one (naming its number, its index
     /// in the list and, when it has one, its reference without query or credentials): one malformed entry
     /// does not hide the others. Throws when the document is no manifest: not a list (or an `artifacts`
-    /// list), or a list none of whose items is a string or an object with a `url`.
+    /// list), or a list none of whose items is a string or an object with a `url` member.
     public static func read(_ bytes: [UInt8]) throws(ManifestError) -> [Result<ManifestEntry, ManifestError>] {
         // UTF-16 after its byte order mark is read as the same text, as every artifact is.
         let bytes = ArtifactReader.utf8(fromUTF16: bytes) ?? bytes
@@ -59,7 +59,8 @@ public enum Manifest {
             }
             items = try Item.list(node)
         }
-        guard items.isEmpty || items.contains(where: { $0.shape == nil }) else { throw Item.shapeError }
+        // A list of objects none of which has a `url` is some other JSON (xcresulttool's metrics), not a manifest.
+        guard items.isEmpty || items.contains(where: \.namesAnArtifact) else { throw Item.shapeError }
         return items.enumerated().map { offset, item in
             func failure(_ why: String) -> Result<ManifestEntry, ManifestError> {
                 let named = item.reference.map { ", " + shown(reference: $0) } ?? ""
@@ -106,6 +107,8 @@ public enum Manifest {
         var hasSHA256 = false
         /// What the item is when it is neither a string nor an object (`null`, a number, a list), in words.
         var shape: String?
+        /// A string, or an object with a `url` member (of any type): an item meant as an entry.
+        var namesAnArtifact = false
 
         static let shapeError = ManifestError(
             "manifest is neither a list nor an object with an \"artifacts\" list")
@@ -113,12 +116,13 @@ public enum Manifest {
         static func list(_ value: JSONValue) throws(ManifestError) -> [Item] {
             guard let elements = value.elements ?? value["artifacts"]?.elements else { throw shapeError }
             return elements.map { element in
-                if let text = element.string { return Item(reference: text) }
+                if let text = element.string { return Item(reference: text, namesAnArtifact: true) }
                 switch element {
                 case .object:
                     return Item(
                         reference: element["url"]?.string, sha256: element["sha256"]?.string,
-                        hasSHA256: element["sha256"].map { $0 != .null } ?? false)
+                        hasSHA256: element["sha256"].map { $0 != .null } ?? false,
+                        namesAnArtifact: element["url"] != nil)
                 case .null: return Item(shape: "null")
                 case .bool: return Item(shape: "a boolean")
                 case .number: return Item(shape: "a number")
@@ -138,7 +142,7 @@ public enum Manifest {
             guard let sequence else { throw shapeError }
             return sequence.map { item in
                 switch item {
-                case .scalar(let text, _, _): return Item(reference: text)
+                case .scalar(let text, _, _): return Item(reference: text, namesAnArtifact: true)
                 case .mapping(let pairs, _):
                     func value(_ key: String) -> String? {
                         if case .scalar(let text, _, _)? = pairs.first(where: { $0.key == key })?.value { return text }
@@ -146,7 +150,8 @@ public enum Manifest {
                     }
                     return Item(
                         reference: value("url"), sha256: value("sha256"),
-                        hasSHA256: pairs.contains { $0.key == "sha256" })
+                        hasSHA256: pairs.contains { $0.key == "sha256" },
+                        namesAnArtifact: pairs.contains { $0.key == "url" })
                 case .sequence: return Item(shape: "a list")
                 }
             }

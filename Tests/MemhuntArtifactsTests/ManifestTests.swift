@@ -50,6 +50,8 @@ import Testing
             ])
         // A list none of whose items could be an entry is no manifest.
         #expect(throws: ManifestError.self) { try Manifest.read(Array("[null, 1]".utf8)) }
+        // Nor a list of objects without a url (xcresulttool's metrics JSON).
+        #expect(throws: ManifestError.self) { try Manifest.read(Array(#"[{"name": "m", "value": 1}]"#.utf8)) }
     }
 
     @Test func onlyHTTPEntriesResolveAgainstAURL() {
