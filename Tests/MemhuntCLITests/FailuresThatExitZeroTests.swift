@@ -58,4 +58,22 @@ import Testing
         #expect(status == 2)
         #expect(err.captured.contains("memhunt: exit 2: -: standard input"))
     }
+
+    /// `inspect` and `scan` of an operand that cannot be read are exit 2, as `run` is, with the reason on
+    /// stderr; the other operands are still shown.
+    @Test(arguments: ["inspect", "scan"])
+    func anOperandThatCannotBeReadIsExitTwo(command: String) async {
+        let missing = await memhunt(command, "/nonexistent")
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("memhunt: exit 2: /nonexistent: no such file or directory"))
+        let mixed = await memhunt(command, "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", "/nonexistent")
+        #expect(mixed.status == 2)
+        #expect(mixed.stdout.contains(command == "inspect" ? "jetsam.processes = 16" : "Records: 1"))
+        let device = await memhunt(command, "/dev/null")
+        #expect(device.status == 2)
+        #expect(device.stderr.contains("memhunt: exit 2: /dev/null: not a regular file"))
+        let fine = await memhunt(command, "Fixtures/justsend")
+        #expect(fine.status == 0)
+        #expect(fine.stderr.isEmpty)
+    }
 }
