@@ -224,10 +224,11 @@ public enum LocalArtifacts {
             head = true
         }
         let content = text ?? bytes
-        let outcome =
+        var outcome =
             route == .manifest && (try? Manifest.read(content)) != nil
             ? ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))
             : ArtifactReader.read(content, detected: head ? detected : nil)
+        if text != nil { outcome = ArtifactReader.namingUTF16Flaw(of: bytes, in: outcome) }
         let artifact = Artifact(
             source: source, localPath: path, sha256: hasher?.finalizeHex(), size: bytes.count, status: .ok)
         return classify(artifact, outcome: outcome)
