@@ -139,8 +139,9 @@ public struct ArtifactStore: Sendable {
             do throws(ManifestError) {
                 let entries = try entries(of: path)
                 let base = URL(string: result.finalURL) ?? first[index].url
-                for (offset, entry) in entries.enumerated() {
+                for (offset, read) in entries.enumerated() {
                     do throws(ManifestError) {
+                        let entry = try read.get()
                         let url = try Manifest.resolve(entry, against: base, number: offset + 1)
                         second.append(
                             DownloadRequest(
@@ -204,12 +205,13 @@ public struct ArtifactStore: Sendable {
             requests, deadline: deadline, seconds: downloadDeadline)
     }
 
-    /// The entries of a manifest file already recognized, within the entry limit.
-    private func entries(of path: String) throws(ManifestError) -> [ManifestEntry] {
+    /// The entries of a manifest file already recognized, within the entry limit: each an entry or why it is
+    /// not one.
+    private func entries(of path: String) throws(ManifestError) -> [Result<ManifestEntry, ManifestError>] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ManifestError("manifest could not be read back")
         }
-        let entries = try Manifest.parse([UInt8](data))
+        let entries = try Manifest.read([UInt8](data))
         guard entries.count <= maxManifestEntries else {
             throw ManifestError(
                 "manifest lists \(entries.count) entries, more than the limit of \(maxManifestEntries)"
@@ -228,7 +230,7 @@ public struct ArtifactStore: Sendable {
     /// to read `~/.git-credentials`); URLs are fetched without credentials.
     private func localEntries(_ manifest: Artifact, path: String) -> (Artifact, [LocalEntry]) {
         var manifest = manifest
-        let entries: [ManifestEntry]
+        let entries: [Result<ManifestEntry, ManifestError>]
         do {
             entries = try self.entries(of: path)
         } catch {
@@ -241,10 +243,15 @@ public struct ArtifactStore: Sendable {
         let realDirectory = Self.realPath(directory)
         return (
             manifest,
-            entries.enumerated().map { offset, entry in
+            entries.enumerated().map { offset, read in
                 let number = offset + 1
                 func refused(_ why: String) -> LocalEntry {
                     .done(Artifact(source: path, status: .error, error: "manifest entry \(number): \(why)"))
+                }
+                let entry: ManifestEntry
+                switch read {
+                case .success(let read): entry = read
+                case .failure(let error): return .done(Artifact(source: path, status: .error, error: error.description))
                 }
                 if Self.isURL(entry.reference) {
                     guard let url = URL(string: entry.reference), HTTPOrigin(url) != nil else {

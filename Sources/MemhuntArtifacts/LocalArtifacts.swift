@@ -108,6 +108,24 @@ public enum LocalArtifacts {
         }
     }
 
+    /// Why `path`, given as an operand, cannot be read at all, in the words `load` uses: it does not exist, is a
+    /// device or a pipe, or cannot be opened. Nil when it can be opened (what it holds is `load`'s to say).
+    public static func unreadable(_ path: String) -> String? {
+        switch stat(path) {
+        case .failed(let why): return why
+        case .other: return "not a regular file"
+        case .directory:
+            guard let stream = opendir(path) else { return "cannot read the folder: \(opendirReason(path))" }
+            closedir(stream)
+            return nil
+        case .regular:
+            let fd = systemOpen(path)
+            guard fd >= 0 else { return "cannot be read: \(reason(errno))" }
+            _ = systemClose(fd)
+            return nil
+        }
+    }
+
     /// An errno in the words an artifact error uses.
     static func reason(_ code: Int32) -> String {
         switch code {
@@ -224,10 +242,11 @@ public enum LocalArtifacts {
             head = true
         }
         let content = text ?? bytes
-        let outcome =
-            route == .manifest && (try? Manifest.parse(content)) != nil
+        var outcome =
+            route == .manifest && (try? Manifest.read(content)) != nil
             ? ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))
             : ArtifactReader.read(content, detected: head ? detected : nil)
+        if text != nil { outcome = ArtifactReader.namingUTF16Flaw(of: bytes, in: outcome) }
         let artifact = Artifact(
             source: source, localPath: path, sha256: hasher?.finalizeHex(), size: bytes.count, status: .ok)
         return classify(artifact, outcome: outcome)

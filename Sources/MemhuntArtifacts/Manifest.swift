@@ -30,8 +30,21 @@ public enum Manifest {
     /// Whether the bytes start like a manifest (the one sniffer, `ArtifactSniffer.looksLikeManifest`).
     public static func looksLikeManifest(_ bytes: [UInt8]) -> Bool { ArtifactSniffer.looksLikeManifest(bytes) }
 
-    /// The entries of a JSON or YAML manifest.
+    /// The entries of a JSON or YAML manifest; the first malformed entry throws (see `read` for all of them).
     public static func parse(_ bytes: [UInt8]) throws(ManifestError) -> [ManifestEntry] {
+        try read(bytes).map { result throws(ManifestError) in
+            switch result {
+            case .success(let entry): return entry
+            case .failure(let error): throw error
+            }
+        }
+    }
+
+    /// Every entry of a JSON or YAML manifest, each an entry or why it is not one (naming its number, its index
+    /// in the list and, when it has one, its reference without query or credentials): one malformed entry
+    /// does not hide the others. Throws when the document is no manifest: not a list (or an `artifacts`
+    /// list), or a list none of whose items is a string or an object with a `url` member.
+    public static func read(_ bytes: [UInt8]) throws(ManifestError) -> [Result<ManifestEntry, ManifestError>] {
         // UTF-16 after its byte order mark is read as the same text, as every artifact is.
         let bytes = ArtifactReader.utf8(fromUTF16: bytes) ?? bytes
         let items: [Item]
@@ -46,18 +59,36 @@ public enum Manifest {
             }
             items = try Item.list(node)
         }
-        return try items.enumerated().map { offset, item throws(ManifestError) in
-            let number = offset + 1
-            guard let reference = item.reference, !reference.isEmpty else {
-                throw ManifestError("manifest entry \(number): no \"url\" string")
+        // A list of objects none of which has a `url` is some other JSON (xcresulttool's metrics), not a manifest.
+        guard items.isEmpty || items.contains(where: \.namesAnArtifact) else { throw Item.shapeError }
+        return items.enumerated().map { offset, item in
+            func failure(_ why: String) -> Result<ManifestEntry, ManifestError> {
+                let named = item.reference.map { ", " + shown(reference: $0) } ?? ""
+                return .failure(ManifestError("manifest entry \(offset + 1) (index \(offset)\(named)): \(why)"))
             }
-            guard let sha = item.sha256 else { return ManifestEntry(reference) }
-            let hex = sha.lowercased()
-            guard hex.utf8.count == 64, hex.utf8.allSatisfy({ "0123456789abcdef".utf8.contains($0) }) else {
-                throw ManifestError("manifest entry \(number): sha256 is not 64 hex digits")
+            if let shape = item.shape {
+                return failure("\(shape), not a path or URL string nor an object with a \"url\" string")
             }
-            return ManifestEntry(reference, sha256: hex)
+            guard let reference = item.reference, !reference.isEmpty else { return failure("no \"url\" string") }
+            guard item.hasSHA256 else { return .success(ManifestEntry(reference)) }
+            guard let hex = item.sha256?.lowercased(), hex.utf8.count == 64,
+                hex.utf8.allSatisfy({ "0123456789abcdef".utf8.contains($0) })
+            else { return failure("sha256 is not 64 hex digits") }
+            return .success(ManifestEntry(reference, sha256: hex))
         }
+    }
+
+    /// An entry's reference as a message may quote it: without credentials, query or fragment (they may carry
+    /// tokens), at most 80 characters.
+    static func shown(reference: String) -> String {
+        var text = Substring(reference)
+        if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
+        if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@"),
+            !text[scheme.upperBound..<at].contains("/")
+        {
+            text = text[..<scheme.upperBound] + text[text.index(after: at)...]
+        }
+        return text.count > 80 ? String(text.prefix(79)) + "…" : String(text)
     }
 
     /// An entry resolved against the manifest's own URL: http(s) only.
@@ -72,13 +103,32 @@ public enum Manifest {
     private struct Item {
         var reference: String?
         var sha256: String?
+        /// Whether the item has a `sha256` member (which must then be 64 hex digits).
+        var hasSHA256 = false
+        /// What the item is when it is neither a string nor an object (`null`, a number, a list), in words.
+        var shape: String?
+        /// A string, or an object with a `url` member (of any type): an item meant as an entry.
+        var namesAnArtifact = false
 
         static let shapeError = ManifestError(
             "manifest is neither a list nor an object with an \"artifacts\" list")
 
         static func list(_ value: JSONValue) throws(ManifestError) -> [Item] {
             guard let elements = value.elements ?? value["artifacts"]?.elements else { throw shapeError }
-            return elements.map { Item(reference: $0.string ?? $0["url"]?.string, sha256: $0["sha256"]?.string) }
+            return elements.map { element in
+                if let text = element.string { return Item(reference: text, namesAnArtifact: true) }
+                switch element {
+                case .object:
+                    return Item(
+                        reference: element["url"]?.string, sha256: element["sha256"]?.string,
+                        hasSHA256: element["sha256"].map { $0 != .null } ?? false,
+                        namesAnArtifact: element["url"] != nil)
+                case .null: return Item(shape: "null")
+                case .bool: return Item(shape: "a boolean")
+                case .number: return Item(shape: "a number")
+                default: return Item(shape: "a list")
+                }
+            }
         }
 
         static func list(_ node: YAMLNode) throws(ManifestError) -> [Item] {
@@ -92,14 +142,17 @@ public enum Manifest {
             guard let sequence else { throw shapeError }
             return sequence.map { item in
                 switch item {
-                case .scalar(let text, _, _): return Item(reference: text)
+                case .scalar(let text, _, _): return Item(reference: text, namesAnArtifact: true)
                 case .mapping(let pairs, _):
                     func value(_ key: String) -> String? {
                         if case .scalar(let text, _, _)? = pairs.first(where: { $0.key == key })?.value { return text }
                         return nil
                     }
-                    return Item(reference: value("url"), sha256: value("sha256"))
-                case .sequence: return Item()
+                    return Item(
+                        reference: value("url"), sha256: value("sha256"),
+                        hasSHA256: pairs.contains { $0.key == "sha256" },
+                        namesAnArtifact: pairs.contains { $0.key == "url" })
+                case .sequence: return Item(shape: "a list")
                 }
             }
         }

@@ -20,9 +20,23 @@ public enum Memhunt {
     }
 
     /// Runs memhunt with `arguments` (argv without the program name).
+    ///
+    /// What was written to stdout is part of the result: a write that failed (a full disk, a closed pipe) makes
+    /// a run that would have ended 0 or 1 exit 2, and stderr says why, once.
     public static func main(
         arguments: [String], environment: [String: String], stdin: InputReader = .standardInput,
         stdout: OutputWriter = .standardOutput, stderr: OutputWriter = .standardError
+    ) async -> Int32 {
+        let status = await run(
+            arguments: arguments, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
+        guard let failure = stdout.failure else { return status }
+        stderr.write("memhunt: exit 2: could not write to standard output: \(failure) (the output is incomplete)\n")
+        return status == ExitStatus.usage.rawValue ? status : ExitStatus.couldNotRun.rawValue
+    }
+
+    private static func run(
+        arguments: [String], environment: [String: String], stdin: InputReader, stdout: OutputWriter,
+        stderr: OutputWriter
     ) async -> Int32 {
         var console = Console(stdin: stdin, stdout: stdout, stderr: stderr, environment: environment)
         let root = MemhuntCommands.root

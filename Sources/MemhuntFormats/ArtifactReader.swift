@@ -12,7 +12,7 @@ public enum ArtifactReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return read(Array(bytes.dropFirst(3))) }
         // UTF-16 with its byte order mark (Windows PowerShell's `>`, Notepad's "Unicode"): the same text, read
         // as UTF-8. It was "binary content" before.
-        if let text = utf8(fromUTF16: bytes) { return read(text) }
+        if let text = utf8(fromUTF16: bytes) { return namingUTF16Flaw(of: bytes, in: read(text)) }
         let outcome = readField(bytes)
         // A `log` capture whose predicate matched nothing: a change log with zero evaluations.
         if outcome.kind == nil, let empty = EmptyLogCapture.read(bytes) {
@@ -49,6 +49,56 @@ public enum ArtifactReader {
         }
         if index < bytes.count { units.append(0xFFFD) }
         return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
+
+    /// The first flaw of UTF-16 `bytes` (after their byte order mark) that `utf8(fromUTF16:)` replaces with
+    /// U+FFFD: an unpaired surrogate or an odd last byte, at its byte offset in the file and on its line. Nil
+    /// when the bytes are well-formed UTF-16, or not UTF-16.
+    public static func utf16Flaw(_ bytes: [UInt8]) -> FormatError? {
+        guard bytes.count >= 2 else { return nil }
+        let little: Bool
+        switch (bytes[0], bytes[1]) {
+        case (0xFF, 0xFE): little = true
+        case (0xFE, 0xFF): little = false
+        default: return nil
+        }
+        func unit(_ index: Int) -> UInt16 {
+            let (low, high) = little ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+            return UInt16(high) << 8 | UInt16(low)
+        }
+        var line = 1
+        var index = 2
+        while index + 1 < bytes.count {
+            let value = unit(index)
+            if value == 0x000A { line += 1 }
+            if (0xD800...0xDBFF).contains(value) {
+                if index + 3 < bytes.count, (0xDC00...0xDFFF).contains(unit(index + 2)) {
+                    index += 4
+                    continue
+                }
+            }
+            if (0xD800...0xDFFF).contains(value) {
+                let hex = String(value, radix: 16, uppercase: true)
+                return FormatError(
+                    "not valid UTF-16: an unpaired surrogate (0x\(hex)) at byte offset \(index) of the file", line: line
+                )
+            }
+            index += 2
+        }
+        guard index < bytes.count else { return nil }
+        return FormatError("not valid UTF-16: an odd last byte at byte offset \(index) of the file", line: line)
+    }
+
+    /// `outcome`, the reading of the text `utf8(fromUTF16:)` made of `bytes`, with a failure told in the file's
+    /// terms when the UTF-16 has a flaw: the converted text's words cite U+FFFD's bytes (0xEF 0xBF 0xBD), which
+    /// the file does not hold, at offsets of the converted text. A broken document of a known kind fails with
+    /// the flaw; text of no known kind says the flaw after its own words.
+    public static func namingUTF16Flaw(of bytes: [UInt8], in outcome: ReadOutcome) -> ReadOutcome {
+        guard case .failure(let error) = outcome.result, let flaw = utf16Flaw(bytes) else { return outcome }
+        if outcome.kind == nil, error.message.hasPrefix("unrecognized") {
+            return ReadOutcome(kind: nil, result: .failure(FormatError(error.message + "; " + flaw.description)))
+        }
+        return ReadOutcome(kind: outcome.kind, result: .failure(flaw))
     }
 
     /// The device-side kinds: `.ips` containers, crash text, MetricKit and JetsamEvent JSON.

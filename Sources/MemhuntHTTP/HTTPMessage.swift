@@ -188,7 +188,9 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 public enum HTTPFailure: Error, Sendable, Equatable {
     case http(Int)
     case network(String, retryable: Bool)
-    case noResponse(TimeInterval)
+    /// No response head within the connect timeout (which bounds connecting and the wait for the head);
+    /// `connected` says which of the two it was, when the transport knows (nil: it does not).
+    case noResponse(TimeInterval, connected: Bool? = nil)
     case idle(TimeInterval)
     case deadline(TimeInterval)
     case cutShort(received: Int, expected: Int)
@@ -218,7 +220,15 @@ public enum HTTPFailure: Error, Sendable, Equatable {
         case .http(let status):
             "HTTP \(status) \(HTTPStatus.reason(status))"
         case .network(let what, _): what
-        case .noResponse(let seconds): "no response within \(Self.format(seconds)) (connect timeout)"
+        case .noResponse(let seconds, let connected):
+            switch connected {
+            case false?: "could not connect within \(Self.format(seconds)) (connect timeout)"
+            case true?:
+                "connected, but no response within \(Self.format(seconds))"
+                    + " (the limit on connecting and waiting for the response head)"
+            case nil:
+                "no response within \(Self.format(seconds)) (the limit on connecting and waiting for the response head)"
+            }
         case .idle(let seconds): "timed out after \(Self.format(seconds)) without data"
         case .deadline(let seconds): "not complete within \(Self.format(seconds)) (total time limit)"
         case .cutShort(let received, let expected): "body cut short: \(received) of \(expected) bytes"

@@ -73,6 +73,7 @@ public final class SocketTransport: HTTPTransport, @unchecked Sendable {
         guard let target = Target(request.url) else { return .network("unsupported URL", retryable: false) }
         let keepable = request.method == "GET" || request.method == "HEAD"
         var mayReuse = keepable
+        clock.connected = false
         while true {
             let pooled = mayReuse ? takeIdle(target.key) : nil
             let connection: Connection
@@ -84,6 +85,7 @@ public final class SocketTransport: HTTPTransport, @unchecked Sendable {
                 case .failure(let failure): return failure
                 }
             }
+            clock.connected = true
             let outcome = connection.exchange(request, target: target, clock: clock, receiver: receiver)
             switch outcome {
             case .stale where pooled != nil:
@@ -165,6 +167,9 @@ final class Clock: @unchecked Sendable {
     private var lastData: UInt64
     /// Set once a response head has arrived: the connect limit no longer applies.
     var headReceived = false
+    /// Whether the connection is made, for a transport that knows (nil: libcurl's does not say): after it, the
+    /// connect limit bounds the wait for the response head, and its failure says so.
+    var connected: Bool?
 
     init(_ limits: HTTPExchangeLimits, cancelled: Locked<Bool>) {
         let now = Self.now()
@@ -189,7 +194,7 @@ final class Clock: @unchecked Sendable {
     func expired(at now: UInt64 = Clock.now()) -> HTTPFailure? {
         if cancelled.withLock({ $0 }) { return .cancelled }
         if now >= deadline { return .deadline(limits.totalTimeout) }
-        if !headReceived && now >= connectBy { return .noResponse(limits.connectTimeout) }
+        if !headReceived && now >= connectBy { return .noResponse(limits.connectTimeout, connected: connected) }
         if now >= lastData &+ idleNanoseconds { return .idle(limits.idleTimeout) }
         return nil
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MemhuntArtifacts
 import MemhuntCore
+import MemhuntFormats
 import MemhuntTestSupport
 import Testing
 
@@ -95,5 +96,40 @@ import Testing
         }
         #expect(summary.evaluations == 7)
         #expect(summary.views["FAQAccordion"] == 4)
+    }
+
+    /// UTF-16 with an unpaired surrogate that breaks the document: the error names the surrogate at its byte offset
+    /// in the file. It said "unexpected byte 0xef" (the first byte of U+FFFD in the converted text), a byte the
+    /// file does not hold. Defect 12.
+    @Test(arguments: [true, false])
+    func anUnpairedUTF16SurrogateIsNamedAtItsOffsetInTheFile(little: Bool) throws {
+        let text = String(decoding: try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"), as: UTF8.self)
+        let cut = try #require(text.range(of: "\"processes\""))
+        let before = Array(text[..<cut.lowerBound].utf16), after = Array(text[cut.lowerBound...].utf16)
+        let units: [UInt16] = before + [0xD800] + after
+        let mark: [UInt8] = little ? [0xFF, 0xFE] : [0xFE, 0xFF]
+        let bytes: [UInt8] =
+            mark + units.flatMap { little ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let offset = 2 + 2 * before.count
+        let line = before.count { $0 == 0x0A } + 1
+        let expected =
+            "line \(line): not valid UTF-16: an unpaired surrogate (0xD800) at byte offset \(offset) of the file"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("jetsam.ips", bytes)
+        let artifact = LocalArtifacts.load(path: directory.path + "/jetsam.ips")
+        #expect(artifact.status == .error)
+        #expect(artifact.kind == .jetsamEvent)
+        #expect(artifact.error == expected)
+        #expect(artifact.error?.contains("0xef") == false)
+        guard case .failure(let error) = ArtifactReader.read(bytes).result else {
+            Issue.record("the broken document read")
+            return
+        }
+        #expect(error.description == expected)
+        // An odd last byte is named too.
+        let odd: [UInt8] = [0xFF, 0xFE, UInt8(ascii: "{"), 0, UInt8(ascii: "x")]
+        guard case .failure(let oddError) = ArtifactReader.read(odd).result else { return }
+        #expect(oddError.description.contains("not valid UTF-16: an odd last byte at byte offset 4 of the file"))
     }
 }

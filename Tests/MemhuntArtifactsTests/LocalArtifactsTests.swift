@@ -193,4 +193,27 @@ enum SHA256Hex {
             artifacts[0].error
                 == "manifest lists 11 entries, more than the limit of 10 (--max-manifest-entries)")
     }
+
+    /// One malformed entry is named with its number and index, and the rest of the manifest is read (it dropped
+    /// the whole manifest as "JSON of no known kind"). Defect 9.
+    @Test func aMalformedManifestEntryIsNamedAndTheRestIsRead() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("a.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        try dir.write("c.csv", try Repo.bytes("justsend/measurements-detail.csv"))
+        try dir.write(
+            "m.json", #"[{"url": "a.ips"}, {"url": "b.ips", "sha256": "zz"}, null, 7, {"sha256": "00"}, "c.csv"]"#)
+        let artifacts = await ArtifactStore(cacheDirectory: dir.path + "/cache").collect([dir.path + "/m.json"])
+        #expect(artifacts.map(\.status) == [.ok, .ok, .error, .error, .error, .error, .ok])
+        #expect(artifacts.first?.kind == .manifest)
+        #expect(artifacts[1].kind == .jetsamEvent)
+        #expect(
+            artifacts[2...5].map(\.error) == [
+                "manifest entry 2 (index 1, b.ips): sha256 is not 64 hex digits",
+                "manifest entry 3 (index 2): null, not a path or URL string nor an object with a \"url\" string",
+                "manifest entry 4 (index 3): a number, not a path or URL string nor an object with a \"url\" string",
+                "manifest entry 5 (index 4): no \"url\" string",
+            ])
+        #expect(artifacts[6].kind == .measurements)
+    }
 }

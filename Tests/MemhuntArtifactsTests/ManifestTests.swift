@@ -26,14 +26,32 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"[{"url": "a"}, {"sha256": "x"}]"#, "manifest entry 2: no \"url\" string"),
-        (#"[{"url": "a", "sha256": "xyz"}]"#, "manifest entry 1: sha256 is not 64 hex digits"),
+        (#"[{"url": "a"}, {"sha256": "x"}]"#, "manifest entry 2 (index 1): no \"url\" string"),
+        (#"[{"url": "a", "sha256": "xyz"}]"#, "manifest entry 1 (index 0, a): sha256 is not 64 hex digits"),
         (#"{"files": []}"#, "manifest is neither a list nor an object with an \"artifacts\" list"),
         ("[nope: [", "manifest is neither valid JSON nor valid YAML (line 2)"),
     ])
     func rejectsBadManifests(text: String, message: String) {
         let error = #expect(throws: ManifestError.self) { try Manifest.parse(Array(text.utf8)) }
         #expect(error?.description == message)
+    }
+
+    /// `read` names each malformed entry without the tokens its URL may carry, and keeps the others.
+    @Test func readNamesMalformedEntriesWithoutTheirSecrets() throws {
+        let text = #"[{"url": "https://u:pw@h.example/b.ips?sig=SECRET", "sha256": "zz"}, "a.ips", false]"#
+        let read = try Manifest.read(Array(text.utf8))
+        #expect(read.count == 3)
+        #expect(try read[1].get() == ManifestEntry("a.ips"))
+        let errors = read.compactMap { if case .failure(let error) = $0 { error.description } else { nil } }
+        #expect(
+            errors == [
+                "manifest entry 1 (index 0, https://h.example/b.ips): sha256 is not 64 hex digits",
+                "manifest entry 3 (index 2): a boolean, not a path or URL string nor an object with a \"url\" string",
+            ])
+        // A list none of whose items could be an entry is no manifest.
+        #expect(throws: ManifestError.self) { try Manifest.read(Array("[null, 1]".utf8)) }
+        // Nor a list of objects without a url (xcresulttool's metrics JSON).
+        #expect(throws: ManifestError.self) { try Manifest.read(Array(#"[{"name": "m", "value": 1}]"#.utf8)) }
     }
 
     @Test func onlyHTTPEntriesResolveAgainstAURL() {

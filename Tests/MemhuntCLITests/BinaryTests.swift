@@ -2,6 +2,14 @@ import Foundation
 import MemhuntTestSupport
 import Testing
 
+/// Bytes handed from a reading thread.
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.withLock { data = value } }
+    func get() -> Data { lock.withLock { data } }
+}
+
 /// The built `memhunt` executable, run as a separate process: signals and exit codes are real here.
 @Suite struct BinaryTests {
     static var binary: String? {
@@ -15,31 +23,54 @@ import Testing
 
     /// Runs the binary on a thread of its own: blocking the cooperative pool (two threads on two cores) here
     /// stalled every async test for as long as the binary ran (process-check timeouts measured 30 s).
-    static func execute(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
+    /// `stdin` and `stdout`: paths to open as the binary's standard input (such as `/dev/zero`) or output (such
+    /// as `/dev/full`) instead of the pipes; what goes to a path is not captured.
+    static func execute(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, stdout: String? = nil
+    ) async throws -> (
         reason: Process.TerminationReason, status: Int32, stdout: String, stderr: String
     ) {
         let binary = try #require(binary)
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try executeBlocking(binary, arguments, environment: environment) })
+                continuation.resume(
+                    with: Result {
+                        try executeBlocking(
+                            binary, arguments, environment: environment, stdin: stdin, stdout: stdout)
+                    })
             }
         }
     }
 
-    private static func executeBlocking(_ binary: String, _ arguments: [String], environment: [String: String])
-        throws -> (reason: Process.TerminationReason, status: Int32, stdout: String, stderr: String)
-    {
+    private static func executeBlocking(
+        _ binary: String, _ arguments: [String], environment: [String: String], stdin: String?, stdout: String?
+    ) throws -> (reason: Process.TerminationReason, status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        let input = try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
+        let output = try stdout.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) }
+        defer {
+            try? input?.close()
+            try? output?.close()
+        }
+        if let input { process.standardInput = input }
+        process.standardOutput = output ?? out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        // Drain stderr on its own thread so neither pipe fills while the other is read.
+        let stderrData = LockedData()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            stderrData.set(err.fileHandleForReading.readDataToEndOfFile())
+            done.signal()
+        }
+        let stdout = output == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
+        done.wait()
+        let stderr = stderrData.get()
         process.waitUntilExit()
         return (
             process.terminationReason, process.terminationStatus, String(decoding: stdout, as: UTF8.self),

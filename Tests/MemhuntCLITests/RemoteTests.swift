@@ -18,6 +18,26 @@ import Testing
         return try #require(document["facts"] as? [String: Any])
     }
 
+    /// A downloaded manifest with a malformed entry: the entry is named, the rest downloaded. Defect 9.
+    @Test func aMalformedEntryOfADownloadedManifestIsNamedAndTheRestIsRead() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("a.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        try dir.write("m.json", #"{"artifacts": [null, {"url": "a.ips"}, {"url": "b.ips", "sha256": "zz"}]}"#)
+        let server = try await FaultServer(root: dir.path)
+        defer { server.stop() }
+        let artifacts = await ArtifactStore(cacheDirectory: dir.path + "/cache").collect([
+            server.url("m.json").absoluteString
+        ])
+        #expect(artifacts.map(\.status) == [.ok, .error, .ok, .error])
+        #expect(artifacts.first?.kind == .manifest)
+        #expect(artifacts[2].kind == .jetsamEvent)
+        #expect(
+            artifacts[1].error
+                == "manifest entry 1 (index 0): null, not a path or URL string nor an object with a \"url\" string")
+        #expect(artifacts[3].error == "manifest entry 3 (index 2, b.ips): sha256 is not 64 hex digits")
+    }
+
     @Test func manifestOverHTTPGivesTheLocalFacts() async throws {
         let server = try await FaultServer(root: Repo.fixture(""))
         defer { server.stop() }

@@ -75,6 +75,8 @@ import Testing
         #expect(h.cached() == [])
     }
 
+    /// A server that accepted the connection and the request, then said nothing: the error says it connected
+    /// (it said "connect timeout", as if the connection had not been made). Defect 12.
     @Test func silentServerHitsConnectTimeout() async throws {
         let h = try await Harness()
         defer { h.stop() }
@@ -83,7 +85,10 @@ import Testing
             $0.idleTimeout = 5
             $0.maxRetries = 0
         }
-        #expect(result.error == "\(h.server.url("hang")): no response within 1 s (connect timeout)")
+        #expect(
+            result.error
+                == "\(h.server.url("hang")): connected, but no response within 1 s (the limit on connecting and"
+                + " waiting for the response head)")
         #expect(result.status == nil)
     }
 

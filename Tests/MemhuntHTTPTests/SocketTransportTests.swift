@@ -160,4 +160,21 @@ import Testing
         #expect(
             proxy(["http_proxy": "http://p", "no_proxy": "127.0.0.1"], URL(string: "http://127.0.0.1:9/x")!) == nil)
     }
+
+    /// Until the connection is made the limit is a connect timeout; after it, a wait for the response head.
+    @Test func theClockTellsConnectingFromWaitingForTheHead() {
+        let limits = HTTPExchangeLimits(connectTimeout: 0, idleTimeout: 60, deadline: .distantFuture, totalTimeout: 600)
+        let clock = Clock(limits, cancelled: Locked(false))
+        #expect(
+            clock.expired()?.message
+                == "no response within 0 s (the limit on connecting and waiting for the response head)")
+        clock.connected = false
+        #expect(clock.expired()?.message == "could not connect within 0 s (connect timeout)")
+        clock.connected = true
+        #expect(
+            clock.expired()?.message
+                == "connected, but no response within 0 s (the limit on connecting and waiting for the response head)")
+        clock.headReceived = true
+        #expect(clock.expired() == nil)
+    }
 }

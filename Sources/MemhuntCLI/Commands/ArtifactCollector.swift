@@ -130,18 +130,33 @@ struct ArtifactCollector {
         return artifacts
     }
 
-    /// Standard input as an artifact named `-`: copied into the run's cache, then read like a file.
+    /// Standard input as an artifact named `-`: copied into the run's cache, then read like a file. It is an
+    /// operand: input that cannot be read whole, or that holds no artifact memhunt knows, is an error that
+    /// names standard input (the hunt could not be done as asked).
     private func readStandardInput() async -> Artifact {
         let limit = 64 << 20
-        if let problem = store.cache.create() { return Artifact(source: "-", status: .error, error: problem) }
-        let path = store.cache.path + "/stdin"
-        guard console.stdin.copy(to: path, limit: limit) != nil else {
-            return Artifact(
-                source: "-", status: .error,
-                error: "standard input could not be read, or is larger than \(limit >> 20) MB")
+        func failed(_ why: String) -> Artifact {
+            var artifact = Artifact(source: "-", status: .error, error: why)
+            artifact.operand = "-"
+            artifact.isOperand = true
+            return artifact
         }
-        var artifact = await store.collect([path]).first ?? Artifact(source: "-", status: .error, error: "empty input")
+        if let problem = store.cache.create() { return failed("standard input could not be copied: \(problem)") }
+        let path = store.cache.path + "/stdin"
+        if case .failure(let why) = console.stdin.copy(to: path, limit: limit) { return failed(why.description) }
+        guard var artifact = await store.collect([path]).first else { return failed("standard input is empty") }
         artifact.source = "-"
+        artifact.operand = "-"
+        artifact.isOperand = true
+        switch artifact.status {
+        case .ok: break
+        case .unrecognized:
+            artifact.status = .error
+            artifact.error =
+                "standard input holds no artifact memhunt knows: " + (artifact.error ?? "unrecognized content")
+        case .error:
+            artifact.error = "standard input: " + (artifact.error ?? "cannot be read")
+        }
         return artifact
     }
 

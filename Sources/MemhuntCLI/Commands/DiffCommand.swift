@@ -51,7 +51,10 @@ struct DiffCommand: MemhuntCommand {
             summary: diff.summaryLine, console: console)
         guard parsed.values.flag(Self.failOnRegression), diff.regressed else { return .success }
         let count = diff.regressedFacts.count + diff.newSevereFindings.count
-        console.note("memhunt: exit 1: \(Plural.count(count, "regression")) (--fail-on-regression)")
+        // Stdout failed: `Memhunt.main` makes this exit 2 and says so.
+        if console.stdout.failure == nil {
+            console.note("memhunt: exit 1: \(Plural.count(count, "regression")) (--fail-on-regression)")
+        }
         return .findingsReachedThreshold
     }
 }

@@ -34,7 +34,15 @@ struct InspectCommand: MemhuntCommand {
         let collector = try ArtifactCollector(console: console, command: parsed)
         defer { collector.removeCache() }
         var entries: [Entry] = []
-        for artifact in await collector.collect(parsed.values.positionals) {
+        let artifacts = await collector.collect(parsed.values.positionals)
+        // What could not be read at all (no bytes: missing, a device, refused) makes the inspection one that could
+        // not be done as asked; content that is broken is what inspect shows, exit 0.
+        let unread = artifacts.filter { $0.isOperand && $0.status == .error && $0.size == nil }.map {
+            let why = $0.error ?? "cannot be read"
+            return why.hasPrefix($0.source) ? why : "\($0.source): \(why)"
+        }
+        let status = Self.announce(unread, console: console)
+        for artifact in artifacts {
             let described = await RecordFacts.describe(artifact)
             entries.append(
                 Entry(
@@ -43,7 +51,7 @@ struct InspectCommand: MemhuntCommand {
         }
         if parsed.values.string(Options.format()) == "json" {
             console.stdout.write(JSONText.pretty(entries))
-            return .success
+            return status
         }
         var out = ""
         for entry in entries {
@@ -61,6 +69,13 @@ struct InspectCommand: MemhuntCommand {
             }
         }
         console.stdout.write(out)
-        return .success
+        return status
+    }
+
+    /// Exit 2 when an operand could not be read, said on stderr in one line (as `run` says it); else 0.
+    static func announce(_ unread: [String], console: Console) -> Memhunt.ExitStatus {
+        guard !unread.isEmpty else { return .success }
+        console.note("memhunt: exit 2: " + unread.joined(separator: "; "))
+        return .couldNotRun
     }
 }

@@ -131,10 +131,13 @@ extension RunCommand {
 /// The exit status announced: decided once from the document (`FindingsDocument.Gate.decide`, in
 /// MemhuntReports), said here.
 enum Gate {
-    /// The exit status; when it is not 0, one line on stderr says why.
+    /// The exit status; when it is not 0, one line on stderr says why. Exit 1 is not announced when stdout
+    /// failed: `Memhunt.main` makes that run exit 2 and says so.
     static func announce(_ gate: FindingsDocument.Gate, console: Console) -> Memhunt.ExitStatus {
         let status = Memhunt.ExitStatus(rawValue: Int32(gate.exitStatus)) ?? .couldNotRun
-        if status != .success { console.note("memhunt: exit \(gate.exitStatus): \(gate.reason ?? "")") }
+        if status == .couldNotRun || (status != .success && console.stdout.failure == nil) {
+            console.note("memhunt: exit \(gate.exitStatus): \(gate.reason ?? "")")
+        }
         return status
     }
 }

@@ -71,6 +71,11 @@ struct ScanCommand: MemhuntCommand {
         }
         // The summary does not depend on the order files are read (rejected files are sorted, samples kept by
         // a total order, percentiles from sorted values): the walk is left unsorted.
+        // An operand that cannot be read at all makes the scan one that could not be done as asked (as in `run`);
+        // it is still listed among the rejected files.
+        var unread = operands.filter { !isRemote($0) }.compactMap { operand in
+            LocalArtifacts.unreadable(operand).map { "\(operand): \($0)" }
+        }
         let files = LocalArtifacts.expand(operands.filter { !isRemote($0) }, sorted: false)
         var aggregate = await Self.scan(files: files, format: format, query: query, console: console)
         let remote = operands.filter(isRemote)
@@ -78,10 +83,16 @@ struct ScanCommand: MemhuntCommand {
             let collector = try ArtifactCollector(console: console, command: parsed)
             defer { collector.removeCache() }
             for artifact in await collector.collect(remote) {
+                if artifact.isOperand, artifact.status == .error, artifact.size == nil {
+                    let why = artifact.error ?? "cannot be read"
+                    unread.append(why.hasPrefix(artifact.source) ? why : "\(artifact.source): \(why)")
+                }
                 Self.fold(artifact, into: &aggregate, format: format, query: query, console: console)
             }
         }
-        return render(aggregate, format: format, query: query)
+        let status = render(aggregate, format: format, query: query)
+        guard status == .success else { return status }
+        return InspectCommand.announce(unread, console: console)
     }
 
     /// Reads `files` on every core, a bounded number in flight (one per worker).

@@ -85,11 +85,30 @@ public final class InputReader: @unchecked Sendable {
         }
     }
 
-    /// Copies everything up to end of input into `path` (created 0600), at most `limit` bytes.
-    /// Returns the number of bytes, or nil when the input was larger than `limit` or the file failed.
-    public func copy(to path: String, limit: Int) -> Int? {
+    /// Why `copy(to:limit:)` stopped; each description is one sentence about standard input.
+    public enum CopyFailure: Error, Equatable, CustomStringConvertible {
+        /// The input had more than `limit` bytes.
+        case tooLarge(limit: Int)
+        /// Reading the input failed (the system's words).
+        case unreadable(String)
+        /// The file it was copied into could not be created or written (the system's words).
+        case uncopied(String)
+
+        public var description: String {
+            switch self {
+            case .tooLarge(let limit): "standard input is larger than the \(limit >> 20) MB limit"
+            case .unreadable(let why): "standard input could not be read: \(why)"
+            case .uncopied(let why): "standard input could not be copied into the run's cache: \(why)"
+            }
+        }
+    }
+
+    /// Copies everything up to end of input into `path` (created 0600), at most `limit` bytes: the number of
+    /// bytes, or why it stopped.
+    public func copy(to path: String, limit: Int) -> Result<Int, CopyFailure> {
+        func systemError() -> String { String(cString: strerror(errno)) }
         let out = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard out >= 0 else { return nil }
+        guard out >= 0 else { return .failure(.uncopied(systemError())) }
         defer { close(out) }
         func put(_ data: UnsafeRawBufferPointer) -> Bool {
             var rest = data
@@ -101,22 +120,25 @@ public final class InputReader: @unchecked Sendable {
             }
             return true
         }
-        return lock.withLock { () -> Int? in
+        return lock.withLock { () -> Result<Int, CopyFailure> in
             guard let fileDescriptor else {
                 defer { bytes = [] }
-                guard bytes.count <= limit, bytes.withUnsafeBytes(put) else { return nil }
-                return bytes.count
+                guard bytes.count <= limit else { return .failure(.tooLarge(limit: limit)) }
+                guard bytes.withUnsafeBytes(put) else { return .failure(.uncopied(systemError())) }
+                return .success(bytes.count)
             }
             var total = 0
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 let n = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
-                if n < 0 { return nil }
-                if n == 0 { return total }
+                if n < 0 { return .failure(.unreadable(systemError())) }
+                if n == 0 { return .success(total) }
                 total += n
-                guard total <= limit, chunk.withUnsafeBytes({ put(UnsafeRawBufferPointer(rebasing: $0[..<n])) })
-                else { return nil }
+                guard total <= limit else { return .failure(.tooLarge(limit: limit)) }
+                guard chunk.withUnsafeBytes({ put(UnsafeRawBufferPointer(rebasing: $0[..<n])) }) else {
+                    return .failure(.uncopied(systemError()))
+                }
             }
         }
     }

@@ -16,8 +16,10 @@ public final class OutputWriter: TextOutputStream, @unchecked Sendable {
     private let lock = NSLock()
     private let fileDescriptor: Int32?
     private var buffer = ""
+    private var failedErrno: Int32?
 
-    /// A writer to an open file descriptor; write errors (such as a closed pipe) are ignored.
+    /// A writer to an open file descriptor. The first write error (a full disk, a closed pipe) is kept in
+    /// `failure` and nothing more is written: the exit status is decided from it once, in `Memhunt.main`.
     public init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
@@ -33,15 +35,25 @@ public final class OutputWriter: TextOutputStream, @unchecked Sendable {
     /// Everything written so far to an in-memory writer.
     public var captured: String { lock.withLock { buffer } }
 
-    /// Writes `text` in one piece.
+    /// Why a write failed (the system's words for the first error), or nil when every write went through.
+    public var failure: String? {
+        lock.withLock { failedErrno.map { String(cString: strerror($0)) } }
+    }
+
+    /// Writes `text` in one piece. After a failed write nothing more is written (a report cut short is not
+    /// continued further on).
     public func write(_ text: String) {
         lock.withLock {
             guard let fileDescriptor else { return buffer += text }
+            guard failedErrno == nil else { return }
             var bytes = Array(text.utf8)[...]
             while !bytes.isEmpty {
                 let written = bytes.withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
+                guard written > 0 else {
+                    failedErrno = written < 0 ? errno : EIO
+                    return
+                }
                 bytes = bytes.dropFirst(written)
             }
         }
