@@ -134,6 +134,7 @@ let package = Package(
                 "MemhuntBasics",
                 "MemhuntChecks",
                 "MemhuntCore",
+                "MemhuntFormats",
                 "MemhuntTestSupport",
             ]
         ),
