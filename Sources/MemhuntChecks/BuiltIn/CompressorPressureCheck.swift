@@ -205,16 +205,17 @@ struct CompressorPressureCheck: Check {
                     evidence: pointers,
                     next: .step("suspended-footprint", "See how much the app held while the system was short.")))
         }
-        if case .failure(let refusal)? = Self.rate(record, in: context) {
+        let rate = Self.rate(record, in: context)
+        if case .failure(let refusal)? = rate {
             output.emit(
                 Code.noRate, title: "No compressions rate: " + refusal.reason,
                 detail: "The compressions counter runs since boot, so a rate needs two records of one device and one "
                     + "boot; " + refusal.reason + ". Each record's counter stands alone.",
-                evidence: JetsamRecord.all(in: context).suffix(2).map {
+                evidence: [refusal.earlier, record].map {
                     Evidence(source: $0.artifact.source, pointer: "/memoryStatus/compressions")
                 })
         }
-        if case .success(let rate)? = Self.rate(record, in: context) {
+        if case .success(let rate)? = rate {
             output.record(Fact.compressionsPerMinute, .int(Int(saturating: rate.perMinute)))
             let limit = context.double("max_compressions_per_minute")
             if rate.perMinute >= limit {
@@ -304,26 +305,28 @@ struct CompressorPressureCheck: Check {
         let earlier = records[index - 1]
         let names = "\(earlier.artifact.fileName) and \(record.artifact.fileName)"
         guard let k0 = earlier.event.deviceKey, let k1 = record.event.deviceKey else {
-            return .failure(RateRefusal("\(names) do not both name their device (crashReporterKey)"))
+            return .failure(RateRefusal(earlier, "\(names) do not both name their device (crashReporterKey)"))
         }
-        guard k0 == k1 else { return .failure(RateRefusal("\(names) are of two different devices")) }
+        guard k0 == k1 else { return .failure(RateRefusal(earlier, "\(names) are of two different devices")) }
         guard earlier.event.build == record.event.build else {
             return .failure(
                 RateRefusal(
+                    earlier,
                     "\(names) are of two OS builds (\(earlier.event.build ?? "?") and \(record.event.build ?? "?")): "
                         + "the device restarted between them"))
         }
         guard let t0 = earlier.event.time, let t1 = record.event.time, t1 > t0 else {
-            return .failure(RateRefusal("\(names) do not both carry a time that orders them"))
+            return .failure(RateRefusal(earlier, "\(names) do not both carry a time that orders them"))
         }
         guard let c0 = JetsamEvent.count(earlier.event.compressions),
             let c1 = JetsamEvent.count(record.event.compressions)
-        else { return .failure(RateRefusal("\(names) do not both carry a compressions count")) }
+        else { return .failure(RateRefusal(earlier, "\(names) do not both carry a compressions count")) }
         guard c1 >= c0 else {
             return .failure(
                 RateRefusal(
-                    "the counter went down from \(names.replacingOccurrences(of: " and ", with: " to ")): a restart reset it"
-                ))
+                    earlier,
+                    "the counter went down from \(earlier.artifact.fileName) to \(record.artifact.fileName): a restart "
+                        + "reset it"))
         }
         let minutes = (t1 - t0) / 60
         return .success(Rate(earlier: earlier, delta: c1 - c0, minutes: minutes, perMinute: Double(c1 - c0) / minutes))
@@ -331,7 +334,12 @@ struct CompressorPressureCheck: Check {
 
     /// Why two records give no rate.
     struct RateRefusal: Error {
+        /// The record before the chosen one, which gives no rate with it.
+        var earlier: JetsamRecord
         var reason: String
-        init(_ reason: String) { self.reason = reason }
+        init(_ earlier: JetsamRecord, _ reason: String) {
+            self.earlier = earlier
+            self.reason = reason
+        }
     }
 }
