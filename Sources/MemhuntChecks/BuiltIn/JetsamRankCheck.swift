@@ -231,7 +231,8 @@ struct JetsamRankCheck: Check {
         if others.isEmpty { output.record(Fact.rank, .int(rank)) }
         output.record(Fact.state, process.states.first.map(FactValue.string))
         output.record(Fact.reason, process.reason.map(FactValue.string))
-        Self.present(&output, record: records, chosen: record, app: app, process: process)
+        Self.present(
+            &output, record: records, chosen: record, byPeak: largest.map(\.element), app: app, process: process)
 
         let peakEvidence = record.evidence(process, !process.hasLifetimeMax ? "rpages" : "lifetimeMax")
         let recordsNote =
@@ -302,8 +303,8 @@ struct JetsamRankCheck: Check {
 
     /// The headline, the chart of the largest processes, the impact and the records' times.
     static func present(
-        _ output: inout CheckOutput, record records: [JetsamRecord], chosen record: JetsamRecord, app: String,
-        process: JetsamSnapshot.Process
+        _ output: inout CheckOutput, record records: [JetsamRecord], chosen record: JetsamRecord,
+        byPeak: [JetsamSnapshot.Process], app: String, process: JetsamSnapshot.Process
     ) {
         let count = record.event.processes.count
         let state = process.states.first
@@ -316,10 +317,9 @@ struct JetsamRankCheck: Check {
             "Jetsam record: lifetime peak \(peak.megabytesText)"
                 + (ranked ? ", rank \(process.rank) of \(count) processes" : "") + (state.map { ", " + $0 } ?? "") + "."
         )
-        let largest = record.event.processes.enumerated().sorted { a, b in
-            a.element.peakPages != b.element.peakPages ? a.element.peakPages > b.element.peakPages : a.offset < b.offset
-        }.prefix(10)
-        var points: [Series.Point] = largest.map { _, other in
+        // A process whose page counts could not be read has no known peak: it is left out of the chart.
+        let largest = byPeak.filter(\.unreadable.isEmpty).prefix(10)
+        var points: [Series.Point] = largest.map { other in
             let mb = FactValue.megabytes(bytes: record.bytes(pages: other.peakPages)).doubleValue ?? 0
             let isSubject = other.name == process.name && other.pid == process.pid
             let role: Series.Role = isSubject ? .subject : .plain
@@ -333,8 +333,10 @@ struct JetsamRankCheck: Check {
         output.chart(
             Series(
                 id: "jetsam-top-processes", title: "Lifetime peak: the largest processes of the jetsam record",
-                caption: "\(app) (highlighted, rank \(process.rank)) against the record's largest processes by "
-                    + "lifetime peak.",
+                caption: "\(app) (highlighted" + (ranked ? ", rank \(process.rank)" : "")
+                    + ") against the record's largest processes by lifetime peak"
+                    + (byPeak.count { !$0.unreadable.isEmpty } == 0
+                        ? "." : "; processes whose page counts could not be read are left out."),
                 axis: "lifetime peak (MB)", unit: .megabytes, points: Array(points)))
         for other in records { output.event("JetsamEvent recorded", of: other.artifact) }
     }
