@@ -202,6 +202,9 @@ extension FindingsDocument {
 }
 
 extension FindingsDocument.ArtifactRecord {
+    /// Given and not read, and not empty: evidence of unknown content (`Artifact.holdsUnknownContent`).
+    public var holdsUnknownContent: Bool { Artifact.holdsUnknownContent(status: status, size: size) }
+
     public init(_ artifact: Artifact) {
         source = artifact.source
         kind = artifact.kind

@@ -69,7 +69,7 @@ extension FindingsDocument.Gate {
             let names = document.subject.candidates ?? []
             let hint = Suggestion.hint(for: app, among: names)
             let listed = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
-            let unread = document.artifacts.count { $0.status != .ok && $0.size != 0 }
+            let unread = document.artifacts.count(where: \.holdsUnknownContent)
             reasons.append(
                 "--app \(app) matches nothing in any artifact" + (unread == 0 ? "" : " read") + hint
                     + (unread == 0 ? "" : " (\(Plural.count(unread, "file")) could not be read)")

@@ -8,17 +8,11 @@ extension FindingsDocument {
         step.presentation.headline.map(\.text).joined(separator: ", ")
     }
 
-    /// A numeric fact as a Double.
-    public func number(_ key: String) -> Double? { facts[key]?.doubleValue }
-
     /// Every comparison of the run, in step order.
     public var comparisons: [Comparison] { steps.flatMap(\.presentation.comparisons) }
 
     /// Every series the reports draw, in step order.
     public var drawnSeries: [Series] { steps.flatMap(\.presentation.series).filter(\.drawn) }
-
-    /// Every headline item of the run, in step order.
-    public var headlines: [Headline] { steps.flatMap(\.presentation.headline) }
 
     /// The comparisons grouped as the checks grouped them: ungrouped ones first, as one table.
     public var comparisonTables: [(group: String?, rows: [Comparison])] {
@@ -43,15 +37,6 @@ extension Comparison {
 }
 
 extension Comparison.Kind {
-    /// How a report names the pair's sides.
-    public var sides: (from: String, to: String) {
-        switch self {
-        case .growth: ("From", "To")
-        case .variation: ("One", "Other")
-        case .fix: ("Before", "After")
-        }
-    }
-
     /// One word for the kind, as the reports print it.
     public var word: String {
         switch self {

@@ -89,7 +89,7 @@ extension Verdict {
                 Sentence(text: "Not applicable to this run: " + Self.list(notApplicable) + ".", step: nil, codes: []))
         }
         // A file given and not read is evidence of unknown content: no step may then speak of an absence.
-        let unread = artifacts.filter { $0.status != .ok && $0.size != 0 }
+        let unread = artifacts.filter(\.holdsUnknownContent)
         if !unanswered.isEmpty {
             let text: String
             if let app = subject.app {

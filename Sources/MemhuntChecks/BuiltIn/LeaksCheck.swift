@@ -64,7 +64,6 @@ struct LeaksCheck: Check {
         }.sorted { ($0.1.date ?? "", $0.0.source) < ($1.1.date ?? "", $1.0.source) }
         guard let (artifact, newest) = reports.last else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
-        let mb = { (bytes: Int) in FactUnit.megabytes.format(.megabytes(bytes: Double(bytes))) }
         output.record(Fact.reports, .int(reports.count))
         output.record(Fact.count, .int(newest.leaks))
         output.record(Fact.leakedMB, .megabytes(bytes: Double(newest.leakedBytes)))
@@ -72,15 +71,16 @@ struct LeaksCheck: Check {
         let largest = newest.roots.sorted { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) }
         output.record(Fact.largestRoot, largest.first.map { .string($0.className) })
         output.headline(
-            Fact.count, "leaks", "\(FactValue.grouped(newest.leaks)) leaks, \(mb(newest.leakedBytes)) leaked")
+            Fact.count, "leaks",
+            "\(FactValue.grouped(newest.leaks)) leaks, \(Double(newest.leakedBytes).megabytesText) leaked")
         if newest.leaks > 0 {
             let top = largest.prefix(3).map {
                 "\($0.className) (\($0.kind == .block ? "" : $0.kind.rawValue.lowercased() + ", ")"
-                    + "\(FactValue.grouped($0.count)) objects, \(mb($0.bytes)))"
+                    + "\(FactValue.grouped($0.count)) objects, \(Double($0.bytes).megabytesText))"
             }
             output.emit(
                 Code.found,
-                title: "\(FactValue.grouped(newest.leaks)) leaks for \(mb(newest.leakedBytes))"
+                title: "\(FactValue.grouped(newest.leaks)) leaks for \(Double(newest.leakedBytes).megabytesText)"
                     + (largest.first.map { "; the largest tree's root is \($0.className)" } ?? ""),
                 detail: "\(artifact.source)"
                     + (newest.processName.map { " (\($0))" } ?? "")
@@ -107,13 +107,13 @@ struct LeaksCheck: Check {
                 kind: .fix, label: "Leaked bytes", unit: .megabytes, better: .lower,
                 from: .init(
                     label: firstArtifact.fileName, value: Double(first.leakedBytes) / 1_048_576,
-                    text: mb(first.leakedBytes)),
+                    text: Double(first.leakedBytes).megabytesText),
                 to: .init(
                     label: artifact.fileName, value: Double(newest.leakedBytes) / 1_048_576,
-                    text: mb(newest.leakedBytes))))
+                    text: Double(newest.leakedBytes).megabytesText)))
         let pair =
             "\(firstArtifact.fileName) → \(artifact.fileName): \(FactValue.grouped(first.leaks)) → "
-            + "\(FactValue.grouped(newest.leaks)) leaks, \(mb(first.leakedBytes)) → \(mb(newest.leakedBytes))"
+            + "\(FactValue.grouped(newest.leaks)) leaks, \(Double(first.leakedBytes).megabytesText) → \(Double(newest.leakedBytes).megabytesText)"
         if newest.leakedBytes > first.leakedBytes {
             output.emit(
                 Code.more, title: "More leaked after: " + pair,

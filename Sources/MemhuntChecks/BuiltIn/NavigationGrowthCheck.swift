@@ -67,31 +67,34 @@ struct NavigationGrowthCheck: Check {
         output.record(Fact.firstMB, .oneDecimal(visits.first!.footprintMB))
         output.record(Fact.lastMB, .oneDecimal(visits.last!.footprintMB))
         output.measurementEvents(visits, in: context)
-        let mb = { (value: Double) in FactUnit.megabytes.format(.oneDecimal(value)) }
         let first = visits.first!.footprintMB, last = visits.last!.footprintMB
         output.headline(
             Fact.lastMB, "first → last visit",
-            "\(FactValue.oneDecimal(first)) → \(mb(last)) over \(visits.count) visits")
+            "\(FactValue.oneDecimal(first)) → \(last.megabytesValueText) over \(visits.count) visits")
         if visits.count >= 2 {
             output.compare(
                 Comparison(
                     kind: .growth, label: "Footprint per visit, first → last", unit: .megabytes, better: .lower,
-                    from: .init(label: "visit 1", value: first, text: mb(first)),
-                    to: .init(label: "visit \(visits.count)", value: last, text: mb(last))))
+                    from: .init(label: "visit 1", value: first, text: first.megabytesValueText),
+                    to: .init(label: "visit \(visits.count)", value: last, text: last.megabytesValueText)))
         }
         guard visits.count >= max(2, context.int("min_visits")) else { return output }
         let (slope, r2) = Self.fit(visits.map(\.footprintMB))
         let meanX = Double(visits.count + 1) / 2
         let meanY = visits.map(\.footprintMB).reduce(0, +) / Double(visits.count)
-        output.headline(Fact.slopeMB, "per visit", "+" + mb(slope) + " per visit")
-        output.presentation.comparisons[output.presentation.comparisons.count - 1].change = "+" + mb(slope) + "/visit"
+        output.headline(Fact.slopeMB, "per visit", "+" + slope.megabytesValueText + " per visit")
+        output.presentation.comparisons[output.presentation.comparisons.count - 1].change =
+            "+" + slope.megabytesValueText + "/visit"
         output.chart(
             Series(
                 id: "navigation-growth", title: "Footprint per visit with its fitted line",
-                caption: "\(visits.count) visits, +\(mb(slope)) per visit, R² \(format2(r2)).", style: .line,
+                caption: "\(visits.count) visits, +\(slope.megabytesValueText) per visit, R² \(format2(r2)).",
+                style: .line,
                 axis: "footprint (MB)", unit: .megabytes,
                 points: visits.enumerated().map { index, visit in
-                    Series.Point(label: "visit \(index + 1)", value: visit.footprintMB, text: mb(visit.footprintMB))
+                    Series.Point(
+                        label: "visit \(index + 1)", value: visit.footprintMB,
+                        text: visit.footprintMB.megabytesValueText)
                 },
                 fit: Series.Fit(slope: slope, intercept: meanY - slope * meanX, r2: (r2 * 100).rounded() / 100)))
         output.record(Fact.slopeMB, .oneDecimal(slope))

@@ -79,27 +79,31 @@ struct StructureVariationCheck: Check {
         _ output: inout CheckOutput, compared: [ReproSample], fixes: [ReproSample], largest: ReproSample,
         smallest: ReproSample, sameInput: Bool
     ) {
-        let mb = { (value: Double) in FactUnit.megabytes.format(.oneDecimal(value)) }
         let factor = largest.footprintMB / max(smallest.footprintMB, 0.001)
         output.headline(
             Fact.maxMB, "largest vs smallest variant",
-            "\(largest.label) \(mb(largest.footprintMB)) vs \(smallest.label) \(mb(smallest.footprintMB)) "
+            "\(largest.label) \(largest.footprintMB.megabytesValueText) vs \(smallest.label) \(smallest.footprintMB.megabytesValueText) "
                 + "(×\(factor.oneDecimalText))")
         output.compare(
             Comparison(
                 kind: .variation,
                 label: sameInput ? "Structure variants, same input" : "Structure variants, inputs differ",
                 unit: .megabytes, better: .lower,
-                from: .init(label: largest.label, value: largest.footprintMB, text: mb(largest.footprintMB)),
-                to: .init(label: smallest.label, value: smallest.footprintMB, text: mb(smallest.footprintMB)),
+                from: .init(
+                    label: largest.label, value: largest.footprintMB, text: largest.footprintMB.megabytesValueText),
+                to: .init(
+                    label: smallest.label, value: smallest.footprintMB, text: smallest.footprintMB.megabytesValueText),
                 change: "×" + factor.oneDecimalText))
         let points =
             compared.map { sample in
                 Series.Point(
-                    label: sample.label, value: sample.footprintMB, text: mb(sample.footprintMB),
+                    label: sample.label, value: sample.footprintMB, text: sample.footprintMB.megabytesValueText,
                     role: sample.label == largest.label ? .subject : sample.label == smallest.label ? .after : .plain)
             }
-            + fixes.map { Series.Point(label: $0.label, value: $0.footprintMB, text: mb($0.footprintMB), role: .after) }
+            + fixes.map {
+                Series.Point(
+                    label: $0.label, value: $0.footprintMB, text: $0.footprintMB.megabytesValueText, role: .after)
+            }
         output.chart(
             Series(
                 id: "structure-variants",
@@ -109,8 +113,8 @@ struct StructureVariationCheck: Check {
                 axis: "footprint (MB)", unit: .megabytes, points: points))
         if sameInput {
             output.strength(
-                "Changing only the structure for the same input (\(mb(largest.footprintMB)) vs "
-                    + "\(mb(smallest.footprintMB))) isolated the variable.")
+                "Changing only the structure for the same input (\(largest.footprintMB.megabytesValueText) vs "
+                    + "\(smallest.footprintMB.megabytesValueText)) isolated the variable.")
         }
     }
 

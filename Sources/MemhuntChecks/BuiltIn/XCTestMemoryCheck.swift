@@ -109,21 +109,21 @@ struct XCTestMemoryCheck: Check {
         let limit = context.double("limit_mb")
         let ceiling = limit * (1 - context.double("headroom"))
         if limit > 0 { output.record(Fact.ceilingMB, .oneDecimal(ceiling)) }
-        let mbText = { (value: Double) in FactUnit.megabytes.format(.oneDecimal(value)) }
         output.headline(
             Fact.peakMB, "heaviest test",
-            "\(mbText(heaviest.peakMB)) in \(heaviest.metric.test)" + (limit > 0 ? " (ceiling \(mbText(ceiling)))" : "")
+            "\(heaviest.peakMB.megabytesValueText) in \(heaviest.metric.test)"
+                + (limit > 0 ? " (ceiling \(ceiling.megabytesValueText))" : "")
         )
         output.chart(
             Series(
                 id: "xctest-memory", title: "XCTest memory metric per test, heaviest run",
                 caption: "The largest value of each test's memory metric"
-                    + (limit > 0 ? "; the ceiling is \(mbText(ceiling))." : "."),
+                    + (limit > 0 ? "; the ceiling is \(ceiling.megabytesValueText)." : "."),
                 axis: "memory (MB)", unit: .megabytes,
                 points: measured.map {
                     Series.Point(
                         label: $0.metric.test + ($0.metric.device.map { " (\($0))" } ?? ""), value: $0.peakMB,
-                        text: mbText($0.peakMB), role: limit > 0 && $0.peakMB > ceiling ? .subject : .plain)
+                        text: $0.peakMB.megabytesValueText, role: limit > 0 && $0.peakMB > ceiling ? .subject : .plain)
                 }))
         for entry in measured {
             let where_ =
@@ -135,11 +135,12 @@ struct XCTestMemoryCheck: Check {
                 output.emit(
                     over ? Code.overLimit : Code.overCeiling,
                     title: over
-                        ? "\(entry.metric.test) is over the \(mbText(limit)) limit: \(mbText(entry.peakMB))"
-                        : "\(entry.metric.test) is over its \(mbText(ceiling)) ceiling: \(mbText(entry.peakMB)), "
-                            + "\(mbText(limit - entry.peakMB)) under the \(mbText(limit)) limit",
-                    detail: "\(name): the heaviest of \(entry.metric.values.count) runs is \(mbText(entry.peakMB)) "
-                        + "(\(entry.metric.identifier)); limit \(mbText(limit)), ceiling with headroom \(mbText(ceiling)).",
+                        ? "\(entry.metric.test) is over the \(limit.megabytesValueText) limit: \(entry.peakMB.megabytesValueText)"
+                        : "\(entry.metric.test) is over its \(ceiling.megabytesValueText) ceiling: \(entry.peakMB.megabytesValueText), "
+                            + "\((limit - entry.peakMB).megabytesValueText) under the \(limit.megabytesValueText) limit",
+                    detail:
+                        "\(name): the heaviest of \(entry.metric.values.count) runs is \(entry.peakMB.megabytesValueText) "
+                        + "(\(entry.metric.identifier)); limit \(limit.megabytesValueText), ceiling with headroom \(ceiling.megabytesValueText).",
                     evidence: [where_],
                     next: .change(
                         "Bring the test's memory under the ceiling before it ships: the limit kills without warning."))
@@ -149,17 +150,20 @@ struct XCTestMemoryCheck: Check {
                     Comparison(
                         kind: .fix, label: name + " against its baseline", unit: .megabytes, better: .lower,
                         from: .init(
-                            label: entry.metric.baselineName ?? "baseline", value: baseline, text: mbText(baseline)),
-                        to: .init(label: "this run (average)", value: average, text: mbText(average)),
+                            label: entry.metric.baselineName ?? "baseline", value: baseline,
+                            text: baseline.megabytesValueText),
+                        to: .init(label: "this run (average)", value: average, text: average.megabytesValueText),
                         change: FactValue.oneDecimal((average - baseline) / baseline * 100).description + " %"))
                 let allowed = entry.metric.maxPercentRegression ?? 10
                 let percent = (average - baseline) / baseline * 100
                 if percent > allowed {
                     output.emit(
                         Code.regression,
-                        title: "\(entry.metric.test): \(mbText(baseline)) → \(mbText(average)) against its baseline "
+                        title:
+                            "\(entry.metric.test): \(baseline.megabytesValueText) → \(average.megabytesValueText) against its baseline "
                             + "(+\(FactValue.oneDecimal(percent)) %, allowed \(FactValue.oneDecimal(allowed)) %)",
-                        detail: "\(name): average \(mbText(average)) against the baseline's \(mbText(baseline))"
+                        detail:
+                            "\(name): average \(average.megabytesValueText) against the baseline's \(baseline.megabytesValueText)"
                             + (entry.metric.baselineName.map { " (\($0))" } ?? "")
                             + ": +\(FactValue.oneDecimal(percent)) %, over the test's maxPercentRegression of "
                             + "\(FactValue.oneDecimal(allowed)) %.",

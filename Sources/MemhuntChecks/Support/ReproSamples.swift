@@ -75,6 +75,8 @@ struct ReproSample {
 extension Double {
     /// "13.6" from 13.5777.
     var oneDecimalText: String { FactValue.oneDecimal(self).description }
+    /// "611 MB" from 611.04: a value already in MB, one decimal, as every renderer prints it.
+    var megabytesValueText: String { FactUnit.megabytes.format(.oneDecimal(self)) }
 }
 
 extension CheckOutput {

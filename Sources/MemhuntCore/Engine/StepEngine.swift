@@ -150,8 +150,7 @@ public struct StepEngine: Sendable {
                 if !description.weighs.isEmpty { context.artifacts = usable(step.reads + description.weighs) }
                 let kinds = description.reads + description.weighs
                 context.unread = artifacts.filter { artifact in
-                    // An empty file holds nothing: it is no evidence of unknown content.
-                    artifact.status != .ok && artifact.size != 0 && (artifact.kind.map(kinds.contains) ?? true)
+                    artifact.holdsUnknownContent && (artifact.kind.map(kinds.contains) ?? true)
                 }
                 let readsAny = stepArtifacts.contains { $0.kind.map(description.reads.contains) ?? false }
                 guard readsAny || description.runsWithoutArtifacts else { continue }

@@ -57,6 +57,13 @@ public struct Artifact: Sendable, Hashable {
 }
 
 extension Artifact {
+    /// Whether an artifact of this status and size was given and not read: evidence of unknown content, so
+    /// nothing may be said of an absence while it is here. An empty file holds nothing: it is no such evidence.
+    public static func holdsUnknownContent(status: ArtifactStatus, size: Int?) -> Bool { status != .ok && size != 0 }
+
+    /// `holdsUnknownContent(status:size:)` of this artifact.
+    public var holdsUnknownContent: Bool { Self.holdsUnknownContent(status: status, size: size) }
+
     /// `artifacts` with every later copy of the same bytes marked as a duplicate of the first: the same file
     /// given twice, reached through two operands, or listed twice, is one piece of evidence.
     public static func markingDuplicates(_ artifacts: [Artifact]) -> [Artifact] {

@@ -27,11 +27,6 @@ public struct Presentation: Sendable, Hashable, Codable {
         self.strengths = strengths
     }
 
-    public var isEmpty: Bool {
-        headline.isEmpty && comparisons.isEmpty && series.isEmpty && events.isEmpty && impact.isEmpty
-            && strengths.isEmpty
-    }
-
     /// `other` after this one.
     public mutating func append(_ other: Presentation) {
         headline += other.headline
