@@ -24,11 +24,15 @@ reaches both alike. Rows:
                of the scan's 0.30 s; not re-measured with the scan itself.
                The first run right after generating the 40 MB took 9.3 s wall for 0.9 s CPU (the new
                files still being written back): read the CPU column.
+  xcodebuild   a 500 MiB `xcodebuild test` log (compiler invocations of 0.1-8 KB, build and test noise,
+               2,000 test cases each with a memory metric line) to its metrics: `memhunt inspect --format
+               json` beside `grep -c ' measured \['` (the metric count is compared, and the generator's
+               heaviest test with memhunt's).
 
 These are figures, never tests: the machine is shared, so numbers move by 10-20 % between runs.
 Exits 1 when an answer disagrees, never because a target is missed.
 
-    Benchmarks/run.py [--size-mb 1024] [--runs 15] [--binary PATH] [--only changelog,jetsam,justsend,fleet]
+    Benchmarks/run.py [--size-mb 1024] [--runs 15] [--binary PATH] [--only changelog,jetsam,justsend,fleet,xcodebuild]
 """
 import argparse
 import json
@@ -283,6 +287,88 @@ def bench_fleet(memhunt, args, count=10000):
     return agree
 
 
+def generate_xcodebuild_log(path, size, tests=2000, seed=29):
+    """A seeded `xcodebuild test` log of about `size` bytes: the banner, then compiler invocations (long lines),
+    short build and test lines, and `tests` test cases spread through it, each with one memory metric line.
+    Returns the expected heaviest test and its largest value in kB. Reused when present."""
+    rng = random.Random(seed)
+    heaviest = ("", -1.0)
+    peaks = []
+    for index in range(tests):
+        values = [round(rng.uniform(20000, 90000), 3) for _ in range(5)]
+        peaks.append(values)
+        name = "-[AppTests.Suite%03d test%04d]" % (index % 97, index)
+        if max(values) > heaviest[1]:
+            heaviest = (name, max(values))
+    if os.path.exists(path) and os.path.getsize(path) >= size * 0.99:
+        return heaviest
+    flags = " ".join("-Xfrontend -flag%d" % i for i in range(40))
+    with open(path, "w") as out:
+        out.write("Command line invocation:\n    /Applications/Xcode.app/Contents/Developer/usr/bin/xcodebuild test "
+                  "-scheme App -destination 'platform=iOS Simulator,name=iPhone 16'\n\n")
+        written = 0
+        every = max(1, size // tests)
+        next_test = every // 2
+        index = 0
+        while written < size:
+            kind = rng.random()
+            if kind < 0.3:
+                length = rng.randint(1, 200)
+                line = ("    cd /Users/dev/App\n    builtin-swiftDriverJobExecution -- /Applications/Xcode.app/swift-frontend "
+                        "-c /Users/dev/App/Sources/F%d.swift %s%s\n" % (rng.randint(0, 9999), flags, " -I/x" * length))
+            elif kind < 0.7:
+                line = "CompileSwift normal arm64 /Users/dev/App/Sources/Feature%d.swift (in target 'App' from project 'App')\n" % rng.randint(0, 99999)
+            elif kind < 0.9:
+                line = "2026-12-02 10:%02d:%02d.%03d App[4711:1234] [Network] request %d finished in %d ms\n" % (
+                    rng.randint(0, 59), rng.randint(0, 59), rng.randint(0, 999), rng.randint(0, 10**6), rng.randint(1, 900))
+            else:
+                line = "Test Suite 'Suite%03d' passed at 2026-12-02 10:11:12.345.\n" % rng.randint(0, 96)
+            out.write(line)
+            written += len(line)
+            while index < tests and written >= next_test:
+                name = "-[AppTests.Suite%03d test%04d]" % (index % 97, index)
+                values = peaks[index]
+                block = ("Test Case '%s' started.\n/Users/dev/App/Tests/T.swift:12: Test Case '%s' measured [Memory Peak "
+                         "Physical, kB] average: %.3f, relative standard deviation: 1.000%%, values: [%s], "
+                         "performanceMetricID:com.apple.dt.XCTMetric_Memory.physical_peak, baselineName: \"\", "
+                         "baselineAverage: , polarity: prefers smaller, maxPercentRegression: 10.000%%, "
+                         "maxPercentRelativeStandardDeviation: 10.000%%, maxRegression: 0.000, maxStandardDeviation: 0.000\n"
+                         "Test Case '%s' passed (0.412 seconds).\n") % (
+                    name, name, sum(values) / len(values), ", ".join("%.6f" % v for v in values), name)
+                out.write(block)
+                written += len(block)
+                index += 1
+                next_test += every
+    return heaviest
+
+
+def bench_xcodebuild(memhunt, args, size_mb=500):
+    log = os.path.join(WORK, "xcodebuild-%dmb.log" % size_mb)
+    print("generating %s ..." % log, file=sys.stderr)
+    heaviest = generate_xcodebuild_log(log, size_mb * 1024 * 1024)
+    size = os.path.getsize(log)
+    runs = max(1, min(args.runs, 3))
+    m_out, g_out = os.path.join(WORK, "xcodebuild-memhunt.json"), os.path.join(WORK, "xcodebuild-grep.txt")
+    (m_times, m_peak), (g_times, g_peak) = measure_pair(
+        ([memhunt, "inspect", "--format", "json", log], m_out), (["grep", "-c", " measured \\[", log], g_out), runs)
+    with open(m_out) as f:
+        facts = json.load(f)[0]["facts"]
+    with open(g_out) as f:
+        lines = int(f.read().strip())
+    work = "xcodebuild log %.0f MB" % (size / 1e6)
+    rate = size / m_times[0] / 1e6
+    ratio = m_times[0] / g_times[0]
+    ok = m_peak <= 32
+    row(work, "memhunt", m_times, m_peak, "%.0f MB/s" % rate, "%.2f x grep" % ratio, "<= 32 MB, streamed",
+        "yes" if ok else "no")
+    row(work, "grep -c", g_times, g_peak, "%.0f MB/s" % (size / g_times[0] / 1e6))
+    agree = facts.get("xctest.memoryTests") == lines == 2000 and facts.get("xctest.heaviestTest") == heaviest[0]
+    print("xcodebuild: %d metric lines (grep), memhunt %s tests, heaviest %s (generator %s): %s"
+          % (lines, facts.get("xctest.memoryTests"), facts.get("xctest.heaviestTest"), heaviest[0],
+             "agree" if agree else "DISAGREE"), file=sys.stderr)
+    return agree
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=int, default=1024, help="change-log size in MiB")
@@ -307,6 +393,8 @@ def main():
         agree &= bench_justsend(memhunt, args)
     if "fleet" in only:
         agree &= bench_fleet(memhunt, args)
+    if "xcodebuild" in only:
+        agree &= bench_xcodebuild(memhunt, args)
 
     header = ("work", "tool", "seconds", "cpu s", "throughput", "peak RSS MB", "ratio", "target", "met")
     widths = [max(len(str(r[i])) for r in ROWS + [header]) for i in range(len(header))]

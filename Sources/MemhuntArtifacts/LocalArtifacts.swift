@@ -142,15 +142,15 @@ public enum LocalArtifacts {
     ///
     /// The size comes from `stat` first: a document over `documentLimit` is refused without being read.
     /// Change logs, which can be gigabytes, are detected from their first 64 KiB and streamed through the
-    /// scanner in bounded memory (`streamChangeLog`). `hash: false` leaves `sha256` nil (a fleet scan, which
+    /// scanner in bounded memory (`stream`), and so are `xcodebuild` logs, through theirs. `hash: false` leaves `sha256` nil (a fleet scan, which
     /// never shows it: SHA-256 was 13 % of its instructions).
     ///
     /// Files are read with `read(2)` into one array sized from `stat`: `FileHandle.read(upToCount:)` made a
     /// fresh 1 MiB `Data` per call, two per file, and a 10,000-file scan spent 0.35-0.44 s of its 0.77 s
     /// of CPU in the kernel.
     ///
-    /// `streamChangeLogs: false` (a fleet scan, which counts no change log) stops at the detection: the
-    /// artifact is a change log with its size and no content. Streaming a 1 GiB log there took 1.2 s only to
+    /// `streamChangeLogs: false` (a fleet scan, which counts no change log and no test metric) stops at the
+    /// detection of a streamed kind: the artifact has its kind and size and no content. Streaming a 1 GiB log there took 1.2 s only to
     /// skip it.
     public static func load(
         path: String, source: String? = nil, documentLimit: Int = documentLimit, hash: Bool = true,
@@ -206,6 +206,23 @@ public enum LocalArtifacts {
                 artifact.size = total
                 artifact.content = .repro(.changeLog(summary))
                 return artifact
+            }
+        }
+        if route == .xctestLog {
+            guard streamChangeLogs else {
+                return Artifact(source: source, localPath: path, kind: .xctestMetrics, size: size, status: .ok)
+            }
+            // An `xcodebuild test` log of hundreds of megabytes is one artifact: streamed, its metric lines kept.
+            var scanner = XCTestLogScanner()
+            switch stream(
+                fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash, into: { scanner.feed($0) })
+            {
+            case .failure(let failure):
+                return Artifact(source: source, localPath: path, status: .error, error: failure.message)
+            case .success(let (total, digest)):
+                let artifact = Artifact(source: source, localPath: path, sha256: digest, size: total, status: .ok)
+                let result = scanner.finish().map { ParsedArtifact.repro(.xctestMetrics($0)) }
+                return classify(artifact, outcome: ReadOutcome(kind: .xctestMetrics, result: result))
             }
         }
         let headCount = bytes.count
@@ -296,23 +313,33 @@ public enum LocalArtifacts {
         let message: String
     }
 
-    /// Streams the rest of a change log through the scanner: a reader thread maps the file 1 MiB at a time
-    /// (then reads what grew after the `stat`) and hashes each window after handing it over, while this
-    /// thread scans. The summary, the bytes read and the digest.
-    ///
-    /// 1 GiB log (`Benchmarks/run.py`, 2 cores): the reader thread read into three buffers and hashed; the
-    /// kernel's copies into the buffers were 30 % of its samples (perf), and it bounded the wall time, with
-    /// the scanner close behind. Mapped, the copy is gone.
+    /// A change log streamed through `ChangeLogScanner`: its summary, the bytes read and the digest.
     static func streamChangeLog(_ fd: Int32, head: [UInt8], more: Bool, size: Int, hash: Bool) -> Result<
         (summary: ChangeLogSummary, total: Int, digest: String?), StreamFailure
     > {
         var scanner = ChangeLogScanner()
-        head.withUnsafeBytes { scanner.feed($0) }
+        switch stream(fd, head: head, more: more, size: size, hash: hash, into: { scanner.feed($0) }) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let (total, digest)): return .success((scanner.finish(), total, digest))
+        }
+    }
+
+    /// Streams a file (a change log, an `xcodebuild` log) through a scanner: `head` first, then the rest, which a
+    /// reader thread maps 1 MiB at a time (then reads what grew after the `stat`) and hashes each window after
+    /// handing it over, while this thread scans (`feed`). The bytes read and the digest.
+    ///
+    /// 1 GiB log (`Benchmarks/run.py`, 2 cores): the reader thread read into three buffers and hashed; the
+    /// kernel's copies into the buffers were 30 % of its samples (perf), and it bounded the wall time, with
+    /// the scanner close behind. Mapped, the copy is gone.
+    static func stream(
+        _ fd: Int32, head: [UInt8], more: Bool, size: Int, hash: Bool, into feed: (UnsafeRawBufferPointer) -> Void
+    ) -> Result<(total: Int, digest: String?), StreamFailure> {
+        head.withUnsafeBytes { feed($0) }
         let reader = ChunkReader(fd: fd, from: head.count, mapTo: size, hasher: hash ? SHA256() : nil)
         head.withUnsafeBytes { reader.hasher?.update($0) }
         if more {
             DispatchQueue.global().async { reader.produce() }
-            reader.consume { scanner.feed($0) }
+            reader.consume(feed)
             reader.finished.wait()
             reader.close()
         }
@@ -324,7 +351,7 @@ public enum LocalArtifacts {
             var hasher = hasher
             return hasher.finalizeHex()
         }
-        return .success((scanner.finish(), head.count + reader.total, digest))
+        return .success((head.count + reader.total, digest))
     }
     private static func opendirReason(_ path: String) -> String {
         guard let directory = opendir(path) else { return reason(errno) }
@@ -361,7 +388,7 @@ public enum LocalArtifacts {
     }
 }
 
-/// The reading side of `LocalArtifacts.streamChangeLog`: `produce` on one thread, `consume` on another.
+/// The reading side of `LocalArtifacts.stream`: `produce` on one thread, `consume` on another.
 ///
 /// Slots are filled in turn, each with a window of the file mapped read-only up to its size at `stat`, then
 /// with what `pread` gives after it (a file that grew is read to its end) or when a mapping fails. `filled`

@@ -6,6 +6,8 @@ public enum ArtifactRoute: Sendable, Hashable {
     case manifest
     /// A change log: streamed through `ChangeLogScanner` in bounded memory, whatever its size.
     case changeLog
+    /// An `xcodebuild test` log: streamed through `XCTestLogScanner` in bounded memory, whatever its size.
+    case xctestLog
 }
 
 /// The ONE order in which kinds are detected, on bytes: the `.ips` header and JSON first, then crash text, a
@@ -40,7 +42,13 @@ public enum ArtifactSniffer {
         if CrashParser.isCrashText(head[start...]) { return (.document, nil) }
         if looksLikeManifest(head) { return (.manifest, nil) }
         let detected = ReproReader.detect(head)
-        return (detected == .changeLog ? .changeLog : .document, .some(detected))
+        let route: ArtifactRoute =
+            switch detected {
+            case .changeLog: .changeLog
+            case .xctestMetrics: .xctestLog
+            default: .document
+            }
+        return (route, .some(detected))
     }
 
     /// Whether the bytes start like a manifest: a JSON list of strings or objects, a JSON object whose first

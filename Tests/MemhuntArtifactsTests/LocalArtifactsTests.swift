@@ -99,6 +99,40 @@ enum SHA256Hex {
         #expect(summary.processes == ["Chat": 20_000])
     }
 
+    /// An `xcodebuild test` log over the document limit is one artifact, streamed: its build output is skipped,
+    /// its test cases counted and its metric line read with its line number, and it is hashed whole.
+    @Test func anXcodebuildLogIsStreamedWhateverItsSize() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var text = "Command line invocation:\n    /Applications/Xcode.app/Contents/Developer/usr/bin/xcodebuild test "
+        text += "-scheme App -destination 'platform=iOS Simulator,name=iPhone 16'\n\n"
+        let noise =
+            "CompileSwift normal arm64 /Users/dev/App/Sources/Feature\(0).swift (in target 'App' from project 'App')\n"
+        for index in 0..<20_000 { text += noise.replacingOccurrences(of: "Feature0", with: "Feature\(index)") }
+        text += "Test Case '-[AppTests.WidgetTests testTimelineMemory]' started.\n"
+        let metric =
+            "Test Case '-[AppTests.WidgetTests testTimelineMemory]' measured [Memory Peak Physical, kB] average: "
+            + "31250.000, relative standard deviation: 1.000%, values: [31000.000000, 31500.000000], "
+            + "performanceMetricID:com.apple.dt.XCTMetric_Memory.physical_peak, baselineName: \"\", baselineAverage: , "
+            + "polarity: prefers smaller, maxPercentRegression: 10.000%\r\n"
+        text += metric
+        try dir.write("xcodebuild.log", text)
+        let artifact = LocalArtifacts.load(path: dir.path + "/xcodebuild.log", documentLimit: 1 << 20)
+        #expect(artifact.status == .ok, "\(artifact.error ?? "")")
+        #expect(artifact.kind == .xctestMetrics)
+        #expect(artifact.size == text.utf8.count)
+        #expect(artifact.sha256 == SHA256.hex(Array(text.utf8)))
+        guard case .repro(.xctestMetrics(let metrics))? = artifact.content else {
+            Issue.record("not XCTest metrics: \(String(describing: artifact.kind))")
+            return
+        }
+        #expect(metrics.testsStarted == 1)
+        #expect(metrics.metrics.map(\.test) == ["-[AppTests.WidgetTests testTimelineMemory]"])
+        #expect(metrics.metrics.first?.values == [31000, 31500])
+        #expect(metrics.metrics.first?.line == 20_005)
+        #expect(metrics.unreadable.isEmpty)
+    }
+
     /// A log of several MiB goes round the reader's three buffers: the digest is of every byte in order,
     /// and the counts are those of the whole file.
     @Test func aStreamedChangeLogIsHashedAndCountedWhole() throws {

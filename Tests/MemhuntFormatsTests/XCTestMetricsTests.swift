@@ -40,6 +40,53 @@ import Testing
         #expect(partial.unreadable.first?.hasPrefix("line 1: Memory Physical: no performanceMetricID") == true)
     }
 
+    /// The log streams through `XCTestLogScanner`: fed in chunks of any size, even one byte, it reads the same.
+    @Test func aLogFedInChunksReadsAsWhole() throws {
+        let bytes = try Repo.bytes("xctest/xcodebuild-baseline-regressed.log")
+        let whole = try XCTestMetrics.parse(bytes).get()
+        for size in [1, 7, 64, 4096] {
+            var scanner = XCTestLogScanner()
+            var start = 0
+            while start < bytes.count {
+                scanner.feed(bytes[start..<min(start + size, bytes.count)])
+                start += size
+            }
+            #expect(try scanner.finish().get() == whole, "chunks of \(size)")
+        }
+    }
+
+    /// Bounded whatever the log: metrics past the limit and over-long lines are counted and said, never kept.
+    @Test func aLogPastTheLimitsSaysWhatItLeftOut() throws {
+        let line =
+            "Test Case '-[A b]' measured [Memory Physical, kB] average: 1.0, values: [1.0], "
+            + "performanceMetricID:com.apple.dt.XCTMetric_Memory.physical\n"
+        var scanner = XCTestLogScanner()
+        for _ in 0..<(XCTestLogScanner.metricLimit + 5) { scanner.feed(Array(line.utf8)[...]) }
+        scanner.feed(Array(repeating: UInt8(ascii: "x"), count: XCTestLogScanner.lineCap + 10)[...])
+        scanner.feed(Array("\nTest Case '-[A c]' started.\n".utf8)[...])
+        let set = try scanner.finish().get()
+        #expect(set.metrics.count == XCTestLogScanner.metricLimit)
+        #expect(set.testsStarted == 1)
+        #expect(
+            set.unreadable == [
+                "5 lines with a metric past the first 10000 not read",
+                "1 line longer than 1048576 bytes skipped unread",
+            ])
+    }
+
+    /// An `xcodebuild test` log whose first 64 KiB are all build output is known by xcodebuild's banner.
+    @Test func anXcodebuildBannerNamesALogBeforeItsTests() {
+        let head = "Command line invocation:\n    /usr/bin/xcodebuild test -scheme App\n\nCompileSwift normal arm64\n"
+        #expect(ArtifactSniffer.routeAndDetect(Array(head.utf8)).route == .xctestLog)
+        let build = "Command line invocation:\n    /usr/bin/xcodebuild build -scheme App\n"
+        #expect(ArtifactSniffer.routeAndDetect(Array(build.utf8)).route == .document)
+        guard case .failure(let error) = XCTestMetrics.parse(Array(head.utf8)) else {
+            Issue.record("a log with no test read as metrics")
+            return
+        }
+        #expect(error.message == "an XCTest log with no test case and no measured metric")
+    }
+
     @Test func resultMetricsJSONGivesEveryRunAndDevice() throws {
         let set = try Self.metrics(try Repo.bytes("xctest/xcresult-metrics-memory.json"))
         #expect(set.source == .resultMetrics)

@@ -89,37 +89,28 @@ public struct XCTestMetrics: Sendable, Hashable {
 
     /// Whether the sniffed lines are an XCTest log: `Test Case '…' started.` / `Test Suite '…' started at` or a
     /// `… measured [` metric line.
+    /// An `xcodebuild` log whose first 64 KiB are all build output is one too when it starts with xcodebuild's
+    /// own banner (`Command line invocation:` and then the `xcodebuild … test` command): its tests come later.
     public static func matches(lines: [String]) -> Bool {
-        lines.contains { line in
-            (line.contains("Test Case '") && (line.contains("' started") || line.contains("' measured [")))
-                || (line.hasPrefix("Test Suite '") && line.contains("' started at"))
+        for (index, line) in lines.enumerated() {
+            if line.contains("Test Case '") && (line.contains("' started") || line.contains("' measured [")) {
+                return true
+            }
+            if line.hasPrefix("Test Suite '") && line.contains("' started at") { return true }
+            if line.hasPrefix("Command line invocation:"), index + 1 < lines.count {
+                let command = lines[index + 1]
+                if command.contains("xcodebuild"), command.contains(" test") { return true }
+            }
         }
+        return false
     }
 
-    /// The metrics of a log, line by line; the other lines are skipped.
+    /// The metrics of a whole log in memory (`XCTestLogScanner` reads it; a file is streamed through the same
+    /// scanner).
     public static func parse(_ bytes: [UInt8]) -> Result<XCTestMetrics, FormatError> {
-        var metrics: [XCTestMetric] = []
-        var unreadable: [String] = []
-        var started = 0
-        var number = 0
-        for raw in ReproText.lines(bytes[...]) {
-            number += 1
-            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
-            if line.contains("Test Case '"), line.hasSuffix("' started.") {
-                started += 1
-                continue
-            }
-            guard line.contains(" measured [") else { continue }
-            switch metric(line, number: number) {
-            case .success(let metric): metrics.append(metric)
-            case .failure(let error): unreadable.append("line \(number): \(error.message)")
-            }
-        }
-        guard !metrics.isEmpty || !unreadable.isEmpty || started > 0 else {
-            return .failure(FormatError("an XCTest log with no test case and no measured metric"))
-        }
-        return .success(
-            XCTestMetrics(source: .xcodebuildLog, metrics: metrics, unreadable: unreadable, testsStarted: started))
+        var scanner = XCTestLogScanner()
+        scanner.feed(bytes[...])
+        return scanner.finish()
     }
 
     /// One `… measured [Name, unit] average: …` line.
