@@ -26,11 +26,33 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
     public var factCatalog: [String: FactInfo]
     /// Every finding, in step order.
     public var findings: [Finding]
+    /// What each code in `findings` means, with its default severity and check, from the checks'
+    /// descriptions (absent in documents written before it existed; an external check's codes are not in it).
+    public var codeCatalog: [String: CodeInfo]?
     public var artifacts: [ArtifactRecord]
     public var summary: Summary
     public var gate: Gate
     /// `run --baseline`: the saved run whose findings were left out, and how many; absent otherwise.
     public var baseline: BaselineInfo?
+
+    /// A finding code as its check declares it.
+    public struct CodeInfo: Sendable, Hashable, Codable {
+        /// The check that declares it.
+        public var check: String
+        /// The severity it is emitted with unless the evidence says otherwise.
+        public var severity: Severity
+        /// What it means, in one line.
+        public var meaning: String
+        /// Why the check exists (its rationale): the help a reader of the code gets.
+        public var help: String?
+
+        public init(check: String, severity: Severity, meaning: String, help: String? = nil) {
+            self.check = check
+            self.severity = severity
+            self.meaning = meaning
+            self.help = help
+        }
+    }
 
     /// The tool that wrote the document.
     public struct Tool: Sendable, Hashable, Codable {
@@ -154,8 +176,9 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
 }
 
 extension FindingsDocument {
-    /// The document of a run.
-    public init(_ result: RunResult, run: RunInfo, gate: Gate = Gate()) {
+    /// The document of a run. `codes`: what the front end knows of finding codes (the checks' descriptions);
+    /// the document keeps those of its findings.
+    public init(_ result: RunResult, run: RunInfo, gate: Gate = Gate(), codes: [String: CodeInfo] = [:]) {
         schema = Self.currentSchema
         tool = Tool(name: "memhunt", version: result.toolVersion)
         self.run = run
@@ -176,6 +199,8 @@ extension FindingsDocument {
         facts = result.facts
         factCatalog = result.factCatalog
         findings = result.findings
+        let emitted = Set(findings.map(\.code))
+        codeCatalog = codes.filter { emitted.contains($0.key) }
         artifacts = result.artifacts.map { artifact in
             var record = ArtifactRecord(artifact)
             record.ofSubject = ArtifactOwner.belongs(artifact, to: result.subject)

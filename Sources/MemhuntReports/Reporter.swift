@@ -32,6 +32,7 @@ public let reporters: [any Reporter.Type] = [
     JSONReporter.self,
     JUnitReporter.self,
     MarkdownReporter.self,
+    SARIFReporter.self,
     TextReporter.self,
 ]
 

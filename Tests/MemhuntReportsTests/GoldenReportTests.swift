@@ -27,7 +27,8 @@ import Testing
     }
 
     static let extensions = [
-        "github": "txt", "html": "html", "json": "json", "junit": "xml", "markdown": "md", "text": "txt",
+        "github": "txt", "html": "html", "json": "json", "junit": "xml", "markdown": "md", "sarif": "sarif",
+        "text": "txt",
     ]
 
     @Test func everyReporterHasAGoldenFile() {

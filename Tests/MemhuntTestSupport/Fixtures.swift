@@ -18,6 +18,12 @@ public enum Repo {
         return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }
 
+    /// `../shared/research`, when present beside the checkout (the official schemas and API descriptions).
+    public static var research: String? {
+        let candidates = [root + "/../shared/research", root + "/../../shared/research"]
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
     /// The bytes of a fixture file.
     public static func bytes(_ relative: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(relative))))

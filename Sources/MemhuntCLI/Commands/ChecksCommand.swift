@@ -63,11 +63,7 @@ struct ChecksCommand: MemhuntCommand {
 
     func execute() throws -> Memhunt.ExitStatus {
         // The engine's own findings about artifacts are listed beside the checks, under the id they carry.
-        let engine = CheckDescription(
-            id: EngineFindings.check, title: "Artifacts (the engine, for every step)", step: "",
-            rationale: "What the engine says of a step's artifacts before any check reads them.", reads: [],
-            facts: [], codes: EngineFindings.all)
-        let descriptions = builtInChecks.map { $0.description } + [engine]
+        let descriptions = builtInChecks.map { $0.description } + [EngineFindings.description]
         if parsed.values.string(Options.format()) == "json" {
             console.stdout.write(JSONText.pretty(descriptions.map(Listing.init)))
             return .success

@@ -86,7 +86,8 @@ struct RunCommand: ReportingCommand {
             result,
             run: FindingsDocument.RunInfo(
                 id: UUID().uuidString.lowercased(), startedAt: Timestamps.iso8601(started, console.environment),
-                finishedAt: Timestamps.iso8601(Date(), console.environment)))
+                finishedAt: Timestamps.iso8601(Date(), console.environment)),
+            codes: FindingsDocument.knownCodes)
         if let (source, baseline) = known {
             document = document.suppressing(baseline, source: source)
             let n = document.baseline?.suppressed ?? 0

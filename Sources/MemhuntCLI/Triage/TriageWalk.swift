@@ -485,7 +485,8 @@ struct TriageWalk {
     func document() -> FindingsDocument {
         FindingsDocument(
             session.result(toolVersion: Memhunt.version),
-            run: FindingsDocument.RunInfo(id: "triage", startedAt: nil, finishedAt: nil))
+            run: FindingsDocument.RunInfo(id: "triage", startedAt: nil, finishedAt: nil),
+            codes: FindingsDocument.knownCodes)
     }
 
     mutating func save() throws {

@@ -21,4 +21,10 @@ public enum EngineFindings {
 
     /// Every engine finding, sorted by code.
     public static let all = [otherApp, unreadable]
+
+    /// The engine described as a check, to list beside the checks (`memhunt checks`, a report's rules).
+    public static let description = CheckDescription(
+        id: check, title: "Artifacts (the engine, for every step)", step: "",
+        rationale: "What the engine says of a step's artifacts before any check reads them.", reads: [],
+        facts: [], codes: all)
 }

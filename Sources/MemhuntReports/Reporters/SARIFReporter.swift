@@ -1,0 +1,274 @@
+import MemhuntCore
+
+/// SARIF 2.1.0, what GitHub code scanning and Azure DevOps ingest: one run per hunt, a rule per finding
+/// code the document's findings carry (from the document's code catalog: the checks' own meaning, default
+/// severity and rationale), a result per finding with its evidence as locations, and partial fingerprints
+/// that stay the same across runs of one hunt, so code scanning tracks a finding, not a run.
+///
+/// Levels: critical → `error`, warning → `warning`, notice and info → `note`. A location has a line region
+/// only where the evidence names a line; a JSON pointer is given as the location's logical location
+/// (`kind: element`); evidence with neither is the whole file. Each result's `properties` hold memhunt's
+/// own severity, step and check, and the facts its check recorded in that step. The run's id and times are
+/// left out: two runs of one hunt give the same log.
+public enum SARIFReporter: Reporter {
+    public static let identifier = "sarif"
+    public static let summary = "SARIF 2.1.0 for GitHub code scanning and other static-analysis viewers."
+
+    /// The OASIS schema of SARIF 2.1.0 (errata 01).
+    public static let schemaURI =
+        "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+    public static func render(_ document: FindingsDocument, options: ReportOptions) -> String {
+        JSONText.pretty(log(document))
+    }
+
+    // MARK: - The log
+
+    static func log(_ document: FindingsDocument) -> Log {
+        let codes = orderedCodes(document)
+        let ruleIndex = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0) })
+        let rules = codes.map { code in rule(code, document: document) }
+        var artifactIndex: [String: Int] = [:]
+        var artifacts: [ArtifactEntry] = []
+        for record in document.artifacts where artifactIndex[record.source] == nil {
+            artifactIndex[record.source] = artifacts.count
+            artifacts.append(
+                ArtifactEntry(
+                    location: ArtifactLocation(uri: uri(record.source), index: nil),
+                    length: record.size, hashes: record.sha256.map { ["sha-256": $0] }))
+        }
+        let results = document.findings.map { finding in
+            result(finding, document: document, ruleIndex: ruleIndex[finding.code], artifactIndex: artifactIndex)
+        }
+        let subject = document.subject.app ?? "any app"
+        let run = Run(
+            tool: Tool(
+                driver: Driver(
+                    name: "memhunt", version: document.tool.version, rules: rules)),
+            automationDetails: AutomationDetails(id: "memhunt/\(document.playbook.id)/\(subject)/"),
+            invocations: [
+                Invocation(
+                    executionSuccessful: document.gate.exitStatus == 0 || document.gate.exitStatus == 1,
+                    exitCode: document.gate.exitStatus)
+            ],
+            artifacts: artifacts, results: results,
+            properties: RunProperties(
+                playbook: document.playbook.id, app: document.subject.app,
+                verdict: document.verdict?.sentences.map(\.text) ?? []))
+        return Log(schema: schemaURI, version: "2.1.0", runs: [run])
+    }
+
+    /// The codes of the findings in first-appearance order.
+    static func orderedCodes(_ document: FindingsDocument) -> [String] {
+        var seen = Set<String>()
+        return document.findings.map(\.code).filter { seen.insert($0).inserted }
+    }
+
+    static func rule(_ code: String, document: FindingsDocument) -> Rule {
+        let finding = document.findings.first { $0.code == code }
+        let info = document.codeCatalog?[code]
+        // A code no description declares (an external check's) is described by its first finding's title.
+        let meaning = info?.meaning ?? finding?.title ?? code
+        let severity = info?.severity ?? finding?.severity ?? .notice
+        let check = info?.check ?? finding?.check ?? ""
+        var full = meaning
+        if let help = info?.help, !help.isEmpty { full += " " + help }
+        return Rule(
+            id: code, name: ruleName(code), shortDescription: Message(text: meaning),
+            fullDescription: Message(text: full),
+            defaultConfiguration: Configuration(level: level(severity)),
+            help: Message(text: info?.help ?? meaning),
+            properties: RuleProperties(check: check, severity: severity.rawValue, tags: ["memory", check]))
+    }
+
+    static func result(
+        _ finding: Finding, document: FindingsDocument, ruleIndex: Int?, artifactIndex: [String: Int]
+    ) -> ResultEntry {
+        var text = finding.title
+        if !finding.detail.isEmpty { text += "\n\n" + finding.detail }
+        if let next = finding.next {
+            text += "\n\nNext: " + document.phrase(next, from: finding.step, options: .init())
+        }
+        let locations = finding.evidence.map { evidence in
+            Location(
+                physicalLocation: PhysicalLocation(
+                    artifactLocation: ArtifactLocation(
+                        uri: uri(evidence.source), index: artifactIndex[evidence.source]),
+                    region: evidence.line.map { Region(startLine: max(1, $0)) }),
+                logicalLocations: evidence.pointer.map { [LogicalLocation(fullyQualifiedName: $0, kind: "element")] })
+        }
+        let step = document.step(id: finding.step)
+        var facts = Facts()
+        for (key, value) in step?.facts ?? [:] where document.factCatalog[key]?.check == finding.check {
+            facts[key] = value
+        }
+        return ResultEntry(
+            ruleId: finding.code, ruleIndex: ruleIndex, level: level(finding.severity), message: Message(text: text),
+            locations: locations, partialFingerprints: ["memhuntFinding/v1": fingerprint(finding, document)],
+            properties: ResultProperties(
+                severity: finding.severity.rawValue, step: finding.step, check: finding.check, facts: facts))
+    }
+
+    /// SARIF's four levels for memhunt's severities.
+    static func level(_ severity: Severity) -> String {
+        switch severity {
+        case .critical: "error"
+        case .warning: "warning"
+        case .notice, .info: "note"
+        }
+    }
+
+    /// `jetsam-rank.dominant` → `JetsamRankDominant` (a rule's `name` is Pascal case by convention).
+    static func ruleName(_ code: String) -> String {
+        code.split(whereSeparator: { $0 == "-" || $0 == "." }).map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            .joined()
+    }
+
+    /// What identifies a finding across runs of one hunt: the playbook, the subject, the step, the code and
+    /// the evidence's files as given (never the run's id, time or numbers, which change from run to run).
+    /// Two FNV-1a 64-bit hashes of it, as 32 hex digits: an identity, not a secret.
+    static func fingerprint(_ finding: Finding, _ document: FindingsDocument) -> String {
+        let parts =
+            [document.playbook.id, document.subject.app ?? "", finding.step, finding.code]
+            + finding.evidence.map { $0.source + ($0.pointer.map { "#" + $0 } ?? "") }.sorted()
+        let bytes = Array(parts.joined(separator: "\u{1F}").utf8)
+        func fnv(_ seed: UInt64) -> String {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            let hex = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
+        return fnv(0) + fnv(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// A source as a URI reference: URLs as given; paths percent-encoded (a relative path stays relative, to
+    /// the checkout, as code scanning resolves it; an absolute one becomes `file://`).
+    static func uri(_ source: String) -> String {
+        if source.hasPrefix("http://") || source.hasPrefix("https://") { return source }
+        var out = source.hasPrefix("/") ? "file://" : ""
+        for byte in source.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
+                UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+                UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: ":"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return out
+    }
+
+    // MARK: - SARIF's objects (the subset memhunt writes)
+
+    struct Log: Encodable {
+        var schema: String
+        var version: String
+        var runs: [Run]
+        enum CodingKeys: String, CodingKey {
+            case schema = "$schema"
+            case version, runs
+        }
+    }
+
+    struct Run: Encodable {
+        var tool: Tool
+        var automationDetails: AutomationDetails
+        var invocations: [Invocation]
+        var artifacts: [ArtifactEntry]
+        var results: [ResultEntry]
+        var properties: RunProperties
+    }
+
+    struct Tool: Encodable { var driver: Driver }
+
+    struct Driver: Encodable {
+        var name: String
+        var version: String
+        var rules: [Rule]
+    }
+
+    struct AutomationDetails: Encodable { var id: String }
+
+    struct Invocation: Encodable {
+        var executionSuccessful: Bool
+        var exitCode: Int
+    }
+
+    struct Rule: Encodable {
+        var id: String
+        var name: String
+        var shortDescription: Message
+        var fullDescription: Message
+        var defaultConfiguration: Configuration
+        var help: Message
+        var properties: RuleProperties
+    }
+
+    struct RuleProperties: Encodable {
+        var check: String
+        var severity: String
+        var tags: [String]
+    }
+
+    struct Configuration: Encodable { var level: String }
+
+    struct Message: Encodable { var text: String }
+
+    struct ArtifactEntry: Encodable {
+        var location: ArtifactLocation
+        var length: Int?
+        var hashes: [String: String]?
+    }
+
+    struct ArtifactLocation: Encodable {
+        var uri: String
+        var index: Int?
+    }
+
+    struct ResultEntry: Encodable {
+        var ruleId: String
+        var ruleIndex: Int?
+        var level: String
+        var message: Message
+        var locations: [Location]
+        var partialFingerprints: [String: String]
+        var properties: ResultProperties
+    }
+
+    struct Location: Encodable {
+        var physicalLocation: PhysicalLocation
+        var logicalLocations: [LogicalLocation]?
+    }
+
+    struct PhysicalLocation: Encodable {
+        var artifactLocation: ArtifactLocation
+        var region: Region?
+    }
+
+    struct Region: Encodable { var startLine: Int }
+
+    struct LogicalLocation: Encodable {
+        var fullyQualifiedName: String
+        var kind: String
+    }
+
+    struct ResultProperties: Encodable {
+        var severity: String
+        var step: String
+        var check: String
+        var facts: Facts
+    }
+
+    struct RunProperties: Encodable {
+        var playbook: String
+        var app: String?
+        var verdict: [String]
+    }
+}
