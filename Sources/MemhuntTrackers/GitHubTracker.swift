@@ -140,9 +140,10 @@ public struct GitHubTracker: Tracker {
         let what = "listing the comments of #\(issue)"
         let before = own(try await list(listURL, what, session), post)
         if let mine = before.last, !post.forceNew {
-            if mine.body == body { return TrackerOutcome(.unchanged, mine.url) }
+            if post.sameText(mine.body, body) { return TrackerOutcome(.unchanged, mine.url) }
+            let edited = post.keepingMark(of: mine.body, in: body)
             let response = try await write(
-                request("PATCH", "/repos/\(repository)/issues/comments/\(mine.id)", try session.json(["body": body])),
+                request("PATCH", "/repos/\(repository)/issues/comments/\(mine.id)", try session.json(["body": edited])),
                 session, dryRun: HTTPResponse(status: 200))
             if let response, response.status != 200 { throw session.failure(response, "editing comment \(mine.id)") }
             return TrackerOutcome(.updated, mine.url)
@@ -151,12 +152,29 @@ public struct GitHubTracker: Tracker {
             request("POST", "/repos/\(repository)/issues/\(issue)/comments", try session.json(["body": body])),
             session, dryRun: HTTPResponse(status: 201)
         ) { () async throws(TrackerError) in
-            own(try await list(listURL, what, session), post).count > before.count
+            own(try await list(listURL, what, session), post).contains { post.isMine($0.body) }
         }
-        guard let response else { return TrackerOutcome(.posted, "\(repository)#\(issue)") }
-        guard response.status == 201 else { throw session.failure(response, "commenting on #\(issue)") }
-        let url = (TrackerSession.object(response) as? [String: Any])?["html_url"] as? String
-        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, url ?? "\(repository)#\(issue)")
+        if let response, response.status != 201 { throw session.failure(response, "commenting on #\(issue)") }
+        if session.dryRun { return TrackerOutcome(.wouldPost, "\(repository)#\(issue)") }
+        // Another attach of this run may have commented at the same moment: the earliest comment stays.
+        var items: [Item] = []
+        let standing = try await Reconcile.standing(post, session) { () async throws(TrackerError) in
+            items = own(try await list(listURL, what, session), post)
+            return items.map { Reconcile.Entry(id: $0.id, text: $0.body) }
+        }
+        let url = items.first { $0.id == standing.mine.id }?.url ?? "\(repository)#\(issue)"
+        if post.forceNew || standing.first.id == standing.mine.id { return TrackerOutcome(.posted, url) }
+        let id = standing.mine.id
+        let removed = try await write(
+            request("DELETE", "/repos/\(repository)/issues/comments/\(id)"), session,
+            dryRun: HTTPResponse(status: 204)
+        ) { () async throws(TrackerError) in
+            !own(try await list(listURL, what, session), post).contains { $0.id == id }
+        }
+        if let removed, removed.status != 204, removed.status != 404 {
+            throw session.failure(removed, "removing comment \(id), a duplicate of an earlier comment of this run")
+        }
+        return TrackerOutcome(.alreadyPosted, items.first { $0.id == standing.first.id }?.url ?? url)
     }
 
     func open(_ body: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError)
@@ -167,9 +185,10 @@ public struct GitHubTracker: Tracker {
         let what = "looking for this run's issue"
         let before = own(try await list(listURL, what, session).filter { $0["pull_request"] == nil }, post)
         if let mine = before.last, !post.forceNew, let number = Int(mine.url.split(separator: "/").last ?? "") {
-            if mine.body == body { return TrackerOutcome(.unchanged, mine.url) }
+            if post.sameText(mine.body, body) { return TrackerOutcome(.unchanged, mine.url) }
+            let edited = post.keepingMark(of: mine.body, in: body)
             let response = try await write(
-                request("PATCH", "/repos/\(repository)/issues/\(number)", try session.json(["body": body])),
+                request("PATCH", "/repos/\(repository)/issues/\(number)", try session.json(["body": edited])),
                 session, dryRun: HTTPResponse(status: 200))
             if let response, response.status != 200 { throw session.failure(response, "editing issue #\(number)") }
             return TrackerOutcome(.updated, mine.url)
@@ -185,7 +204,7 @@ public struct GitHubTracker: Tracker {
                 try session.json(NewIssue(title: post.title, body: body, labels: ["memhunt"]))),
             session, dryRun: HTTPResponse(status: 201)
         ) { () async throws(TrackerError) in
-            own(try await list(listURL, what, session), post).count > before.count
+            own(try await list(listURL, what, session), post).contains { post.isMine($0.body) }
         }
         guard let response else { return TrackerOutcome(.posted, repository) }
         guard response.status == 201 else { throw session.failure(response, "opening an issue") }

@@ -99,10 +99,10 @@ public struct GitLabTracker: Tracker {
         var body = post.body(limit: room, markerLine: post.hiddenMarker, attached: links != nil)
         if let links { body += Self.attachmentsHeading + links }
         if let mine {
-            if mine.body == body { return TrackerOutcome(.unchanged, location) }
+            if post.sameText(mine.body, body) { return TrackerOutcome(.unchanged, location) }
             let request = HTTPRequest(
                 method: "PUT", url: url("\(projectPath)/issues/\(issue)/notes/\(mine.id)"),
-                body: try session.json(["body": body]))
+                body: try session.json(["body": post.keepingMark(of: mine.body, in: body)]))
             let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200))
             if let response, response.status != 200 { throw session.failure(response, "editing note \(mine.id)") }
             return TrackerOutcome(.updated, location)
@@ -111,10 +111,28 @@ public struct GitLabTracker: Tracker {
             method: "POST", url: url("\(projectPath)/issues/\(issue)/notes"), body: try session.json(["body": body]))
         let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 201)) {
             () async throws(TrackerError) in
-            try await own(post, session).count > before.count
+            try await own(post, session).contains { post.isMine($0.body) }
         }
         if let response, response.status != 201 { throw session.failure(response, "adding a note to #\(issue)") }
-        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, location)
+        if session.dryRun { return TrackerOutcome(.wouldPost, location) }
+        // Another attach of this run may have posted at the same moment: the earliest note stays. The uploads
+        // of a removed note stay in the project, linked from nothing (GitLab's API of this version cannot
+        // delete an upload).
+        let standing = try await Reconcile.standing(post, session) { () async throws(TrackerError) in
+            try await own(post, session).map { Reconcile.Entry(id: $0.id, text: $0.body) }
+        }
+        if post.forceNew || standing.first.id == standing.mine.id { return TrackerOutcome(.posted, location) }
+        let id = standing.mine.id
+        let removed = try await session.write(
+            HTTPRequest(method: "DELETE", url: url("\(projectPath)/issues/\(issue)/notes/\(id)")),
+            dryRunResponse: HTTPResponse(status: 204)
+        ) { () async throws(TrackerError) in
+            try await !own(post, session).contains { $0.id == id }
+        }
+        if let removed, removed.status != 204, removed.status != 404 {
+            throw session.failure(removed, "removing note \(id), a duplicate of an earlier note of this run")
+        }
+        return TrackerOutcome(.alreadyPosted, location)
     }
 
     /// Uploads each file to the project; returns GitLab's Markdown link of each.

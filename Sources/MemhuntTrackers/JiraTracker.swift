@@ -84,6 +84,7 @@ public struct JiraTracker: Tracker {
     struct Comment {
         var id: String
         var text: String
+        var created: Date?
     }
 
     func own(_ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> [Comment] {
@@ -102,7 +103,7 @@ public struct JiraTracker: Tracker {
                 let text = Self.flatten(comment["body"])
                 guard let id = (comment["id"] as? String) ?? (comment["id"] as? Int).map(String.init), post.isOwn(text)
                 else { continue }
-                comments.append(Comment(id: id, text: text))
+                comments.append(Comment(id: id, text: text, created: Reconcile.date(comment["created"])))
             }
             start += page.count
             if page.isEmpty || start >= (object["total"] as? Int ?? 0) { break }
@@ -110,15 +111,67 @@ public struct JiraTracker: Tracker {
         return comments
     }
 
-    func attachments(_ session: TrackerSession) async throws(TrackerError) -> Set<String> {
+    /// The issue's attachments.
+    func attachments(_ session: TrackerSession) async throws(TrackerError) -> [Reconcile.File] {
         let response = try await session.read(
             HTTPRequest(url: url("/issue/\(key)?fields=attachment"), headers: ["Accept": "application/json"]),
             dryRunResponse: HTTPResponse(status: 200, body: Array("{}".utf8)))
         guard response.status == 200 else { throw session.failure(response, "reading \(key)") }
         let fields = (TrackerSession.object(response) as? [String: Any])?["fields"] as? [String: Any]
-        return Set((fields?["attachment"] as? [[String: Any]] ?? []).compactMap { $0["filename"] as? String })
+        return (fields?["attachment"] as? [[String: Any]] ?? []).compactMap { file in
+            guard let name = file["filename"] as? String,
+                let id = (file["id"] as? String).flatMap({ Int($0) }) ?? (file["id"] as? Int)
+            else { return nil }
+            return Reconcile.File(id: id, filename: name)
+        }
     }
 
+    /// Attaches `files` in one request. A copy that another attach added at the same time under the same name
+    /// with a lower id stays; this attach's is removed.
+    func attachFiles(_ files: [TrackerAttachment], _ session: TrackerSession) async throws(TrackerError) {
+        let parts = files.map {
+            MultipartPart(name: "file", filename: $0.filename, contentType: $0.contentType, data: $0.bytes)
+        }
+        let request = HTTPRequest(
+            method: "POST", url: url("/issue/\(key)/attachments"),
+            headers: ["X-Atlassian-Token": "no-check", "Accept": "application/json"], body: .multipart(parts))
+        let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200)) {
+            () async throws(TrackerError) in
+            let now = try await attachments(session)
+            return files.allSatisfy { file in now.contains { $0.filename == file.filename } }
+        }
+        guard let response, !session.dryRun else { return }
+        if response.status != 200 { throw session.failure(response, "attaching the reports") }
+        // After a lost answer the ids are not known: nothing is removed then.
+        let added = (TrackerSession.object(response) as? [[String: Any]] ?? []).compactMap {
+            ($0["id"] as? String).flatMap { Int($0) } ?? ($0["id"] as? Int)
+        }
+        for file in Reconcile.duplicates(mine: Set(added), in: try await attachments(session)) {
+            let removal = HTTPRequest(method: "DELETE", url: url("/attachment/\(file.id)"))
+            let removed = try await session.write(removal, dryRunResponse: HTTPResponse(status: 204)) {
+                () async throws(TrackerError) in
+                try await !attachments(session).contains { $0.id == file.id }
+            }
+            if let removed, removed.status != 204, removed.status != 404 {
+                throw session.failure(removed, "removing \(file.filename), a second copy of a file already attached")
+            }
+        }
+    }
+
+    /// Removes this attach's comment, a later duplicate of the run's earliest.
+    func remove(_ id: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) {
+        let request = HTTPRequest(method: "DELETE", url: url("/issue/\(key)/comment/\(id)"))
+        let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204)) {
+            () async throws(TrackerError) in
+            try await !own(post, session).contains { $0.id == id }
+        }
+        if let response, response.status != 204, response.status != 404 {
+            throw session.failure(response, "removing comment \(id), a duplicate of an earlier comment of this run")
+        }
+    }
+
+    /// A comment once across processes (see `Reconcile`): the earliest comment of the run stays, a later one is
+    /// removed by the attach that made it, and the attach whose comment stays attaches the reports.
     public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
         guard base != nil else { throw session.failure("MEMHUNT_JIRA_URL is not set to the server's http(s) URL") }
         if authorization == nil && !session.dryRun {
@@ -126,40 +179,70 @@ public struct JiraTracker: Tracker {
         }
         let location = Redact.url(URL(string: base!.absoluteString + "/browse/\(key)")!)
         let before = try await own(post, session)
-        let present = try await attachments(session)
-        let missing = post.attachments.filter { !present.contains($0.filename) }
-        if !missing.isEmpty {
-            let parts = missing.map {
-                MultipartPart(name: "file", filename: $0.filename, contentType: $0.contentType, data: $0.bytes)
-            }
-            let request = HTTPRequest(
-                method: "POST", url: url("/issue/\(key)/attachments"),
-                headers: ["X-Atlassian-Token": "no-check", "Accept": "application/json"], body: .multipart(parts))
-            let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200)) {
-                () async throws(TrackerError) in
-                let now = try await attachments(session)
-                return missing.allSatisfy { now.contains($0.filename) }
-            }
-            if let response, response.status != 200 { throw session.failure(response, "attaching the reports") }
+        let text = Self.flatten(body(post))
+        func missing(_ present: [Reconcile.File]) -> [TrackerAttachment] {
+            post.attachments.filter { file in !present.contains { $0.filename == file.filename } }
         }
-        let comment = ["body": body(post)]
-        let text = Self.flatten(comment["body"])
         if let mine = before.last, !post.forceNew {
-            if mine.text == text { return TrackerOutcome(.unchanged, location) }
-            let request = HTTPRequest(
-                method: "PUT", url: url("/issue/\(key)/comment/\(mine.id)"), body: try json(comment, session))
-            let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200))
-            if let response, response.status != 200 { throw session.failure(response, "editing comment \(mine.id)") }
+            var present = try await attachments(session)
+            // The comment may be an attach's of this moment that is still attaching the reports.
+            if !missing(present).isEmpty,
+                let waited = try await Reconcile.awaitFiles(
+                    post.attachments.map(\.filename), postedAt: before.first?.created, serverNow: nil, session,
+                    files: { () async throws(TrackerError) in try await attachments(session) })
+            {
+                present = waited
+            }
+            let same = post.sameText(mine.text, text)
+            if same && missing(present).isEmpty { return TrackerOutcome(.unchanged, location) }
+            if !missing(present).isEmpty { try await attachFiles(missing(present), session) }
+            if !same {
+                var kept = post
+                kept.nonce = TrackerPost.nonce(in: mine.text) ?? post.nonce
+                let request = HTTPRequest(
+                    method: "PUT", url: url("/issue/\(key)/comment/\(mine.id)"),
+                    body: try json(["body": body(kept)], session))
+                let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200))
+                if let response, response.status != 200 {
+                    throw session.failure(response, "editing comment \(mine.id)")
+                }
+            }
             return TrackerOutcome(.updated, location)
         }
         let request = HTTPRequest(
             method: "POST", url: url("/issue/\(key)/comment"), headers: ["Accept": "application/json"],
-            body: try json(comment, session))
+            body: try json(["body": body(post)], session))
         let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 201)) {
             () async throws(TrackerError) in
-            try await own(post, session).count > before.count
+            try await own(post, session).contains { post.isMine($0.text) }
         }
         if let response, response.status != 201 { throw session.failure(response, "commenting on \(key)") }
-        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, location)
+        if session.dryRun {
+            try await attachFiles(post.attachments, session)
+            return TrackerOutcome(.wouldPost, location)
+        }
+        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
+            try await own(post, session).compactMap { comment in
+                Int(comment.id).map { Reconcile.Entry(id: $0, text: comment.text) }
+            }
+        }
+        if !post.forceNew {
+            let standing = try await Reconcile.standing(post, session, list: list)
+            if standing.first.id != standing.mine.id {
+                try await remove(String(standing.mine.id), post, session)
+                return TrackerOutcome(.alreadyPosted, location)
+            }
+        }
+        let present = try await attachments(session)
+        if !missing(present).isEmpty { try await attachFiles(missing(present), session) }
+        if !post.forceNew {
+            // A comment of the run that showed late and is earlier.
+            let standing = try await Reconcile.standing(post, session, list: list)
+            if standing.first.id != standing.mine.id {
+                try await remove(String(standing.mine.id), post, session)
+                return TrackerOutcome(.alreadyPosted, location)
+            }
+        }
+        return TrackerOutcome(.posted, location)
     }
 }

@@ -72,38 +72,109 @@ public struct RedmineTracker: Tracker {
         return try await open(project ?? "", body, post, session)
     }
 
-    /// A note on an existing issue; a re-run edits its own note and attaches only what is missing.
+    /// A note on an existing issue, once across processes (see `Reconcile`): the note goes alone (a journal
+    /// without details is one that blanking its notes deletes), the earliest note of the run stays and a later
+    /// one is removed by the attach that made it; the attach whose note stays adds the files. A re-run edits
+    /// the run's note and attaches only what is missing.
     func note(_ issue: Int, _ body: String, _ post: TrackerPost, _ session: TrackerSession)
         async throws(TrackerError) -> TrackerOutcome
     {
         let location = Redact.url(url("/issues/\(issue)"))
         let before = try await state(issue, post, session)
-        let own = post.forceNew ? nil : before.own.last
-        let missing = post.attachments.filter { !before.files.contains($0.filename) }
-        if let own {
-            if own.notes == normalized(body) && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
-            if !missing.isEmpty {
-                let uploads = try await upload(missing, session)
-                try await put(issue, ["uploads": .uploads(uploads)], session) { () async throws(TrackerError) in
-                    let now = try await state(issue, post, session)
-                    return missing.allSatisfy { now.files.contains($0.filename) }
-                }
+        if !post.forceNew, let own = before.own.last {
+            var files = before.files
+            // The note may be an attach's of this moment that is still adding the files: wait while it is young.
+            if post.attachments.contains(where: { file in !files.contains { $0.filename == file.filename } }),
+                let waited = try await Reconcile.awaitFiles(
+                    post.attachments.map(\.filename), postedAt: before.own.first?.created, serverNow: before.date,
+                    session, files: { () async throws(TrackerError) in try await state(issue, post, session).files })
+            {
+                files = waited
             }
-            let request = HTTPRequest(
-                method: "PUT", url: url("/journals/\(own.id).json"),
-                body: try session.json(["journal": ["notes": body]]))
-            let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204))
-            if let response, !(200..<300).contains(response.status) {
-                throw session.failure(response, "editing note \(own.id)")
+            let missing = post.attachments.filter { file in !files.contains { $0.filename == file.filename } }
+            let same = post.sameText(own.notes, normalized(body))
+            if same && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
+            if !missing.isEmpty { try await attachFiles(missing, issue, post, session) }
+            if !same {
+                let request = HTTPRequest(
+                    method: "PUT", url: url("/journals/\(own.id).json"),
+                    body: try session.json(["journal": ["notes": post.keepingMark(of: own.notes, in: body)]]))
+                let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204))
+                if let response, !(200..<300).contains(response.status) {
+                    throw session.failure(response, "editing note \(own.id)")
+                }
             }
             return TrackerOutcome(.updated, location)
         }
-        let uploads = try await upload(post.attachments, session)
-        try await put(issue, ["notes": .text(body), "uploads": .uploads(uploads)], session) {
-            () async throws(TrackerError) in
-            try await state(issue, post, session).own.count > before.own.count
+        try await put(issue, ["notes": .text(body)], session) { () async throws(TrackerError) in
+            try await state(issue, post, session).own.contains { post.isMine($0.notes) }
         }
-        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, location)
+        if session.dryRun {
+            try await attachFiles(post.attachments, issue, post, session)
+            return TrackerOutcome(.wouldPost, location)
+        }
+        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
+            try await state(issue, post, session).own.map { Reconcile.Entry(id: $0.id, text: $0.notes) }
+        }
+        if !post.forceNew {
+            let standing = try await Reconcile.standing(post, session, list: list)
+            if standing.first.id != standing.mine.id {
+                try await remove(standing.mine.id, issue, post, session)
+                return TrackerOutcome(.alreadyPosted, location)
+            }
+        }
+        let now = try await state(issue, post, session)
+        let missing = post.attachments.filter { file in !now.files.contains { $0.filename == file.filename } }
+        if !missing.isEmpty { try await attachFiles(missing, issue, post, session) }
+        if !post.forceNew {
+            // A note of the run that showed late (a database that commits out of id order) and is earlier.
+            let standing = try await Reconcile.standing(post, session, list: list)
+            if standing.first.id != standing.mine.id {
+                try await remove(standing.mine.id, issue, post, session)
+                return TrackerOutcome(.alreadyPosted, location)
+            }
+        }
+        return TrackerOutcome(.posted, location)
+    }
+
+    /// Removes this attach's note: blanking the notes of a journal without details deletes it (Redmine 5.0;
+    /// the permission is "Edit own notes").
+    func remove(_ journal: Int, _ issue: Int, _ post: TrackerPost, _ session: TrackerSession)
+        async throws(TrackerError)
+    {
+        let request = HTTPRequest(
+            method: "PUT", url: url("/journals/\(journal).json"), body: try session.json(["journal": ["notes": ""]]))
+        let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204)) {
+            () async throws(TrackerError) in
+            try await !state(issue, post, session).own.contains { $0.id == journal }
+        }
+        if let response, !(200..<300).contains(response.status) {
+            throw session.failure(response, "removing note \(journal), a duplicate of an earlier note of this run")
+        }
+    }
+
+    /// Uploads `files` and adds them to the issue in one update. A copy that another attach added at the same
+    /// time under the same name with a lower id stays; this attach's is removed.
+    func attachFiles(_ files: [TrackerAttachment], _ issue: Int, _ post: TrackerPost, _ session: TrackerSession)
+        async throws(TrackerError)
+    {
+        let uploads = try await upload(files, session)
+        let ids = Set(uploads.compactMap { Int($0["token"]?.split(separator: ".").first ?? "") })
+        try await put(issue, ["uploads": .uploads(uploads)], session) { () async throws(TrackerError) in
+            let now = try await state(issue, post, session).files
+            return ids.allSatisfy { id in now.contains { $0.id == id } }
+        }
+        guard !session.dryRun else { return }
+        for file in Reconcile.duplicates(mine: ids, in: try await state(issue, post, session).files) {
+            let request = HTTPRequest(method: "DELETE", url: url("/attachments/\(file.id).json"))
+            let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204)) {
+                () async throws(TrackerError) in
+                try await !state(issue, post, session).files.contains { $0.id == file.id }
+            }
+            if let response, !(200..<300).contains(response.status), response.status != 404 {
+                throw session.failure(response, "removing \(file.filename), a second copy of a file already attached")
+            }
+        }
     }
 
     /// A new issue in `project`; a re-run finds its issue by the marker and updates the description.
@@ -114,10 +185,11 @@ public struct RedmineTracker: Tracker {
         if let (id, description) = existing.first {
             let location = Redact.url(url("/issues/\(id)"))
             let before = try await state(id, post, session)
-            let missing = post.attachments.filter { !before.files.contains($0.filename) }
-            if description == normalized(body) && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
+            let missing = post.attachments.filter { file in !before.files.contains { $0.filename == file.filename } }
+            let same = post.sameText(description, normalized(body))
+            if same && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
             let uploads = try await upload(missing, session)
-            var fields: [String: Field] = ["description": .text(body)]
+            var fields: [String: Field] = ["description": .text(post.keepingMark(of: description, in: body))]
             if !uploads.isEmpty { fields["uploads"] = .uploads(uploads) }
             try await put(id, fields, session) { () async throws(TrackerError) in false }
             return TrackerOutcome(.updated, location)
@@ -170,12 +242,20 @@ public struct RedmineTracker: Tracker {
     struct Journal {
         var id: Int
         var notes: String
+        var created: Date?
     }
 
-    /// The issue's notes from this run, and its attachments' file names.
-    func state(_ issue: Int, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> (
-        own: [Journal], files: Set<String>
-    ) {
+    /// An issue as `state` reads it.
+    struct State {
+        /// The notes of this run, in id order.
+        var own: [Journal]
+        var files: [Reconcile.File]
+        /// The server's clock (its `Date` header), when it sends one.
+        var date: Date?
+    }
+
+    /// The issue's notes from this run, and its attachments.
+    func state(_ issue: Int, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> State {
         let response = try await session.read(
             HTTPRequest(url: url("/issues/\(issue).json?include=journals,attachments")),
             dryRunResponse: HTTPResponse(status: 200, body: Array(#"{"issue":{}}"#.utf8)))
@@ -186,10 +266,14 @@ public struct RedmineTracker: Tracker {
             guard let id = journal["id"] as? Int, let notes = journal["notes"] as? String,
                 post.isOwn(normalized(notes))
             else { return nil }
-            return Journal(id: id, notes: normalized(notes))
+            return Journal(id: id, notes: normalized(notes), created: Reconcile.date(journal["created_on"]))
         }
-        let files = (object["attachments"] as? [[String: Any]] ?? []).compactMap { $0["filename"] as? String }
-        return (own, Set(files))
+        let files = (object["attachments"] as? [[String: Any]] ?? []).compactMap { file -> Reconcile.File? in
+            guard let id = file["id"] as? Int, let name = file["filename"] as? String else { return nil }
+            return Reconcile.File(id: id, filename: name)
+        }
+        return State(
+            own: own.sorted { $0.id < $1.id }, files: files, date: Reconcile.serverDate(response.headers))
     }
 
     enum Field: Encodable {

@@ -22,7 +22,8 @@ public protocol Tracker: Sendable {
     var maxBodyCharacters: Int { get }
     /// The largest attachment the tracker takes, in bytes; nil when it takes no attachments.
     var maxAttachmentBytes: Int? { get }
-    /// Posts (or updates) the findings once; looks for the marker before posting and after a lost answer.
+    /// Posts (or updates) the findings once: looks for the marker before posting and after a lost answer, and
+    /// reconciles with attaches of the same run at the same moment (`Reconcile`).
     func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome
 }
 
@@ -49,7 +50,12 @@ public func tracker(for target: String, environment: [String: String]) throws(Tr
 
 /// What became of an attach.
 public struct TrackerOutcome: Sendable, Equatable {
-    public enum Action: String, Sendable { case posted, updated, unchanged, wouldPost = "would post" }
+    /// `alreadyPosted`: another attach of the run posted at the same moment; this one's post was removed.
+    public enum Action: String, Sendable {
+        case posted, updated, unchanged
+        case alreadyPosted = "already posted"
+        case wouldPost = "would post"
+    }
     public var action: Action
     /// Where it is (redacted URL), when known.
     public var location: String
@@ -108,6 +114,9 @@ public struct TrackerPost: Sendable {
     public var attachments: [TrackerAttachment]
     /// Always post a new comment, even if one for this run exists.
     public var forceNew: Bool
+    /// This attach's own mark (16 hex digits, random), in the marker as `post=` (`new=` with `forceNew`): it
+    /// tells this process's post from the same run's posts by other processes (see `Reconcile`).
+    public var nonce: String
 
     public init(
         document: FindingsDocument, title: String, report: String, reportIsMarkdown: Bool, textReport: String? = nil,
@@ -120,15 +129,17 @@ public struct TrackerPost: Sendable {
         self.textReport = textReport ?? report
         self.attachments = attachments
         self.forceNew = forceNew
+        let random = String(UInt64.random(in: .min ... .max), radix: 16)
+        nonce = String(repeating: "0", count: 16 - random.count) + random
     }
 
     /// What every post is recognized by: `memhunt:run=<id>`.
     public var runMarker: String { "memhunt:run=\(document.run.id)" }
 
-    /// The marker's text: the run and the findings' codes.
+    /// The marker's text: the run, the findings' codes and this attach's nonce.
     public var marker: String {
         let codes = Array(Set(document.findings.map(\.code))).sorted().joined(separator: ",")
-        return "\(runMarker) codes=\(codes)"
+        return "\(runMarker) codes=\(codes) \(forceNew ? "new" : "post")=\(nonce)"
     }
 
     /// The marker as an HTML comment (hidden by GitHub, GitLab and Redmine's Markdown).
@@ -175,4 +186,53 @@ public struct TrackerPost: Sendable {
 
     /// Whether a comment's text is this run's post (line endings and ADF flattening aside).
     public func isOwn(_ text: String) -> Bool { text.contains(runMarker + " ") || text.hasSuffix(runMarker) }
+
+    /// Whether a comment's text is the one this attach posted (its nonce).
+    public func isMine(_ text: String) -> Bool {
+        text.contains(" post=\(nonce)") || text.contains(" new=\(nonce)")
+    }
+
+    /// Whether two bodies say the same, whichever attach posted them (nonces aside).
+    public func sameText(_ one: String, _ other: String) -> Bool {
+        Self.withoutNonce(one) == Self.withoutNonce(other)
+    }
+
+    /// The nonce in a post's text (after ` post=` or ` new=`), if it has one.
+    public static func nonce(in text: String) -> String? {
+        for key in [" post=", " new="] {
+            var rest = Substring(text)
+            while let range = rest.range(of: key) {
+                let digits = rest[range.upperBound...].prefix { $0.isHexDigit }
+                if digits.count == 16 { return String(digits) }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return nil
+    }
+
+    /// `body` with the nonce of `existing` instead of this attach's: an edit keeps the post's mark, which the
+    /// attach that made it may still be looking for.
+    public func keepingMark(of existing: String, in body: String) -> String {
+        guard let kept = Self.nonce(in: existing) else { return body }
+        return body.replacingOccurrences(of: "=\(nonce)", with: "=\(kept)")
+    }
+
+    /// The text without its ` post=<hex>` / ` new=<hex>` nonces.
+    static func withoutNonce(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let space = rest.firstIndex(of: " ") {
+            out += rest[..<space]
+            let after = rest[rest.index(after: space)...]
+            let key = after.hasPrefix("post=") ? 5 : after.hasPrefix("new=") ? 4 : 0
+            let digits = after.dropFirst(key).prefix { $0.isHexDigit }
+            if key > 0 && digits.count == 16 {
+                rest = after.dropFirst(key + 16)
+            } else {
+                out += " "
+                rest = after
+            }
+        }
+        return out + rest
+    }
 }

@@ -37,6 +37,29 @@ import Testing
         #expect(version.stderr.contains("could not write to standard output"))
     }
 
+    /// `attach --dry-run` whose listing cannot be written is exit 2 with the reason, and does not say the dry run
+    /// went through.
+    @Test(.enabled(if: BinaryTests.binary != nil && FileManager.default.fileExists(atPath: "/dev/full")))
+    func aDryRunThatCannotBeWrittenIsExitTwo() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let saved = folder.path + "/run.json"
+        let json = try await BinaryTests.execute(
+            ["run", "--app", "JustSend", "--format", "json", "-o", saved, "Fixtures/justsend"])
+        #expect(json.status == 0)
+        for target in ["github:acme/app#12", "redmine:http://127.0.0.1:9#1"] {
+            let run = try await BinaryTests.execute(
+                ["attach", saved, "--to", target, "--dry-run"], environment: ["GITHUB_TOKEN": "t0ken"],
+                stdout: "/dev/full")
+            #expect(run.reason == .exit)
+            #expect(run.status == 2)
+            #expect(
+                run.stderr
+                    == "memhunt: exit 2: could not write to standard output: No space left on device "
+                    + "(the output is incomplete)\n")
+        }
+    }
+
     /// Standard input that cannot be read whole (larger than the limit) is an operand that failed, named once, in
     /// one true sentence; the rest of the run goes on.
     @Test(.enabled(if: BinaryTests.binary != nil && FileManager.default.fileExists(atPath: "/dev/zero")))

@@ -88,7 +88,8 @@ struct RedmineEndToEndTests {
         #expect(first.status == 0, "\(first.stderr)")
         let logData: Data = try await URLSession.shared.data(from: proxy.url("__log")).0
         let lines = try #require(JSONSerialization.jsonObject(with: logData, options: []) as? [String])
-        #expect(lines.filter { $0 == "PUT /issues/\(id).json" }.count == 1, "\(lines)")
+        // The note (its answer lost, found by its nonce, not sent again), then the attachments.
+        #expect(lines.filter { $0 == "PUT /issues/\(id).json" }.count == 2, "\(lines)")
 
         // The same findings again, straight to Redmine: the note is edited (or left), nothing is added.
         let second = await memhunt(["attach", path, "--to", "redmine:\(url)#\(id)"], environment: environment)
@@ -127,6 +128,74 @@ struct RedmineEndToEndTests {
         // The placeholder, as each format writes it (`<…>` in Markdown, `&lt;…&gt;` in HTML).
         #expect(texts.contains { $0.contains("crash-reporter-key-1") })
         #expect(texts.contains { $0.contains("/Users/<user-1>/") })
+    }
+
+    /// Ten `memhunt attach` processes of one findings document at the same moment, straight to Redmine and
+    /// through a proxy that loses the answer to the first note: one note and one set of attachments stay
+    /// (issue 26, defect 1). Each posts its note, the earliest stays, the others remove theirs; the attach whose
+    /// note stays uploads the reports. A later run of the document adds nothing.
+    @Test(.enabled(if: BinaryTests.binary != nil), arguments: [false, true])
+    func tenAttachesAtOnceLeaveOneNoteAndOneSetOfAttachments(losingTheFirstAnswer: Bool) async throws {
+        let (url, key) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await findings(directory)
+        let (created, issue) = try await api(
+            "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt ten at once"}}"#)
+        #expect(created == 201)
+        let id = try #require((issue["issue"] as? [String: Any])?["id"] as? Int)
+        let proxy =
+            losingTheFirstAnswer
+            ? try await FaultServer(
+                script: "drop_proxy.py", arguments: ["--upstream", url, "--drop", "PUT /issues/\(id).json"]) : nil
+        defer { proxy?.stop() }
+        let target = "redmine:" + (proxy.map { "http://127.0.0.1:\($0.port)" } ?? url) + "#\(id)"
+        let runs = try await withThrowingTaskGroup(of: (status: Int32, stderr: String).self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    let run = try await BinaryTests.execute(
+                        ["attach", path, "--to", target], environment: ["REDMINE_API_KEY": key])
+                    return (run.status, run.stderr)
+                }
+            }
+            var runs: [(status: Int32, stderr: String)] = []
+            for try await run in group { runs.append(run) }
+            return runs
+        }
+        #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
+        #expect(runs.filter { $0.stderr.contains(": posted ") }.count == 1, "\(runs.map(\.stderr))")
+        #expect(
+            runs.allSatisfy {
+                $0.stderr.contains(": posted ") || $0.stderr.contains(": already posted ")
+                    || $0.stderr.contains(": unchanged ")
+            })
+        if let proxy {
+            let data: Data = try await URLSession.shared.data(from: proxy.url("__log")).0
+            let lines = try #require(JSONSerialization.jsonObject(with: data, options: []) as? [String])
+            #expect(lines.filter { $0 == "PUT /issues/\(id).json" }.count >= 2, "\(lines)")
+        }
+
+        func read() async throws -> (notes: [String], files: [String], journals: Int) {
+            let (status, read) = try await api("GET", "/issues/\(id).json?include=journals,attachments")
+            #expect(status == 200)
+            let object = try #require(read["issue"] as? [String: Any])
+            let journals = object["journals"] as? [[String: Any]] ?? []
+            let notes = journals.compactMap { $0["notes"] as? String }.filter { !$0.isEmpty }
+            let files = (object["attachments"] as? [[String: Any]] ?? []).compactMap { $0["filename"] as? String }
+            return (notes, files.sorted(), journals.count)
+        }
+        let after = try await read()
+        #expect(after.notes.count == 1)
+        #expect(after.notes.first?.contains("<!-- memhunt:run=") == true)
+        #expect(after.files.count == 2 && Set(after.files).count == 2, "\(after.files)")
+        #expect(after.files.contains { $0.hasSuffix(".md") } && after.files.contains { $0.hasSuffix(".html") })
+
+        let again = await memhunt(
+            ["attach", path, "--to", "redmine:\(url)#\(id)"], environment: ["REDMINE_API_KEY": key])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains(": unchanged \(url)/issues/\(id)"))
+        let later = try await read()
+        #expect(later.notes == after.notes && later.files == after.files && later.journals == after.journals)
     }
 
     @Test func aNewIssueIsOpenedOnceAndFoundAgain() async throws {

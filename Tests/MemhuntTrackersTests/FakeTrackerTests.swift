@@ -81,6 +81,26 @@ import Testing
         #expect(bodies.filter { $0.contains("memhunt:run=0a1b2c3d-run ") }.count == 2)
     }
 
+    /// Ten attaches of one run at the same moment, each listing before any posts (the fake's "race" repository
+    /// lists a comment only a second after it was made, as a lagging list does): one comment stays, the earliest;
+    /// each of the others removed its own once it showed.
+    @Test func tenAttachesAtOnceLeaveOneComment() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        let actions = try await concurrently(10, environment(server)) { "github:acme/race#7" }
+        #expect(actions.filter { $0 == .posted }.count == 1)
+        #expect(actions.filter { $0 == .alreadyPosted || $0 == .unchanged }.count == 9)
+        let bodies = try await comments(server, "acme/race#7")
+        #expect(bodies.count == 1)
+        #expect(bodies.first?.contains("memhunt:run=0a1b2c3d-run ") == true)
+        let requests = try #require(try await state(server)["requests"] as? [String])
+        // Each attach that posted a later comment removed it.
+        let removed = actions.filter { $0 == .alreadyPosted }.count
+        #expect(requests.filter { $0 == "POST /repos/acme/race/issues/7/comments" }.count == 1 + removed)
+        #expect(requests.filter { $0.hasPrefix("DELETE /repos/acme/race/issues/comments/") }.count == removed)
+        #expect(try await attach("github:acme/race#7", server).action == .unchanged)
+    }
+
     @Test func aLostAnswerIsCheckedNotPostedTwice() async throws {
         let server = try await fake()
         defer { server.stop() }
@@ -184,6 +204,25 @@ import Testing
     func state(_ server: FaultServer) async throws -> [String: Any] {
         let data: Data = try await URLSession.shared.data(from: server.url("__state")).0
         return try #require(JSONSerialization.jsonObject(with: data, options: []) as? [String: Any])
+    }
+
+    /// Ten attaches at the same moment (the "race" project's list lags a second): one note stays. The
+    /// removed notes' uploads stay in the project, linked from nothing.
+    @Test func tenAttachesAtOnceLeaveOneNote() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        let environment = ["GITLAB_TOKEN": Self.token, "MEMHUNT_GITLAB_URL": "http://127.0.0.1:\(server.port)"]
+        let actions = try await concurrently(10, environment) { "gitlab:group/race#2" }
+        #expect(actions.filter { $0 == .posted }.count == 1)
+        // An attach that started late finds the note; the others posted and removed theirs.
+        let removed = actions.filter { $0 == .alreadyPosted }.count
+        #expect(removed + actions.filter { $0 == .unchanged }.count == 9)
+        let state = try await state(server)
+        let notes = try #require((state["notes"] as? [String: [String]])?["group/race#2"])
+        #expect(notes.count == 1)
+        #expect(notes.first?.contains("**Attachments:** [memhunt-0a1b2c3d.md](/uploads/") == true)
+        #expect((state["uploads"] as? [String])?.count == 2 * (1 + removed))
+        #expect(try await attach("gitlab:group/race#2", server).action == .unchanged)
     }
 
     @Test func aNoteLinksItsUploadsAndARerunEditsIt() async throws {
@@ -290,6 +329,25 @@ import Testing
         }
     }
 
+    /// Ten attaches at the same moment (RACE-* keys list a comment a second late): one comment stays, and the
+    /// reports are attached once, by the attach whose comment stayed.
+    @Test func tenAttachesAtOnceLeaveOneCommentAndOneSetOfFiles() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        let environment = [
+            "JIRA_EMAIL": "dev@example.com", "JIRA_API_TOKEN": Self.token,
+            "MEMHUNT_JIRA_URL": "http://127.0.0.1:\(server.port)",
+        ]
+        let actions = try await concurrently(10, environment) { "jira:RACE-1" }
+        #expect(actions.filter { $0 == .posted }.count == 1)
+        #expect(actions.filter { $0 == .alreadyPosted || $0 == .unchanged }.count == 9)
+        let state = try await issue(server, "RACE-1")
+        #expect((state["comments"] as? [[String: Any]])?.count == 1)
+        #expect(
+            (state["attachments"] as? [String])?.sorted() == ["memhunt-0a1b2c3d.html", "memhunt-0a1b2c3d.md"])
+        #expect(try await attach("jira:RACE-1", server).action == .unchanged)
+    }
+
     @Test func refusalsCarryJirasErrorMessages() async throws {
         let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
         defer { server.stop() }
@@ -311,5 +369,28 @@ import Testing
             #expect(error.description.contains("The attachment is too large."))
             #expect(!error.description.contains(Self.token))
         }
+    }
+}
+
+/// `count` attaches of the sample document to `target()` at the same moment, each with its own session (as
+/// separate processes have); their outcomes.
+func concurrently(
+    _ count: Int, _ environment: [String: String], _ target: @escaping @Sendable () -> String
+) async throws -> [TrackerOutcome.Action] {
+    var configuration = HTTPConfiguration()
+    configuration.baseDelay = 0.01
+    let fast = configuration
+    return try await withThrowingTaskGroup(of: TrackerOutcome.Action.self) { group in
+        for _ in 0..<count {
+            group.addTask {
+                try await Attacher.attach(
+                    sampleDocument(), to: target(), environment: environment, options: AttachOptions(),
+                    configuration: fast
+                ).action
+            }
+        }
+        var actions: [TrackerOutcome.Action] = []
+        for try await action in group { actions.append(action) }
+        return actions
     }
 }

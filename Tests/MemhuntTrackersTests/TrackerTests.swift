@@ -136,7 +136,7 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
         post.document.findings[0].title = String(repeating: "a long info title ", count: 5)
         let whole = post.body(limit: 1_000_000, markerLine: post.hiddenMarker, attached: true)
         #expect(whole.contains(post.report))
-        #expect(whole.hasSuffix("<!-- memhunt:run=0a1b2c3d-run codes=a.low,b.high -->"))
+        #expect(whole.hasSuffix("<!-- memhunt:run=0a1b2c3d-run codes=a.low,b.high post=\(post.nonce) -->"))
         // A limit that folds one finding away: the info one goes, the critical one stays.
         let limit = try #require(
             stride(from: whole.count - 1, to: 0, by: -1).first {
@@ -151,6 +151,33 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
         #expect(folded.hasSuffix(post.hiddenMarker))
         #expect(post.isOwn(folded))
         #expect(!post.isOwn(folded.replacingOccurrences(of: "0a1b2c3d-run", with: "0a1b2c3d-runX")))
+    }
+
+    /// Each attach marks its post with a nonce of its own: it finds its post among the run's posts by other
+    /// processes, and bodies that differ only in their nonces say the same.
+    @Test func eachAttachMarksItsPostWithItsOwnNonce() throws {
+        let one = try Attacher.post(sampleDocument(), options: AttachOptions())
+        let other = try Attacher.post(sampleDocument(), options: AttachOptions())
+        let forced = try Attacher.post(sampleDocument(), options: AttachOptions(forceNew: true))
+        #expect(one.nonce.count == 16 && one.nonce.allSatisfy(\.isHexDigit))
+        #expect(one.nonce != other.nonce)
+        let mine = one.body(limit: 100_000, markerLine: one.hiddenMarker, attached: true)
+        let theirs = other.body(limit: 100_000, markerLine: other.hiddenMarker, attached: true)
+        #expect(mine.hasSuffix("codes=a.low,b.high post=\(one.nonce) -->"))
+        #expect(forced.marker.hasSuffix("codes=a.low,b.high new=\(forced.nonce)"))
+        #expect(one.isOwn(theirs) && one.isMine(mine) && !one.isMine(theirs))
+        #expect(forced.isMine(forced.hiddenMarker) && !one.isMine(forced.hiddenMarker))
+        #expect(mine != theirs && one.sameText(mine, theirs))
+        #expect(!one.sameText(mine, theirs + "x"))
+        // A marker written before nonces existed says the same as one with a nonce.
+        #expect(one.sameText(mine, mine.replacingOccurrences(of: " post=\(one.nonce)", with: "")))
+        // Other `post=` words are text: only 16 hex digits after the space are a nonce.
+        #expect(TrackerPost.withoutNonce("a post=abc b post=0123456789abcdef c") == "a post=abc b c")
+        #expect(TrackerPost.nonce(in: theirs) == other.nonce)
+        #expect(TrackerPost.nonce(in: "no mark here") == nil)
+        // An edit keeps the mark of the post it edits.
+        #expect(one.keepingMark(of: theirs, in: mine) == theirs)
+        #expect(one.keepingMark(of: "no mark", in: mine) == mine)
     }
 
     @Test func textileShowsTheTextReportPreformattedAndFoldsInTextile() throws {

@@ -9,6 +9,7 @@ reaches end of file. It answers with GitHub's documented request and error shape
   GET  /repos/O/R/issues/N/comments   the comments, 2 per page, with Link: <...>; rel="next"
   POST /repos/O/R/issues/N/comments   201 + Location, the comment; a body over the limit: GitHub's 422
   PATCH /repos/O/R/issues/comments/ID 200, the comment
+  DELETE /repos/O/R/issues/comments/ID 204 No Content (404 when there is no such comment)
   GET  /repos/O/R/issues?labels=...   the issues (2 per page, Link)
   POST /repos/O/R/issues              201 + Location, {"number", "html_url", ...}
   PATCH /repos/O/R/issues/N           200
@@ -16,7 +17,8 @@ reaches end of file. It answers with GitHub's documented request and error shape
 Repositories named for a fault: "missing" (404 Not Found), "limited" (the first POST: 429 with Retry-After:
 1), "secondary" (the first POST: 403 secondary rate limit with retry-after: 1), "primary" (every POST: 403
 with x-ratelimit-remaining: 0), "lost" (the first POST is done, then the connection closes without an
-answer), "strict" (body limit 200 characters instead of 65,536), "big" (every POST: 413).
+answer), "strict" (body limit 200 characters instead of 65,536), "big" (every POST: 413), "race" (a list lags:
+it leaves out the comments of the last second, so attaches started together all look before any of them posts).
 
 GitLab (under /api/v4, PRIVATE-TOKEN auth: 401 {"message": "401 Unauthorized"}):
 
@@ -24,10 +26,12 @@ GitLab (under /api/v4, PRIVATE-TOKEN auth: 401 {"message": "401 Unauthorized"}):
                                            2 per page with X-Next-Page
   POST /api/v4/projects/P/issues/N/notes   201, the note
   PUT  /api/v4/projects/P/issues/N/notes/ID 200
+  DELETE /api/v4/projects/P/issues/N/notes/ID 204 No Content (404 when there is no such note)
   POST /api/v4/projects/P/uploads          multipart field "file": 201 {"markdown": "[name](/uploads/...)"}
   projects ending in "missing" (404 {"message": "404 Project Not Found"}), "limited" (the first POST: 429
   with Retry-After: 1, {"message": {"error": "This endpoint has been requested too many times..."}}),
-  "big" (uploads: 413), "lost" (the first note POST is done and its answer lost).
+  "big" (uploads: 413), "lost" (the first note POST is done and its answer lost), "race" (a list of the notes
+  leaves out those of the last second).
 
 Jira (under /rest/api/2 and /rest/api/3, Basic auth with the token as the API token: 401 otherwise):
 
@@ -35,10 +39,15 @@ Jira (under /rest/api/2 and /rest/api/3, Basic auth with the token as the API to
   POST .../issue/KEY/comment         201; v3 refuses a string body: 400 {"errorMessages":[],"errors":{"comment":
                                      "Comment body is not valid!"}}; v2 refuses an object
   PUT  .../issue/KEY/comment/ID      200
-  GET  .../issue/KEY?fields=attachment  {"fields": {"attachment": [{"filename"}]}}
-  POST .../issue/KEY/attachments     403 without X-Atlassian-Token: no-check; part "file"; 200 and an array
+  DELETE .../issue/KEY/comment/ID    204 No Content (404 when there is no such comment)
+  GET  .../issue/KEY?fields=attachment  {"fields": {"attachment": [{"id", "filename"}]}}
+  POST .../issue/KEY/attachments     403 without X-Atlassian-Token: no-check; part "file"; 200 and an array of
+                                     {"id", "filename"}
+  DELETE .../attachment/ID           204 No Content (404 when there is no such attachment)
   keys: NOPE-* (404 "Issue does not exist or you do not have permission to see it."), LIM-* (the first
-  POST: 429 with Retry-After: 1 and X-RateLimit-Reset), BIG-* (attachments: 413).
+  POST: 429 with Retry-After: 1 and X-RateLimit-Reset), BIG-* (attachments: 413), RACE-* (a list of the
+  comments leaves out those of the last second).
+Comments carry "created_at" (GitHub, GitLab) or "created" (Jira), as the real APIs do.
 
 POST /hook records the request's headers and body (GET /__hooks lists them) and answers 204.
 GET /__state answers {"comments": {"O/R#N": [bodies]}, "issues": {"O/R": [{number, title, body, labels}]},
@@ -50,6 +59,7 @@ import json
 import os
 import sys
 import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -60,10 +70,24 @@ REQUESTS = []
 HOOKS = []
 NOTES = {}  # GitLab: "P#N" -> list of {id, body, system}
 UPLOADS = []
-JIRA = {}  # KEY -> {"comments": [{id, body}], "attachments": [names]}
+JIRA = {}  # KEY -> {"comments": [{id, body, created}], "attachments": [names], "files": [{id, filename}]}
 FAULTS_USED = set()
 NEXT_ID = [1000]
 DOCS = "https://docs.github.com/rest"
+LAG = 1.0  # seconds a "race" list lags behind
+
+
+def listed(items, lagging):
+    """The items without their creation time ("t"), those of the last LAG seconds left out when lagging."""
+    cutoff = time.monotonic() - LAG
+    return [{k: v for k, v in i.items() if k != "t"} for i in items if not lagging or i.get("t", 0) <= cutoff]
+
+
+def now(jira=False):
+    stamp = time.time()
+    if jira:
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(stamp)) + ".%03d+0000" % int(stamp % 1 * 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -163,13 +187,13 @@ class Handler(BaseHTTPRequestHandler):
         if len(parts) == 6 and parts[3] == "issues" and parts[5] == "comments":
             key = f"{repo}#{parts[4]}"
             with LOCK:
-                items = [dict(id=c["id"], body=c["body"], html_url=f"{base}/{repo}/issues/{parts[4]}#issuecomment-{c['id']}") for c in COMMENTS.get(key, [])]
+                items = [dict(id=c["id"], body=c["body"], created_at=c["created_at"], html_url=f"{base}/{repo}/issues/{parts[4]}#issuecomment-{c['id']}") for c in listed(COMMENTS.get(key, []), name == "race")]
             if self.command == "GET":
                 return self.page(items, query, url.path)
             if self.command == "POST":
                 with LOCK:
                     NEXT_ID[0] += 1
-                    comment = {"id": NEXT_ID[0], "body": payload["body"]}
+                    comment = {"id": NEXT_ID[0], "body": payload["body"], "created_at": now(), "t": time.monotonic()}
                     COMMENTS.setdefault(key, []).append(comment)
                 if first and name == "lost":
                     self.close_connection = True
@@ -184,7 +208,15 @@ class Handler(BaseHTTPRequestHandler):
                     for c in comments:
                         if str(c["id"]) == parts[5]:
                             c["body"] = payload["body"]
-                            return self.answer(200, c)
+                            return self.answer(200, listed([c], False)[0])
+            return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
+        if len(parts) == 6 and parts[3] == "issues" and parts[4] == "comments" and self.command == "DELETE":
+            with LOCK:
+                for comments in COMMENTS.values():
+                    for c in list(comments):
+                        if str(c["id"]) == parts[5]:
+                            comments.remove(c)
+                            return self.answer(204)
             return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
         # /repos/O/R/issues
         if len(parts) == 4 and parts[3] == "issues":
@@ -222,6 +254,15 @@ class Handler(BaseHTTPRequestHandler):
         if auth != expected:
             return self.answer(401, {"errorMessages": ["You are not authenticated. Authentication required to perform this operation."], "errors": {}})
         parts = url.path.split("/")[3:]  # ["2"|"3", "issue", KEY, ...]
+        if len(parts) == 3 and parts[1] == "attachment" and self.command == "DELETE":
+            with LOCK:
+                for issue in JIRA.values():
+                    for f in list(issue["files"]):
+                        if f["id"] == parts[2]:
+                            issue["files"].remove(f)
+                            issue["attachments"] = [g["filename"] for g in issue["files"]]
+                            return self.answer(204)
+            return self.answer(404, {"errorMessages": ["The attachment does not exist."], "errors": {}})
         version, key, rest = parts[0], parts[2], parts[3:]
         if key.startswith("NOPE-"):
             return self.answer(404, {"errorMessages": ["Issue does not exist or you do not have permission to see it."], "errors": {}})
@@ -230,11 +271,13 @@ class Handler(BaseHTTPRequestHandler):
             first = mutating and ("jira:" + key) not in FAULTS_USED
             if first:
                 FAULTS_USED.add("jira:" + key)
-            issue = JIRA.setdefault(key, {"comments": [], "attachments": []})
+            issue = JIRA.setdefault(key, {"comments": [], "attachments": [], "files": []})
         if first and key.startswith("LIM-"):
             return self.answer(429, {"errorMessages": ["Rate limit exceeded."], "errors": {}}, {"Retry-After": "1", "X-RateLimit-Reset": "2026-01-01T00:00Z"})
         if rest == [] and self.command == "GET":
-            return self.answer(200, {"key": key, "fields": {"attachment": [{"filename": n} for n in issue["attachments"]]}})
+            with LOCK:
+                files = [dict(f) for f in issue["files"]]
+            return self.answer(200, {"key": key, "fields": {"attachment": files}})
         if rest == ["attachments"] and self.command == "POST":
             if self.headers.get("X-Atlassian-Token") != "no-check":
                 return self.answer(403, {"errorMessages": ["XSRF check failed"], "errors": {}})
@@ -248,14 +291,26 @@ class Handler(BaseHTTPRequestHandler):
             if not names:
                 return self.answer(400, {"errorMessages": ["no file part"], "errors": {}})
             with LOCK:
-                issue["attachments"] += names
-            return self.answer(200, [{"id": str(i), "filename": n} for i, n in enumerate(names)])
+                added = []
+                for n in names:
+                    NEXT_ID[0] += 1
+                    added.append({"id": str(NEXT_ID[0]), "filename": n})
+                issue["files"] += added
+                issue["attachments"] = [f["filename"] for f in issue["files"]]
+            return self.answer(200, added)
         if rest and rest[0] == "comment":
             if self.command == "GET":
                 start = int(query.get("startAt", ["0"])[0])
                 with LOCK:
-                    comments = list(issue["comments"])
+                    comments = listed(issue["comments"], key.startswith("RACE-"))
                 return self.answer(200, {"startAt": start, "maxResults": 2, "total": len(comments), "comments": comments[start:start + 2]})
+            if self.command == "DELETE" and len(rest) == 2:
+                with LOCK:
+                    for comment in list(issue["comments"]):
+                        if comment["id"] == rest[1]:
+                            issue["comments"].remove(comment)
+                            return self.answer(204)
+                return self.answer(404, {"errorMessages": ["Can not find a comment for the id: %s." % rest[1]], "errors": {}})
             payload = json.loads(raw) if raw else {}
             body = payload.get("body")
             if version == "3" and not isinstance(body, dict):
@@ -265,15 +320,15 @@ class Handler(BaseHTTPRequestHandler):
             if self.command == "POST" and len(rest) == 1:
                 with LOCK:
                     NEXT_ID[0] += 1
-                    comment = {"id": str(NEXT_ID[0]), "body": body}
+                    comment = {"id": str(NEXT_ID[0]), "body": body, "created": now(jira=True), "t": time.monotonic()}
                     issue["comments"].append(comment)
-                return self.answer(201, comment)
+                return self.answer(201, listed([comment], False)[0])
             if self.command == "PUT" and len(rest) == 2:
                 with LOCK:
                     for comment in issue["comments"]:
                         if comment["id"] == rest[1]:
                             comment["body"] = body
-                            return self.answer(200, comment)
+                            return self.answer(200, listed([comment], False)[0])
         return self.answer(404, {"errorMessages": ["Not found"], "errors": {}})
 
     def gitlab(self, url, query, raw):
@@ -310,33 +365,42 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 notes = NOTES.setdefault(key, [{"id": 1, "body": "changed the description", "system": True}])
             if self.command == "GET" and len(parts) == 3:
+                with LOCK:
+                    notes = listed(NOTES[key], project.endswith("race"))
                 ordered = notes if query.get("sort", ["desc"])[0] == "asc" else list(reversed(notes))
                 per = min(int(query.get("per_page", ["20"])[0]), 2)
                 number = int(query.get("page", ["1"])[0])
                 headers = {"X-Next-Page": str(number + 1) if number * per < len(ordered) else ""}
                 return self.answer(200, ordered[(number - 1) * per: number * per], headers)
+            if self.command == "DELETE" and len(parts) == 4:
+                with LOCK:
+                    for note in list(NOTES[key]):
+                        if str(note["id"]) == parts[3] and not note["system"]:
+                            NOTES[key].remove(note)
+                            return self.answer(204)
+                return self.answer(404, {"message": "404 Note Not Found"})
             payload = json.loads(raw) if raw else {}
             if not payload.get("body"):
                 return self.answer(400, {"message": "400 (Bad request) \"body\" not given"})
             if self.command == "POST" and len(parts) == 3:
                 with LOCK:
                     NEXT_ID[0] += 1
-                    note = {"id": NEXT_ID[0], "body": payload["body"], "system": False}
-                    notes.append(note)
+                    note = {"id": NEXT_ID[0], "body": payload["body"], "system": False, "created_at": now(), "t": time.monotonic()}
+                    NOTES[key].append(note)
                 if first and project.endswith("lost"):
                     self.close_connection = True
                     self.connection.shutdown(2)
                     return
-                return self.answer(201, note)
+                return self.answer(201, listed([note], False)[0])
             if self.command == "PUT" and len(parts) == 4:
                 with LOCK:
                     for note in notes:
                         if str(note["id"]) == parts[3]:
                             note["body"] = payload["body"]
-                            return self.answer(200, note)
+                            return self.answer(200, listed([note], False)[0])
         return self.answer(404, {"message": "404 Not found"})
 
-    do_GET = do_POST = do_PATCH = do_PUT = handle_any
+    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = handle_any
 
 
 def main():

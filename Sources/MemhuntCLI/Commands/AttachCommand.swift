@@ -54,6 +54,8 @@ struct AttachCommand: MemhuntCommand {
         do {
             let outcome = try await Attacher.attach(
                 document, to: target, environment: console.environment, options: options, print: stdout.write)
+            // A listing that could not be written is no dry run: `Memhunt.main` says why, once, and exits 2.
+            if options.dryRun && stdout.failure != nil { return .couldNotRun }
             let verb = options.dryRun ? "dry run, nothing sent" : outcome.action.rawValue
             console.note("memhunt: attach \(target): \(verb) \(outcome.location)")
             return .success
