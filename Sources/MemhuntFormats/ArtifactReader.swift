@@ -305,7 +305,9 @@ public enum ArtifactReader {
         if has("\"memoryStatus\""), has("\"processes\"") { return .jetsamEvent }
         if has("Diagnostics\"") && has("\"callStackTree\"") { return .diagnosticPayload }
         if has("\"memoryMetrics\"") || has("\"applicationExitMetrics\"") { return .metricPayload }
-        if has("\"bytes per unit\"") || has("\"total footprint\"") || (has("\"phys_footprint\"") && has("\"processes\"")) {
+        if has("\"bytes per unit\"") || has("\"total footprint\"")
+            || (has("\"phys_footprint\"") && has("\"processes\""))
+        {
             return .footprintJSON
         }
         return nil

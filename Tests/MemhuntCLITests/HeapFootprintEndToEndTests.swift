@@ -73,9 +73,10 @@ import Testing
     }
 
     @Test func aRunReadsTheHeapsAsGrowthPerVisit() async throws {
-        let heaps = [1, 2, 4].map { "Fixtures/heap/faq-visit-\($0).heap.txt" } + [
-            "Fixtures/heap/faq-visit-3.sortBySize.heap.txt"
-        ]
+        let heaps =
+            [1, 2, 4].map { "Fixtures/heap/faq-visit-\($0).heap.txt" } + [
+                "Fixtures/heap/faq-visit-3.sortBySize.heap.txt"
+            ]
         let run = await memhunt(["run", "--playbook", "navigation-growth", "--format", "json"] + heaps)
         let document = try FindingsDocument.decode(Array(run.stdout.utf8))
         let grew = try #require(document.findings.first { $0.code == "heap.grew" })
@@ -106,7 +107,10 @@ import Testing
         #expect(cutHeap.diagnostics.contains { $0.hasPrefix("line 43: the file ends inside this row") })
         let cutJSON = try #require(document.artifacts.first { $0.source.hasSuffix("cut.footprint.json") })
         #expect(cutJSON.status == .error && cutJSON.kind == .footprintJSON)
-        #expect(cutJSON.diagnostics == ["line 104: footprint JSON is not valid JSON: truncated: JSON ends before the closing '}'"])
+        #expect(
+            cutJSON.diagnostics == [
+                "line 104: footprint JSON is not valid JSON: truncated: JSON ends before the closing '}'"
+            ])
         // The two heaps are still compared.
         #expect(document.facts["heap.heaps"] == 2)
         #expect(document.facts["heap.nodes"] == 101_163)

@@ -23,7 +23,8 @@ import Testing
         #expect(step.facts["heap.growthMB"] == 0.5)
         let finding = try #require(result.findings.first { $0.code == "heap.grew" })
         #expect(
-            finding.title == "FAQ (Swift, AluminumWeight) gained 900 instances over 4 heaps (+300 per visit) and kept them")
+            finding.title
+                == "FAQ (Swift, AluminumWeight) gained 900 instances over 4 heaps (+300 per visit) and kept them")
         #expect(finding.detail.contains("FAQ (Swift, AluminumWeight) 300 → 1,200 (0.1 MB in the last heap)"))
         #expect(finding.detail.contains("Non-object blocks (allocations of no class) gained 1,800 as well."))
         #expect(finding.evidence.map(\.line) == [41, 40])
@@ -94,7 +95,10 @@ import Testing
         #expect(result.findings.allSatisfy { $0.check != "footprint-json" })
         let step = try #require(result.steps.first { $0.step.id == "simulator-repro" })
         let bars = try #require(step.presentation.series.first { $0.id == "footprint-categories" })
-        #expect(bars.points.map(\.label) == ["MALLOC_SMALL", "MALLOC_LARGE", "MALLOC_NANO", "Untagged", "IOSurface", "CoreAnimation"])
+        #expect(
+            bars.points.map(\.label) == [
+                "MALLOC_SMALL", "MALLOC_LARGE", "MALLOC_NANO", "Untagged", "IOSurface", "CoreAnimation",
+            ])
     }
 
     /// Several processes and the subject named: the subject's is read, whatever is largest.
@@ -112,8 +116,25 @@ import Testing
         #expect(named.facts["footprint.process"] == "AluminumWeight [5120]")
         #expect(named.facts["footprint.footprintMB"] == 100)
         let unnamed = try await Hunt.run([dir.path], app: nil)
-        #expect(unnamed.steps.contains { step in
-            step.presentation.headline.contains { $0.text.hasSuffix("(the largest of the file's processes: no app was named)") }
-        })
+        #expect(
+            unnamed.steps.contains { step in
+                step.presentation.headline.contains {
+                    $0.text.hasSuffix("(the largest of the file's processes: no app was named)")
+                }
+            })
+    }
+}
+
+extension HeapFootprintStepsTests {
+    /// A heap with its total but no class table is no evidence that no class grew.
+    @Test func aHeapWithoutItsTableComparesNothing() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("a.heap.txt", "Process:         Demo [7]\nAll zones: 10 nodes (640 bytes)\n")
+        try dir.write("b.heap.txt", "Process:         Demo [7]\nAll zones: 900 nodes (57600 bytes)\n")
+        let result = try await Hunt.run([dir.path], app: nil, playbook: "navigation-growth")
+        #expect(result.facts["heap.heaps"] == 2 && result.facts["heap.nodes"] == 900)
+        #expect(result.facts["heap.classes"] == nil && result.facts["heap.grownClasses"] == nil)
+        #expect(result.findings.allSatisfy { $0.check != "heap" })
     }
 }

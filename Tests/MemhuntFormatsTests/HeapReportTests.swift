@@ -60,7 +60,8 @@ import Testing
     @Test func aDifferenceIsReadAsItsTable() throws {
         let report = try Self.report(try Repo.bytes("heap/faq-visit-4.diffFrom-visit-1.heap.txt"))
         #expect(report.nodes == 2703 && report.bytes == 489_696)
-        #expect(report.classes.map(\.className) == ["non-object", "FAQ", "_ContiguousArrayStorage<AluminumWeight.FAQ>"])
+        #expect(
+            report.classes.map(\.className) == ["non-object", "FAQ", "_ContiguousArrayStorage<AluminumWeight.FAQ>"])
         #expect(report.classes.map(\.count) == [1800, 900, 3])
     }
 
@@ -75,7 +76,8 @@ import Testing
 
     /// A file cut inside a row: the row is named by its line and left out; the rows before it read.
     @Test func aRowCutMidLineIsNamed() throws {
-        let report = try Self.report(Self.head + "       2         64      32.0   Thing                 Swift   Demo\n       1     ")
+        let report = try Self.report(
+            Self.head + "       2         64      32.0   Thing                 Swift   Demo\n       1     ")
         #expect(report.classes.map(\.className) == ["Thing"])
         #expect(report.unreadable == ["line 7: the file ends inside this row ('1'); not read"])
     }

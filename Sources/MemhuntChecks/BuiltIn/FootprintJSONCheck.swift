@@ -199,7 +199,8 @@ struct FootprintJSONCheck: Check {
                     + "R² \(format2(minR2))). It climbs and does not come back within the samples."
                     + (chosen ? " The process is the largest of the file's: no app was named." : "") + unread,
                 evidence: evidence,
-                next: .collect(.heap, "A heap report of a memgraph after each visit says which class gains the objects."))
+                next: .collect(
+                    .heap, "A heap report of a memgraph after each visit says which class gains the objects."))
         } else {
             output.emit(
                 Code.steady,

@@ -37,7 +37,8 @@ struct HeapCheck: Check {
             "Instances of that class added per visit, when the heaps are a known number of visits apart.",
             measure: true)
         static let growthMB = FactDescription(
-            "heap.growthMB", .megabytes, "The change of the heap's bytes ('All zones') from the first heap to the last.")
+            "heap.growthMB", .megabytes, "The change of the heap's bytes ('All zones') from the first heap to the last."
+        )
     }
 
     /// The findings it emits, declared once for the description and the body.
@@ -132,7 +133,8 @@ struct HeapCheck: Check {
             output.event(
                 "heap report: \(report.nodes.map { FactValue.grouped($0) + " nodes" } ?? "its class table")", of: each)
         }
-        guard reports.count >= 2 else { return output }
+        // A heap without its class table says nothing of its classes: no comparison of counts then.
+        guard reports.count >= 2, reports.allSatisfy({ $0.1.hasTable }) else { return output }
         let (firstArtifact, first) = reports[0]
         let steps = reports.map { Self.tallies($0.1) }
         let threshold = max(1, context.int("min_instances"))

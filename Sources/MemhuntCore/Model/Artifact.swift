@@ -95,8 +95,10 @@ extension Artifact {
         case .repro(.changeLog(let summary))?: summary.firstTimestamp
         case .repro(.heap(let report))?: report.date
         case .repro(.footprintJSON(let report))?:
-            report.snapshots.lazy.compactMap { $0.time != nil && $0.timeText?.contains("-") == true ? $0.timeText : nil }
-                .first
+            report.snapshots.lazy.compactMap {
+                $0.time != nil && $0.timeText?.contains("-") == true ? $0.timeText : nil
+            }
+            .first
         default: nil
         }
     }

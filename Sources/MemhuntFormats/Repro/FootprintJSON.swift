@@ -156,7 +156,9 @@ public struct FootprintJSON: Sendable, Hashable {
         }
         report.pageSize = value["page size"].flatMap(whole)
         for key in ["errors", "warnings"] {
-            for message in value[key]?.elements ?? [] { if let text = message.string { report.toolMessages.append(text) } }
+            for message in value[key]?.elements ?? [] {
+                if let text = message.string { report.toolMessages.append(text) }
+            }
         }
         let scale = report.bytesPerUnit
         func bytes(_ field: JSONValue?, _ place: String) -> Int? {
@@ -168,7 +170,8 @@ public struct FootprintJSON: Sendable, Hashable {
             return number
         }
         func snapshot(_ object: JSONValue, _ place: String) -> FootprintSnapshot {
-            var shot = FootprintSnapshot(totalFootprintBytes: bytes(object["total footprint"], place + "total footprint"))
+            var shot = FootprintSnapshot(
+                totalFootprintBytes: bytes(object["total footprint"], place + "total footprint"))
             if let start = object["start_time"] {
                 if let date = start["date"]?.string {
                     shot.timeText = date
@@ -197,7 +200,8 @@ public struct FootprintJSON: Sendable, Hashable {
                 }
                 var process = FootprintJSONProcess(name: entry["name"]?.string, pid: entry["pid"].flatMap(whole))
                 process.footprintBytes = bytes(entry["footprint"], at + ".footprint")
-                process.physFootprintBytes = bytes(entry["auxiliary"]?["phys_footprint"], at + ".auxiliary.phys_footprint")
+                process.physFootprintBytes = bytes(
+                    entry["auxiliary"]?["phys_footprint"], at + ".auxiliary.phys_footprint")
                 process.peakBytes = bytes(
                     entry["auxiliary"]?["phys_footprint_peak"], at + ".auxiliary.phys_footprint_peak")
                 for member in entry["categories"]?.members ?? [] {
@@ -216,8 +220,9 @@ public struct FootprintJSON: Sendable, Hashable {
                             regions: member.value["regions"].flatMap(whole)))
                 }
                 if process.bytes == nil {
-                    note("\(at)\(process.name.map { " (\($0))" } ?? ""): no footprint (neither 'footprint' nor "
-                        + "'auxiliary.phys_footprint')")
+                    note(
+                        "\(at)\(process.name.map { " (\($0))" } ?? ""): no footprint (neither 'footprint' nor "
+                            + "'auxiliary.phys_footprint')")
                 }
                 shot.processes.append(process)
             }

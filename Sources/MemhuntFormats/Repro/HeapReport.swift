@@ -230,18 +230,21 @@ public struct HeapReport: Sendable, Hashable {
         var fields: [Substring] = []
         var start = rest.startIndex
         var index = rest.startIndex
-        var spaces = 0
+        // The run of blanks before `index`: where it began, and its width (a tab is a column break on its own).
+        var run: String.Index?
+        var width = 0
         while index < rest.endIndex {
             let character = rest[index]
             if character == " " || character == "\t" {
-                spaces += character == "\t" ? 2 : 1
+                if run == nil { run = index }
+                width += character == "\t" ? 2 : 1
             } else {
-                if spaces >= 2 {
-                    let end = rest.index(index, offsetBy: -spaces)
+                if width >= 2, let end = run {
                     fields.append(ReproText.trimmed(rest[start..<end]))
                     start = index
                 }
-                spaces = 0
+                run = nil
+                width = 0
             }
             index = rest.index(after: index)
         }
@@ -254,7 +257,9 @@ public struct HeapReport: Sendable, Hashable {
             binary = fields[fields.count - 1]
             fields.removeLast(2)
         } else if fields.count >= 2 {
-            if types.contains(fields[fields.count - 1]) { type = fields[fields.count - 1] } else {
+            if types.contains(fields[fields.count - 1]) {
+                type = fields[fields.count - 1]
+            } else {
                 binary = fields[fields.count - 1]
             }
             fields.removeLast()
