@@ -5,6 +5,8 @@ public let builtInChecks: [any Check.Type] = [
     ChangeLogCheck.self,
     CompressorPressureCheck.self,
     CrashReportCheck.self,
+    FootprintJSONCheck.self,
+    HeapCheck.self,
     JetsamRankCheck.self,
     LayerCountCheck.self,
     LeaksCheck.self,

@@ -13,6 +13,10 @@ public enum ArtifactKind: String, Sendable, Hashable, CaseIterable, Codable, Com
     case diagnosticPayload = "metrickit-diagnostics"
     /// `footprint` tool text output.
     case footprint
+    /// `footprint -j` JSON (one snapshot) or `footprint --sample` JSON (a series): footprint and categories per process.
+    case footprintJSON = "footprint-json"
+    /// `heap` text of a process or a memgraph (`--sortBySize`, `--diffFrom`): objects and bytes per class.
+    case heap
     /// A PNG, JPEG or HEIC image: pixel dimensions from its header only.
     case image
     /// bug_type 298 JetsamEvent: the memory of every process at one moment.

@@ -271,6 +271,10 @@ public enum ArtifactReader {
         if XCTestMetrics.isResultMetrics(value) {
             return success(.repro(.xctestMetrics(XCTestMetrics.parse(resultMetrics: value))))
         }
+        if FootprintJSON.isFootprintJSON(value) {
+            return ReadOutcome(
+                kind: .footprintJSON, result: FootprintJSON.parse(value).map { .repro(.footprintJSON($0)) })
+        }
         switch MetricKitParser.payload(in: value) {
         case (let payload, .metrics)?: return success(.metricPayload(MetricKitParser.metrics(payload)))
         case (let payload, .diagnostics)?: return success(.diagnosticPayload(MetricKitParser.diagnostics(payload)))
@@ -301,6 +305,11 @@ public enum ArtifactReader {
         if has("\"memoryStatus\""), has("\"processes\"") { return .jetsamEvent }
         if has("Diagnostics\"") && has("\"callStackTree\"") { return .diagnosticPayload }
         if has("\"memoryMetrics\"") || has("\"applicationExitMetrics\"") { return .metricPayload }
+        if has("\"bytes per unit\"") || has("\"total footprint\"")
+            || (has("\"phys_footprint\"") && has("\"processes\""))
+        {
+            return .footprintJSON
+        }
         return nil
     }
 
@@ -330,6 +339,7 @@ public enum ArtifactReader {
         case .jetsamEvent: "JetsamEvent"
         case .metricPayload: "MetricKit metric payload"
         case .diagnosticPayload: "MetricKit diagnostic payload"
+        case .footprintJSON: "footprint JSON"
         default: kind.rawValue
         }
     }

@@ -50,4 +50,24 @@ import Testing
             #expect(summary.lines == 14)
         }
     }
+
+    /// `heap`: line 25's blanks before BINARY are a space and eight tabs. Each tab counted two columns, and the
+    /// field's end was found by stepping back that many characters: past its start, a range that trapped. The
+    /// row now reads with its type and binary.
+    @Test func aRunOfTabsEndsAColumn() throws {
+        guard case .success(let report) = HeapReport.parse(try Repo.bytes("fuzz/heap-tab-run.heap.txt")) else {
+            throw Failure("not read")
+        }
+        let row = try #require(report.classes.first { $0.line == 25 })
+        #expect(row.className == "AluminumWeight.Store" && row.type == "Swift" && row.binary == "AluminumWeight")
+        guard
+            case .success(let tabs) = HeapReport.parse(
+                Array(
+                    "All zones: 1 nodes (32 bytes)\n   COUNT      BYTES       AVG   CLASS_NAME\n       1         32      32.0   A\t\tB\n"
+                        .utf8))
+        else {
+            throw Failure("not read")
+        }
+        #expect(tabs.classes.map(\.className) == ["A"] && tabs.classes.first?.binary == "B")
+    }
 }

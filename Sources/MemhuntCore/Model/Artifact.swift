@@ -84,7 +84,7 @@ extension Artifact {
 
     /// When the incident it records happened, as the artifact writes it: a crash report's or JetsamEvent's
     /// date, the end of a MetricKit payload's window, a measurement set's first reading (file order), a
-    /// change log's first evaluation.
+    /// change log's first evaluation, a heap report's date, a footprint JSON's first dated snapshot.
     public var incidentTime: String? {
         switch content {
         case .crashReport(let report)?: report.date
@@ -93,6 +93,12 @@ extension Artifact {
         case .diagnosticPayload(let payload)?: payload.timeStampEnd
         case .repro(.measurements(let set))?: set.measurements.lazy.compactMap(\.time).first
         case .repro(.changeLog(let summary))?: summary.firstTimestamp
+        case .repro(.heap(let report))?: report.date
+        case .repro(.footprintJSON(let report))?:
+            report.snapshots.lazy.compactMap {
+                $0.time != nil && $0.timeText?.contains("-") == true ? $0.timeText : nil
+            }
+            .first
         default: nil
         }
     }
@@ -102,6 +108,8 @@ extension Artifact {
     public var notes: [String] {
         switch content {
         case .jetsamEvent(let event)?: event.diagnostics
+        case .repro(.heap(let report))?: report.unreadable
+        case .repro(.footprintJSON(let report))?: report.unreadable
         default: []
         }
     }

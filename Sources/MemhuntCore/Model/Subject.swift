@@ -115,7 +115,7 @@ public struct Subject: Sendable, Hashable, Codable {
 }
 
 /// The app an artifact belongs to, when it names one: a crash report's app, a MetricKit payload's bundle id,
-/// the process of a vmmap, footprint or sample, the processes of a change log's lines (`Memo[48211:…]`; a
+/// the process of a vmmap, footprint, heap or sample (and of footprint JSON when it holds one), the processes of a change log's lines (`Memo[48211:…]`; a
 /// log of `_printChanges` pasted from Xcode names none). A JetsamEvent names every process alive, and
 /// measurements, view dumps and images name none.
 public enum ArtifactOwner {
@@ -132,6 +132,12 @@ public enum ArtifactOwner {
         case .repro(.footprint(let report)): names = [report.processName]
         case .repro(.sample(let report)): names = [report.processName]
         case .repro(.leaks(let report)): names = [report.processName]
+        case .repro(.heap(let report)): names = [report.processName]
+        // footprint JSON of one process names it; of several (`--targetChildren`, several pids) it names no one
+        // app: the check reads the subject's process among them.
+        case .repro(.footprintJSON(let report)):
+            let processes = Set(report.snapshots.flatMap { $0.processes.map { $0.name ?? "" } })
+            names = processes.count == 1 ? [processes.first!] : []
         // A change log names the processes of its lines, the one with most evaluations first.
         case .repro(.changeLog(let summary)):
             names = summary.processesByEvaluations.map(\.name)

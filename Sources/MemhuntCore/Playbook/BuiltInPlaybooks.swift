@@ -175,17 +175,23 @@ public enum BuiltInPlaybooks {
                 title: Simulator reproduction
                 inspects: Simulator reproduction
                 tells: Which screen is responsible
-                reads: [measurements, vmmap, footprint, xctest-metrics, leaks]
+                reads: [measurements, vmmap, footprint, xctest-metrics, leaks, heap, footprint-json]
                 checks:
                   - id: repro-footprint
                     with: { max_ratio: 3.0 }
                   - id: xctest-memory
                   - id: leaks
+                  - id: heap
+                    with: { min_instances: 100, visits_per_heap: 0 }
+                  - id: footprint-json
+                    with: { min_samples: 3, min_growth_mb: 10.0, min_r2: 0.8 }
                 guidance:
                   collect: >-
                     Reproduce with data of the user's character (the size of the reported record) and write
                     down the footprint before and after entering the suspect screen, as a measurements CSV
-                    (see Playbooks/measurements.md), or save `vmmap --summary <pid>` of the simulator app.
+                    (see Playbooks/measurements.md), or save `vmmap --summary <pid>` of the simulator app
+                    (`footprint -j out.json <pid>`, `footprint --sample 1 -j out.json <pid>` and
+                    `heap App.memgraph > app.heap.txt` are read as well).
                   empty: >-
                     A device-only problem cannot tell you whether it is fixed: a reproduction makes it measurable.
 
@@ -259,10 +265,12 @@ public enum BuiltInPlaybooks {
                 title: Footprint per visit
                 inspects: The footprint after each of several visits to the same screen
                 tells: A stair (steady slope, good fit) means something is loaded again and kept
-                reads: [measurements, vmmap, footprint]
+                reads: [measurements, vmmap, footprint, footprint-json]
                 checks:
                   - id: navigation-growth
                     with: { min_slope_mb: 1.0, min_r2: 0.9, min_visits: 3 }
+                  - id: footprint-json
+                    with: { min_samples: 3, min_growth_mb: 10.0, min_r2: 0.8 }
                 guidance:
                   collect: >-
                     Visit the screen four times, returning each time, and write down the footprint after each
@@ -272,15 +280,20 @@ public enum BuiltInPlaybooks {
 
               - id: leaks
                 title: What a visit leaves behind
-                inspects: leaks of a memgraph taken after the visits, and of one before them
-                tells: A retain cycle keeps what each visit loaded; its root class says where
-                reads: [leaks]
+                inspects: heaps of a memgraph taken after each visit, and leaks of one before the visits and one after
+                tells: A class whose instance count climbs by the same amount per visit is what each visit keeps; a retain cycle's root class says what holds it
+                reads: [leaks, heap]
                 checks:
                   - id: leaks
+                  - id: heap
+                    with: { min_instances: 100, visits_per_heap: 1 }
                 guidance:
                   collect: >-
-                    Debug Memory Graph in Xcode (File > Export Memory Graph) before the visits and after them, then
-                    `leaks App.memgraph > after.leaks.txt` for each (`leaks` ships with Xcode's command line tools).
+                    Debug Memory Graph in Xcode (File > Export Memory Graph) after each visit, then
+                    `heap visit-N.memgraph > visit-N.heap.txt` for each, and `leaks App.memgraph > after.leaks.txt`
+                    for the first and the last (`heap` and `leaks` ship with Xcode's command line tools).
+                    `heap --diffFrom=visit-1.memgraph visit-4.memgraph` prints what the later graph holds that the
+                    earlier did not.
                   empty: >-
                     Without a memgraph, a stair says something is kept, not what holds it.
 

@@ -9,6 +9,8 @@ public enum ReproArtifact: Sendable, Hashable {
     case image(ImageInfo)
     case xctestMetrics(XCTestMetrics)
     case leaks(LeaksReport)
+    case heap(HeapReport)
+    case footprintJSON(FootprintJSON)
 
     /// The artifact's kind.
     public var kind: ArtifactKind {
@@ -22,6 +24,8 @@ public enum ReproArtifact: Sendable, Hashable {
         case .image: .image
         case .xctestMetrics: .xctestMetrics
         case .leaks: .leaks
+        case .heap: .heap
+        case .footprintJSON: .footprintJSON
         }
     }
 }
@@ -37,6 +41,7 @@ public enum ReproReader {
         if MeasurementSet.matches(head) { return .measurements }
         let lines = ReproText.sniffLines(head)
         if LeaksReport.matches(lines: lines) { return .leaks }
+        if HeapReport.matches(lines: lines) { return .heap }
         if VMMapSummary.matches(lines: lines) { return .vmmapSummary }
         if FootprintReport.matches(lines: lines) { return .footprint }
         if SampleReport.matches(lines: lines) { return .sample }
@@ -76,6 +81,7 @@ public enum ReproReader {
         case .changeLog: ChangeLogScanner.parse(bytes).map(ReproArtifact.changeLog)
         case .xctestMetrics: XCTestMetrics.parse(bytes).map(ReproArtifact.xctestMetrics)
         case .leaks: LeaksReport.parse(bytes).map(ReproArtifact.leaks)
+        case .heap: HeapReport.parse(bytes).map(ReproArtifact.heap)
         default: nil
         }
     }

@@ -1,0 +1,140 @@
+import MemhuntCore
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntChecks
+
+/// The heap and footprint JSON checks over seed 001's fixtures: what each visit of the FAQ screen leaves behind.
+@Suite struct HeapFootprintStepsTests {
+    static let visits = [
+        "heap/faq-visit-1.heap.txt", "heap/faq-visit-2.heap.txt", "heap/faq-visit-3.sortBySize.heap.txt",
+        "heap/faq-visit-4.heap.txt",
+    ]
+
+    @Test func eachVisitLeavesItsFAQsBehind() async throws {
+        let result = try await Hunt.run(Self.visits, app: nil, playbook: "navigation-growth")
+        let step = try #require(result.steps.first { $0.step.id == "leaks" })
+        #expect(step.facts["heap.heaps"] == 4)
+        #expect(step.facts["heap.topGrowthClass"] == "FAQ (Swift, AluminumWeight)")
+        #expect(step.facts["heap.topGrowthInstances"] == 900)
+        #expect(step.facts["heap.perVisitInstances"] == 300)
+        #expect(step.facts["heap.grownClasses"] == 1)
+        #expect(step.facts["heap.nodes"] == 101_163)
+        #expect(step.facts["heap.growthMB"] == 0.5)
+        let finding = try #require(result.findings.first { $0.code == "heap.grew" })
+        #expect(
+            finding.title
+                == "FAQ (Swift, AluminumWeight) gained 900 instances over 4 heaps (+300 per visit) and kept them")
+        #expect(finding.detail.contains("FAQ (Swift, AluminumWeight) 300 → 1,200 (0.1 MB in the last heap)"))
+        #expect(finding.detail.contains("Non-object blocks (allocations of no class) gained 1,800 as well."))
+        #expect(finding.evidence.map(\.line) == [41, 40])
+        let comparison = try #require(step.presentation.comparisons.first { $0.unit == .count })
+        #expect(comparison.from.value == 300 && comparison.to.value == 1200 && comparison.change == "+300 per visit")
+        #expect(step.presentation.series.first?.points.map(\.value) == [300, 600, 900, 1200])
+    }
+
+    /// Without a visit count (the eight-step hunt), the growth is said between heaps, not per visit.
+    @Test func withoutVisitsTheGrowthIsPerHeapPair() async throws {
+        let result = try await Hunt.run([Self.visits[0], Self.visits[3]], app: "AluminumWeight")
+        let finding = try #require(result.findings.first { $0.code == "heap.grew" })
+        #expect(finding.title == "FAQ (Swift, AluminumWeight) gained 900 instances over 2 heaps and kept them")
+        #expect(result.facts["heap.perVisitInstances"] == nil)
+    }
+
+    /// After the fix the FAQs are loaded once: three more CFStrings are below the threshold.
+    @Test func theFixedScreenKeepsNothing() async throws {
+        let result = try await Hunt.run(
+            ["heap/faq-fixed-visit-1.heap.txt", "heap/faq-fixed-visit-4.heap.txt"], app: nil,
+            playbook: "navigation-growth")
+        let finding = try #require(result.findings.first { $0.check == "heap" })
+        #expect(finding.code == "heap.flat" && finding.severity == .info)
+        #expect(finding.title == "No class gained 100 instances over 2 heaps")
+        #expect(result.facts["heap.grownClasses"] == 0)
+    }
+
+    /// A heap of another app is not the subject's.
+    @Test func aHeapOfAnotherAppIsNotTheSubjects() async throws {
+        let result = try await Hunt.run(Self.visits, app: "OtherApp", playbook: "navigation-growth")
+        #expect(result.facts["heap.heaps"] == nil)
+        #expect(result.findings.allSatisfy { $0.check != "heap" })
+    }
+
+    @Test func samplesThatClimbAreGrowth() async throws {
+        let result = try await Hunt.run(
+            ["footprint-json/faq-visits.samples.footprint.json"], app: "AluminumWeight", playbook: "navigation-growth")
+        #expect(result.facts["footprint.samples"] == 8)
+        #expect(result.facts["footprint.firstMB"] == 82.4)
+        #expect(result.facts["footprint.footprintMB"] == 123.9)
+        #expect(result.facts["footprint.growthMB"] == 41.5)
+        #expect(result.facts["footprint.slopeMBPerMinute"] == 39.5)
+        #expect(result.facts["footprint.r2"] == 0.95)
+        #expect(result.facts["footprint.largestCategory"] == "MALLOC_SMALL")
+        let finding = try #require(result.findings.first { $0.code == "footprint-json.growing" })
+        #expect(finding.title == "AluminumWeight [5120] grew 41.5 MB in 8 samples over 70 s (39.5 MB per minute)")
+        let step = try #require(result.steps.first)
+        let line = try #require(step.presentation.series.first { $0.id == "footprint-samples" })
+        #expect(line.points.map(\.label) == ["+0 s", "+10 s", "+20 s", "+30 s", "+40 s", "+50 s", "+60 s", "+70 s"])
+    }
+
+    @Test func steadySamplesAreNoGrowth() async throws {
+        let result = try await Hunt.run(
+            ["footprint-json/faq-fixed.samples.footprint.json"], app: nil, playbook: "navigation-growth")
+        let finding = try #require(result.findings.first { $0.check == "footprint-json" })
+        #expect(finding.code == "footprint-json.steady")
+        #expect(finding.title == "AluminumWeight [5120]: 82.4 MB → 82.5 MB over 8 samples over 70 s")
+    }
+
+    /// One `footprint -j` snapshot: its footprint, peak and categories, and no judgement of growth.
+    @Test func oneSnapshotGivesItsCategories() async throws {
+        let result = try await Hunt.run(["footprint-json/faq-visit-4.footprint.json"], app: "AluminumWeight")
+        #expect(result.facts["footprint.footprintMB"] == 123.8)
+        #expect(result.facts["footprint.peakMB"] == 125)
+        #expect(result.facts["footprint.largestCategory"] == "MALLOC_SMALL")
+        #expect(result.facts["footprint.largestCategoryMB"] == 56)
+        #expect(result.facts["footprint.growthMB"] == nil)
+        #expect(result.findings.allSatisfy { $0.check != "footprint-json" })
+        let step = try #require(result.steps.first { $0.step.id == "simulator-repro" })
+        let bars = try #require(step.presentation.series.first { $0.id == "footprint-categories" })
+        #expect(
+            bars.points.map(\.label) == [
+                "MALLOC_SMALL", "MALLOC_LARGE", "MALLOC_NANO", "Untagged", "IOSurface", "CoreAnimation",
+            ])
+    }
+
+    /// Several processes and the subject named: the subject's is read, whatever is largest.
+    @Test func theSubjectsProcessIsRead() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write(
+            "children.json",
+            """
+            {"bytes per unit": 1, "processes": [
+              {"name": "com.apple.WebKit.WebContent", "pid": 9, "footprint": 524288000},
+              {"name": "AluminumWeight", "pid": 5120, "footprint": 104857600}]}
+            """)
+        let named = try await Hunt.run([dir.path], app: "AluminumWeight")
+        #expect(named.facts["footprint.process"] == "AluminumWeight [5120]")
+        #expect(named.facts["footprint.footprintMB"] == 100)
+        let unnamed = try await Hunt.run([dir.path], app: nil)
+        #expect(
+            unnamed.steps.contains { step in
+                step.presentation.headline.contains {
+                    $0.text.hasSuffix("(the largest of the file's processes: no app was named)")
+                }
+            })
+    }
+}
+
+extension HeapFootprintStepsTests {
+    /// A heap with its total but no class table is no evidence that no class grew.
+    @Test func aHeapWithoutItsTableComparesNothing() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("a.heap.txt", "Process:         Demo [7]\nAll zones: 10 nodes (640 bytes)\n")
+        try dir.write("b.heap.txt", "Process:         Demo [7]\nAll zones: 900 nodes (57600 bytes)\n")
+        let result = try await Hunt.run([dir.path], app: nil, playbook: "navigation-growth")
+        #expect(result.facts["heap.heaps"] == 2 && result.facts["heap.nodes"] == 900)
+        #expect(result.facts["heap.classes"] == nil && result.facts["heap.grownClasses"] == nil)
+        #expect(result.findings.allSatisfy { $0.check != "heap" })
+    }
+}

@@ -1,0 +1,142 @@
+import MemhuntFormats
+import MemhuntTestSupport
+import Testing
+
+/// `heap` text: the header, the `All zones` total and the class table, in its variants and cut short.
+@Suite struct HeapReportTests {
+    static func report(_ bytes: [UInt8]) throws -> HeapReport {
+        let outcome = ArtifactReader.read(bytes)
+        #expect(outcome.kind == .heap)
+        guard case .repro(.heap(let report)) = try outcome.result.get() else { throw Failure("not a heap report") }
+        return report
+    }
+
+    static func report(_ text: String) throws -> HeapReport { try report(Array(text.utf8)) }
+
+    @Test func theHeaderTheTotalAndTheTable() throws {
+        let report = try Self.report(try Repo.bytes("heap/faq-visit-1.heap.txt"))
+        #expect(report.processName == "AluminumWeight" && report.pid == 5120)
+        #expect(report.date == "2026-07-03 21:14:02.000 +0900")
+        #expect(report.footprintBytes == Int((82.4 * 1_048_576).rounded()))
+        #expect(report.footprintPeakBytes == Int((82.9 * 1_048_576).rounded()))
+        #expect(report.zones == 3)
+        #expect(report.nodes == 98_460 && report.bytes == 28_075_313)
+        #expect(report.hasTable && report.unreadable.isEmpty)
+        #expect(report.classes.count == 11)
+        #expect(report.classes.map(\.count).reduce(0, +) == 98_460)
+        #expect(report.classes.map(\.bytes).reduce(0, +) == 28_075_313)
+        let raw = report.classes[0]
+        #expect(raw.className == "non-object" && raw.type == nil && raw.binary == nil)
+        #expect(raw.count == 73_726 && raw.bytes == 25_962_113 && raw.averageBytes == 352.1 && raw.line == 33)
+        let faq = try #require(report.classes.first { $0.className == "FAQ" })
+        #expect(faq.count == 300 && faq.bytes == 24_000 && faq.averageBytes == 80)
+        #expect(faq.type == "Swift" && faq.binary == "AluminumWeight" && faq.label == "FAQ (Swift, AluminumWeight)")
+        // Single spaces belong to the name; a name longer than its column still ends two spaces before TYPE.
+        #expect(report.classes.contains { $0.className == "Class.data (class_rw_t)" && $0.type == "C" })
+        let long = try #require(report.classes.first { $0.className.hasPrefix("Swift._DictionaryStorage") })
+        #expect(long.className == "Swift._DictionaryStorage<Swift.String, Foundation._Locale>")
+        #expect(long.type == "Swift" && long.binary == "libswiftCore.dylib")
+    }
+
+    /// `--sortBySize` orders the rows by bytes; the classes are the same.
+    @Test func sortedBySizeReadsTheSameClasses() throws {
+        let sorted = try Self.report(try Repo.bytes("heap/faq-visit-3.sortBySize.heap.txt"))
+        #expect(sorted.classes.map(\.bytes) == sorted.classes.map(\.bytes).sorted(by: >))
+        #expect(sorted.classes.first?.className == "non-object")
+        #expect(sorted.classes.first { $0.className == "FAQ" }?.count == 900)
+        #expect(sorted.nodes == 100_262 && sorted.bytes == 28_401_777)
+    }
+
+    /// `-H` sizes: `25M`, `309K`, an AVG of `23K`, and the total `(27M)`.
+    @Test func humanReadableSizes() throws {
+        let report = try Self.report(try Repo.bytes("heap/faq-visit-4.human.heap.txt"))
+        #expect(report.nodes == 101_163 && report.bytes == 27 * 1_048_576)
+        #expect(report.classes[0].bytes == 25 * 1_048_576)
+        let array = try #require(report.classes.first { $0.className.hasPrefix("_ContiguousArrayStorage") })
+        #expect(array.bytes == 94 * 1024 && array.averageBytes == 23 * 1024)
+    }
+
+    /// `--diffFrom`: the same table, of what only the later graph holds.
+    @Test func aDifferenceIsReadAsItsTable() throws {
+        let report = try Self.report(try Repo.bytes("heap/faq-visit-4.diffFrom-visit-1.heap.txt"))
+        #expect(report.nodes == 2703 && report.bytes == 489_696)
+        #expect(
+            report.classes.map(\.className) == ["non-object", "FAQ", "_ContiguousArrayStorage<AluminumWeight.FAQ>"])
+        #expect(report.classes.map(\.count) == [1800, 900, 3])
+    }
+
+    static let head = """
+        Process:         Demo [7]
+        All zones: 3 nodes (96 bytes)
+
+           COUNT      BYTES       AVG   CLASS_NAME                                        TYPE    BINARY
+           =====      =====       ===   ==========                                        ====    ======
+
+        """
+
+    /// A file cut inside a row: the row is named by its line and left out; the rows before it read.
+    @Test func aRowCutMidLineIsNamed() throws {
+        let report = try Self.report(
+            Self.head + "       2         64      32.0   Thing                 Swift   Demo\n       1     ")
+        #expect(report.classes.map(\.className) == ["Thing"])
+        #expect(report.unreadable == ["line 7: the file ends inside this row ('1'); not read"])
+    }
+
+    /// `nan`, a missing class name and numbers that are none: each named with its line, the rest read.
+    @Test func badRowsAreNamedWithTheirLines() throws {
+        let report = try Self.report(
+            Self.head + "       2         64       nan   Thing                 Swift   Demo\n"
+                + "       1         32      32.0\n" + "     nan         32      32.0   Other\n"
+                + "       1         32      32.0   Last                  C       libc\n")
+        #expect(report.classes.map(\.className) == ["Thing", "Last"])
+        #expect(report.classes[0].averageBytes == nil && report.classes[0].count == 2)
+        #expect(
+            report.unreadable == [
+                "line 6: AVG 'nan' is not a number (the row's count and bytes are read)",
+                "line 7: '1         32      32.0' has no class name (a row cut short?)",
+                "line 8: 'nan         32      32.0   Other': COUNT and BYTES are not numbers",
+            ])
+    }
+
+    /// Cut before its table: the kind is known and the failure says what is missing.
+    @Test func aReportCutBeforeItsTableFails() throws {
+        let text = "Process:         Demo [7]\nAnalysis Tool:   /usr/bin/heap\n\nPhysical footprint:         1.2M\n"
+        let outcome = ArtifactReader.read(Array(text.utf8))
+        #expect(outcome.kind == .heap)
+        guard case .failure(let error) = outcome.result else { throw Failure("read") }
+        #expect(error.message.hasPrefix("a heap report without its class table"))
+    }
+
+    /// Missing fields: no header, no total; the table alone reads, and the totals stay unknown.
+    @Test func aTableAloneReads() throws {
+        let text = """
+               COUNT      BYTES       AVG   CLASS_NAME                                        TYPE    BINARY
+               =====      =====       ===   ==========                                        ====    ======
+                  14   12845056  917504.0   CellArena.attributes (malloc)                             TermQ
+                   4       1024     256.0   ObservationRegistrar.Storage<Any Key>             Swift   SwiftUI
+
+            """
+        let report = try Self.report(text)
+        #expect(report.processName == nil && report.nodes == nil && report.bytes == nil)
+        // A row without TYPE still names its BINARY.
+        #expect(report.classes[0].className == "CellArena.attributes (malloc)")
+        #expect(report.classes[0].type == nil && report.classes[0].binary == "TermQ")
+        #expect(report.classes[1].className == "ObservationRegistrar.Storage<Any Key>")
+    }
+
+    /// Thousands of bad rows: twenty are named and the rest counted, so the diagnostics stay small.
+    @Test func manyBadRowsAreCounted() throws {
+        let rows = String(repeating: "       x         64      32.0   Thing\n", count: 1000)
+        let report = try Self.report(Self.head + rows)
+        #expect(report.unreadable.count == 21)
+        #expect(report.unreadable.last == "and 980 more lines not read")
+    }
+
+    /// A second table (`heap -z` prints one per zone) is named, not mixed into the first.
+    @Test func aSecondTableIsNamed() throws {
+        let table = "       1         32      32.0   Thing                 Swift   Demo\n"
+        let report = try Self.report(Self.head + table + "\n" + Self.head.split(separator: "\n")[2] + "\n" + table)
+        #expect(report.classes.count == 1)
+        #expect(report.unreadable == ["line 8: a second class table (of one zone?), not read"])
+    }
+}
