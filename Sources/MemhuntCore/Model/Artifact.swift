@@ -93,6 +93,7 @@ extension Artifact {
         case .diagnosticPayload(let payload)?: payload.timeStampEnd
         case .repro(.measurements(let set))?: set.measurements.lazy.compactMap(\.time).first
         case .repro(.changeLog(let summary))?: summary.firstTimestamp
+        case .killLog(let log)?: log.firstTimestamp
         default: nil
         }
     }
@@ -104,6 +105,15 @@ extension Artifact {
         case .jetsamEvent(let event)?: event.diagnostics
         default: []
         }
+    }
+
+    /// The kill records it holds (a kill log's, or a change log's other lines'), when it was read and holds any.
+    public var killLog: MemoryKillLog? { status == .ok ? content?.killLog : nil }
+
+    /// Whether it holds records of `kind`: its own kind, and `kill-log` for a change log that holds kill lines
+    /// (one log may hold both: each step reads what it reads of it).
+    public func holds(_ kind: ArtifactKind) -> Bool {
+        self.kind == kind || (kind == .killLog && killLog != nil)
     }
 
     /// The last path component of its source.
