@@ -27,7 +27,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var reference = ReferenceChangeLogScanner(lineCap: cap)
     reference.feed(bytes[...])
     let expected = reference.finish()
-    precondition(summary == expected, "differs from the reference scanner: \(summary) vs \(expected)")
+    // The reference predates the kill lines: the change lines' summary must agree, kills aside.
+    var changes = summary
+    changes.kills = MemoryKillLog()
+    precondition(changes == expected, "differs from the reference scanner: \(changes) vs \(expected)")
     _ = ChangeLogScanner.matches(bytes[...])
     return 0
 }

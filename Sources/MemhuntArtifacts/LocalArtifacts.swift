@@ -204,7 +204,9 @@ public enum LocalArtifacts {
             case .success(let (summary, total, digest)):
                 artifact.sha256 = digest
                 artifact.size = total
-                artifact.content = .repro(.changeLog(summary))
+                let content = ParsedArtifact.log(summary)
+                artifact.kind = content.kind
+                artifact.content = content
                 return artifact
             }
         }

@@ -10,6 +10,7 @@ public let builtInChecks: [any Check.Type] = [
     JetsamRankCheck.self,
     LayerCountCheck.self,
     LeaksCheck.self,
+    MemoryKillCheck.self,
     MetricKitMemoryCheck.self,
     NavigationGrowthCheck.self,
     ReproFootprintCheck.self,

@@ -19,6 +19,10 @@ public enum ArtifactKind: String, Sendable, Hashable, CaseIterable, Codable, Com
     case heap
     /// A PNG, JPEG or HEIC image: pixel dimensions from its header only.
     case image
+    /// Memory kills in log text of no change line: the kernel's `memorystatus` lines, `killed by jetsam reason`,
+    /// a debugger's `EXC_RESOURCE … MEMORY` stop (`log show`, its styles, Console, `idevicesyslog`, Xcode). A
+    /// change log holds kill lines too (`ChangeLogSummary.kills`): both are read.
+    case killLog = "kill-log"
     /// bug_type 298 JetsamEvent: the memory of every process at one moment.
     case jetsamEvent = "jetsam-event"
     /// `leaks` text of a process or a memgraph: the leak count, leaked bytes and the roots of the trees.

@@ -26,6 +26,11 @@ public enum ArtifactReader {
                 ReproReader.readWithKind(bytes)
             }
         guard let repro = found else { return outcome }
+        // A log of kill lines and no change line is a kill log.
+        if case .success(.changeLog(let summary)) = repro.result {
+            let parsed = ParsedArtifact.log(summary)
+            return ReadOutcome(kind: parsed.kind, result: .success(parsed))
+        }
         return ReadOutcome(kind: repro.kind, result: repro.result.map(ParsedArtifact.repro))
     }
 

@@ -291,10 +291,28 @@ public enum ParsedArtifact: Sendable, Hashable {
     case diagnosticPayload(DiagnosticPayload)
     /// Steps 5-8: measurements, memory tools, view dumps, change logs, samples, images.
     case repro(ReproArtifact)
+    /// A log of kill lines and no change line.
+    case killLog(MemoryKillLog)
     case recognized(ArtifactKind)
+
+    /// What a log scan gave: a change log (with the kills its other lines tell), or a kill log when it
+    /// holds kill lines and no change line.
+    public static func log(_ summary: ChangeLogSummary) -> ParsedArtifact {
+        summary.evaluations == 0 && !summary.kills.isEmpty ? .killLog(summary.kills) : .repro(.changeLog(summary))
+    }
+
+    /// The kill records it holds: a kill log's, or a change log's other lines'; nil when it holds none.
+    public var killLog: MemoryKillLog? {
+        switch self {
+        case .killLog(let log): log
+        case .repro(.changeLog(let summary)) where !summary.kills.isEmpty: summary.kills
+        default: nil
+        }
+    }
 
     public var kind: ArtifactKind {
         switch self {
+        case .killLog: .killLog
         case .crashReport: .crashReport
         case .jetsamEvent: .jetsamEvent
         case .metricPayload: .metricPayload

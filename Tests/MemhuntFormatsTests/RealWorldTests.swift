@@ -14,6 +14,7 @@ struct RealWorldTests {
         case metrics(peakBytes: Double)
         case failure(ArtifactKind, containing: String)
         case unrecognized
+        case kills(Int)
     }
 
     static let expectations: [String: Expected] = [
@@ -47,6 +48,7 @@ struct RealWorldTests {
         "metrickit/sentry-callstacktree-not-per-thread.json": .unrecognized,
         // Namespace TCC: ended by the system for privacy, not an ordinary crash.
         "vmmap/icdab_camera_iOSonMac.crash": .crash(.system),
+        "unified-log/unified-log-memorystatus-EXCERPT.txt": .kills(1),
     ]
 
     static func bytes(_ relative: String) throws -> [UInt8] {
@@ -69,6 +71,8 @@ struct RealWorldTests {
             let outcome = ArtifactReader.read(try Self.bytes(file))
             switch (Self.expectations[file], outcome.result) {
             case (nil, _), (.jetsam?, .success(.jetsamEvent)): break
+            case (.kills(let count)?, .success(.killLog(let log))):
+                #expect(log.kills.count == count, "\(file)")
             case (.unrecognized?, .failure(let error)):
                 #expect(outcome.kind == nil, "\(file)")
                 #expect(error.message.hasPrefix("unrecognized content ("), "\(file)")

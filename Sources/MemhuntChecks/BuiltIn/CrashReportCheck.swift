@@ -16,11 +16,11 @@ struct CrashReportCheck: Check {
         )
         static let ended = FactDescription(
             "crash.ended", .flag,
-            "Whether any artifact shows the subject ended: a crash report, a jetsam kill reason, MetricKit "
-                + "exit counts or crash diagnostics.")
+            "Whether any artifact shows the subject ended: a crash report, a jetsam kill reason, a log's kill line, "
+                + "MetricKit exit counts or crash diagnostics.")
         static let endedBy = FactDescription(
             "crash.endedBy", .list,
-            "The artifacts' signs of an ending (crash-report, jetsam, metrickit-exits, "
+            "The artifacts' signs of an ending (crash-report, jetsam, kill-log, metrickit-exits, "
                 + "metrickit-crashes).")
         static let apps = FactDescription(
             "crash.apps", .count, "Apps that the crash reports name, when no subject was chosen.", better: .neutral)
@@ -54,10 +54,11 @@ struct CrashReportCheck: Check {
             ])
         static let endedWithoutReport = FindingCode(
             "crash-report.ended-without-report", .notice,
-            "No crash report of the subject, but another artifact shows it ended (a jetsam kill, MetricKit "
-                + "exits or crash diagnostics).",
+            "No crash report of the subject, but another artifact shows it ended (a jetsam kill, a log's kill line, "
+                + "MetricKit exits or crash diagnostics).",
             examples: [
                 .raises("Fixtures/killed", app: "JustSend"),
+                .raises("Fixtures/kill-log", app: "Memo"),
                 .raises("Fixtures/metrickit"),
                 .raises("Fixtures/metrickit-mixed", app: "JustSend"),
                 .quiet("Fixtures/pressure", app: "JustSend"),
@@ -112,7 +113,7 @@ struct CrashReportCheck: Check {
             Code.severalApps,
         ],
         runsWithoutArtifacts: true,
-        weighs: [.jetsamEvent, .metricPayload, .diagnosticPayload]
+        weighs: [.jetsamEvent, .killLog, .metricPayload, .diagnosticPayload]
     )
 
     /// One sign that the subject ended, from an artifact other than a crash report.
@@ -268,7 +269,8 @@ struct CrashReportCheck: Check {
     }
 
     static func endedWithoutReport(_ app: String, _ signs: [Sign], context: CheckContext) -> Finding {
-        let killed = signs.contains { $0.tag == "jetsam" }
+        let killed = signs.contains { $0.tag == "jetsam" || $0.tag == "kill-log" }
+        let inRecord = signs.contains { $0.tag == "jetsam" }
         return Finding(
             code: Code.endedWithoutReport.code,
             severity: .notice,
@@ -278,7 +280,8 @@ struct CrashReportCheck: Check {
             detail: "No crash report of \(app) among the artifacts, yet other artifacts show it ended: "
                 + signs.map(\.text).joined(separator: "; ") + "."
                 + (killed
-                    ? " A jetsam kill leaves no crash report; the kill reason is in the jetsam record."
+                    ? " A jetsam kill leaves no crash report; "
+                        + (inRecord ? "the kill reason is in the jetsam record." : "the log's kill lines tell it.")
                     : " MetricKit counts endings in the field; the device's crash report says how."),
             evidence: signs.map(\.evidence),
             next: killed
@@ -299,6 +302,10 @@ struct CrashReportCheck: Check {
                         text: "killed by jetsam (\(reason))" + (record.event.date.map { ", recorded at \($0)" } ?? ""),
                         evidence: record.evidence(process, "reason")))
             }
+        }
+        // A log's kill lines: only kills that name the subject (or a debugger's stop in a log of no other app).
+        for record in KillRecord.all(in: context) where record.kill.killed && record.isOf(subject) {
+            signs.append(Sign(tag: "kill-log", text: record.sign, evidence: record.evidence))
         }
         for artifact in context.artifacts(of: .metricPayload) {
             guard case .metricPayload(let payload)? = artifact.content, subject.matches(payload.bundleIdentifier)

@@ -7,10 +7,12 @@ import MemhuntFormats
 public enum RecordFacts {
     public static func describe(_ artifact: Artifact) async -> (facts: Facts, catalog: [String: FactInfo]) {
         guard artifact.status == .ok, let kind = artifact.kind else { return ([:], [:]) }
-        let readers = builtInChecks.filter { $0.description.reads.contains(kind) }
+        // A change log that holds kill lines is read for both.
+        let kinds = [kind] + (kind != .killLog && artifact.holds(.killLog) ? [.killLog] : [])
+        let readers = builtInChecks.filter { $0.description.reads.contains(where: kinds.contains) }
         guard !readers.isEmpty else { return ([:], [:]) }
         let step = Step(
-            id: "inspect", title: "Inspect", reads: [kind],
+            id: "inspect", title: "Inspect", reads: kinds,
             checks: readers.map { CheckInvocation(kind: .builtIn($0.description.id)) })
         let playbook = Playbook(id: "inspect", title: "Inspect", summary: "", steps: [step], origin: "inspect")
         let engine = StepEngine(checks: builtInChecks, toolVersion: "")

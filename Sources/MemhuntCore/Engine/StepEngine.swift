@@ -53,17 +53,22 @@ public struct StepEngine: Sendable {
                 guard artifact.status == .ok, case .jetsamEvent(let event)? = artifact.content else { return nil }
                 return event
             }
-            guard !owned.isEmpty || records.contains(where: { !$0.processes.isEmpty }) else { return subject }
+            // The processes a log's kill lines name count as a JetsamEvent's do: they name the app, not choose it.
+            let killed = artifacts.flatMap { $0.killLog?.processNames ?? [] }
+            guard !owned.isEmpty || records.contains(where: { !$0.processes.isEmpty }) || !killed.isEmpty else {
+                return subject
+            }
             let matched =
                 owned.contains { $0.names.contains(where: subject.matches) }
                 || records.contains { $0.processes.contains { subject.matches($0.name) } }
+                || killed.contains(where: subject.matches)
             subject.matched = matched
             // `--app justsend` for the process `JustSend`: the texts name the app as its artifacts spell it,
             // when they spell it one way and never as given.
             // Only names the subject matches (its cheap ASCII comparison) are lowercased: lowercasing all 442
             // names of a JetsamEvent for each of the run's nine calls was 1.5 M instructions (callgrind).
             let wanted = app.lowercased()
-            let named = owned.flatMap(\.names) + records.flatMap { $0.processes.map(\.name) }
+            let named = owned.flatMap(\.names) + records.flatMap { $0.processes.map(\.name) } + killed
             let spellings = unique(named.filter { subject.matches($0) && $0.lowercased() == wanted })
             if matched, spellings.count == 1, let spelling = spellings.first, spelling != app {
                 subject.app = spelling
@@ -73,6 +78,7 @@ public struct StepEngine: Sendable {
                 for event in records {
                     names += JetsamEventNames.apps(event)
                 }
+                names += killed
                 subject.candidates = unique(names)
             }
             return subject
@@ -110,21 +116,21 @@ public struct StepEngine: Sendable {
         // subject because the artifacts name several apps, none of those that name one speaks for "the app"
         // (crash reports excepted: the crash check attributes each to its own app).
         let undecided = subject.app == nil && !(subject.candidates ?? []).isEmpty
-        func isForeign(_ artifact: Artifact) -> Bool {
-            guard artifact.kind != .jetsamEvent else { return false }
+        // A JetsamEvent and a log's kill lines are records of many processes: never another app's as a whole (the
+        // checks pick the subject's process or kills).
+        func isForeign(_ artifact: Artifact, for kinds: [ArtifactKind]) -> Bool {
+            guard artifact.kind != .jetsamEvent, artifact.kind != .killLog else { return false }
+            if kinds.contains(.killLog), artifact.killLog != nil { return false }
             if undecided { return artifact.kind != .crashReport && ArtifactOwner.name(of: artifact) != nil }
             return ArtifactOwner.belongs(artifact, to: subject) == false
         }
+        func reads(_ artifact: Artifact, _ kinds: [ArtifactKind]) -> Bool {
+            artifact.status == .ok && artifact.duplicateOf == nil && kinds.contains(where: artifact.holds)
+        }
         func usable(_ kinds: [ArtifactKind]) -> [Artifact] {
-            artifacts.filter { artifact in
-                artifact.status == .ok && artifact.duplicateOf == nil && (artifact.kind.map(kinds.contains) ?? false)
-                    && !isForeign(artifact)
-            }
+            artifacts.filter { reads($0, kinds) && !isForeign($0, for: kinds) }
         }
-        let foreign = artifacts.filter { artifact in
-            artifact.status == .ok && artifact.duplicateOf == nil && (artifact.kind.map(step.reads.contains) ?? false)
-                && isForeign(artifact)
-        }
+        let foreign = artifacts.filter { reads($0, step.reads) && isForeign($0, for: step.reads) }
         let stepArtifacts = usable(step.reads)
         var output = CheckOutput()
         var failures: [CheckFailure] = []
@@ -152,7 +158,7 @@ public struct StepEngine: Sendable {
                 context.unread = artifacts.filter { artifact in
                     artifact.holdsUnknownContent && (artifact.kind.map(kinds.contains) ?? true)
                 }
-                let readsAny = stepArtifacts.contains { $0.kind.map(description.reads.contains) ?? false }
+                let readsAny = stepArtifacts.contains { description.reads.contains(where: $0.holds) }
                 guard readsAny || description.runsWithoutArtifacts else { continue }
                 for parameter in description.parameters where context.parameters[parameter.name] == nil {
                     context.parameters[parameter.name] = parameter.defaultValue

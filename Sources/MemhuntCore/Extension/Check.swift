@@ -98,9 +98,10 @@ public struct CheckContext: Sendable {
             + named.joined(separator: "; ") + (files.count > 3 ? "; …" : "") + ")"
     }
 
-    /// The `ok` artifacts of one kind, in source order.
+    /// The `ok` artifacts that hold records of one kind (`Artifact.holds`: a change log with kill lines is also
+    /// one of `kill-log`), in source order.
     public func artifacts(of kind: ArtifactKind) -> [Artifact] {
-        artifacts.filter { $0.kind == kind && $0.status == .ok }
+        artifacts.filter { $0.status == .ok && $0.holds(kind) }
     }
 
     /// A numeric parameter. The engine has merged the description's defaults, so a declared parameter

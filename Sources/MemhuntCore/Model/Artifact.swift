@@ -99,6 +99,7 @@ extension Artifact {
                 $0.time != nil && $0.timeText?.contains("-") == true ? $0.timeText : nil
             }
             .first
+        case .killLog(let log)?: log.firstTimestamp
         default: nil
         }
     }
@@ -112,6 +113,15 @@ extension Artifact {
         case .repro(.footprintJSON(let report))?: report.unreadable
         default: []
         }
+    }
+
+    /// The kill records it holds (a kill log's, or a change log's other lines'), when it was read and holds any.
+    public var killLog: MemoryKillLog? { status == .ok ? content?.killLog : nil }
+
+    /// Whether it holds records of `kind`: its own kind, and `kill-log` for a change log that holds kill lines
+    /// (one log may hold both: each step reads what it reads of it).
+    public func holds(_ kind: ArtifactKind) -> Bool {
+        self.kind == kind || (kind == .killLog && killLog != nil)
     }
 
     /// The last path component of its source.

@@ -117,7 +117,8 @@ public struct Subject: Sendable, Hashable, Codable {
 /// The app an artifact belongs to, when it names one: a crash report's app, a MetricKit payload's bundle id,
 /// the process of a vmmap, footprint, heap or sample (and of footprint JSON when it holds one), the processes of a change log's lines (`Memo[48211:…]`; a
 /// log of `_printChanges` pasted from Xcode names none). A JetsamEvent names every process alive, and
-/// measurements, view dumps and images name none.
+/// measurements, view dumps and images name none; a kill log names the processes of its kills, as a
+/// JetsamEvent its processes, and chooses no subject.
 public enum ArtifactOwner {
     /// The names the artifact gives its app (app name, process name, bundle id), most specific first;
     /// empty when it names none.
@@ -157,6 +158,12 @@ public enum ArtifactOwner {
         guard subject.app != nil else { return nil }
         if case .jetsamEvent(let event)? = artifact.content, artifact.status == .ok {
             return event.processes.contains { subject.matches($0.name) }
+        }
+        // A kill log, like a JetsamEvent, is of the subject when one of its kills names it; a log whose kills
+        // name no process (a debugger's stop) names no app.
+        if case .killLog(let log)? = artifact.content, artifact.status == .ok {
+            let names = log.processNames
+            return names.isEmpty ? nil : names.contains { subject.matches($0) }
         }
         let names = names(of: artifact)
         guard !names.isEmpty else { return nil }

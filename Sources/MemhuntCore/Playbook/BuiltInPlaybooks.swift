@@ -123,11 +123,12 @@ public enum BuiltInPlaybooks {
                 title: Jetsam record
                 inspects: jetsam record
                 tells: Maximum use and system rank of a living app
-                reads: [jetsam-event, metrickit-metrics]
+                reads: [jetsam-event, metrickit-metrics, kill-log]
                 checks:
                   - id: jetsam-rank
                     with: { max_rank: 10, dominance_ratio: 2.0 }
                   - id: metrickit-memory
+                  - id: memory-kill
                 guidance:
                   collect: >-
                     The JetsamEvent-*.ips file from the time the user saw the problem (Analytics Data). It
@@ -334,11 +335,12 @@ public enum BuiltInPlaybooks {
                 title: Was the extension killed?
                 inspects: JetsamEvent record of the extension process (run with --app YourWidgetExtension)
                 tells: A widget that went blank was killed, and no crash report says so
-                reads: [jetsam-event, crash-report]
+                reads: [jetsam-event, crash-report, kill-log]
                 checks:
                   - id: jetsam-rank
                     with: { max_rank: 10, dominance_ratio: 2.0 }
                   - id: crash-report
+                  - id: memory-kill
                 guidance:
                   collect: >-
                     The JetsamEvent-*.ips from the time the widget went blank; the extension appears under its

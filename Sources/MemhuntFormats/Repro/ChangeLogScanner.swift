@@ -65,6 +65,9 @@ public struct ChangeLogSummary: Sendable, Hashable {
     /// console, `log show --style compact`) or `Memo(SwiftUI)[48211]` (syslog) before the view's name, or
     /// from a record's `"processImagePath"` (`--style json`, `ndjson`). Empty when no line names one.
     public var processes: [String: Int]
+    /// The memory kills its other lines tell (`memorystatus` kill lines, `killed by jetsam reason`, a debugger's
+    /// `EXC_RESOURCE … MEMORY` stop): a log may hold both.
+    public var kills = MemoryKillLog()
 
     public init(
         evaluations: Int = 0, unchangedCount: Int = 0, views: [String: Int] = [:],
@@ -107,6 +110,10 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// `[`, then digits, then `:` or `]`: the process is that word before the `[`, less a trailing `(…)`
 /// (`Memo[48211:3456789]`, `Memo(SwiftUI)[48211]` → `Memo`). A JSON record's `"processImagePath"` names the
 /// process of all its lines (its last path component).
+///
+/// The lines that are no change line may be kill lines (`MemoryKillLines`: `memorystatus` kills, `killed by
+/// jetsam reason`, a debugger's `EXC_RESOURCE … MEMORY` stop): read into `ChangeLogSummary.kills`, off the
+/// change lines' path, so one log's change lines and kill lines are both read.
 ///
 /// Bursts: when consecutive evaluations both carry a timestamp, they share a burst if they are at most
 /// 50 ms apart; otherwise a blank line or any other non-change line ends the burst.
@@ -242,6 +249,8 @@ public struct ChangeLogScanner: Sendable {
     private var recordTimestamp: [UInt8]?
     private var recordProcess: [UInt8]?
     private var unescaper = JSONStringUnescaper()
+    /// The kill lines among the lines that are no change line.
+    private var killLines = MemoryKillLines()
 
     /// A scanner that skips lines longer than `lineCap` bytes.
     public init(lineCap: Int = 65_536) { self.init(lineCap: lineCap, cacheCapacity: Self.maxCached) }
@@ -315,27 +324,29 @@ public struct ChangeLogScanner: Sendable {
         summary.firstTimestamp = firstTimestamp.map { String(decoding: $0, as: UTF8.self) }
         summary.lastTimestamp = firstTimestamp == nil ? nil : String(decoding: lastTimestamp, as: UTF8.self)
         for (id, process) in processes.names.enumerated() { summary.processes[process] = processEvaluations[id] }
+        summary.kills = killLines.result
         return summary
     }
 
-    /// Scans all of `bytes`; fails when no line is a change line.
+    /// Scans all of `bytes`; fails when no line is a change line or a kill line.
     public static func parse(_ bytes: [UInt8]) -> Result<ChangeLogSummary, FormatError> {
         var scanner = ChangeLogScanner()
         scanner.feed(bytes[...])
         let summary = scanner.finish()
-        guard summary.evaluations > 0 else {
+        guard summary.evaluations > 0 || !summary.kills.isEmpty else {
             return .failure(FormatError("no '<Type>: … changed.' or '<Type>: unchanged.' line"))
         }
         return .success(summary)
     }
 
-    /// Whether the complete lines of `prefix` include a change line.
+    /// Whether the complete lines of `prefix` include a change line or a kill line (`MemoryKillLines`).
     public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
         let head = prefix.prefix(65_536)
         let end = head.count < 65_536 ? head.endIndex : (head.lastIndex(of: 10) ?? head.startIndex)
         var scanner = ChangeLogScanner()
         scanner.feed(head[..<end])
-        return scanner.finish().evaluations > 0
+        let summary = scanner.finish()
+        return summary.evaluations > 0 || !summary.kills.isEmpty
     }
 
     // MARK: - Lines
@@ -411,6 +422,8 @@ public struct ChangeLogScanner: Sendable {
             jsonLine(line, first: first)
         } else {
             separated = true
+            // Off the change lines' path: a line that is none may be a kill line.
+            if MemoryKillLines.mayBeKill(line) { killLines.take(line, number: lineNumber, timestamp: timestamp) }
         }
     }
 

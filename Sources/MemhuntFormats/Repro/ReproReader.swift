@@ -34,7 +34,9 @@ public enum ReproArtifact: Sendable, Hashable {
 /// sniffers: a crash report can embed a vmmap table or a stack that looks like a sample.
 public enum ReproReader {
     /// The kind of `prefix` (the first ≤ 64 KiB) when it is one of the reproduction kinds, from content only.
-    /// Order: magic bytes, memhunt's own format, tool banners, view dumps, then change logs (the loosest).
+    /// Order: magic bytes, memhunt's own format, tool banners, view dumps, then change logs (the loosest). A log of
+    /// kill lines and no change line is detected as a change log too (it streams the same way); the reader names
+    /// it `kill-log` once it has scanned it (`ParsedArtifact.log`).
     public static func detect(_ prefix: [UInt8]) -> ArtifactKind? {
         let head = prefix.prefix(65_536)
         if ImageInfo.matches(head) { return .image }

@@ -1,0 +1,242 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// The memory kills the device's log lines record: the kernel's `memorystatus` lines (the limit crossed, the
+/// kill with its reason, band and footprint), `killed by jetsam reason …`, and a debugger's `EXC_RESOURCE …
+/// MEMORY` stop. A kill seen only in a log is a kill, with its limit and footprint.
+struct MemoryKillCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let kills = FactDescription(
+            "kill.kills", .count,
+            "Kills of the subject that the logs record (kernel memorystatus lines, 'killed by jetsam reason', a "
+                + "debugger's EXC_RESOURCE memory stop); the lines of one kill are one.")
+        static let reason = FactDescription(
+            "kill.reason", .text, "The last kill's cause as the log writes it (per-process-limit, vm-pageshortage, …).")
+        static let limitMB = FactDescription(
+            "kill.limitMB", .megabytes, "The memory limit the last kill crossed, as the log gives it.")
+        static let limitKind = FactDescription(
+            "kill.limitKind", .text, "Which limit the last kill crossed: ActiveHard, InactiveHard, ….")
+        static let footprintMB = FactDescription(
+            "kill.footprintMB", .megabytes, "The footprint at the last kill (the kernel's KB).", measure: true)
+        static let band = FactDescription(
+            "kill.band", .text, "The priority band the last kill was in (FOREGROUND, …).")
+        static let availablePages = FactDescription(
+            "kill.availablePages", .pages,
+            "memorystatus_available_pages at the last kill: pages available to jetsam then.", better: .higher)
+        static let time = FactDescription("kill.time", .text, "The last kill's time as its line writes it.")
+        static let softLimit = FactDescription(
+            "kill.softLimitCrossings", .count, "Non-fatal (soft) memory limits the subject crossed and lived on.")
+        static let records = FactDescription(
+            "kill.records", .list,
+            "The logs' kill records, at most 20 in file order: {process, pid, killed, reason, limitMB, limitKind, "
+                + "footprintKB, band, availablePages, time, line}, each as far as its lines tell.")
+        static let otherKills = FactDescription(
+            "kill.otherKills", .count, "Kills of other processes that the logs record.", better: .neutral)
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let killed = FindingCode(
+            "memory-kill.killed", .warning,
+            "A log records the subject killed: the reason, the limit, the footprint at the kill (at a memory limit: "
+                + "critical).",
+            examples: [
+                .raises("Fixtures/kill-log", app: "Memo"),
+                .quiet("Fixtures/kill-log/killed.log", app: "Memo"),
+            ])
+        static let softLimit = FindingCode(
+            "memory-kill.soft-limit", .notice, "A log records the subject crossing a non-fatal (soft) memory limit.",
+            examples: [
+                .raises("Fixtures/kill-log/soft-limit.log", app: "MobileSafari"),
+                .quiet("Fixtures/kill-log/killed.log", app: "Memo"),
+            ])
+        static let othersOnly = FindingCode(
+            "memory-kill.others-only", .info, "The logs' kills are of other processes: none is the subject's.",
+            examples: [
+                .raises("Fixtures/kill-log/killed.log", app: "Memo"),
+                .quiet("Fixtures/kill-log", app: "Memo"),
+            ])
+        static let noSubject = FindingCode(
+            "memory-kill.no-subject", .notice, "No app was named: the processes the logs show killed.",
+            examples: [
+                .raises("Fixtures/kill-log/killed.log"),
+                .quiet("Fixtures/kill-log/killed.log", app: "Memo"),
+            ])
+        static let unreadable = FindingCode(
+            "memory-kill.unreadable", .notice, "Kill lines that could not be read whole, each named with its line.",
+            examples: [
+                .raises("Fixtures/examples/memory-kill.unreadable/raises", app: "KeyboardSpike"),
+                .quiet("Fixtures/kill-log/killed.log", app: "Memo"),
+            ])
+    }
+
+    static let description = CheckDescription(
+        id: "memory-kill",
+        title: "Memory kills in the device's log",
+        step: "jetsam-record",
+        rationale: """
+            The kernel logs each memory kill as it makes it: the limit crossed, the band, the footprint at the \
+            kill and the pages available. A kill seen only there, without a JetsamEvent or a crash report, is \
+            still a kill, with its limit; a kill of another process is never the app's.
+            """,
+        reads: [.killLog],
+        facts: [
+            Fact.kills, Fact.reason, Fact.limitMB, Fact.limitKind, Fact.footprintMB, Fact.band,
+            Fact.availablePages, Fact.time, Fact.softLimit, Fact.records, Fact.otherKills,
+        ],
+        codes: [Code.killed, Code.softLimit, Code.othersOnly, Code.noSubject, Code.unreadable]
+    )
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        let logs = context.artifacts(of: .killLog).filter { $0.killLog != nil }
+        guard !logs.isEmpty else { return CheckOutput(noInput: true) }
+        var output = CheckOutput()
+        let all = KillRecord.all(in: context)
+        output.record(Fact.records, .array(all.prefix(20).map { Self.value($0.kill) }))
+        Self.problems(&output, logs: logs)
+        guard let app = context.subject.app else {
+            let named = all.filter { $0.kill.killed }
+            if !named.isEmpty {
+                output.emit(
+                    Code.noSubject,
+                    title: "Which app? The logs record " + Plural.count(named.count, "kill") + ": "
+                        + Self.listing(named),
+                    detail: "No app was named, so no kill is weighed as the app's. The logs record: "
+                        + named.prefix(10).map { ($0.kill.process ?? "a debugged process") + " " + $0.sign }
+                        .joined(separator: "; ") + (named.count > 10 ? "; …" : "") + ".",
+                    evidence: named.prefix(10).map(\.evidence),
+                    next: .decide(.chooseApp, "Name the app under investigation (a process name or bundle id)."))
+            }
+            return output
+        }
+        let mine = all.filter { $0.isOf(context.subject) }
+        let kills = mine.filter { $0.kill.killed }
+        let soft = mine.filter { !$0.kill.killed }
+        let others = all.filter { !$0.isOf(context.subject) && $0.kill.killed }
+        output.record(Fact.kills, .int(kills.count))
+        output.record(Fact.softLimit, .int(soft.count))
+        output.record(Fact.otherKills, .int(others.count))
+        for record in soft {
+            output.emit(
+                Code.softLimit,
+                title: "\(record.kill.process ?? app) " + record.text,
+                detail: "\(record.artifact.source) line \(record.kill.line): \(record.kill.process ?? app)"
+                    + (record.kill.pid.map { " [\($0)]" } ?? "") + " " + record.text
+                    + (record.kill.timestamp.map { ", at \($0)" } ?? "")
+                    + ". A soft limit is a warning: the process lived on past it; a hard limit ends it.",
+                evidence: [record.evidence],
+                next: .step("simulator-repro", "Find which screen allocates past the soft limit."))
+        }
+        guard let last = kills.last else {
+            if !others.isEmpty {
+                output.emit(
+                    Code.othersOnly,
+                    title: "The logs record " + Plural.count(others.count, "kill") + " of other processes, none of "
+                        + app + ": " + Self.listing(others),
+                    detail: "None of the logs' kills names \(app): "
+                        + others.prefix(10).map { ($0.kill.process ?? "an unnamed process") + " " + $0.sign }
+                        .joined(separator: "; ") + (others.count > 10 ? "; …" : "")
+                        + ". A log holds what its capture covered: it does not show that \(app) was not killed "
+                        + "outside it.",
+                    evidence: others.prefix(10).map(\.evidence))
+            }
+            return output
+        }
+        let kill = last.kill
+        let name = kill.process ?? app
+        output.record(Fact.reason, kill.reason.map(FactValue.string))
+        output.record(Fact.limitMB, kill.limitMB.map { .megabytes(bytes: Double($0) * 1_048_576) })
+        output.record(Fact.limitKind, kill.limitKind.map(FactValue.string))
+        output.record(Fact.footprintMB, kill.footprintKB.map { .megabytes(bytes: Double($0) * 1024) })
+        output.record(Fact.band, kill.band.map(FactValue.string))
+        output.record(Fact.availablePages, kill.availablePages.map { .int(Int(clamping: $0)) })
+        output.record(Fact.time, kill.timestamp.map(FactValue.string))
+        let atLimit = kill.limitMB != nil || kill.reason == "per-process-limit"
+        var sentences: [String] = []
+        sentences.append(
+            "\(last.artifact.source) line \(kill.line): \(name)" + (kill.pid.map { " [\($0)]" } ?? "") + " " + last.text
+                + (kill.timestamp.map { ", at \($0)" } ?? "") + ".")
+        var context: [String] = []
+        if let band = kill.band { context.append("in band \(band)" + (kill.priority.map { " (\($0))" } ?? "")) }
+        if kill.band == nil, let priority = kill.priority { context.append("at priority \(priority)") }
+        if let age = kill.ageSeconds { context.append("\(FactValue.grouped(age)) s old") }
+        if let type = kill.processType { context.append("type \(type)") }
+        if let kb = kill.footprintKB {
+            context.append(
+                "footprint " + FactValue.grouped(kb) + " KB (" + (Double(kb) * 1024).megabytesText + ")"
+                    + (kill.limitMB.map { " against its \($0) MB limit" } ?? ""))
+        }
+        if let pages = kill.availablePages {
+            context.append(FactValue.grouped(pages) + " pages available to jetsam")
+        }
+        if !context.isEmpty { sentences.append("At the kill: " + context.joined(separator: ", ") + ".") }
+        if kill.inDebugger {
+            sentences.append(
+                "The debugger's stop line names no process: it is the process the debugger was attached to.")
+        }
+        if kills.count > 1 {
+            sentences.append(
+                "The logs record " + Plural.count(kills.count, "kill") + " of \(app); these are the last one's "
+                    + "facts: " + kills.dropLast().prefix(5).map(\.sign).joined(separator: "; ") + ".")
+        }
+        output.emit(
+            Code.killed, severity: atLimit ? .critical : .warning,
+            title: "\(name) was " + last.text,
+            detail: sentences.joined(separator: " "),
+            evidence: kills.suffix(5).map(\.evidence),
+            next: atLimit
+                ? .step("simulator-repro", "It crossed its own memory limit: find which screen allocates.")
+                : .step(
+                    "suspended-footprint", "The system needed memory: see how much the app held when it was chosen."))
+        output.headline(Fact.kills, "kills in the logs", Plural.count(kills.count, "kill") + " of \(app)")
+        output.headline(Fact.limitMB, "limit")
+        output.headline(Fact.footprintMB, "footprint at the kill")
+        output.impact("Log: \(name) " + last.text + (kill.timestamp.map { ", at \($0)" } ?? "") + ".")
+        for record in kills {
+            if let time = record.kill.timestamp {
+                output.event(
+                    TimelineEvent(time: time, text: "Killed (log): " + record.text, source: record.artifact.source))
+            }
+        }
+        return output
+    }
+
+    /// A kill record as a fact: what its lines tell, nothing more.
+    static func value(_ kill: MemoryKill) -> FactValue {
+        var fields: [String: FactValue] = ["killed": .bool(kill.killed), "line": .int(kill.line)]
+        fields["process"] = kill.process.map(FactValue.string)
+        fields["pid"] = kill.pid.map(FactValue.int)
+        fields["reason"] = kill.reason.map(FactValue.string)
+        fields["limitMB"] = kill.limitMB.map(FactValue.int)
+        fields["limitKind"] = kill.limitKind.map(FactValue.string)
+        fields["footprintKB"] = kill.footprintKB.map { .int(Int(clamping: $0)) }
+        fields["band"] = kill.band.map(FactValue.string)
+        fields["availablePages"] = kill.availablePages.map { .int(Int(clamping: $0)) }
+        fields["time"] = kill.timestamp.map(FactValue.string)
+        if kill.inDebugger { fields["debugger"] = .bool(true) }
+        return .object(fields)
+    }
+
+    /// The kill lines the logs could not read whole, named with their lines.
+    static func problems(_ output: inout CheckOutput, logs: [Artifact]) {
+        let troubled = logs.filter { ($0.killLog?.problemCount ?? 0) > 0 }
+        guard !troubled.isEmpty else { return }
+        let count = troubled.reduce(0) { $0 + ($1.killLog?.problemCount ?? 0) }
+        let named = troubled.flatMap { artifact in
+            (artifact.killLog?.problems ?? []).prefix(5).map { artifact.fileName + " " + $0 }
+        }
+        output.emit(
+            Code.unreadable,
+            title: Plural.count(count, "kill line") + " could not be read whole",
+            detail: named.joined(separator: "; ") + (count > named.count ? "; …" : "")
+                + ". The rest of the logs was read; what these lines leave out is not known.",
+            evidence: troubled.map { Evidence(source: $0.source) })
+    }
+
+    /// `KeyboardSpike (per-process-limit), MobileSafari (vm-pageshortage)` for the first five.
+    static func listing(_ records: [KillRecord]) -> String {
+        records.prefix(5).map { ($0.kill.process ?? "a debugged process") + ($0.kill.reason.map { " (\($0))" } ?? "") }
+            .joined(separator: ", ") + (records.count > 5 ? ", …" : "")
+    }
+}
