@@ -69,7 +69,7 @@ struct HelpTextTests {
                   --app <name>            The app under investigation: a process name or a
                                           bundle id.
                   --format <format>       The output format. (values: github, html, json,
-                                          junit, markdown, text; default: text)
+                                          junit, markdown, sarif, text; default: text)
                   -o, --output <file>     Write the report to this file (atomically; '-' is
                                           stdout) instead of stdout.
                   --fail-on <severity>    Exit 1 when a finding reaches this severity. (values:
