@@ -281,3 +281,20 @@ extension HostileInputTests {
         #expect(again.status == 0, "\(again.stderr)")
     }
 }
+
+// MARK: - Found by the hostile suite (HostileSuiteTests)
+
+extension HostileInputTests {
+    /// `run --app` looked for the app's name in the files it could not read, and opened a FIFO among them: the run
+    /// waited for a writer for ever.
+    @Test func runWithAnAppOverAFolderWithAFIFOEnds() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        #expect(mkfifo(dir.path + "/fifo.ips", 0o600) == 0)
+        let run = await memhunt("run", "--app", "Nobody", "--format", "json", dir.path)
+        #expect(run.status == 2)
+        let document = try FindingsDocument.decode(Array(run.stdout.utf8))
+        let fifo = try #require(document.artifacts.first { $0.source == dir.path + "/fifo.ips" })
+        #expect(fifo.diagnostics == ["not a regular file"])
+    }
+}
