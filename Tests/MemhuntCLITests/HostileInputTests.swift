@@ -297,4 +297,16 @@ extension HostileInputTests {
         let fifo = try #require(document.artifacts.first { $0.source == dir.path + "/fifo.ips" })
         #expect(fifo.diagnostics == ["not a regular file"])
     }
+
+    /// The text report's comparison lines showed a measurement's label raw: an ESC in it reached the terminal.
+    @Test func theTextReportEscapesComparisonLabels() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write(
+            "m.csv",
+            "label,footprint_mb,time\n\"a\u{1B}]0;PWNED\u{07}\",5,2026-01-01 00:00:00\nb,600,2026-01-01 00:01:00\n")
+        let run = await memhunt("run", dir.path + "/m.csv")
+        #expect(run.stdout.contains(#"a\u{1B}]0;PWNED\u{07}"#), "\(run.stdout)")
+        #expect(!run.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
 }
