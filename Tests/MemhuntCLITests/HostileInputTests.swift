@@ -69,7 +69,7 @@ import Testing
         defer { dir.remove() }
         let run = await memhunt("scan", "--format", "csv", dir.path)
         #expect(run.status == 0)
-        #expect(run.stdout.contains("\"'=cmd|' /C calc'!A0\r\","))
+        #expect(run.stdout.contains(#"'=cmd|' /C calc'!A0\u{0D},"#))
         #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("=") })
     }
 
