@@ -110,6 +110,18 @@ import Testing
                 == "JetsamEvent has no memoryStatus.pageSize (bytes per page): sizes cannot be converted")
     }
 
+    /// A 1 MB value quoted by a diagnostic is cut at 64 characters (the hostile suite's
+    /// measurements-giant-cell.csv made a 1 MB diagnostic in every report).
+    @Test func diagnosticsQuoteLongValuesCut() {
+        let outcome = read("label,footprint_mb\na," + String(repeating: "9", count: 1 << 20) + "x\n")
+        #expect(
+            failure(outcome)
+                == FormatError(
+                    "footprint_mb '" + String(repeating: "9", count: 64) + "…' is not a non-negative number", line: 2))
+        #expect(FormatError.quoted("short") == "'short'")
+        #expect(FormatError.quoted(String(repeating: "é", count: 65)) == "'" + String(repeating: "é", count: 64) + "…'")
+    }
+
     @Test func unknownBugType() {
         #expect(
             failure(read("{\"bug_type\":\"999\"}\n{}"))?.message == "unrecognized content (.ips bug_type 999)")
