@@ -298,6 +298,18 @@ extension HostileInputTests {
         #expect(fifo.diagnostics == ["not a regular file"])
     }
 
+    /// An empty folder given to `inspect` or `scan` was passed over in silence, exit 0.
+    @Test func inspectAndScanNameAnEmptyFolder() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path + "/empty", withIntermediateDirectories: false)
+        for command in ["inspect", "scan"] {
+            let run = await memhunt(command, dir.path + "/empty")
+            #expect(run.status == 2, "\(command)")
+            #expect(run.stderr == "memhunt: exit 2: \(dir.path)/empty: no files to read\n", "\(command): \(run.stderr)")
+        }
+    }
+
     /// The text report's comparison lines showed a measurement's label raw: an ESC in it reached the terminal.
     @Test func theTextReportEscapesComparisonLabels() async throws {
         let dir = try TemporaryDirectory()
