@@ -321,4 +321,16 @@ extension HostileInputTests {
         #expect(run.stdout.contains(#"a\u{1B}]0;PWNED\u{07}"#), "\(run.stdout)")
         #expect(!run.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }
+
+    /// A FIFO or a device given as the playbook was "permission denied".
+    @Test func aPlaybookThatIsNoRegularFileSaysSo() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(mkfifo(dir.path + "/p.yaml", 0o600) == 0)
+        for path in [dir.path + "/p.yaml", "/dev/zero"] {
+            let run = await memhunt("validate", path)
+            #expect(run.status == 2)
+            #expect((run.stdout + run.stderr).contains("cannot read playbook '\(path)': not a regular file"))
+        }
+    }
 }
