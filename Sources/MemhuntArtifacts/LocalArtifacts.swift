@@ -126,6 +126,21 @@ public enum LocalArtifacts {
         }
     }
 
+    /// The first `count` bytes of the regular file at `path` (following links); nil for anything else or an error.
+    /// A FIFO, a device or a folder is never opened: opening a FIFO without a writer waits forever, and a device
+    /// such as /dev/zero never ends. (`run --app` looked for the name in the unread files this way, and a FIFO
+    /// in a walked folder hung the run.)
+    public static func head(of path: String, upTo count: Int) -> [UInt8]? {
+        guard case .regular(let size) = stat(path) else { return nil }
+        // Non-blocking: a regular file swapped for a FIFO since the stat opens at once instead of waiting.
+        let fd = systemOpen(path, flags: O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { _ = systemClose(fd) }
+        var info = FileStatus()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return readArray(fd, capacity: min(count, max(size, 0)), after: [])
+    }
+
     /// An errno in the words an artifact error uses.
     static func reason(_ code: Int32) -> String {
         switch code {
@@ -520,7 +535,9 @@ private final class ChunkReader: @unchecked Sendable {
 #if canImport(Glibc)
     typealias FileStatus = Glibc.stat
     private func systemStat(_ path: String, _ info: inout FileStatus) -> Int32 { stat(path, &info) }
-    private func systemOpen(_ path: String) -> Int32 { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+    private func systemOpen(_ path: String, flags: Int32 = 0) -> Int32 {
+        Glibc.open(path, O_RDONLY | O_CLOEXEC | flags)
+    }
     private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         Glibc.read(fd, buffer, count)
     }
@@ -531,7 +548,9 @@ private final class ChunkReader: @unchecked Sendable {
 #else
     typealias FileStatus = Darwin.stat
     private func systemStat(_ path: String, _ info: inout FileStatus) -> Int32 { stat(path, &info) }
-    private func systemOpen(_ path: String) -> Int32 { Darwin.open(path, O_RDONLY | O_CLOEXEC) }
+    private func systemOpen(_ path: String, flags: Int32 = 0) -> Int32 {
+        Darwin.open(path, O_RDONLY | O_CLOEXEC | flags)
+    }
     private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         Darwin.read(fd, buffer, count)
     }

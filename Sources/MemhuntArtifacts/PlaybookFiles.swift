@@ -13,7 +13,11 @@ extension PlaybookLoader {
         }
         guard !isDirectory.boolValue else { return failure("cannot read playbook '\(path)': it is a directory") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return failure("cannot read playbook '\(path)': permission denied")
+            // Why, in the artifacts' words: a FIFO or a device is "not a regular file", not "permission denied".
+            let why = LocalArtifacts.unreadable(path).map {
+                $0.hasPrefix("cannot be read: ") ? String($0.dropFirst(16)) : $0
+            }
+            return failure("cannot read playbook '\(path)': \(why ?? "it could not be read whole")")
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             return failure("cannot read playbook '\(path)': not UTF-8 text")

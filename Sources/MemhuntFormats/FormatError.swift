@@ -13,6 +13,12 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         self.offset = offset
     }
 
+    /// A value of the file as a message quotes it: between `'`, cut at 64 characters with `…`, so that a 1 MB
+    /// word in a field makes a short diagnostic, not a 1 MB one in every report.
+    public static func quoted(_ text: some StringProtocol) -> String {
+        text.count > 64 ? "'" + text.prefix(64) + "…'" : "'" + text + "'"
+    }
+
     public var description: String {
         if let line { return "line \(line): \(message)" }
         if let offset { return "byte \(offset): \(message)" }

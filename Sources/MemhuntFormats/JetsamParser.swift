@@ -23,6 +23,12 @@ public enum JetsamParser {
             throw FormatError("JetsamEvent has no memoryStatus object")
         }
         guard let pageSize = memoryStatus["pageSize"]?.uint64, pageSize > 0 else {
+            // One that is there but no page size (negative, zero, 1e308, text) is named as written.
+            if case .number(let literal) = memoryStatus["pageSize"] {
+                throw FormatError(
+                    "JetsamEvent's memoryStatus.pageSize \(FormatError.quoted(literal)) is not a page size in bytes: "
+                        + "sizes cannot be converted")
+            }
             throw FormatError("JetsamEvent has no memoryStatus.pageSize (bytes per page): sizes cannot be converted")
         }
         guard

@@ -50,8 +50,9 @@ public enum MetricKitParser {
             let text = value.string ?? "a \(value.members != nil ? "JSON object" : "non-text value")"
             let unit = value.string.flatMap(MeasurementText.split)?.unit
             unreadable.append(
-                "\(pointer) is '\(text)': "
-                    + (unit.map { "the unit '\($0)' is not one memhunt knows" } ?? "not a number with a unit"))
+                "\(pointer) is \(FormatError.quoted(text)): "
+                    + (unit.map { "the unit \(FormatError.quoted($0)) is not one memhunt knows" }
+                        ?? "not a number with a unit"))
         }
         var result = MetricPayload(
             timeStampBegin: payload["timeStampBegin"]?.string, timeStampEnd: end, time: end.flatMap(AppleDate.parse),

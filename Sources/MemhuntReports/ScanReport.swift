@@ -174,8 +174,11 @@ public struct ScanDocument: Encodable {
     /// One CSV cell: RFC 4180 quoting (a field holding a comma, a quote, CR or LF, or a `;`, is quoted, its quotes
     /// doubled) and OWASP's rule against formula injection: a cell that starts with `=`, `+`, `-`, `@`, a tab or
     /// CR gets a leading `'`, so a spreadsheet shows it as text instead of running it. A plain number (`-12.5`)
-    /// stays a number: it can run nothing, and the figures' columns must stay numeric.
+    /// stays a number: it can run nothing, and the figures' columns must stay numeric. Control characters (an ESC,
+    /// a CR, a NUL) and bidi overrides are shown as `\u{1B}` (`TerminalText`), as on the terminal: a name from a
+    /// record can neither recolor a terminal that shows the file nor end a row in a tool that splits on CR.
     static func csvField(_ text: String) -> String {
+        let text = TerminalText.escaped(text)
         let scalars = text.unicodeScalars
         var cell = text
         if let first = scalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first), !isPlainNumber(text) {

@@ -86,6 +86,10 @@ enum Escape {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
+            case "\n", "\t": out.append(ch)
+            // Any other control character (an ESC, a CR) or bidi override as `\u{1B}`, as on the terminal.
+            case _ where ch.unicodeScalars.contains(where: TerminalText.isControl):
+                out += TerminalText.escaped(String(ch))
             default: out.append(ch)
             }
         }

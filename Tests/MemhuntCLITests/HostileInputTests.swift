@@ -69,7 +69,7 @@ import Testing
         defer { dir.remove() }
         let run = await memhunt("scan", "--format", "csv", dir.path)
         #expect(run.status == 0)
-        #expect(run.stdout.contains("\"'=cmd|' /C calc'!A0\r\","))
+        #expect(run.stdout.contains(#"'=cmd|' /C calc'!A0\u{0D},"#))
         #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("=") })
     }
 
@@ -279,5 +279,58 @@ extension HostileInputTests {
         #expect(FileManager.default.fileExists(atPath: dir.path + "/report.txt"))
         let again = await TriageTests.triage(["--resume", session], answers: [])
         #expect(again.status == 0, "\(again.stderr)")
+    }
+}
+
+// MARK: - Found by the hostile suite (HostileSuiteTests)
+
+extension HostileInputTests {
+    /// `run --app` looked for the app's name in the files it could not read, and opened a FIFO among them: the run
+    /// waited for a writer for ever.
+    @Test func runWithAnAppOverAFolderWithAFIFOEnds() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        #expect(mkfifo(dir.path + "/fifo.ips", 0o600) == 0)
+        let run = await memhunt("run", "--app", "Nobody", "--format", "json", dir.path)
+        #expect(run.status == 2)
+        let document = try FindingsDocument.decode(Array(run.stdout.utf8))
+        let fifo = try #require(document.artifacts.first { $0.source == dir.path + "/fifo.ips" })
+        #expect(fifo.diagnostics == ["not a regular file"])
+    }
+
+    /// An empty folder given to `inspect` or `scan` was passed over in silence, exit 0.
+    @Test func inspectAndScanNameAnEmptyFolder() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path + "/empty", withIntermediateDirectories: false)
+        for command in ["inspect", "scan"] {
+            let run = await memhunt(command, dir.path + "/empty")
+            #expect(run.status == 2, "\(command)")
+            #expect(run.stderr == "memhunt: exit 2: \(dir.path)/empty: no files to read\n", "\(command): \(run.stderr)")
+        }
+    }
+
+    /// The text report's comparison lines showed a measurement's label raw: an ESC in it reached the terminal.
+    @Test func theTextReportEscapesComparisonLabels() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write(
+            "m.csv",
+            "label,footprint_mb,time\n\"a\u{1B}]0;PWNED\u{07}\",5,2026-01-01 00:00:00\nb,600,2026-01-01 00:01:00\n")
+        let run = await memhunt("run", dir.path + "/m.csv")
+        #expect(run.stdout.contains(#"a\u{1B}]0;PWNED\u{07}"#), "\(run.stdout)")
+        #expect(!run.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+
+    /// A FIFO or a device given as the playbook was "permission denied".
+    @Test func aPlaybookThatIsNoRegularFileSaysSo() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(mkfifo(dir.path + "/p.yaml", 0o600) == 0)
+        for path in [dir.path + "/p.yaml", "/dev/zero"] {
+            let run = await memhunt("validate", path)
+            #expect(run.status == 2)
+            #expect((run.stdout + run.stderr).contains("cannot read playbook '\(path)': not a regular file"))
+        }
     }
 }

@@ -10,6 +10,16 @@ import Testing
         #expect(TerminalText.escaped("one\ntwo\u{1B}", keepingNewlines: true) == "one\ntwo\\u{1B}")
     }
 
+    /// Bidirectional embeddings, overrides and isolates (Trojan Source) cannot show a name reversed; the marks
+    /// (U+200E, U+200F) and right-to-left text stay.
+    @Test func bidiOverridesAreShownEscaped() {
+        #expect(TerminalText.escaped("\u{202E}gnp.exe") == #"\u{202E}gnp.exe"#)
+        #expect(
+            TerminalText.escaped("a\u{202A}\u{202B}\u{202C}\u{202D}b\u{2066}\u{2067}\u{2068}\u{2069}c")
+                == #"a\u{202A}\u{202B}\u{202C}\u{202D}b\u{2066}\u{2067}\u{2068}\u{2069}c"#)
+        #expect(TerminalText.escaped("\u{2065}\u{206A}\u{2029}\u{200F}שלום") == "\u{2065}\u{206A}\u{2029}\u{200F}שלום")
+    }
+
     @Test func textThatIsNoControlStaysAsItIs() {
         for text in ["JustSend", "ジャストセンド", "🚀 emoji", "tab\there", "é ñ ü", ""] {
             #expect(TerminalText.escaped(text) == text)

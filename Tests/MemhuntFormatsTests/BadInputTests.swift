@@ -110,6 +110,31 @@ import Testing
                 == "JetsamEvent has no memoryStatus.pageSize (bytes per page): sizes cannot be converted")
     }
 
+    /// A page size that is written but is none is named as written, not "has no" (the hostile suite's
+    /// jetsam-negative.ips and jetsam-huge.ips).
+    @Test func jetsamWithAPageSizeThatIsNone() {
+        for (written, shown) in [("-16384", "'-16384'"), ("1e308", "'1e308'"), ("0", "'0'")] {
+            let outcome = read(
+                "{\"bug_type\":\"298\"}\n{\"memoryStatus\":{\"pageSize\":\(written)},\"processes\":[]}")
+            #expect(
+                failure(outcome)?.message
+                    == "JetsamEvent's memoryStatus.pageSize \(shown) is not a page size in bytes: sizes cannot be converted"
+            )
+        }
+    }
+
+    /// A 1 MB value quoted by a diagnostic is cut at 64 characters (the hostile suite's
+    /// measurements-giant-cell.csv made a 1 MB diagnostic in every report).
+    @Test func diagnosticsQuoteLongValuesCut() {
+        let outcome = read("label,footprint_mb\na," + String(repeating: "9", count: 1 << 20) + "x\n")
+        #expect(
+            failure(outcome)
+                == FormatError(
+                    "footprint_mb '" + String(repeating: "9", count: 64) + "…' is not a non-negative number", line: 2))
+        #expect(FormatError.quoted("short") == "'short'")
+        #expect(FormatError.quoted(String(repeating: "é", count: 65)) == "'" + String(repeating: "é", count: 64) + "…'")
+    }
+
     @Test func unknownBugType() {
         #expect(
             failure(read("{\"bug_type\":\"999\"}\n{}"))?.message == "unrecognized content (.ips bug_type 999)")

@@ -12,9 +12,10 @@ import Testing
         #expect(ScanDocument.csvField("-2+3") == "'-2+3")
         #expect(ScanDocument.csvField("@SUM(1)") == "'@SUM(1)")
         #expect(ScanDocument.csvField("\tx") == "'\tx")
-        #expect(ScanDocument.csvField("\rx") == "\"'\rx\"")
-        #expect(ScanDocument.csvField("a\rb") == "\"a\rb\"")
-        #expect(ScanDocument.csvField("a\r\nb") == "\"a\r\nb\"")
+        #expect(ScanDocument.csvField("\rx") == #"\u{0D}x"#)
+        #expect(ScanDocument.csvField("a\rb") == #"a\u{0D}b"#)
+        #expect(ScanDocument.csvField("a\r\nb") == #"a\u{0D}\u{0A}b"#)
+        #expect(ScanDocument.csvField("\u{1B}]0;x\u{07},\u{202E}") == #""\u{1B}]0;x\u{07},\u{202E}""#)
         #expect(ScanDocument.csvField("a,b") == "\"a,b\"")
         // Numbers stay numbers: a plain number, negative or not, is no formula.
         #expect(ScanDocument.csvField("-12.5") == "-12.5")

@@ -1,3 +1,4 @@
+import MemhuntArtifacts
 import MemhuntChecks
 import MemhuntCore
 import MemhuntReports
@@ -37,9 +38,14 @@ struct InspectCommand: MemhuntCommand {
         let artifacts = await collector.collect(parsed.values.positionals)
         // What could not be read at all (no bytes: missing, a device, refused) makes the inspection one that could
         // not be done as asked; content that is broken is what inspect shows, exit 0.
-        let unread = artifacts.filter { $0.isOperand && $0.status == .error && $0.size == nil }.map {
+        var unread = artifacts.filter { $0.isOperand && $0.status == .error && $0.size == nil }.map {
             let why = $0.error ?? "cannot be read"
             return why.hasPrefix($0.source) ? why : "\($0.source): \(why)"
+        }
+        // A folder of no file is named too (as `run` names it), not passed over in silence.
+        for operand in parsed.values.positionals
+        where !artifacts.contains(where: { $0.operand == ArtifactStore.shown(operand: operand) }) {
+            unread.append("\(operand): no files to read")
         }
         let status = Self.announce(unread, console: console)
         for artifact in artifacts {

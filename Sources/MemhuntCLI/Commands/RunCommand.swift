@@ -115,11 +115,11 @@ extension RunCommand {
         guard let app, !app.isEmpty else { return [] }
         let needle = Array(app.lowercased().utf8)
         return artifacts.filter { $0.status != .ok }.compactMap { artifact in
-            guard let path = artifact.localPath, let handle = FileHandle(forReadingAtPath: path) else { return nil }
-            defer { try? handle.close() }
-            let bytes = Array((try? handle.read(upToCount: 1 << 20)) ?? Data()).map {
-                $0 >= 65 && $0 <= 90 ? $0 + 32 : $0
+            // Regular files only: a FIFO among them would block the run for ever.
+            guard let path = artifact.localPath, let head = LocalArtifacts.head(of: path, upTo: 1 << 20) else {
+                return nil
             }
+            let bytes = head.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
             guard bytes.count >= needle.count else { return nil }
             for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
                 if Array(bytes[start..<start + needle.count]) == needle { return artifact.source }

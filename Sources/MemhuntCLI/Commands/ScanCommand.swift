@@ -76,7 +76,10 @@ struct ScanCommand: MemhuntCommand {
         var unread = operands.filter { !isRemote($0) }.compactMap { operand in
             LocalArtifacts.unreadable(operand).map { "\(operand): \($0)" }
         }
-        let files = LocalArtifacts.expand(operands.filter { !isRemote($0) }, sorted: false)
+        let local = operands.filter { !isRemote($0) }.map { ($0, LocalArtifacts.expand([$0], sorted: false)) }
+        // A folder of no file is named too (as `run` names it), not passed over in silence.
+        unread += local.filter { $0.1.isEmpty }.map { "\($0.0): no files to read" }
+        let files = local.flatMap(\.1)
         var aggregate = await Self.scan(files: files, format: format, query: query, console: console)
         let remote = operands.filter(isRemote)
         if !remote.isEmpty {

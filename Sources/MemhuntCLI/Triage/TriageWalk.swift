@@ -131,7 +131,13 @@ struct TriageWalk {
         } catch {
             throw CommandError("\(error)")
         }
-        let playbook = try await PlaybookReference.load(state.playbook, collector: collector, console: console)
+        let playbook: Playbook
+        do {
+            playbook = try await PlaybookReference.load(state.playbook, collector: collector, console: console)
+        } catch {
+            // The playbook is the session's field: the session file is named with what went wrong.
+            throw CommandError("\(file): the triage session's playbook could not be loaded: \(error)")
+        }
         let artifacts = await collector.collect(state.session.artifactSources)
         let session: HuntSession
         do {

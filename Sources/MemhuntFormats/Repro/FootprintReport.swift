@@ -77,7 +77,8 @@ public struct FootprintReport: Sendable, Hashable {
                 (report.processName, report.pid) = ReproText.nameAndPID(banner.name)
                 let value = ReproText.tokens(banner.footprint)
                 guard value.count >= 2, let size = ReproText.unitSize(value[0], value[1]) else {
-                    return .failure(FormatError("bad Footprint value '\(banner.footprint)'", line: number))
+                    return .failure(
+                        FormatError("bad Footprint value \(FormatError.quoted(banner.footprint))", line: number))
                 }
                 report.footprintBytes = size
                 if value.count >= 3, value[2].hasPrefix("(") { report.pageSize = Int(value[2].dropFirst()) }

@@ -121,7 +121,8 @@ public struct MeasurementSet: Sendable, Hashable {
         func number(_ key: String) throws(FormatError) -> Double? {
             guard let field = fields[key], !field.text.isEmpty else { return nil }
             guard let value = ReproText.decimal(ReproText.trimmed(field.text)), value >= 0 else {
-                throw FormatError("\(key) '\(field.text)' is not a non-negative number", line: field.line)
+                throw FormatError(
+                    "\(key) \(FormatError.quoted(field.text)) is not a non-negative number", line: field.line)
             }
             return value
         }
@@ -135,7 +136,7 @@ public struct MeasurementSet: Sendable, Hashable {
         do throws(FormatError) {
             guard let label = text("label") else { throw FormatError("a row without a label", line: line) }
             guard let footprint = try number("footprint_mb") else {
-                throw FormatError("row '\(label)' has no footprint_mb", line: line)
+                throw FormatError("row \(FormatError.quoted(label)) has no footprint_mb", line: line)
             }
             return .success(
                 Measurement(
@@ -208,7 +209,8 @@ public struct MeasurementSet: Sendable, Hashable {
                 case .null: break
                 default:
                     return .failure(
-                        FormatError("measurement \(rows.count): '\(member.key)' must be a string or number"))
+                        FormatError(
+                            "measurement \(rows.count): \(FormatError.quoted(member.key)) must be a string or number"))
                 }
             }
             switch row(values, order: rows.count, line: 0, scenario: scenario) {

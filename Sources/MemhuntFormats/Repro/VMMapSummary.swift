@@ -117,12 +117,12 @@ public struct VMMapSummary: Sendable, Hashable {
                 summary.dateTime = String(value)
             } else if let value = ReproText.headerValue(line, "Physical footprint (peak):") {
                 guard let size = ReproText.binarySize(value) else {
-                    return .failure(FormatError("bad peak footprint '\(value)'", line: number))
+                    return .failure(FormatError("bad peak footprint \(FormatError.quoted(value))", line: number))
                 }
                 summary.physicalFootprintPeakBytes = size
             } else if let value = ReproText.headerValue(line, "Physical footprint:") {
                 guard let size = ReproText.binarySize(value) else {
-                    return .failure(FormatError("bad physical footprint '\(value)'", line: number))
+                    return .failure(FormatError("bad physical footprint \(FormatError.quoted(value))", line: number))
                 }
                 summary.physicalFootprintBytes = size
             } else if line.hasPrefix("REGION TYPE") {

@@ -156,12 +156,14 @@ public struct XCTestMetrics: Sendable, Hashable {
         var values: [Double] = []
         for text in (field("values") ?? "").split(separator: ",") {
             guard let value = Double(text.trimmingSpaces), value.isFinite else {
-                return .failure(FormatError("\(displayName): value '\(text.trimmingSpaces)' is not a number"))
+                return .failure(
+                    FormatError("\(displayName): value \(FormatError.quoted(text.trimmingSpaces)) is not a number"))
             }
             values.append(value)
         }
         guard let average = numeric(field("average")) else {
-            return .failure(FormatError("\(displayName): average '\(field("average") ?? "")' is not a number"))
+            return .failure(
+                FormatError("\(displayName): average \(FormatError.quoted(field("average") ?? "")) is not a number"))
         }
         guard !values.isEmpty || average != nil else {
             return .failure(FormatError("\(displayName): no values and no average"))

@@ -119,7 +119,8 @@ public enum JUnitReporter: Reporter {
         return lines.joined(separator: "\n")
     }
 
-    /// Element text: markup characters escaped, characters XML 1.0 forbids dropped.
+    /// Element text: markup characters escaped, control characters shown as `\u{1B}`, the other characters XML
+    /// 1.0 forbids dropped.
     static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -129,6 +130,8 @@ public enum JUnitReporter: Reporter {
             case ">": out += "&gt;"
             case "\t", "\n": out.unicodeScalars.append(scalar)
             case "\r": out += "&#13;"
+            // An ESC, a DEL, a C1 control or a bidi override as `\u{1B}`, as on the terminal (XML forbids C0).
+            case _ where TerminalText.isControl(scalar): out += TerminalText.escaped(String(scalar))
             default:
                 if allowed(scalar) { out.unicodeScalars.append(scalar) }
             }
@@ -148,6 +151,7 @@ public enum JUnitReporter: Reporter {
             case "\n": out += "&#10;"
             case "\r": out += "&#13;"
             case "\t": out += "&#9;"
+            case _ where TerminalText.isControl(scalar): out += TerminalText.escaped(String(scalar))
             default:
                 if allowed(scalar) { out.unicodeScalars.append(scalar) }
             }

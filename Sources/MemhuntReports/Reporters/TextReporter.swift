@@ -53,7 +53,7 @@ public enum TextReporter: Reporter {
         }
         for comparison in step.presentation.comparisons {
             out +=
-                "   " + style.dim("compare") + "  " + (comparison.group.map { $0 + ": " } ?? "") + comparison.line
+                "   " + style.dim("compare") + "  " + e((comparison.group.map { $0 + ": " } ?? "") + comparison.line)
                 + "\n"
         }
         for failure in step.failures {
