@@ -6,6 +6,8 @@ public enum ArtifactRoute: Sendable, Hashable {
     case manifest
     /// A change log: streamed through `ChangeLogScanner` in bounded memory, whatever its size.
     case changeLog
+    /// An xctrace export: streamed through `XCTraceScanner` in bounded memory, whatever its size.
+    case xctraceExport
 }
 
 /// The ONE order in which kinds are detected, on bytes: the `.ips` header and JSON first, then crash text, a
@@ -40,7 +42,11 @@ public enum ArtifactSniffer {
         if CrashParser.isCrashText(head[start...]) { return (.document, nil) }
         if looksLikeManifest(head) { return (.manifest, nil) }
         let detected = ReproReader.detect(head)
-        return (detected == .changeLog ? .changeLog : .document, .some(detected))
+        switch detected {
+        case .changeLog?: return (.changeLog, .some(detected))
+        case .xctraceExport?: return (.xctraceExport, .some(detected))
+        default: return (.document, .some(detected))
+        }
     }
 
     /// Whether the bytes start like a manifest: a JSON list of strings or objects, a JSON object whose first

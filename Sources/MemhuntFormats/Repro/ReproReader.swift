@@ -9,6 +9,7 @@ public enum ReproArtifact: Sendable, Hashable {
     case image(ImageInfo)
     case xctestMetrics(XCTestMetrics)
     case leaks(LeaksReport)
+    case xctraceExport(XCTraceExport)
 
     /// The artifact's kind.
     public var kind: ArtifactKind {
@@ -22,6 +23,7 @@ public enum ReproArtifact: Sendable, Hashable {
         case .image: .image
         case .xctestMetrics: .xctestMetrics
         case .leaks: .leaks
+        case .xctraceExport: .xctraceExport
         }
     }
 }
@@ -34,6 +36,7 @@ public enum ReproReader {
     public static func detect(_ prefix: [UInt8]) -> ArtifactKind? {
         let head = prefix.prefix(65_536)
         if ImageInfo.matches(head) { return .image }
+        if XCTraceExport.matches(head) { return .xctraceExport }
         if MeasurementSet.matches(head) { return .measurements }
         let lines = ReproText.sniffLines(head)
         if LeaksReport.matches(lines: lines) { return .leaks }
@@ -76,6 +79,7 @@ public enum ReproReader {
         case .changeLog: ChangeLogScanner.parse(bytes).map(ReproArtifact.changeLog)
         case .xctestMetrics: XCTestMetrics.parse(bytes).map(ReproArtifact.xctestMetrics)
         case .leaks: LeaksReport.parse(bytes).map(ReproArtifact.leaks)
+        case .xctraceExport: XCTraceExport.parse(bytes).map(ReproArtifact.xctraceExport)
         default: nil
         }
     }
