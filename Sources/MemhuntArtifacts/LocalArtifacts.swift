@@ -208,6 +208,30 @@ public enum LocalArtifacts {
                 return artifact
             }
         }
+        if route == .xctraceExport {
+            var artifact = Artifact(source: source, localPath: path, size: size, status: .ok)
+            artifact.kind = .xctraceExport
+            guard streamChangeLogs else { return artifact }
+            var scanner = XCTraceScanner()
+            let streamed = stream(fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash) {
+                scanner.feed($0)
+            }
+            switch streamed {
+            case .failure(let failure):
+                return Artifact(
+                    source: source, localPath: path, kind: .xctraceExport, status: .error, error: failure.message)
+            case .success(let (total, digest)):
+                artifact.sha256 = digest
+                artifact.size = total
+                switch scanner.finish() {
+                case .success(let export): artifact.content = .repro(.xctraceExport(export))
+                case .failure(let error):
+                    artifact.status = .error
+                    artifact.error = error.description
+                }
+                return artifact
+            }
+        }
         let headCount = bytes.count
         if size > documentLimit {
             return Artifact(
@@ -307,12 +331,23 @@ public enum LocalArtifacts {
         (summary: ChangeLogSummary, total: Int, digest: String?), StreamFailure
     > {
         var scanner = ChangeLogScanner()
-        head.withUnsafeBytes { scanner.feed($0) }
+        return stream(fd, head: head, more: more, size: size, hash: hash) { scanner.feed($0) }.map {
+            (scanner.finish(), $0.total, $0.digest)
+        }
+    }
+
+    /// Hands `head` and then the rest of the file to `feed`, window by window: a reader thread maps the file
+    /// 1 MiB at a time and hashes each window after handing it over (`streamChangeLog`). The bytes read and the
+    /// digest.
+    static func stream(
+        _ fd: Int32, head: [UInt8], more: Bool, size: Int, hash: Bool, feed: (UnsafeRawBufferPointer) -> Void
+    ) -> Result<(total: Int, digest: String?), StreamFailure> {
+        head.withUnsafeBytes { feed($0) }
         let reader = ChunkReader(fd: fd, from: head.count, mapTo: size, hasher: hash ? SHA256() : nil)
         head.withUnsafeBytes { reader.hasher?.update($0) }
         if more {
             DispatchQueue.global().async { reader.produce() }
-            reader.consume { scanner.feed($0) }
+            reader.consume { feed($0) }
             reader.finished.wait()
             reader.close()
         }
@@ -324,7 +359,7 @@ public enum LocalArtifacts {
             var hasher = hasher
             return hasher.finalizeHex()
         }
-        return .success((scanner.finish(), head.count + reader.total, digest))
+        return .success((head.count + reader.total, digest))
     }
     private static func opendirReason(_ path: String) -> String {
         guard let directory = opendir(path) else { return reason(errno) }

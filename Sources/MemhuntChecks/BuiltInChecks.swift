@@ -16,4 +16,5 @@ public let builtInChecks: [any Check.Type] = [
     SuspendedFootprintCheck.self,
     WidgetBudgetCheck.self,
     XCTestMemoryCheck.self,
+    XCTraceMemoryCheck.self,
 ]

@@ -136,7 +136,7 @@ import Testing
             table.largestLeaks.map(\.object) == [
                 "Malloc 4.00 KiB", "DetailViewModel", "Closure context", "__NSDictionaryM",
             ])
-        #expect(table.largestLeaks.first?.line == 8)
+        #expect(table.largestLeaks.first?.line == 9)
     }
 
     @Test func swiftUIUpdatesPerView() throws {
@@ -200,8 +200,8 @@ import Testing
         for index in 0..<40 {
             text += "<row><vm-op ref=\"1\"/><size-in-bytes id=\"\(100 + index)\">\(index)</size-in-bytes></row>"
         }
-        text += "<row><vm-op ref=\"1\"/><size-in-bytes ref=\"2\"/></row>"
-        text += "<row><vm-op ref=\"3\"/><size-in-bytes ref=\"2\"/></row></node></trace-query-result>"
+        text += "<row><vm-op ref=\"1\"/><size-in-bytes id=\"200\">8</size-in-bytes></row>"
+        text += "<row><vm-op ref=\"3\"/><size-in-bytes ref=\"200\"/></row></node></trace-query-result>"
         var scanner = XCTraceScanner(internCapacity: 8)
         scanner.feed(Array(text.utf8)[...])
         let export = try scanner.finish().get()

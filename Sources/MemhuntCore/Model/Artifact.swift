@@ -102,6 +102,7 @@ extension Artifact {
     public var notes: [String] {
         switch content {
         case .jetsamEvent(let event)?: event.diagnostics
+        case .repro(.xctraceExport(let export))?: export.diagnostics
         default: []
         }
     }

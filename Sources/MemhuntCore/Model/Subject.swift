@@ -132,6 +132,7 @@ public enum ArtifactOwner {
         case .repro(.footprint(let report)): names = [report.processName]
         case .repro(.sample(let report)): names = [report.processName]
         case .repro(.leaks(let report)): names = [report.processName]
+        case .repro(.xctraceExport(let export)): names = export.processNames
         // A change log names the processes of its lines, the one with most evaluations first.
         case .repro(.changeLog(let summary)):
             names = summary.processesByEvaluations.map(\.name)

@@ -175,17 +175,20 @@ public enum BuiltInPlaybooks {
                 title: Simulator reproduction
                 inspects: Simulator reproduction
                 tells: Which screen is responsible
-                reads: [measurements, vmmap, footprint, xctest-metrics, leaks]
+                reads: [measurements, vmmap, footprint, xctest-metrics, leaks, xctrace-export]
                 checks:
                   - id: repro-footprint
                     with: { max_ratio: 3.0 }
                   - id: xctest-memory
                   - id: leaks
+                  - id: xctrace-memory
                 guidance:
                   collect: >-
                     Reproduce with data of the user's character (the size of the reported record) and write
                     down the footprint before and after entering the suspect screen, as a measurements CSV
-                    (see Playbooks/measurements.md), or save `vmmap --summary <pid>` of the simulator app.
+                    (see Playbooks/measurements.md), or save `vmmap --summary <pid>` of the simulator app. From an
+                    Instruments recording, `xcrun xctrace export --input X.trace --xpath '…'` writes its tables
+                    (VM Tracker, Allocations, Leaks) as XML.
                   empty: >-
                     A device-only problem cannot tell you whether it is fixed: a reproduction makes it measurable.
 

@@ -131,6 +131,12 @@ public struct XCTraceVMOperation: Sendable, Hashable {
     public var name: String
     public var count: Int
     public var bytes: Int
+
+    public init(name: String, count: Int, bytes: Int) {
+        self.name = name
+        self.count = count
+        self.bytes = bytes
+    }
 }
 
 /// One region type of VM Tracker's Regions Map: the rows of that type and their sizes summed.
