@@ -48,7 +48,7 @@ import Testing
 
     @Test func aTruncatedExportIsNamedAndTheRunGoesOn() async throws {
         let run = await memhunt([
-            "inspect", "Fixtures/xctrace/bad/truncated.xml", "Fixtures/xctrace/leaks.xml",
+            "inspect", "Fixtures/bad/xctrace-truncated.xml", "Fixtures/xctrace/leaks.xml",
         ])
         #expect(run.stdout.contains("error: line 5: the XML ends inside <node> opened at line 4"))
         #expect(run.stdout.contains("xctrace.leaks.count = 4"))

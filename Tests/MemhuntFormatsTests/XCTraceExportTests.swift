@@ -163,8 +163,18 @@ import Testing
         #expect(try scanner.finish().get() == XCTraceExport.parse(bytes).get())
     }
 
+    /// A UTF-8 byte order mark before the XML (split between chunks, too) is read past.
+    @Test func aByteOrderMarkIsReadPast() throws {
+        let bytes = try Repo.bytes("xctrace/leaks.xml")
+        var scanner = XCTraceScanner()
+        for byte in [0xEF, 0xBB, 0xBF] + bytes { scanner.feed([byte][...]) }
+        #expect(try scanner.finish().get() == XCTraceExport.parse(bytes).get())
+        #expect(Self.tokens("\u{FEFF}<a/>").error == nil)
+        #expect(Self.tokens("<a/>\u{FEFF}").error?.message == "text after the root element (byte 4)")
+    }
+
     @Test func aTruncatedExportIsAnErrorWithItsPlace() throws {
-        let bytes = try Repo.bytes("xctrace/bad/truncated.xml")
+        let bytes = try Repo.bytes("bad/xctrace-truncated.xml")
         #expect(ArtifactReader.read(bytes).kind == .xctraceExport)
         #expect(throws: FormatError.self) { try XCTraceExport.parse(bytes).get() }
         let error = XCTraceExport.parse(bytes).failure
@@ -175,7 +185,7 @@ import Testing
     /// A ref to an id nothing defines and a cycle of refs are named with their lines; their rows are not counted;
     /// the other rows are.
     @Test func undefinedRefsAndCyclesAreNamed() throws {
-        let export = try Self.export("bad/undefined-ref.xml")
+        let export = try Self.export("../bad/xctrace-undefined-ref.xml")
         let table = try #require(export.tables.first)
         #expect(table.rows == 3 && table.skippedRows == 2)
         #expect(table.operations == [XCTraceVMOperation(name: "Zero Fill", count: 1, bytes: 16_384)])

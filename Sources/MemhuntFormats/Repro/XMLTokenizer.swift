@@ -123,6 +123,16 @@ public struct XMLTokenizer {
         let count = chunk.count
         var index = 0
         func here(_ at: Int) -> XMLPosition { XMLPosition(offset: consumed + at, line: newlines + 1) }
+        // A UTF-8 byte order mark before the document (some Windows editors save one) is read past.
+        while bomMatched < 3, index < count {
+            guard base[index] == Self.byteOrderMark[bomMatched] else {
+                if bomMatched > 0 { fail("text before the root element", at: XMLPosition(offset: 0, line: 1)) }
+                bomMatched = 3
+                break
+            }
+            bomMatched += 1
+            index += 1
+        }
         while index < count, error == nil {
             switch state {
             case .text:
@@ -310,6 +320,10 @@ public struct XMLTokenizer {
         }
         consumed += count
     }
+
+    /// Bytes of a leading byte order mark read so far (3: done, or none).
+    private var bomMatched = 0
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// `]` bytes of CDATA withheld (0 to 2): they may begin its `]]>`.
     private var withheldBrackets = 0
