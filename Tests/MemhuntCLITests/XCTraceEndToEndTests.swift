@@ -47,10 +47,12 @@ import Testing
     }
 
     @Test func aTruncatedExportIsNamedAndTheRunGoesOn() async throws {
-        let run = await memhunt([
-            "inspect", "Fixtures/bad/xctrace-truncated.xml", "Fixtures/xctrace/leaks.xml",
-        ])
-        #expect(run.stdout.contains("error: line 5: the XML ends inside <node> opened at line 4"))
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let lines = try Repo.bytes("xctrace/virtual-memory.xml").split(separator: 10, omittingEmptySubsequences: false)
+        try folder.write("cut.xml", Array(lines.prefix(8).joined(separator: [10])) + [10])
+        let run = await memhunt(["inspect", folder.path + "/cut.xml", "Fixtures/xctrace/leaks.xml"])
+        #expect(run.stdout.contains("error: line 9: the XML ends inside <node> opened at line 8"))
         #expect(run.stdout.contains("xctrace.leaks.count = 4"))
     }
 }
