@@ -12,6 +12,10 @@ reaches both alike. Rows:
                beside mawk counting the same views (the answers are compared).
   jetsam       one 200 KB JetsamEvent of 442 processes through steps 2-4 (`memhunt run --app`) beside jq
                computing the same rank, peak, resident size and compressions (compared).
+  xctrace      a 1 GiB `xctrace export` of a `virtual-memory` table (generated in the real export's shape: ids
+               given once and referred to with `ref`, threads nesting their process, backtraces with frames
+               and binaries) to bytes per VM operation: `memhunt inspect --format json` beside Python's
+               `xml.etree.ElementTree.iterparse` resolving the same refs (the answers are compared).
   justsend     the full eight-step run on Fixtures/justsend beside `memhunt --version` (process start).
   fleet        10,000 generated JetsamEvents (Tests/Support/gen_jetsam.py, 40 MB in 10 folders) to per-app
                figures: `memhunt scan --format json` beside Benchmarks/fleet_scan.py, a single-process
@@ -32,7 +36,7 @@ reaches both alike. Rows:
 These are figures, never tests: the machine is shared, so numbers move by 10-20 % between runs.
 Exits 1 when an answer disagrees, never because a target is missed.
 
-    Benchmarks/run.py [--size-mb 1024] [--runs 15] [--binary PATH] [--only changelog,jetsam,justsend,fleet,xcodebuild]
+    Benchmarks/run.py [--size-mb 1024] [--runs 15] [--binary PATH] [--only changelog,xctrace,jetsam,justsend,fleet,xcodebuild]
 """
 import argparse
 import json
@@ -112,6 +116,126 @@ def generate_log(path, size):
             f.write(block)
     os.replace(path + ".part", path)
     return counts
+
+
+VM_OPS = ["Zero Fill", "Page Cache Hit", "Page In", "Copy-on-Write"]
+VM_HEAD = ('<?xml version="1.0"?>\n<trace-query-result>\n<node xpath=\'//trace-toc[1]/run[1]/data[1]/table[29]\'>'
+           '<schema name="virtual-memory">' + "".join(
+               "<col><mnemonic>%s</mnemonic><name>%s</name><engineering-type>%s</engineering-type></col>" % c for c in [
+                   ("start", "Start Time", "start-time"), ("duration", "Duration", "duration"),
+                   ("thread", "Thread", "thread"), ("operation", "Operation", "vm-op"),
+                   ("process", "Process", "process"), ("cputime", "CPU Time", "duration-on-core"),
+                   ("waittime", "Wait Time", "duration-waiting"), ("address", "Address", "address"),
+                   ("size", "Size", "size-in-bytes"), ("backtrace", "Stack", "backtrace")]) + "</schema>")
+
+XCTRACE_PY = r"""
+import json, sys, xml.etree.ElementTree as ET
+values, ops, cols, cells, depth, in_row = {}, {}, [], [], 0, False
+for event, e in ET.iterparse(sys.argv[1], events=("start", "end")):
+    if event == "start":
+        depth += 1
+        in_row = in_row or e.tag == "row"
+        continue
+    depth -= 1
+    if e.tag == "mnemonic":
+        cols.append(e.text)
+    i = e.get("id")
+    if i is not None:
+        text = (e.text or "").strip()
+        values[i] = text or e.get("fmt", "")
+    if depth == 3 and in_row:
+        r = e.get("ref")
+        cells.append(None if e.tag == "sentinel" else values[r] if r is not None else values.get(i, ""))
+    elif e.tag == "row":
+        op, size = cells[cols.index("operation")], cells[cols.index("size")]
+        entry = ops.setdefault(op, [0, 0])
+        entry[0] += 1
+        entry[1] += int(size) if size else 0
+        cells, in_row = [], False
+        e.clear()
+print(json.dumps({op: v[1] for op, v in ops.items()}))
+"""
+
+
+def generate_xctrace(path, size, seed=7):
+    """A virtual-memory export of `size` bytes in the real export's shape; returns bytes per operation."""
+    if os.path.exists(path) and os.path.exists(path + ".json"):
+        with open(path + ".json") as f:
+            return json.load(f)
+    rng = random.Random(seed)
+    sizes = [4096 * (1 << k) for k in range(6)]
+    expected = {}
+    next_id = [1]
+
+    def new():
+        next_id[0] += 1
+        return next_id[0] - 1
+
+    processes, threads, sized, opids, binaries = {}, {}, {}, {}, []
+    tail = "</node></trace-query-result>\n"
+    with open(path, "w") as f:
+        f.write(VM_HEAD)
+        written = len(VM_HEAD)
+        row = 0
+        while written < size - len(tail) - 4096:
+            parts = []
+            t = new()
+            parts.append('<start-time id="%d" fmt="00:00.%06d">%d</start-time>' % (t, row % 1000000, row * 1000))
+            parts.append('<duration id="%d" fmt="4.71 µs">%d</duration>' % (new(), 4000 + row % 997))
+            th = rng.randrange(60)
+            pid = th % 20
+            if th in threads:
+                parts.append('<thread ref="%d"/>' % threads[th])
+            else:
+                tid = new()
+                threads[th] = tid
+                inner = '<tid id="%d" fmt="0x%x">%d</tid>' % (new(), th, th)
+                if pid in processes:
+                    inner += '<process ref="%d"/>' % processes[pid]
+                else:
+                    processes[pid] = new()
+                    inner += ('<process id="%d" fmt="App%d (%d)"><pid id="%d" fmt="%d">%d</pid>'
+                              '<device-session id="%d" fmt="TODO">TODO</device-session></process>'
+                              % (processes[pid], pid, 100 + pid, new(), 100 + pid, 100 + pid, new()))
+                parts.append('<thread id="%d" fmt="worker 0x%x (App%d, pid: %d)">%s</thread>'
+                             % (tid, th, pid, 100 + pid, inner))
+            op = VM_OPS[rng.randrange(len(VM_OPS))]
+            if op in opids:
+                parts.append('<vm-op ref="%d"/>' % opids[op])
+            else:
+                opids[op] = new()
+                parts.append('<vm-op id="%d" fmt="%s">%s</vm-op>' % (opids[op], op, op))
+            parts.append('<process ref="%d"/>' % processes[pid])
+            parts.append("<sentinel/><sentinel/>")
+            parts.append('<address id="%d" fmt="0x%x">%d</address>' % (new(), 0x100000000 + row * 4096,
+                                                                      0x100000000 + row * 4096))
+            sz = sizes[rng.randrange(len(sizes))]
+            if sz in sized:
+                parts.append('<size-in-bytes ref="%d"/>' % sized[sz])
+            else:
+                sized[sz] = new()
+                parts.append('<size-in-bytes id="%d" fmt="%d KiB">%d</size-in-bytes>' % (sized[sz], sz // 1024, sz))
+            frames = []
+            for k in range(5):
+                if binaries and rng.random() < 0.9:
+                    binary = '<binary ref="%d"/>' % binaries[rng.randrange(len(binaries))]
+                else:
+                    b = new()
+                    binaries.append(b)
+                    binary = ('<binary id="%d" name="Lib%d" UUID="00000000-0000-0000-0000-%012d" arch="arm64e" '
+                              'load-addr="0x1%08x" path="/usr/lib/Lib%d.dylib"/>' % (b, b, b, b, b))
+                frames.append('<frame id="%d" name="function_%d(int)" addr="0x1%08x">%s</frame>'
+                              % (new(), rng.randrange(5000), rng.randrange(1 << 30), binary))
+            parts.append('<backtrace id="%d">%s</backtrace>' % (new(), "".join(frames)))
+            text = "<row>" + "".join(parts) + "</row>\n"
+            f.write(text)
+            written += len(text.encode())
+            expected[op] = expected.get(op, 0) + sz
+            row += 1
+        f.write(tail)
+    with open(path + ".json", "w") as f:
+        json.dump(expected, f)
+    return expected
 
 
 def generate_jetsam(path, processes=442, seed=13):
@@ -220,6 +344,33 @@ def bench_changelog(memhunt, args):
     agree = m_views == a_views == expected
     print("change log: %s lines; per-view counts agree (memhunt, mawk, generator): %s"
           % (format(sum(expected.values()), ","), "yes" if agree else "NO"), file=sys.stderr)
+    return agree
+
+
+def bench_xctrace(memhunt, args):
+    export = os.path.join(WORK, "xctrace-vm-%dmb.xml" % args.size_mb)
+    print("generating %s ..." % export, file=sys.stderr)
+    expected = generate_xctrace(export, args.size_mb * 1024 * 1024)
+    script = os.path.join(WORK, "xctrace_iterparse.py")
+    with open(script, "w") as f:
+        f.write(XCTRACE_PY)
+    size = os.path.getsize(export)
+    runs = max(1, min(args.runs, 3))
+    m_out, p_out = os.path.join(WORK, "xctrace-memhunt.json"), os.path.join(WORK, "xctrace-python.json")
+    (m_times, m_peak), (p_times, p_peak) = measure_pair(
+        ([memhunt, "inspect", "--format", "json", export], m_out), ([sys.executable, script, export], p_out), runs)
+    with open(m_out) as f:
+        facts = json.load(f)[0]["facts"]
+    with open(p_out) as f:
+        python = json.load(f)
+    mine = facts.get("xctrace.vmops.bytesByOperation")
+    work = "xctrace export %.0f MB" % (size / 1e6)
+    ratio = m_times[0] / p_times[0]
+    row(work, "memhunt", m_times, m_peak, "%.0f MB/s" % (size / m_times[0] / 1e6), "%.2f x python" % ratio)
+    row(work, "python iterparse", p_times, p_peak, "%.0f MB/s" % (size / p_times[0] / 1e6))
+    agree = mine == python == expected
+    print("xctrace: bytes per operation of memhunt, Python's iterparse and the generator %s"
+          % ("agree" if agree else "DISAGREE: %s %s %s" % (mine, python, expected)), file=sys.stderr)
     return agree
 
 
@@ -371,10 +522,10 @@ def bench_xcodebuild(memhunt, args, size_mb=500):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size-mb", type=int, default=1024, help="change-log size in MiB")
+    parser.add_argument("--size-mb", type=int, default=1024, help="change-log and xctrace export size in MiB")
     parser.add_argument("--runs", type=int, default=15, help="runs per command (the 1 GiB log: at most 3)")
     parser.add_argument("--binary", help="a memhunt binary to measure instead of building this checkout")
-    parser.add_argument("--only", default="changelog,jetsam,justsend,fleet")
+    parser.add_argument("--only", default="changelog,xctrace,jetsam,justsend,fleet,xcodebuild")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
     ensure_tools()
@@ -387,6 +538,8 @@ def main():
     only = args.only.split(",")
     if "changelog" in only:
         agree &= bench_changelog(memhunt, args)
+    if "xctrace" in only:
+        agree &= bench_xctrace(memhunt, args)
     if "jetsam" in only:
         agree &= bench_jetsam(memhunt, args)
     if "justsend" in only:

@@ -231,15 +231,40 @@ public enum LocalArtifacts {
             }
             // An `xcodebuild test` log of hundreds of megabytes is one artifact: streamed, its metric lines kept.
             var scanner = XCTestLogScanner()
-            switch stream(
-                fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash, into: { scanner.feed($0) })
-            {
+            let streamed = stream(fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash) {
+                scanner.feed($0)
+            }
+            switch streamed {
             case .failure(let failure):
                 return Artifact(source: source, localPath: path, status: .error, error: failure.message)
             case .success(let (total, digest)):
                 let artifact = Artifact(source: source, localPath: path, sha256: digest, size: total, status: .ok)
                 let result = scanner.finish().map { ParsedArtifact.repro(.xctestMetrics($0)) }
                 return classify(artifact, outcome: ReadOutcome(kind: .xctestMetrics, result: result))
+            }
+        }
+        if route == .xctraceExport {
+            var artifact = Artifact(source: source, localPath: path, size: size, status: .ok)
+            artifact.kind = .xctraceExport
+            guard streamChangeLogs else { return artifact }
+            var scanner = XCTraceScanner()
+            let streamed = stream(fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash) {
+                scanner.feed($0)
+            }
+            switch streamed {
+            case .failure(let failure):
+                return Artifact(
+                    source: source, localPath: path, kind: .xctraceExport, status: .error, error: failure.message)
+            case .success(let (total, digest)):
+                artifact.sha256 = digest
+                artifact.size = total
+                switch scanner.finish() {
+                case .success(let export): artifact.content = .repro(.xctraceExport(export))
+                case .failure(let error):
+                    artifact.status = .error
+                    artifact.error = error.description
+                }
+                return artifact
             }
         }
         let headCount = bytes.count
@@ -335,28 +360,23 @@ public enum LocalArtifacts {
         (summary: ChangeLogSummary, total: Int, digest: String?), StreamFailure
     > {
         var scanner = ChangeLogScanner()
-        switch stream(fd, head: head, more: more, size: size, hash: hash, into: { scanner.feed($0) }) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let (total, digest)): return .success((scanner.finish(), total, digest))
+        return stream(fd, head: head, more: more, size: size, hash: hash) { scanner.feed($0) }.map {
+            (scanner.finish(), $0.total, $0.digest)
         }
     }
 
-    /// Streams a file (a change log, an `xcodebuild` log) through a scanner: `head` first, then the rest, which a
-    /// reader thread maps 1 MiB at a time (then reads what grew after the `stat`) and hashes each window after
-    /// handing it over, while this thread scans (`feed`). The bytes read and the digest.
-    ///
-    /// 1 GiB log (`Benchmarks/run.py`, 2 cores): the reader thread read into three buffers and hashed; the
-    /// kernel's copies into the buffers were 30 % of its samples (perf), and it bounded the wall time, with
-    /// the scanner close behind. Mapped, the copy is gone.
+    /// Hands `head` and then the rest of the file to `feed`, window by window: a reader thread maps the file
+    /// 1 MiB at a time and hashes each window after handing it over (`streamChangeLog`). The bytes read and the
+    /// digest.
     static func stream(
-        _ fd: Int32, head: [UInt8], more: Bool, size: Int, hash: Bool, into feed: (UnsafeRawBufferPointer) -> Void
+        _ fd: Int32, head: [UInt8], more: Bool, size: Int, hash: Bool, feed: (UnsafeRawBufferPointer) -> Void
     ) -> Result<(total: Int, digest: String?), StreamFailure> {
         head.withUnsafeBytes { feed($0) }
         let reader = ChunkReader(fd: fd, from: head.count, mapTo: size, hasher: hash ? SHA256() : nil)
         head.withUnsafeBytes { reader.hasher?.update($0) }
         if more {
             DispatchQueue.global().async { reader.produce() }
-            reader.consume(feed)
+            reader.consume { feed($0) }
             reader.finished.wait()
             reader.close()
         }

@@ -19,4 +19,5 @@ public let builtInChecks: [any Check.Type] = [
     SuspendedFootprintCheck.self,
     WidgetBudgetCheck.self,
     XCTestMemoryCheck.self,
+    XCTraceMemoryCheck.self,
 ]

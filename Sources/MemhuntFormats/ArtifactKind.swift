@@ -43,6 +43,8 @@ public enum ArtifactKind: String, Sendable, Hashable, CaseIterable, Codable, Com
     case viewHierarchy = "view-hierarchy"
     /// `vmmap --summary` text.
     case vmmapSummary = "vmmap"
+    /// `xcrun xctrace export` XML: a table of contents (`--toc`) or the tables of an `--xpath` query; streamed.
+    case xctraceExport = "xctrace-export"
     /// XCTest performance metrics: an `xcodebuild test` log's `measured [...]` lines, or
     /// `xcrun xcresulttool get test-results metrics` JSON.
     case xctestMetrics = "xctest-metrics"

@@ -8,6 +8,8 @@ public enum ArtifactRoute: Sendable, Hashable {
     case changeLog
     /// An `xcodebuild test` log: streamed through `XCTestLogScanner` in bounded memory, whatever its size.
     case xctestLog
+    /// An xctrace export: streamed through `XCTraceScanner` in bounded memory, whatever its size.
+    case xctraceExport
 }
 
 /// The ONE order in which kinds are detected, on bytes: the `.ips` header and JSON first, then crash text, a
@@ -42,13 +44,12 @@ public enum ArtifactSniffer {
         if CrashParser.isCrashText(head[start...]) { return (.document, nil) }
         if looksLikeManifest(head) { return (.manifest, nil) }
         let detected = ReproReader.detect(head)
-        let route: ArtifactRoute =
-            switch detected {
-            case .changeLog: .changeLog
-            case .xctestMetrics: .xctestLog
-            default: .document
-            }
-        return (route, .some(detected))
+        switch detected {
+        case .changeLog?: return (.changeLog, .some(detected))
+        case .xctestMetrics?: return (.xctestLog, .some(detected))
+        case .xctraceExport?: return (.xctraceExport, .some(detected))
+        default: return (.document, .some(detected))
+        }
     }
 
     /// Whether the bytes start like a manifest: a JSON list of strings or objects, a JSON object whose first

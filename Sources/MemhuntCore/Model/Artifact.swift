@@ -111,6 +111,7 @@ extension Artifact {
         case .jetsamEvent(let event)?: event.diagnostics
         case .repro(.heap(let report))?: report.unreadable
         case .repro(.footprintJSON(let report))?: report.unreadable
+        case .repro(.xctraceExport(let export))?: export.diagnostics
         default: []
         }
     }

@@ -139,6 +139,7 @@ public enum ArtifactOwner {
         case .repro(.footprintJSON(let report)):
             let processes = Set(report.snapshots.flatMap { $0.processes.map { $0.name ?? "" } })
             names = processes.count == 1 ? [processes.first!] : []
+        case .repro(.xctraceExport(let export)): names = export.processNames
         // A change log names the processes of its lines, the one with most evaluations first.
         case .repro(.changeLog(let summary)):
             names = summary.processesByEvaluations.map(\.name)

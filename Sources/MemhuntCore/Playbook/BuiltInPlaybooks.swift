@@ -176,7 +176,7 @@ public enum BuiltInPlaybooks {
                 title: Simulator reproduction
                 inspects: Simulator reproduction
                 tells: Which screen is responsible
-                reads: [measurements, vmmap, footprint, xctest-metrics, leaks, heap, footprint-json]
+                reads: [measurements, vmmap, footprint, xctest-metrics, leaks, heap, footprint-json, xctrace-export]
                 checks:
                   - id: repro-footprint
                     with: { max_ratio: 3.0 }
@@ -186,13 +186,16 @@ public enum BuiltInPlaybooks {
                     with: { min_instances: 100, visits_per_heap: 0 }
                   - id: footprint-json
                     with: { min_samples: 3, min_growth_mb: 10.0, min_r2: 0.8 }
+                  - id: xctrace-memory
                 guidance:
                   collect: >-
                     Reproduce with data of the user's character (the size of the reported record) and write
                     down the footprint before and after entering the suspect screen, as a measurements CSV
                     (see Playbooks/measurements.md), or save `vmmap --summary <pid>` of the simulator app
                     (`footprint -j out.json <pid>`, `footprint --sample 1 -j out.json <pid>` and
-                    `heap App.memgraph > app.heap.txt` are read as well).
+                    `heap App.memgraph > app.heap.txt` are read as well). From an Instruments recording,
+                    `xcrun xctrace export --input X.trace --xpath '…'` writes its tables (VM Tracker,
+                    Allocations, Leaks) as XML.
                   empty: >-
                     A device-only problem cannot tell you whether it is fixed: a reproduction makes it measurable.
 

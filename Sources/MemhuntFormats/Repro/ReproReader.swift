@@ -11,6 +11,7 @@ public enum ReproArtifact: Sendable, Hashable {
     case leaks(LeaksReport)
     case heap(HeapReport)
     case footprintJSON(FootprintJSON)
+    case xctraceExport(XCTraceExport)
 
     /// The artifact's kind.
     public var kind: ArtifactKind {
@@ -26,6 +27,7 @@ public enum ReproArtifact: Sendable, Hashable {
         case .leaks: .leaks
         case .heap: .heap
         case .footprintJSON: .footprintJSON
+        case .xctraceExport: .xctraceExport
         }
     }
 }
@@ -40,6 +42,7 @@ public enum ReproReader {
     public static func detect(_ prefix: [UInt8]) -> ArtifactKind? {
         let head = prefix.prefix(65_536)
         if ImageInfo.matches(head) { return .image }
+        if XCTraceExport.matches(head) { return .xctraceExport }
         if MeasurementSet.matches(head) { return .measurements }
         let lines = ReproText.sniffLines(head)
         if LeaksReport.matches(lines: lines) { return .leaks }
@@ -84,6 +87,7 @@ public enum ReproReader {
         case .xctestMetrics: XCTestMetrics.parse(bytes).map(ReproArtifact.xctestMetrics)
         case .leaks: LeaksReport.parse(bytes).map(ReproArtifact.leaks)
         case .heap: HeapReport.parse(bytes).map(ReproArtifact.heap)
+        case .xctraceExport: XCTraceExport.parse(bytes).map(ReproArtifact.xctraceExport)
         default: nil
         }
     }

@@ -1,0 +1,250 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// What `xctrace export` tables of Instruments' memory instruments say: VM Tracker's regions (dirty and swapped
+/// bytes per region type), the `virtual-memory` table's operations, Allocations' persistent bytes (and their
+/// growth between two exports), the Leaks table, SwiftUI's updates per view; and the tables it does not read,
+/// by their schema names.
+struct XCTraceMemoryCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let exports = FactDescription(
+            "xctrace.exports", .count, "xctrace exports among the artifacts.", better: .neutral)
+        static let schemas = FactDescription(
+            "xctrace.schemas", .list,
+            "The tables the exports hold: schema names, or a track detail's shape (allocations-statistics, leaks, …).")
+        static let unread = FactDescription(
+            "xctrace.unread", .list, "Tables of the exports memhunt does not read, by schema name: named, not read.")
+        static let residentMB = FactDescription(
+            "xctrace.vm.residentMB", .megabytes, "VM Tracker Regions Map: resident bytes of all rows, in MB.")
+        static let dirtyMB = FactDescription(
+            "xctrace.vm.dirtyMB", .megabytes, "VM Tracker Regions Map: dirty bytes of all rows, in MB.", measure: true)
+        static let swappedMB = FactDescription(
+            "xctrace.vm.swappedMB", .megabytes,
+            "VM Tracker Regions Map: swapped (compressed) bytes of all rows, in MB.", measure: true)
+        static let footprintByType = FactDescription(
+            "xctrace.vm.footprintByTypeMB", .map,
+            "VM Tracker Regions Map: dirty + swapped MB (what the footprint charges) of the ten largest region types.")
+        static let operations = FactDescription(
+            "xctrace.vmops.bytesByOperation", .map, "virtual-memory table: bytes of the rows' sizes per VM operation.")
+        static let operationEvents = FactDescription(
+            "xctrace.vmops.events", .count, "virtual-memory table: rows counted.", better: .neutral)
+        static let persistentMB = FactDescription(
+            "xctrace.allocations.persistentMB", .megabytes,
+            "Allocations Statistics, 'All Heap & Anonymous VM': persistent (live) bytes of the last export, in MB.",
+            measure: true)
+        static let persistentCount = FactDescription(
+            "xctrace.allocations.persistentCount", .count,
+            "Allocations Statistics, 'All Heap & Anonymous VM': persistent allocations of the last export.")
+        static let totalMB = FactDescription(
+            "xctrace.allocations.totalMB", .megabytes,
+            "Allocations Statistics, 'All Heap & Anonymous VM': bytes allocated over the recording (live and freed).",
+            better: .neutral)
+        static let topCategories = FactDescription(
+            "xctrace.allocations.topCategoriesMB", .map,
+            "Allocations Statistics: persistent MB of the five categories holding most (summary rows left out).")
+        static let liveMB = FactDescription(
+            "xctrace.allocations.liveMB", .megabytes, "Allocations List: bytes of the allocations marked live, in MB.")
+        static let leakCount = FactDescription(
+            "xctrace.leaks.count", .count, "Leaks table: leaked objects (the rows' counts).", measure: true)
+        static let leakedBytes = FactDescription(
+            "xctrace.leaks.leakedBytes", .bytes, "Leaks table: leaked bytes.", measure: true)
+        static let updates = FactDescription(
+            "xctrace.swiftui.updates", .count, "swiftui-updates table: updates counted.")
+        static let updatesByView = FactDescription(
+            "xctrace.swiftui.updatesByView", .map, "swiftui-updates table: updates of the ten views updated most.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let leaks = FindingCode(
+            "xctrace-memory.leaks", .warning, "The Leaks table of an export lists leaked objects: how many, how much.",
+            examples: [
+                .raises("Fixtures/xctrace/leaks.xml"),
+                .quiet("Fixtures/xctrace/vm-regions.xml"),
+            ])
+        static let growth = FindingCode(
+            "xctrace-memory.persistent-growth", .warning,
+            "Two Allocations Statistics exports: persistent bytes grew by at least the threshold from the first to the last.",
+            examples: [
+                .raises(
+                    "Fixtures/xctrace/allocations-statistics.xml", "Fixtures/xctrace/allocations-statistics-later.xml"),
+                .quiet("Fixtures/xctrace/allocations-statistics.xml"),
+            ])
+        static let unread = FindingCode(
+            "xctrace-memory.unread", .info,
+            "The exports hold tables memhunt does not read: named by their schema, nothing is said of them.",
+            examples: [
+                .raises("Fixtures/xctrace/thermal.xml"),
+                .quiet("Fixtures/xctrace/vm-regions.xml"),
+            ])
+    }
+
+    static let description = CheckDescription(
+        id: "xctrace-memory",
+        title: "Instruments memory tables (xctrace export)",
+        step: "simulator-repro",
+        rationale: """
+            Instruments records what a reproduction did to memory; `xctrace export` writes its tables as XML. \
+            VM Tracker's dirty and swapped bytes per region type say what the footprint is made of, Allocations' \
+            persistent bytes what the heap still holds, and two exports of one gesture whether it grows; the \
+            Leaks table what nothing can free; SwiftUI's updates per view which views redraw. A table of any \
+            other schema is named and left unread.
+            """,
+        reads: [.xctraceExport],
+        facts: [
+            Fact.exports, Fact.schemas, Fact.unread, Fact.residentMB, Fact.dirtyMB, Fact.swappedMB,
+            Fact.footprintByType, Fact.operations, Fact.operationEvents, Fact.persistentMB, Fact.persistentCount,
+            Fact.totalMB, Fact.topCategories, Fact.liveMB, Fact.leakCount, Fact.leakedBytes, Fact.updates,
+            Fact.updatesByView,
+        ],
+        codes: [Code.leaks, Code.growth, Code.unread],
+        parameters: [
+            CheckParameter(
+                "min_growth_mb", default: 10.0,
+                "Warn when persistent bytes grew by at least this many MB between the first and last export.")
+        ]
+    )
+
+    private static func mb(_ bytes: Int) -> FactValue { .megabytes(bytes: Double(bytes)) }
+
+    private static func top(_ pairs: [(String, Int)], _ count: Int, value: (Int) -> FactValue) -> FactValue {
+        let sorted = pairs.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(count)
+        var object: [String: FactValue] = [:]
+        for (name, amount) in sorted { object[name] = value(amount) }
+        return .object(object)
+    }
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        let exports = context.artifacts(of: .xctraceExport).compactMap { artifact -> (Artifact, XCTraceExport)? in
+            guard case .repro(.xctraceExport(let export))? = artifact.content else { return nil }
+            return (artifact, export)
+        }
+        guard !exports.isEmpty else { return CheckOutput(noInput: true) }
+        var output = CheckOutput()
+        output.record(Fact.exports, .int(exports.count))
+        var schemas: [String] = []
+        var unread: [String] = []
+        for (_, export) in exports {
+            for name in export.schemaNames where !schemas.contains(name) { schemas.append(name) }
+            for table in export.tables where table.shape == .unread && !unread.contains(table.name) {
+                unread.append(table.name)
+            }
+        }
+        output.record(Fact.schemas, .array(schemas.map(FactValue.string)))
+        if !unread.isEmpty { output.record(Fact.unread, .array(unread.map(FactValue.string))) }
+        /// The last table of `shape` among the exports, with its artifact.
+        func last(_ shape: XCTraceTable.Shape) -> (Artifact, XCTraceTable)? {
+            exports.flatMap { artifact, export in export.tables.filter { $0.shape == shape }.map { (artifact, $0) } }
+                .last
+        }
+        if let (_, regions) = last(.vmRegions) {
+            let types = regions.regionTypes
+            output.record(Fact.residentMB, Self.mb(types.reduce(0) { $0 + $1.residentBytes }))
+            output.record(Fact.dirtyMB, Self.mb(types.reduce(0) { $0 + $1.dirtyBytes }))
+            output.record(Fact.swappedMB, Self.mb(types.reduce(0) { $0 + $1.swappedBytes }))
+            output.record(
+                Fact.footprintByType,
+                Self.top(types.map { ($0.type, $0.dirtyBytes + $0.swappedBytes) }, 10, value: Self.mb))
+            if let largest = types.max(by: { ($0.dirtyBytes + $0.swappedBytes) < ($1.dirtyBytes + $1.swappedBytes) }) {
+                output.headline(
+                    Fact.dirtyMB, "VM Tracker",
+                    "dirty \(Fact.dirtyMB.format(output.facts[Fact.dirtyMB.key]!)), swapped "
+                        + "\(Fact.swappedMB.format(output.facts[Fact.swappedMB.key]!)); the largest region type "
+                        + "\(largest.type) (\(Double(largest.dirtyBytes + largest.swappedBytes).megabytesText) dirty + swapped)"
+                )
+            }
+        }
+        if let (_, vm) = last(.virtualMemory) {
+            output.record(Fact.operationEvents, .int(vm.rows - vm.skippedRows))
+            output.record(
+                Fact.operations, Self.top(vm.operations.map { ($0.name, $0.bytes) }, 20, value: FactValue.int))
+        }
+        let statistics = exports.flatMap { artifact, export in
+            export.tables.filter { $0.shape == .allocationsStatistics }.map { (artifact, $0) }
+        }
+        let summaryRow = "All Heap & Anonymous VM"
+        if let (artifact, table) = statistics.last, let all = table.category(summaryRow) {
+            output.record(Fact.persistentMB, all.persistentBytes.map(Self.mb))
+            output.record(Fact.persistentCount, all.persistentCount.map(FactValue.int))
+            output.record(Fact.totalMB, all.totalBytes.map(Self.mb))
+            output.record(
+                Fact.topCategories,
+                Self.top(
+                    table.categories.filter { !$0.category.hasPrefix("All ") }.map {
+                        ($0.category, $0.persistentBytes ?? 0)
+                    }, 5, value: Self.mb))
+            if let persistent = all.persistentBytes {
+                output.headline(Fact.persistentMB, "Allocations", "\(Double(persistent).megabytesText) persistent")
+            }
+            if statistics.count >= 2, let (firstArtifact, firstTable) = statistics.first,
+                let first = firstTable.category(summaryRow)?.persistentBytes, let later = all.persistentBytes
+            {
+                let from = Double(first) / 1_048_576
+                let to = Double(later) / 1_048_576
+                output.compare(
+                    Comparison(
+                        kind: .growth, label: "Allocations: persistent bytes", unit: .megabytes, better: .lower,
+                        from: .init(label: firstArtifact.fileName, value: from, text: Double(first).megabytesText),
+                        to: .init(label: artifact.fileName, value: to, text: Double(later).megabytesText)))
+                let limit = context.double("min_growth_mb")
+                if to - from >= limit {
+                    output.emit(
+                        Code.growth,
+                        title: "Persistent bytes grew: \(Double(first).megabytesText) → \(Double(later).megabytesText)"
+                            + " (\(firstArtifact.fileName) → \(artifact.fileName))",
+                        detail: "Allocations Statistics, '\(summaryRow)': \(FactValue.grouped(first)) persistent bytes "
+                            + "in \(firstArtifact.fileName), \(FactValue.grouped(later)) in \(artifact.fileName) "
+                            + "(+\((to - from).oneDecimalText) MB; threshold \(limit.oneDecimalText) MB). The exports "
+                            + "are compared in the order given.",
+                        evidence: [
+                            Evidence(source: firstArtifact.source, line: firstTable.category(summaryRow)?.line),
+                            Evidence(source: artifact.source, line: all.line),
+                        ],
+                        next: .change("Compare the categories that grew between the two exports."))
+                }
+            }
+        }
+        if let (_, list) = last(.allocationsList) { output.record(Fact.liveMB, Self.mb(list.liveBytes)) }
+        if let (artifact, leaks) = last(.leaks) {
+            output.record(Fact.leakCount, .int(leaks.leakCount))
+            output.record(Fact.leakedBytes, .int(leaks.leakedBytes))
+            output.headline(
+                Fact.leakCount, "Leaks",
+                "\(FactValue.grouped(leaks.leakCount)) leaked objects, \(Double(leaks.leakedBytes).megabytesText)")
+            if leaks.leakCount > 0 {
+                let top = leaks.largestLeaks.prefix(3).map {
+                    "\($0.object.isEmpty ? "(unnamed)" : $0.object) (\(FactValue.grouped($0.bytes)) bytes)"
+                }
+                output.emit(
+                    Code.leaks,
+                    title: "\(FactValue.grouped(leaks.leakCount)) leaked objects for "
+                        + Double(leaks.leakedBytes).megabytesText,
+                    detail: "\(artifact.source): the Leaks table lists \(FactValue.grouped(leaks.leakCount)) leaked "
+                        + "objects, \(FactValue.grouped(leaks.leakedBytes)) bytes; the largest rows: "
+                        + top.joined(separator: "; ") + ".",
+                    evidence: [Evidence(source: artifact.source, line: leaks.largestLeaks.first?.line)],
+                    next: .change("Break the retain cycle of the largest leaked object: a weak capture or delegate."))
+            }
+        }
+        if let (_, swiftUI) = last(.swiftUIUpdates) {
+            output.record(Fact.updates, .int(swiftUI.rows - swiftUI.skippedRows))
+            output.record(
+                Fact.updatesByView, Self.top(swiftUI.viewUpdates.map { ($0.key, $0.value) }, 10, value: FactValue.int))
+        }
+        if !unread.isEmpty {
+            let read = exports.flatMap(\.1.tables).filter { $0.shape != .unread }
+            output.emit(
+                Code.unread,
+                title: "Not read: " + unread.joined(separator: ", "),
+                detail: "memhunt does not read tables of "
+                    + (unread.count == 1 ? "the schema " : "the schemas ") + unread.joined(separator: ", ")
+                    + ": nothing is said of them"
+                    + (read.isEmpty ? "." : "; the other tables are read."),
+                evidence: exports.filter { $0.1.tables.contains { $0.shape == .unread } }.map {
+                    Evidence(source: $0.0.source)
+                })
+        }
+        return output
+    }
+}

@@ -1,0 +1,798 @@
+/// What `xcrun xctrace export` wrote: its table of contents (`--toc`) or the tables of an `--xpath` query.
+///
+/// Shapes, and where each came from (the fixtures under `Fixtures/xctrace/` say the same):
+/// - `<trace-query-result><node xpath=…><schema name=…><col><mnemonic>…` then `<row>`s whose children are the
+///   columns in order, a value given once with `id` and referred to later with `ref`, `<sentinel/>` for an empty
+///   cell: the real exports in ../shared/realworld/xctrace (`virtual-memory`, `device-thermal-state-intervals`,
+///   `potential-hangs`).
+/// - A track's detail table (`…/tracks/track[@name="Allocations"]/details/detail[@name="Statistics"]`): a `node`
+///   of `<row …/>` elements with attributes and no schema, as public scripts that read real exports show it:
+///   Allocations Statistics (`category`, `persistent-bytes`, `count-persistent`, `total-bytes`,
+///   `transient-bytes`, `count-events`, `count-transient`, `count-total`), Allocations List (`address`,
+///   `category`, `live`, `size`, `responsible-caller`, `responsible-library`), Leaks (`leaked-object`, `size`,
+///   `count`, `responsible-frame`, `responsible-library`, `address`), VM Tracker's Regions Map (`type`,
+///   `virtual-size`, `resident-size`, `dirty-size`, `swapped-size`).
+/// - `swiftui-updates`: a schema table whose columns `view-name`, `update-type`, `duration` public scripts read;
+///   no real export of it was available.
+/// - `<trace-toc><run number=…><info><target><device …/><process name= pid=…/></target><summary>` with
+///   `template-name`, `duration`, `start-date`, `end-date`, `end-reason`, then `<data><table schema=…/>` and
+///   `<tracks><track name=…><details><detail name=…/>`, as public scripts read it.
+public struct XCTraceExport: Sendable, Hashable {
+    public enum Document: String, Sendable, Hashable {
+        case toc = "trace-toc"
+        case queryResult = "trace-query-result"
+    }
+
+    public var document: Document
+    /// The runs of a table of contents.
+    public var runs: [XCTraceRun] = []
+    /// The tables of a query result, in file order.
+    public var tables: [XCTraceTable] = []
+    /// What could not be read as written, one sentence each with its line (a `ref` to an id no element
+    /// defines, a cycle of refs, a row that could not be counted): at most `XCTraceExport.diagnosticLimit`, then
+    /// a count of the rest.
+    public var diagnostics: [String] = []
+    /// Values the intern table no longer held when a `ref` asked for them (its bound was passed).
+    public var droppedRefs = 0
+
+    public static let diagnosticLimit = 20
+
+    public init(document: Document) { self.document = document }
+
+    /// The schema names (or detail shapes) the export holds, in file order, each once.
+    public var schemaNames: [String] {
+        var seen: [String] = []
+        let names = document == .toc ? runs.flatMap(\.schemas) : tables.map(\.name)
+        for name in names where !seen.contains(name) { seen.append(name) }
+        return seen
+    }
+
+    /// The app the export is of, when it names one: the target process of a table of contents' runs, or the one
+    /// process of its tables' `process` columns (an export that lists several processes names none).
+    public var processNames: [String] {
+        var names: [String] = []
+        let given = document == .toc ? runs.compactMap(\.processName) : tables.flatMap(\.processes.keys).sorted()
+        for name in given where !name.isEmpty && !names.contains(name) { names.append(name) }
+        return document == .toc || names.count == 1 ? names : []
+    }
+
+    /// Whether `prefix` (the first bytes of a file) starts like an xctrace export: after an XML declaration,
+    /// comments and whitespace, the root element is `<trace-query-result>` or `<trace-toc>`.
+    public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
+        var index = prefix.startIndex
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
+        func skipSpace() {
+            while index < prefix.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[index]) { index += 1 }
+        }
+        func skip(past end: [UInt8]) -> Bool {
+            guard let found = prefix[index...].firstRange(of: end) else { return false }
+            index = found.upperBound
+            return true
+        }
+        while true {
+            skipSpace()
+            let rest = prefix[index...]
+            if rest.starts(with: "<?".utf8) {
+                guard skip(past: Array("?>".utf8)) else { return false }
+            } else if rest.starts(with: "<!--".utf8) {
+                guard skip(past: Array("-->".utf8)) else { return false }
+            } else {
+                break
+            }
+        }
+        for root in ["<trace-query-result", "<trace-toc"] {
+            let rest = prefix[index...]
+            guard rest.starts(with: root.utf8) else { continue }
+            let after = rest.dropFirst(root.utf8.count).first
+            return after == nil || [0x3E, 0x2F, 0x20, 0x09, 0x0A, 0x0D].contains(after!)
+        }
+        return false
+    }
+
+    /// Reads a whole export held in memory (what `XCTraceScanner` does chunk by chunk).
+    public static func parse(_ bytes: [UInt8]) -> Result<XCTraceExport, FormatError> {
+        var scanner = XCTraceScanner()
+        bytes.withUnsafeBytes { scanner.feed($0) }
+        return scanner.finish()
+    }
+}
+
+/// One run of a table of contents.
+public struct XCTraceRun: Sendable, Hashable {
+    public var number: Int?
+    public var templateName: String?
+    /// The target process (`info/target/process`).
+    public var processName: String?
+    public var pid: Int?
+    public var deviceName: String?
+    public var deviceModel: String?
+    public var platform: String?
+    public var osVersion: String?
+    /// `summary/duration`, seconds as written.
+    public var duration: String?
+    public var startDate: String?
+    public var endDate: String?
+    public var endReason: String?
+    /// The schemas of `data/table`, in file order.
+    public var schemas: [String] = []
+    /// The tracks with the names of their detail tables.
+    public var tracks: [XCTraceTrack] = []
+
+    public init(number: Int? = nil) { self.number = number }
+}
+
+public struct XCTraceTrack: Sendable, Hashable {
+    public var name: String
+    public var details: [String] = []
+}
+
+/// One operation of a `virtual-memory` table: its rows and the bytes of their sizes.
+public struct XCTraceVMOperation: Sendable, Hashable {
+    public var name: String
+    public var count: Int
+    public var bytes: Int
+
+    public init(name: String, count: Int, bytes: Int) {
+        self.name = name
+        self.count = count
+        self.bytes = bytes
+    }
+}
+
+/// One region type of VM Tracker's Regions Map: the rows of that type and their sizes summed.
+public struct XCTraceRegionType: Sendable, Hashable {
+    public var type: String
+    public var regions: Int
+    public var virtualBytes: Int
+    public var residentBytes: Int
+    public var dirtyBytes: Int
+    public var swappedBytes: Int
+}
+
+/// One row of Allocations Statistics.
+public struct XCTraceAllocationCategory: Sendable, Hashable {
+    public var category: String
+    public var persistentBytes: Int?
+    public var persistentCount: Int?
+    public var totalBytes: Int?
+    public var transientBytes: Int?
+    public var totalCount: Int?
+    public var line: Int
+}
+
+/// One row of the Leaks detail.
+public struct XCTraceLeak: Sendable, Hashable {
+    public var object: String
+    public var bytes: Int
+    public var count: Int
+    public var line: Int
+}
+
+/// One table of a query result, with what memhunt read of it.
+public struct XCTraceTable: Sendable, Hashable {
+    /// What the table is, from its schema name or, for a detail table without one, its rows' attributes.
+    public enum Shape: String, Sendable, Hashable {
+        case virtualMemory = "virtual-memory"
+        case vmRegions = "vm-tracker-regions"
+        case allocationsStatistics = "allocations-statistics"
+        case allocationsList = "allocations-list"
+        case leaks = "leaks"
+        case swiftUIUpdates = "swiftui-updates"
+        /// A schema or detail memhunt does not read: named, rows counted, nothing more.
+        case unread
+    }
+
+    /// The node's `xpath` attribute as written.
+    public var xpath: String?
+    /// `<schema name=…>`; nil for a detail table.
+    public var schema: String?
+    public var shape: Shape = .unread
+    /// The columns' mnemonics of a schema table.
+    public var columns: [String] = []
+    /// The attribute names of a detail table's first row.
+    public var attributes: [String] = []
+    /// Row elements in the table.
+    public var rows = 0
+    /// Rows not counted in the sums below (a value not resolved or not a number), each named in the diagnostics.
+    public var skippedRows = 0
+    /// The line of the `node`.
+    public var line: Int
+    /// The processes of the `process` column, with their rows (at most 256 names).
+    public var processes: [String: Int] = [:]
+    public var operations: [XCTraceVMOperation] = []
+    public var regionTypes: [XCTraceRegionType] = []
+    /// Allocations Statistics: the rows whose category starts with "All " (the summary rows) and the 20 with
+    /// the most persistent bytes; `categories` counts them all.
+    public var categories: [XCTraceAllocationCategory] = []
+    public var categoryCount = 0
+    /// Allocations List: live allocations and all listed ones.
+    public var liveCount = 0
+    public var liveBytes = 0
+    public var listedBytes = 0
+    /// Leaks: the leaked objects (the rows' `count`s) and bytes, and the 10 largest rows.
+    public var leakCount = 0
+    public var leakedBytes = 0
+    public var largestLeaks: [XCTraceLeak] = []
+    /// SwiftUI updates per view (at most 4,096 views; updates of the others in `otherViewUpdates`).
+    public var viewUpdates: [String: Int] = [:]
+    public var otherViewUpdates = 0
+
+    public init(line: Int) { self.line = line }
+
+    /// The schema's name, or for a detail table its shape's (`allocations-statistics`), or `detail(a, b, …)`
+    /// naming the attributes of a detail memhunt does not read.
+    public var name: String {
+        if let schema { return schema }
+        if shape != .unread { return shape.rawValue }
+        return attributes.isEmpty ? "detail (no rows)" : "detail (" + attributes.prefix(6).joined(separator: ", ") + ")"
+    }
+
+    /// The row of Allocations Statistics named `category`.
+    public func category(_ name: String) -> XCTraceAllocationCategory? { categories.first { $0.category == name } }
+}
+
+/// Reads an xctrace export chunk by chunk in one pass (`XMLTokenizer` underneath), in bounded memory.
+///
+/// `id`/`ref` interning: each element with an `id` is kept (its text, or its `fmt` when it has no text, up to
+/// 1,024 bytes) in an intern table of two generations of at most 262,144 ids and 8 MiB of text each; when the
+/// newer generation is full the older one is dropped, and a value found in the older one moves to the newer.
+/// Values referred to again and again (a process, an operation, a size) therefore stay; the table holds at most
+/// 524,288 values and 16 MiB of their bytes (about 45 MB). A `ref` to a value the table no longer holds is
+/// counted (`droppedRefs`) and its row is left out of the sums, never guessed. Backtraces are not read: their
+/// frames and binaries are not kept.
+public struct XCTraceScanner {
+    private var tokenizer = XMLTokenizer()
+    private var reader = XCTraceReader()
+
+    public init() {}
+
+    /// A smaller intern table (ids per generation), for tests of its bound.
+    init(internCapacity: Int) { reader.intern = XCTraceIntern(capacity: internCapacity) }
+
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+        guard reader.fatal == nil else { return }
+        tokenizer.feed(chunk, into: &reader)
+    }
+
+    public mutating func feed(_ chunk: ArraySlice<UInt8>) {
+        chunk.withUnsafeBytes { feed($0) }
+    }
+
+    public mutating func finish() -> Result<XCTraceExport, FormatError> {
+        if let fatal = reader.fatal { return .failure(fatal) }
+        if let error = tokenizer.finish() { return .failure(error) }
+        guard var export = reader.export else { return .failure(FormatError("no xctrace export root element")) }
+        if reader.extraDiagnostics > 0 {
+            export.diagnostics.append("and \(reader.extraDiagnostics) more of the same kinds")
+        }
+        export.droppedRefs = reader.intern.dropped
+        return .success(export)
+    }
+}
+
+/// The id → value table of an export: see `XCTraceScanner`.
+struct XCTraceIntern {
+    static let generationCapacity = 1 << 18
+    static let poolCapacity = 8 << 20
+    static let valueLimit = 1024
+
+    struct Entry {
+        var start: Int32
+        var count: UInt16
+        var line: Int32
+    }
+
+    /// Ids per generation.
+    var capacity = generationCapacity
+    init(capacity: Int = generationCapacity) { self.capacity = capacity }
+
+    private var current: [Int: Entry] = [:]
+    private var currentPool: [UInt8] = []
+    private var previous: [Int: Entry] = [:]
+    private var previousPool: [UInt8] = []
+    private(set) var rotated = false
+    /// Refs to ids that were not held because the table had dropped a generation (or never defined).
+    var dropped = 0
+
+    /// Keeps `value` under `id`; the line where it was defined, to name a duplicate.
+    mutating func define(_ id: Int, _ value: ArraySlice<UInt8>, line: Int) {
+        if current.count >= capacity || currentPool.count + value.count > Self.poolCapacity {
+            previous = current
+            previousPool = currentPool
+            current = [:]
+            currentPool = []
+            current.reserveCapacity(capacity)
+            rotated = true
+        }
+        current[id] = Entry(start: Int32(currentPool.count), count: UInt16(value.count), line: Int32(clamping: line))
+        currentPool.append(contentsOf: value)
+    }
+
+    /// Whether `id` is held, and where it was defined.
+    func definedLine(_ id: Int) -> Int? {
+        (current[id] ?? previous[id]).map { Int($0.line) }
+    }
+
+    /// The value of `id`, moved to the newer generation when it was in the older.
+    mutating func value(_ id: Int) -> ArraySlice<UInt8>? {
+        if let entry = current[id] {
+            return currentPool[Int(entry.start)..<(Int(entry.start) + Int(entry.count))]
+        }
+        guard let entry = previous[id] else { return nil }
+        let bytes = Array(previousPool[Int(entry.start)..<(Int(entry.start) + Int(entry.count))])
+        define(id, bytes[...], line: Int(entry.line))
+        return value(id)
+    }
+}
+
+/// The handler under `XCTraceScanner`.
+struct XCTraceReader: XMLHandler {
+    var export: XCTraceExport?
+    var fatal: FormatError?
+    var intern = XCTraceIntern()
+    var extraDiagnostics = 0
+    private var depth = 0
+    private var table: XCTraceTable?
+    private var run: XCTraceRun?
+    /// The toc: names of the open elements under the root.
+    private var path: [String] = []
+    private var text: [UInt8] = []
+    /// Under a row: the open elements from the cell down.
+    private var frames: [Frame] = []
+    /// The column of each role in a schema table; the current row's value per role.
+    private var roleColumns: [Int: Role] = [:]
+    private var cellValues: [Role: [UInt8]] = [:]
+    private var rowProblem: String?
+    private var cellIndex = 0
+    private var inRow = false
+    private var rowLine = 0
+    private var inMnemonic = false
+
+    enum Role: Hashable { case operation, size, process, viewName }
+
+    struct Frame {
+        /// The `id` to keep the element's value under.
+        var id: Int?
+        var text: [UInt8] = []
+        var fmt: [UInt8] = []
+        /// Inside a backtrace: not read.
+        var skip: Bool
+        var role: Role?
+        /// The value came from a `ref` (or is missing): text of the element is not its value.
+        var resolved: [UInt8]?
+        var line: Int
+    }
+
+    private mutating func note(_ message: String) {
+        guard export != nil else { return }
+        if export!.diagnostics.count < XCTraceExport.diagnosticLimit {
+            export!.diagnostics.append(message)
+        } else {
+            extraDiagnostics += 1
+        }
+    }
+
+    static func number(_ bytes: some Collection<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte &- 0x30 < 10 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+
+    /// An `id` as a key: its number, or for an id that is no number a hash of its bytes (above every number).
+    static func key(_ bytes: ArraySlice<UInt8>) -> Int {
+        if let number = number(bytes) { return number }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash | (1 << 62)) & Int.max
+    }
+
+    static func string(_ bytes: some Collection<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    static func trimmed(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return [] }
+        return bytes[first...last]
+    }
+
+    /// `DemoApp (12345)` → `DemoApp`.
+    static func processName(_ text: String) -> String {
+        guard text.hasSuffix(")"), let open = text.lastIndex(of: "("),
+            number(text[text.index(after: open)..<text.index(before: text.endIndex)].utf8) != nil
+        else { return text }
+        return String(text[..<open]).trimmingSpaces
+    }
+
+    mutating func startElement(_ tag: XMLTag) {
+        depth += 1
+        text.removeAll(keepingCapacity: true)
+        if depth == 1 {
+            if tag.named("trace-toc") {
+                export = XCTraceExport(document: .toc)
+            } else if tag.named("trace-query-result") {
+                export = XCTraceExport(document: .queryResult)
+            } else {
+                fatal = FormatError(
+                    "the root element <\(Self.string(tag.name.prefix(64)))> is no xctrace export's",
+                    line: tag.position.line, offset: tag.position.offset)
+            }
+            return
+        }
+        guard let document = export?.document else { return }
+        if document == .toc {
+            startTOC(tag)
+        } else {
+            startQuery(tag)
+        }
+    }
+
+    mutating func endElement(at position: XMLPosition) {
+        defer { depth -= 1 }
+        guard let document = export?.document, depth > 1 else { return }
+        if document == .toc {
+            endTOC()
+        } else {
+            endQuery(position)
+        }
+    }
+
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if !frames.isEmpty {
+            guard !frames[frames.count - 1].skip else { return }
+            let room = XCTraceIntern.valueLimit - frames[frames.count - 1].text.count
+            if room > 0 { frames[frames.count - 1].text.append(contentsOf: bytes.prefix(room)) }
+        } else if text.count < 4096 {
+            text.append(contentsOf: bytes.prefix(4096 - text.count))
+        }
+    }
+
+    // MARK: The table of contents
+
+    private mutating func startTOC(_ tag: XMLTag) {
+        let name = Self.string(tag.name)
+        path.append(name)
+        func attribute(_ key: String) -> String? { tag.attribute(key).map(Self.string) }
+        switch path {
+        case ["run"]: run = XCTraceRun(number: attribute("number").flatMap { Int($0) })
+        case ["run", "info", "target", "device"]:
+            run?.deviceName = attribute("name")
+            run?.deviceModel = attribute("model")
+            run?.platform = attribute("platform")
+            run?.osVersion = attribute("os-version")
+        case ["run", "info", "target", "process"]:
+            run?.processName = attribute("name")
+            run?.pid = attribute("pid").flatMap { Int($0) }
+        case ["run", "data", "table"]:
+            if let schema = attribute("schema"), (run?.schemas.count ?? 0) < 4096 { run?.schemas.append(schema) }
+        case ["run", "tracks", "track"]:
+            if (run?.tracks.count ?? 0) < 4096 { run?.tracks.append(XCTraceTrack(name: attribute("name") ?? "")) }
+        case ["run", "tracks", "track", "details", "detail"]:
+            if let detail = attribute("name"), let last = run?.tracks.indices.last,
+                run!.tracks[last].details.count < 256
+            {
+                run?.tracks[last].details.append(detail)
+            }
+        default: break
+        }
+    }
+
+    private mutating func endTOC() {
+        let value = Self.string(text).trimmingSpaces
+        if path.count == 4, path.starts(with: ["run", "info", "summary"]) {
+            switch path[3] {
+            case "template-name": run?.templateName = value
+            case "duration": run?.duration = value
+            case "start-date": run?.startDate = value
+            case "end-date": run?.endDate = value
+            case "end-reason": run?.endReason = value
+            default: break
+            }
+        }
+        if path == ["run"], let run { export?.runs.append(run) }
+        path.removeLast()
+        text.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Query results
+
+    private mutating func startQuery(_ tag: XMLTag) {
+        if inRow {
+            startCell(tag)
+            return
+        }
+        switch depth {
+        case 2 where tag.named("node"):
+            var table = XCTraceTable(line: tag.position.line)
+            table.xpath = tag.attribute("xpath").map(Self.string)
+            self.table = table
+            roleColumns = [:]
+        case 5 where tag.named("mnemonic"):
+            inMnemonic = true
+        case 3 where tag.named("schema"):
+            table?.schema = tag.attribute("name").map(Self.string)
+        case 3 where tag.named("row"):
+            guard table != nil else { return }
+            table!.rows += 1
+            rowLine = tag.position.line
+            if tag.attributeCount > 0 {
+                attributeRow(tag)
+            } else {
+                inRow = true
+                cellIndex = 0
+                cellValues.removeAll(keepingCapacity: true)
+                rowProblem = nil
+            }
+        default: break
+        }
+    }
+
+    private mutating func endQuery(_ position: XMLPosition) {
+        if inRow {
+            if depth == 3 {
+                inRow = false
+                finishRow()
+            } else {
+                endCell()
+            }
+            return
+        }
+        switch depth {
+        case 5 where inMnemonic:
+            // `<schema><col><mnemonic>`
+            inMnemonic = false
+            if table?.schema != nil, table!.columns.count < 1024 {
+                table!.columns.append(Self.string(Self.trimmed(text)))
+            }
+        case 3 where table?.schema != nil && table?.shape == .unread && table?.rows == 0:
+            classifySchema()
+        case 2:
+            if var table {
+                if table.schema != nil, table.rows == 0 { Self.classify(&table) }
+                export?.tables.append(table)
+            }
+            table = nil
+        default: break
+        }
+        text.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func classifySchema() {
+        guard var table else { return }
+        Self.classify(&table)
+        roleColumns = [:]
+        func column(_ mnemonic: String) -> Int? { table.columns.firstIndex(of: mnemonic) }
+        switch table.shape {
+        case .virtualMemory:
+            if let index = column("operation") { roleColumns[index] = .operation }
+            if let index = column("size") { roleColumns[index] = .size }
+            if let index = column("process") { roleColumns[index] = .process }
+        case .swiftUIUpdates:
+            if let index = column("view-name") { roleColumns[index] = .viewName }
+            if let index = column("process") { roleColumns[index] = .process }
+        default: break
+        }
+        self.table = table
+    }
+
+    static func classify(_ table: inout XCTraceTable) {
+        switch table.schema {
+        case "virtual-memory"?: table.shape = .virtualMemory
+        case "swiftui-updates"?: table.shape = .swiftUIUpdates
+        default: table.shape = .unread
+        }
+    }
+
+    private mutating func startCell(_ tag: XMLTag) {
+        let parentSkips = frames.last?.skip ?? false
+        let isCell = frames.isEmpty
+        var role: Role?
+        if isCell {
+            role = roleColumns[cellIndex]
+            cellIndex += 1
+            if let table, table.schema != nil, cellIndex == table.columns.count + 1 {
+                note(
+                    "line \(tag.position.line): a row of \(table.name) has more cells than its \(table.columns.count) columns"
+                )
+            }
+        }
+        let name = tag.name
+        let skip =
+            parentSkips || name.elementsEqual("frame".utf8) || name.elementsEqual("binary".utf8)
+            || name.suffix(9).elementsEqual("backtrace".utf8) || name.suffix(3).elementsEqual("-bt".utf8)
+            || name.elementsEqual("text-addresses".utf8)
+        var frame = Frame(id: nil, skip: skip, role: role, resolved: nil, line: tag.position.line)
+        if !skip {
+            if let id = tag.attribute("id") { frame.id = Self.key(id) }
+            if let fmt = tag.attribute("fmt") { frame.fmt = Array(fmt.prefix(XCTraceIntern.valueLimit)) }
+            if let ref = tag.attribute("ref") {
+                frame.resolved = resolve(ref, at: tag.position.line, name: name) ?? []
+                // A value of a column the table is read for, or inside one, that is not resolved: the row is
+                // not counted.
+                if (isCell ? role : frames.first?.role) != nil, frame.resolved!.isEmpty,
+                    intern.definedLine(Self.key(ref)) == nil
+                {
+                    rowProblem = rowProblem ?? "ref=\"\(Self.string(ref.prefix(24)))\""
+                }
+            } else if isCell, name.elementsEqual("sentinel".utf8) {
+                frame.resolved = []
+            }
+        }
+        frames.append(frame)
+    }
+
+    /// The value of `ref`; nil (and a diagnostic) when no element defines it, it is the element that contains
+    /// the ref, or the table dropped it.
+    private mutating func resolve(_ ref: ArraySlice<UInt8>, at line: Int, name: ArraySlice<UInt8>) -> [UInt8]? {
+        let key = Self.key(ref)
+        var shown: String { "<\(Self.string(name.prefix(40))) ref=\"\(Self.string(ref.prefix(24)))\">" }
+        if let open = frames.first(where: { $0.id == key }) {
+            note(
+                "line \(line): \(shown) is inside the element that defines id \(Self.string(ref.prefix(24))) "
+                    + "(line \(open.line)): a cycle of refs, not resolved")
+            return nil
+        }
+        if let value = intern.value(key) { return Array(value) }
+        if intern.rotated {
+            intern.dropped += 1
+            note(
+                "line \(line): \(shown): id \(Self.string(ref.prefix(24))) is not held (never defined, or dropped "
+                    + "from the intern table of \(2 * intern.capacity) ids)")
+        } else {
+            note(
+                "line \(line): \(shown) refers to id \(Self.string(ref.prefix(24))), which no element before it defines"
+            )
+        }
+        return nil
+    }
+
+    private mutating func endCell() {
+        let frame = frames.removeLast()
+        guard !frame.skip else { return }
+        let trimmed = Self.trimmed(frame.text)
+        let value = frame.resolved ?? (trimmed.isEmpty ? frame.fmt : Array(trimmed))
+        if let id = frame.id {
+            if let line = intern.definedLine(id) {
+                note("line \(frame.line): id \(id) is defined again (first at line \(line)); the later value is kept")
+            }
+            intern.define(id, value[...], line: frame.line)
+        }
+        if frames.isEmpty, let role = frame.role {
+            // A process column names the process by its `fmt` ("DemoApp (12345)"), not its pid text.
+            cellValues[role] = role == .process && frame.resolved == nil && !frame.fmt.isEmpty ? frame.fmt : value
+        }
+    }
+
+    private mutating func finishRow() {
+        frames.removeAll(keepingCapacity: true)
+        guard var table else { return }
+        defer { self.table = table }
+        if let problem = rowProblem {
+            table.skippedRows += 1
+            note("line \(rowLine): a row of \(table.name) is not counted: its \(problem) is not resolved")
+            return
+        }
+        if let process = cellValues[.process], !process.isEmpty {
+            let name = Self.processName(Self.string(process))
+            if table.processes[name] != nil || table.processes.count < 256 { table.processes[name, default: 0] += 1 }
+        }
+        switch table.shape {
+        case .virtualMemory:
+            let operation = cellValues[.operation].map(Self.string) ?? ""
+            // An empty size (`<sentinel/>`) is no bytes; a size that is no number is not counted.
+            let sizeText = cellValues[.size] ?? []
+            guard let size = sizeText.isEmpty ? 0 : Self.number(sizeText) else {
+                table.skippedRows += 1
+                note("line \(rowLine): a row of virtual-memory is not counted: its size is not a number")
+                return
+            }
+            if let index = table.operations.firstIndex(where: { $0.name == operation }) {
+                table.operations[index].count += 1
+                table.operations[index].bytes += size
+            } else if table.operations.count < 256 {
+                table.operations.append(XCTraceVMOperation(name: operation, count: 1, bytes: size))
+            }
+        case .swiftUIUpdates:
+            let view = cellValues[.viewName].map(Self.string) ?? ""
+            if table.viewUpdates[view] != nil || table.viewUpdates.count < 4096 {
+                table.viewUpdates[view, default: 0] += 1
+            } else {
+                table.otherViewUpdates += 1
+            }
+        default: break
+        }
+    }
+
+    /// A detail table's row: its shape is decided by the first row's attributes.
+    private mutating func attributeRow(_ tag: XMLTag) {
+        guard var table else { return }
+        defer { self.table = table }
+        func has(_ name: String) -> Bool { tag.attribute(name) != nil }
+        if table.rows == 1 {
+            table.attributes = (0..<min(tag.attributeCount, 32)).map { Self.string(tag.attributeName($0)) }
+            if has("category"), has("persistent-bytes") {
+                table.shape = .allocationsStatistics
+            } else if has("leaked-object") {
+                table.shape = .leaks
+            } else if has("type"), has("resident-size") {
+                table.shape = .vmRegions
+            } else if has("size"), has("live") {
+                table.shape = .allocationsList
+            }
+        }
+        let line = tag.position.line
+        func number(_ name: String) -> Int?? {
+            guard let value = tag.attribute(name) else { return .some(nil) }
+            guard let number = Self.number(value) else { return nil }
+            return .some(number)
+        }
+        func skip(_ what: String) {
+            table.skippedRows += 1
+            note("line \(line): a row of \(table.name) is not counted: \(what)")
+        }
+        switch table.shape {
+        case .allocationsStatistics:
+            guard let category = tag.attribute("category").map(Self.string),
+                let persistent = number("persistent-bytes"),
+                let count = number("count-persistent"), let total = number("total-bytes"),
+                let transient = number("transient-bytes"), let events = number("count-total")
+            else { return skip("its category or a byte count is missing or not a number") }
+            table.categoryCount += 1
+            let row = XCTraceAllocationCategory(
+                category: category, persistentBytes: persistent, persistentCount: count, totalBytes: total,
+                transientBytes: transient, totalCount: events, line: line)
+            if category.hasPrefix("All ") {
+                if table.categories.filter({ $0.category.hasPrefix("All ") }).count < 16 {
+                    table.categories.append(row)
+                }
+            } else {
+                table.categories.append(row)
+                let others = table.categories.filter { !$0.category.hasPrefix("All ") }
+                if others.count > 20,
+                    let smallest = others.min(by: { ($0.persistentBytes ?? 0) < ($1.persistentBytes ?? 0) }),
+                    let index = table.categories.firstIndex(of: smallest)
+                {
+                    table.categories.remove(at: index)
+                }
+            }
+        case .leaks:
+            guard let size = number("size"), let size, let count = number("count") else {
+                return skip("its size or count is missing or not a number")
+            }
+            let object = tag.attribute("leaked-object").map(Self.string) ?? ""
+            table.leakCount += count ?? 1
+            table.leakedBytes += size
+            table.largestLeaks.append(XCTraceLeak(object: object, bytes: size, count: count ?? 1, line: line))
+            table.largestLeaks.sort { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) }
+            if table.largestLeaks.count > 10 { table.largestLeaks.removeLast() }
+        case .vmRegions:
+            guard let virtual = number("virtual-size"), let resident = number("resident-size"),
+                let dirty = number("dirty-size"), let swapped = number("swapped-size")
+            else { return skip("a size is not a number") }
+            let type = tag.attribute("type").map(Self.string) ?? ""
+            if let index = table.regionTypes.firstIndex(where: { $0.type == type }) {
+                table.regionTypes[index].regions += 1
+                table.regionTypes[index].virtualBytes += virtual ?? 0
+                table.regionTypes[index].residentBytes += resident ?? 0
+                table.regionTypes[index].dirtyBytes += dirty ?? 0
+                table.regionTypes[index].swappedBytes += swapped ?? 0
+            } else if table.regionTypes.count < 1024 {
+                table.regionTypes.append(
+                    XCTraceRegionType(
+                        type: type, regions: 1, virtualBytes: virtual ?? 0, residentBytes: resident ?? 0,
+                        dirtyBytes: dirty ?? 0, swappedBytes: swapped ?? 0))
+            }
+        case .allocationsList:
+            guard let size = number("size"), let size else { return skip("its size is missing or not a number") }
+            table.listedBytes += size
+            if tag.attribute("live")?.elementsEqual("true".utf8) == true {
+                table.liveCount += 1
+                table.liveBytes += size
+            }
+        default: break
+        }
+    }
+}
