@@ -292,9 +292,12 @@ public enum ParsedArtifact: Sendable, Hashable {
     /// Steps 5-8: measurements, memory tools, view dumps, change logs, samples, images.
     case repro(ReproArtifact)
     case recognized(ArtifactKind)
+    /// A sysdiagnose archive: what its members were (they are artifacts of their own).
+    case archive(ArchiveSummary)
 
     public var kind: ArtifactKind {
         switch self {
+        case .archive: .sysdiagnose
         case .crashReport: .crashReport
         case .jetsamEvent: .jetsamEvent
         case .metricPayload: .metricPayload
