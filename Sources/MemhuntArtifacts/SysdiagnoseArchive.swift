@@ -58,10 +58,12 @@ public enum SysdiagnoseArchive {
         var problem: String?
         var cutAt: Int?
         var gzip = false
+        var damaged = false
         if let count = file.next() {
             gzip = isGzip(Array(file.buffer[..<min(count, 2)]))
             if gzip {
-                problem = inflate(file, first: count, walk: &walk, collector: collector, cutAt: &cutAt)
+                problem = inflate(
+                    file, first: count, walk: &walk, collector: collector, cutAt: &cutAt, damaged: &damaged)
             } else {
                 // A plain tar: the file's bytes are the stream.
                 var count = count
@@ -80,6 +82,8 @@ public enum SysdiagnoseArchive {
         }
         if let problem { walk.fail(FormatError(problem)) { collector.handle($0) } }
         var summary = walk.finish { collector.handle($0) }
+        // A problem met after the tar's end (the gzip check) is the archive's too.
+        if let problem, summary.failure == nil { summary.failure = FormatError(problem) }
         if gzip, summary.members == 0, summary.expandedBytes <= 512, summary.failure != nil, cutAt == nil {
             summary.failure = FormatError(
                 "a gzip stream that holds no tar archive: memhunt reads sysdiagnose archives (.tar.gz); "
@@ -108,14 +112,25 @@ public enum SysdiagnoseArchive {
                 source: source + "!/" + bundle.path, kind: .logArchive, size: bundle.bytes, status: .error,
                 error: LocalArtifacts.logArchiveReason(name, files: bundle.members))
         }
-        return [archive] + collector.artifacts + bundles
+        var members = collector.artifacts
+        if damaged {
+            for index in members.indices where members[index].sha256 != nil {
+                members[index].status = .error
+                members[index].content = nil
+                members[index].error =
+                    "the archive's gzip check failed (\(summary.failure?.message ?? "")): these bytes may not be the "
+                    + "member's, so they are not read"
+            }
+        }
+        return [archive] + members + bundles
     }
 
     /// Inflates the gzip stream (or several, concatenated, as `gzip` writes them) from `file`, whose first `first`
     /// bytes are in its buffer, into `walk` until the walk wants no more or the file ends. Why it stopped early,
     /// or nil.
     private static func inflate(
-        _ file: FileWindow, first: Int, walk: inout SysdiagnoseWalk, collector: MemberCollector, cutAt: inout Int?
+        _ file: FileWindow, first: Int, walk: inout SysdiagnoseWalk, collector: MemberCollector, cutAt: inout Int?,
+        damaged: inout Bool
     ) -> String? {
         var stream = z_stream()
         guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -130,14 +145,18 @@ public enum SysdiagnoseArchive {
         var ended = false
         stream.next_in = start
         stream.avail_in = uInt(count)
-        while walk.wantsMore {
+        // After the tar's end block, the rest of the gzip stream (the tar's record padding, a few KB) is inflated up to
+        // 1 MiB, unread, so that zlib checks the stream's CRC-32 and length against the bytes the members came from.
+        var after = 0
+        while walk.wantsMore || (walk.reachedEnd && !ended && after < 1 << 20) {
             if stream.avail_in == 0 {
                 consumed += count
                 guard let more = file.next() else { return "read failed: \(LocalArtifacts.reason(errno))" }
                 // The file ended. A gzip stream cut short leaves the tar stream cut short, which the walk names with
                 // its member (so does a gzip stream that ended whole before the tar did).
                 guard more > 0 else {
-                    if !ended { cutAt = consumed }
+                    // Cut after the tar's end: the members are whole, only the check is missing.
+                    if !ended && walk.wantsMore { cutAt = consumed }
                     return nil
                 }
                 count = more
@@ -154,7 +173,11 @@ public enum SysdiagnoseArchive {
             let status = CZlib.inflate(&stream, Z_NO_FLUSH)
             let produced = output.count - Int(stream.avail_out)
             if produced > 0 {
-                walk.feed(UnsafeRawBufferPointer(rebasing: output[..<produced])) { collector.handle($0) }
+                if walk.wantsMore {
+                    walk.feed(UnsafeRawBufferPointer(rebasing: output[..<produced])) { collector.handle($0) }
+                } else {
+                    after += produced
+                }
             }
             switch status {
             case Z_OK, Z_BUF_ERROR: continue
@@ -162,7 +185,9 @@ public enum SysdiagnoseArchive {
             default:
                 let at = consumed + (count - Int(stream.avail_in))
                 let why = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                return "the gzip stream is corrupt at byte \(at) of the file: \(why)"
+                // A failed CRC-32 or length check: the bytes already handed over may not be the archive's.
+                if why.hasSuffix("check") { damaged = true }
+                return "the gzip stream is corrupt at byte \(ArchiveSummary.grouped(at)) of the file: \(why)"
             }
         }
         return nil

@@ -68,6 +68,12 @@ public struct ArchiveSummary: Sendable, Hashable {
         public var path: String
         public var members: Int
         public var bytes: Int
+
+        public init(path: String, members: Int, bytes: Int) {
+            self.path = path
+            self.members = members
+            self.bytes = bytes
+        }
     }
 
     /// Headers read (every file, folder and link).
@@ -168,6 +174,9 @@ public struct SysdiagnoseWalk: Sendable {
 
     /// Whether more input is wanted: false once the archive ended, broke or met a limit.
     public var wantsMore: Bool { stop == nil && scanner.state == .reading }
+
+    /// Whether the archive was read to its end-of-archive block, nothing stopping it before.
+    public var reachedEnd: Bool { stop == nil && scanner.state == .ended }
 
     /// Reads the next bytes of the tar stream.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (Event) -> Void) {

@@ -167,13 +167,22 @@ public struct TarScanner: Sendable {
             fail(start == 0 ? "not a tar archive" : "not a tar header: its checksum field is not octal", at: start)
             return
         }
-        var unsigned = 0
-        var signed = 0
-        for (position, byte) in header.enumerated() {
-            let value = (148..<156).contains(position) ? 0x20 : byte
-            unsigned += Int(value)
-            signed += Int(Int8(bitPattern: value))
+        // The sums with the checksum field read as eight spaces.
+        var (unsigned, signed) = header.withUnsafeBufferPointer { block in
+            var unsigned = 0
+            var signed = 0
+            for byte in block {
+                unsigned &+= Int(byte)
+                signed &+= Int(Int8(bitPattern: byte))
+            }
+            for byte in block[148..<156] {
+                unsigned &-= Int(byte)
+                signed &-= Int(Int8(bitPattern: byte))
+            }
+            return (unsigned, signed)
         }
+        unsigned += 8 * 0x20
+        signed += 8 * 0x20
         guard stored == unsigned || stored == signed else {
             fail(
                 start == 0
