@@ -31,6 +31,11 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // zlib's inflate, for sysdiagnose archives (.tar.gz) read as a stream; in the macOS SDK, zlib1g-dev on Debian.
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // MARK: - Leaf: utilities with nothing memhunt-specific (sha256 over the platform's crypto library)
         .target(
@@ -119,6 +124,7 @@ let package = Package(
             name: "MemhuntArtifacts",
             dependencies: [
                 "CMappedFile",
+                "CZlib",
                 "MemhuntBasics",
                 "MemhuntCore",
                 "MemhuntFormats",

@@ -50,7 +50,8 @@ fi
 
 # The playbook loader (MemhuntCore, with the built-in checks' descriptions) and the manifest reader
 # (MemhuntArtifacts) need more of the package: built only when one of them is asked for.
-c_modules=(-I "$out/lib" -I Sources/CYaml -I Sources/CLibcrypto -I Sources/CCurl/include -I Sources/CMappedFile/include)
+c_modules=(-I "$out/lib" -I Sources/CYaml -I Sources/CLibcrypto -I Sources/CCurl/include -I Sources/CMappedFile/include
+    -I Sources/CZlib)
 if [[ " ${targets[*]} " == *" playbook "* || " ${targets[*]} " == *" manifest "* ]]; then
     build_lib MemhuntBasics Sources/MemhuntBasics "${c_modules[@]}"
     build_lib MemhuntCore Sources/MemhuntCore "${c_modules[@]}"
@@ -93,7 +94,7 @@ for target in "${targets[@]}"; do
         ;;
     manifest)
         libs=("${c_modules[@]}" -lMemhuntArtifacts -lCMappedFile -lMemhuntHTTP -lCCurl -lMemhuntCore -lMemhuntYAML
-            -lMemhuntFormats -lMemhuntBasics -lyaml -lcrypto -ldl)
+            -lMemhuntFormats -lMemhuntBasics -lyaml -lcrypto -lz -ldl)
         ;;
     esac
     if [ ! -x "$bin" ] || [ -n "$(find "${extra[@]}" "$out/lib" -newer "$bin" | head -1)" ]; then

@@ -59,12 +59,28 @@ public struct ArtifactStore: Sendable {
         cache.remove()
     }
 
-    /// Reads one local file, telling `onLocalRead` before and after.
-    private func load(_ path: String) -> Artifact {
+    /// Reads one local file, telling `onLocalRead` before and after: its artifact, or a sysdiagnose archive's.
+    private func load(_ path: String) -> [Artifact] {
         let size = LocalArtifacts.regularFileSize(path) ?? 0
         onLocalRead(path, size, false)
         defer { onLocalRead(path, size, true) }
-        return LocalArtifacts.load(path: path)
+        return Self.expandingArchive(LocalArtifacts.load(path: path))
+    }
+
+    /// `artifact`, or when `LocalArtifacts.load` found a sysdiagnose archive (kind `sysdiagnose`, not read yet),
+    /// the archive's artifacts: itself, then its members, named `SOURCE!/path/inside`.
+    static func expandingArchive(_ artifact: Artifact) -> [Artifact] {
+        guard artifact.kind == .sysdiagnose, artifact.content == nil, artifact.status == .ok,
+            let path = artifact.localPath
+        else { return [artifact] }
+        var artifacts = SysdiagnoseArchive.read(path: path, source: artifact.source)
+        if let first = artifacts.first, first.kind == .sysdiagnose {
+            artifacts[0].finalURL = artifact.finalURL
+            artifacts[0].httpStatus = artifact.httpStatus
+            // A download's archive is in the run cache: the artifact names the URL, not the cache file.
+            if artifact.finalURL != nil { artifacts[0].localPath = nil }
+        }
+        return artifacts
     }
 
     /// Whether an operand is an http(s) URL rather than a path.
@@ -103,16 +119,17 @@ public struct ArtifactStore: Sendable {
                 continue
             }
             if LocalArtifacts.regularFileSize(operand) != nil {
-                let artifact = load(operand)
-                guard artifact.kind == .manifest, artifact.status == .ok else {
-                    slots.append(.done(artifact))
+                let loaded = load(operand)
+                guard loaded.count == 1, let artifact = loaded.first, artifact.kind == .manifest, artifact.status == .ok
+                else {
+                    slots += loaded.map { .done($0) }
                     continue
                 }
                 let (manifest, entries) = localEntries(artifact, path: operand)
                 slots.append(.done(manifest))
                 for entry in entries {
                     switch entry {
-                    case .done(let artifact): slots.append(.done(artifact))
+                    case .done(let artifacts): slots += artifacts.map { .done($0) }
                     case .remote(let request):
                         first.append(request)
                         slots.append(.first(first.count - 1))
@@ -121,7 +138,7 @@ public struct ArtifactStore: Sendable {
                 continue
             }
             // In a directory walk a manifest is listed, not followed: its entries sit beside it.
-            slots += LocalArtifacts.expand([operand]).map { .done(load($0)) }
+            slots += LocalArtifacts.expand([operand]).flatMap { load($0).map { .done($0) } }
         }
         let firstResults = await download(first, deadline: deadline)
 
@@ -132,7 +149,7 @@ public struct ArtifactStore: Sendable {
         for (index, result) in firstResults.enumerated() {
             var artifact = Self.artifact(from: result)
             guard artifact.kind == .manifest, artifact.status == .ok, let path = result.localPath else {
-                expanded[index] = [.done(artifact)]
+                expanded[index] = Self.expandingArchive(artifact).map { .done($0) }
                 continue
             }
             var entrySlots: [Slot] = []
@@ -165,7 +182,7 @@ public struct ArtifactStore: Sendable {
             switch slot {
             case .done(let artifact): [artifact]
             case .first(let index): (expanded[index] ?? []).flatMap(resolve)
-            case .second(let index): [Self.artifact(from: secondResults[index])]
+            case .second(let index): Self.expandingArchive(Self.artifact(from: secondResults[index]))
             }
         }
         return ranges.enumerated().flatMap { index, range in
@@ -221,7 +238,8 @@ public struct ArtifactStore: Sendable {
     }
 
     private enum LocalEntry {
-        case done(Artifact)
+        /// The entry's artifact, or a sysdiagnose archive's artifacts.
+        case done([Artifact])
         case remote(DownloadRequest)
     }
 
@@ -246,12 +264,13 @@ public struct ArtifactStore: Sendable {
             entries.enumerated().map { offset, read in
                 let number = offset + 1
                 func refused(_ why: String) -> LocalEntry {
-                    .done(Artifact(source: path, status: .error, error: "manifest entry \(number): \(why)"))
+                    .done([Artifact(source: path, status: .error, error: "manifest entry \(number): \(why)")])
                 }
                 let entry: ManifestEntry
                 switch read {
                 case .success(let read): entry = read
-                case .failure(let error): return .done(Artifact(source: path, status: .error, error: error.description))
+                case .failure(let error):
+                    return .done([Artifact(source: path, status: .error, error: error.description)])
                 }
                 if Self.isURL(entry.reference) {
                     guard let url = URL(string: entry.reference), HTTPOrigin(url) != nil else {
@@ -274,13 +293,16 @@ public struct ArtifactStore: Sendable {
                 {
                     return refused("a symbolic link that leads out of the manifest's folder")
                 }
-                var artifact = LocalArtifacts.load(path: resolved)
-                if let sha256 = entry.sha256, let actual = artifact.sha256, actual != sha256 {
+                var artifacts = Self.expandingArchive(LocalArtifacts.load(path: resolved))
+                if let sha256 = entry.sha256, let actual = artifacts[0].sha256, actual != sha256 {
+                    // Not the file the manifest names: none of it is read (an archive's members neither).
+                    var artifact = artifacts[0]
                     artifact.status = .error
                     artifact.content = nil
                     artifact.error = "sha256 mismatch: the manifest expects \(sha256), the file has \(actual)"
+                    artifacts = [artifact]
                 }
-                return .done(artifact)
+                return .done(artifacts)
             }
         )
     }

@@ -28,8 +28,8 @@ public enum LocalArtifacts {
         operands.flatMap { operand -> [String] in
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory)
-            // An Xcode result bundle is one artifact, never its database files.
-            if exists && isDirectory.boolValue && isResultBundle(operand) { return [operand] }
+            // An Xcode result bundle or a unified log archive is one artifact, never its database files.
+            if exists && isDirectory.boolValue && isBundle(operand) { return [operand] }
             return exists && isDirectory.boolValue ? walk(operand, sorted: sorted) : [operand]
         }
     }
@@ -37,6 +37,24 @@ public enum LocalArtifacts {
     /// A folder named `*.xcresult`: an Xcode result bundle.
     static func isResultBundle(_ path: String) -> Bool {
         (path.hasSuffix("/") ? String(path.dropLast()) : path).hasSuffix(".xcresult")
+    }
+
+    /// A folder named `*.logarchive`: a unified log archive (a sysdiagnose's `system_logs.logarchive`).
+    static func isLogArchive(_ path: String) -> Bool {
+        (path.hasSuffix("/") ? String(path.dropLast()) : path).hasSuffix(".logarchive")
+    }
+
+    /// A folder that is one artifact, named with the tool that reads it, never walked.
+    static func isBundle(_ path: String) -> Bool { isResultBundle(path) || isLogArchive(path) }
+
+    /// Why a unified log archive is not read, and the command that exports what memhunt reads from it.
+    /// `files`: how many it holds, when it is inside a sysdiagnose archive (it is extracted first).
+    static func logArchiveReason(_ name: String, files: Int? = nil) -> String {
+        let held = files.map { " (\($0) files of tracev3 and metadata)" } ?? ""
+        let export = files == nil ? "Export" : "Extract it from the archive and export"
+        return "a unified log archive\(held): read by `log show` on a Mac, not by memhunt. \(export) the kernel's "
+            + "memorystatus lines with `log show --archive \(name) --predicate 'process == \"kernel\" AND "
+            + "eventMessage CONTAINS \"memorystatus\"' --style ndjson > memorystatus.ndjson` and give that file"
     }
 
     /// Symbolic links to directories are not followed inside a walk (as `find` does not), so a link
@@ -76,7 +94,7 @@ public enum LocalArtifacts {
                 isDirectory = info.st_mode & S_IFMT == S_IFDIR
             }
             if isDirectory {
-                if isResultBundle(path) {
+                if isBundle(path) {
                     files.append(path)
                 } else if !isLink {
                     files += walk(path, sorted: sorted)
@@ -182,6 +200,11 @@ public enum LocalArtifacts {
                 error: "an Xcode result bundle: its database is read by xcresulttool, on a Mac. Export what memhunt "
                     + "reads with `xcrun xcresulttool get test-results metrics --path \(name) > metrics.json` "
                     + "(Xcode 16.3+) and give metrics.json, or give the xcodebuild test log")
+        case .directory where isLogArchive(path):
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return Artifact(
+                source: source, localPath: path, kind: .logArchive, status: .error,
+                error: logArchiveReason(name))
         case .directory:
             // `expand` hands over a directory only when it could not list it.
             let why = opendirReason(path)
@@ -207,6 +230,10 @@ public enum LocalArtifacts {
         // 0 is not trusted (procfs reports 0 for files with content): read to the end as before.
         guard var bytes = readArray(fd, capacity: headCapacity, after: [], expected: size > 0 ? size : nil) else {
             return readFailed()
+        }
+        // A sysdiagnose archive (gzip or tar) is many artifacts: the caller reads it with `SysdiagnoseArchive`.
+        if SysdiagnoseArchive.isArchive(head: bytes) {
+            return Artifact(source: source, localPath: path, kind: .sysdiagnose, size: size, status: .ok)
         }
         var (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
         if route == .changeLog {

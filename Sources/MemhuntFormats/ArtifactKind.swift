@@ -1,4 +1,6 @@
-/// What an artifact is, decided from its content (never its file name).
+/// What an artifact is, decided from its content (never its file name). The one exception is the members of a
+/// sysdiagnose archive that memhunt names and does not parse (`ps`, `taskinfo`, `vm-stat`, `memory-pressure`,
+/// `log-archive`): their kind is their place in the archive's fixed layout (`SysdiagnoseRole`).
 ///
 /// Raw values are the stable, user-facing kind ids: they appear in playbooks (`reads:`),
 /// in the findings document and in `memhunt inspect`.
@@ -27,20 +29,34 @@ public enum ArtifactKind: String, Sendable, Hashable, CaseIterable, Codable, Com
     case jetsamEvent = "jetsam-event"
     /// `leaks` text of a process or a memgraph: the leak count, leaked bytes and the roots of the trees.
     case leaks
+    /// A `.logarchive` bundle (a sysdiagnose's `system_logs.logarchive`): a unified log of tracev3 files, which
+    /// `log show` reads on a Mac. Named with that command, never read as bytes.
+    case logArchive = "log-archive"
     /// A list of artifacts to fetch (JSON or YAML), expanded when given as an operand.
     case manifest
     /// memhunt's own measurement format (CSV or JSON): numbers read off Xcode's gauge or Instruments.
     case measurements
+    /// A sysdiagnose's `memory_pressure.txt`: named from its place in the archive, not parsed.
+    case memoryPressure = "memory-pressure"
     /// MetricKit `MXMetricPayload` (peak memory, average suspended memory, exit counts).
     case metricPayload = "metrickit-metrics"
+    /// A sysdiagnose's `ps.txt` or `ps_thread.txt` (every process with its resident size): named from its
+    /// place in the archive, not parsed.
+    case processList = "ps"
     /// Microstackshot resource reports: bug_type 202 (`cpu_resource`), 145 (`diskwrites_resource`).
     case resourceReport = "resource-report"
     /// `sample` or spindump call-graph text.
     case sample
     /// bug_type 188 stackshot text.
     case stackshot
+    /// A sysdiagnose archive (`sysdiagnose_*.tar.gz`, or a plain tar): its members are artifacts of their own.
+    case sysdiagnose
+    /// A sysdiagnose's `taskinfo.txt`: named from its place in the archive, not parsed.
+    case taskInfo = "taskinfo"
     /// UIKit `recursiveDescription` / Chisel `pviews` dump.
     case viewHierarchy = "view-hierarchy"
+    /// A sysdiagnose's `vm_stat.txt`: named from its place in the archive, not parsed.
+    case vmStat = "vm-stat"
     /// `vmmap --summary` text.
     case vmmapSummary = "vmmap"
     /// `xcrun xctrace export` XML: a table of contents (`--toc`) or the tables of an `--xpath` query; streamed.

@@ -294,6 +294,8 @@ public enum ParsedArtifact: Sendable, Hashable {
     /// A log of kill lines and no change line.
     case killLog(MemoryKillLog)
     case recognized(ArtifactKind)
+    /// A sysdiagnose archive: what its members were (they are artifacts of their own).
+    case archive(ArchiveSummary)
 
     /// What a log scan gave: a change log (with the kills its other lines tell), or a kill log when it
     /// holds kill lines and no change line.
@@ -313,6 +315,7 @@ public enum ParsedArtifact: Sendable, Hashable {
     public var kind: ArtifactKind {
         switch self {
         case .killLog: .killLog
+        case .archive: .sysdiagnose
         case .crashReport: .crashReport
         case .jetsamEvent: .jetsamEvent
         case .metricPayload: .metricPayload

@@ -130,7 +130,7 @@ public struct Postmortem: Sendable {
                 return (event, moment)
             }
             for (event, moment) in known {
-                let name = event.source.split(separator: "/").last.map(String.init) ?? event.source
+                let name = Artifact.fileName(of: event.source)
                 events.append(
                     Event(
                         moment: moment, text: Escape.markdown(event.text) + " (" + Escape.code(name) + ")", run: label))

@@ -106,7 +106,7 @@ extension Verdict {
         }
         if !unread.isEmpty {
             let named = unread.prefix(3).map { artifact -> String in
-                let name = artifact.source.split(separator: "/").last.map(String.init) ?? artifact.source
+                let name = Artifact.fileName(of: artifact.source)
                 let why = artifact.diagnostics.first.map { ": " + $0 } ?? ""
                 return name + " (" + (artifact.kind.map(\.rawValue) ?? "of no known kind") + why + ")"
             }

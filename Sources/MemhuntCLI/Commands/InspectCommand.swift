@@ -68,7 +68,11 @@ struct InspectCommand: MemhuntCommand {
             out += "\n"
             if let sha = artifact.sha256 { out += "   sha256: \(TerminalText.escaped(sha))\n" }
             if let time = artifact.incidentTime { out += "   time: \(TerminalText.escaped(time))\n" }
-            for diagnostic in artifact.diagnostics { out += "   error: \(TerminalText.escaped(diagnostic))\n" }
+            // The first diagnostic of an artifact not read is why; the others (and all of a read one) are notes.
+            for (index, diagnostic) in artifact.diagnostics.enumerated() {
+                let label = index == 0 && artifact.status != .ok ? "error" : "note"
+                out += "   \(label): \(TerminalText.escaped(diagnostic))\n"
+            }
             for key in entry.facts.keys.sorted() {
                 let unit = entry.factCatalog[key]?.unit ?? .number
                 out += "   \(TerminalText.escaped(key)) = \(TerminalText.escaped(unit.format(entry.facts[key]!)))\n"

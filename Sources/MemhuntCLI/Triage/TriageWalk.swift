@@ -455,7 +455,7 @@ struct TriageWalk {
     }
 
     static func name(_ source: String) -> String {
-        TerminalText.escaped(source.split(separator: "/").last.map(String.init) ?? source)
+        TerminalText.escaped(Artifact.fileName(of: source))
     }
 
     /// The operands, the files of the current folder and, on macOS, the newest synced device logs.

@@ -64,9 +64,7 @@ struct MetricKitMemoryCheck: Check {
                 Finding(
                     code: Code.unreadable.code,
                     severity: .notice,
-                    title: "MetricKit value not understood in "
-                        + (metrics.artifact.source.split(separator: "/").last.map(String.init)
-                            ?? metrics.artifact.source),
+                    title: "MetricKit value not understood in " + metrics.artifact.fileName,
                     detail: metrics.artifact.source + ": " + metrics.payload.unreadable.joined(separator: "; ")
                         + ". The value is left out of the facts rather than guessed.",
                     evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics")]))

@@ -66,7 +66,7 @@ struct ReproSample {
 
     /// The file name without directories and extension: `drawer-before` for `logs/drawer-before.log`.
     static func fileLabel(_ source: String) -> String {
-        let name = source.split(separator: "/").last.map(String.init) ?? source
+        let name = Artifact.fileName(of: source)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }

@@ -280,7 +280,7 @@ public struct StepEngine: Sendable {
 
     /// A notice naming an artifact of this step's kinds that could not be read, and why.
     static func unreadable(_ artifact: Artifact, step: Step) -> Finding {
-        let name = artifact.source.split(separator: "/").last.map(String.init) ?? artifact.source
+        let name = artifact.fileName
         return Finding(
             code: EngineFindings.unreadable.code, step: step.id, check: EngineFindings.check, severity: .notice,
             title: "\(name) could not be read as \(artifact.kind!.rawValue)",

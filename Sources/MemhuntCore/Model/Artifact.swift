@@ -104,14 +104,15 @@ extension Artifact {
         }
     }
 
-    /// What the parsed content could not read as written (a number out of range, a key given twice): the
-    /// artifact's diagnostics beside its status.
+    /// What the parsed content could not read as written (a number out of range, a key given twice), or what an
+    /// archive held (its members in counts): the artifact's diagnostics beside its status.
     public var notes: [String] {
         switch content {
         case .jetsamEvent(let event)?: event.diagnostics
         case .repro(.heap(let report))?: report.unreadable
         case .repro(.footprintJSON(let report))?: report.unreadable
         case .repro(.xctraceExport(let export))?: export.diagnostics
+        case .archive(let summary)?: summary.sentences
         default: []
         }
     }
@@ -125,6 +126,14 @@ extension Artifact {
         self.kind == kind || (kind == .killLog && killLog != nil)
     }
 
-    /// The last path component of its source.
-    public var fileName: String { source.split(separator: "/").last.map(String.init) ?? source }
+    /// The last path component of its source; for a member of an archive (`…/archive.tar.gz!/path/inside`), the
+    /// archive's file name and the member's whole path (`archive.tar.gz!/path/inside`).
+    public var fileName: String { Self.fileName(of: source) }
+
+    /// `fileName` of a source.
+    public static func fileName(of source: String) -> String {
+        func last(_ path: Substring) -> String { path.split(separator: "/").last.map(String.init) ?? String(path) }
+        guard let bang = source.range(of: "!/") else { return last(source[...]) }
+        return last(source[..<bang.lowerBound]) + "!/" + source[bang.upperBound...]
+    }
 }
