@@ -2,6 +2,7 @@ import MemhuntCore
 
 /// The built-in checks, sorted by id. A test guards the order and completeness.
 public let builtInChecks: [any Check.Type] = [
+    ASCMemoryCheck.self,
     ChangeLogCheck.self,
     CompressorPressureCheck.self,
     CrashReportCheck.self,

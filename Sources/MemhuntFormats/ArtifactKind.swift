@@ -7,6 +7,8 @@
 public enum ArtifactKind: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
     /// bug_type 211: JSON lines of `JetsamAggregationV2/V3` counts. Not a JetsamEvent.
     case analyticsLog = "analytics-log"
+    /// App Store Connect `perfPowerMetrics` JSON: Apple's aggregates per app version, device class and percentile.
+    case ascMetrics = "asc-metrics"
     /// SwiftUI `_printChanges` / `_logChanges` output (console paste or `log show`).
     case changeLog = "change-log"
     /// A crash report: `.ips` 309 JSON, `.ips` header + legacy text (109, 185), or a header-less `.crash`.

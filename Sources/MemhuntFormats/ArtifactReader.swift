@@ -273,6 +273,7 @@ public enum ArtifactReader {
                 return ReadOutcome(kind: .jetsamEvent, result: .failure(error))
             }
         }
+        if ASCMetrics.isPerfPowerMetrics(value) { return success(.ascMetrics(ASCMetrics.parse(value))) }
         if XCTestMetrics.isResultMetrics(value) {
             return success(.repro(.xctestMetrics(XCTestMetrics.parse(resultMetrics: value))))
         }
@@ -308,6 +309,7 @@ public enum ArtifactReader {
             }
         }
         if has("\"memoryStatus\""), has("\"processes\"") { return .jetsamEvent }
+        if has("\"productData\""), has("\"metricCategories\"") { return .ascMetrics }
         if has("Diagnostics\"") && has("\"callStackTree\"") { return .diagnosticPayload }
         if has("\"memoryMetrics\"") || has("\"applicationExitMetrics\"") { return .metricPayload }
         if has("\"bytes per unit\"") || has("\"total footprint\"")
@@ -341,6 +343,7 @@ public enum ArtifactReader {
 
     private static func name(of kind: ArtifactKind) -> String {
         switch kind {
+        case .ascMetrics: "App Store Connect perfPowerMetrics"
         case .jetsamEvent: "JetsamEvent"
         case .metricPayload: "MetricKit metric payload"
         case .diagnosticPayload: "MetricKit diagnostic payload"

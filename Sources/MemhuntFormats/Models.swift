@@ -285,6 +285,7 @@ public struct DiagnosticPayload: Sendable, Hashable {
 
 /// A parsed artifact. Kinds memhunt recognizes but does not read further are `.recognized`.
 public enum ParsedArtifact: Sendable, Hashable {
+    case ascMetrics(ASCMetrics)
     case crashReport(CrashReport)
     case jetsamEvent(JetsamEvent)
     case metricPayload(MetricPayload)
@@ -314,6 +315,7 @@ public enum ParsedArtifact: Sendable, Hashable {
 
     public var kind: ArtifactKind {
         switch self {
+        case .ascMetrics: .ascMetrics
         case .killLog: .killLog
         case .archive: .sysdiagnose
         case .crashReport: .crashReport

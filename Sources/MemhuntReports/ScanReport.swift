@@ -61,6 +61,9 @@ public struct ScanDocument: Encodable {
     var compressions: Compressions?
     var apps: [App]
     var outliers: [Outlier]
+    /// App Store Connect responses (absent when none): Apple's aggregates per version, device class and
+    /// percentile, apart from the records' figures.
+    var appStoreConnect: [ScanASCMetrics]?
 
     public init(_ aggregate: ScanAggregate, apps: [(name: String, figures: ScanAggregate.App)], query: String?) {
         records = aggregate.records
@@ -94,6 +97,8 @@ public struct ScanDocument: Encodable {
         outliers = aggregate.outliers.map {
             Outlier(file: $0.file, app: $0.app, peakMB: ScanFigures.megabytes($0.peakKiB))
         }
+        appStoreConnect =
+            aggregate.appStoreConnect.isEmpty ? nil : aggregate.appStoreConnect.sorted { $0.file < $1.file }
     }
 
     /// A shell word: as is when plain, else single-quoted.
@@ -157,6 +162,18 @@ public struct ScanDocument: Encodable {
             for outlier in outliers {
                 out += "   \(Self.mb(outlier.peakMB)) MB  \(e(outlier.app))  \(e(outlier.file))\n"
             }
+        }
+        for response in appStoreConnect ?? [] {
+            out += "\nApp Store Connect  \(e(response.file))  (Apple's aggregates per version, device class and "
+            out += "percentile; the response names no app)\n"
+            if response.points.isEmpty { out += "   no memory point\n" }
+            for point in response.points {
+                let device = point.deviceName ?? point.device ?? "-"
+                let margin = point.errorMargin.map { " ± \(Self.mb($0))" } ?? ""
+                out += "   \(e(point.metric))  \(e(point.version))  \(e(device))  \(e(point.percentile ?? "-"))  "
+                out += "\(Self.mb(point.value))\(margin) \(e(point.unit ?? ""))\n"
+            }
+            if response.unreadable > 0 { out += "   \(Plural.count(response.unreadable, "value")) not read\n" }
         }
         // Counts and devices, kinds and builds: from the records too, escaped with the line ends kept.
         return TerminalText.escaped(out, keepingNewlines: true)

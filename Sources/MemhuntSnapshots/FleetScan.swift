@@ -127,6 +127,47 @@ public struct ScanRecord: Sendable, Hashable, Encodable {
     }
 }
 
+/// An App Store Connect `perfPowerMetrics` response as a scan shows it: its memory points as Apple gave them.
+/// They are aggregates already (a percentile over the devices of a class that ran a version), not records:
+/// kept apart from the records' figures and never folded into their percentiles.
+public struct ScanASCMetrics: Sendable, Hashable, Encodable {
+    public struct Point: Sendable, Hashable, Encodable {
+        /// `peakMemory`, `averageSuspendedMemory`, as written.
+        public var metric: String
+        public var version: String
+        public var device: String?
+        public var deviceName: String?
+        /// `p50`, `p90`, or the percentile as written.
+        public var percentile: String?
+        public var value: Double
+        /// The unit as written (`megabytes`).
+        public var unit: String?
+        public var errorMargin: Double?
+    }
+
+    public var file: String
+    public var platforms: [String]
+    public var points: [Point]
+    /// Values of the memory category that could not be read (the artifact names each).
+    public var unreadable: Int
+
+    public init(file: String, metrics: ASCMetrics) {
+        self.file = file
+        var platforms: [String] = []
+        for case let platform? in metrics.memory.map(\.platform) where !platforms.contains(platform) {
+            platforms.append(platform)
+        }
+        self.platforms = platforms
+        points = metrics.memory.map {
+            Point(
+                metric: $0.metric, version: $0.version, device: $0.device, deviceName: $0.deviceName,
+                percentile: $0.percentileLabel, value: $0.value, unit: $0.unit ?? $0.unitName,
+                errorMargin: $0.errorMargin)
+        }
+        unreadable = metrics.problemCount
+    }
+}
+
 /// Number helpers shared by the scan's aggregates and outputs, so every format rounds alike.
 public enum ScanFigures {
     /// Bytes to KiB, rounded, saturating at `UInt32.max` (4 TiB): compact per-app arrays.
@@ -225,6 +266,8 @@ public struct ScanAggregate: Sendable {
     public var apps: [String: App] = [:]
     /// The largest peaks of any app, at most `outlierCount`.
     public var outliers: [Sample] = []
+    /// App Store Connect responses: Apple's aggregates, apart from the records.
+    public var appStoreConnect: [ScanASCMetrics] = []
 
     public init() {}
 
@@ -280,6 +323,7 @@ public struct ScanAggregate: Sendable {
         compressionsNotCounts += other.compressionsNotCounts
         for (name, figures) in other.apps { apps[name, default: App()].merge(figures) }
         for sample in other.outliers { Self.keep(sample, in: &outliers, limit: Self.outlierCount) }
+        appStoreConnect += other.appStoreConnect
     }
 
     /// Inserts `sample` in order and drops what falls past `limit`.

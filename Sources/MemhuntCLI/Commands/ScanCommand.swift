@@ -152,6 +152,11 @@ struct ScanCommand: MemhuntCommand {
             if format == "ndjson" { console.note("memhunt: rejected \(artifact.source): \(reason)") }
             return
         }
+        // Apple's aggregates, not a record: kept apart from the records' figures (and from ndjson's records).
+        if case .ascMetrics(let metrics) = content {
+            aggregate.appStoreConnect.append(ScanASCMetrics(file: artifact.source, metrics: metrics))
+            return
+        }
         guard let record = ScanRecord(file: artifact.source, content: content) else {
             aggregate.skip(kind: content.kind.rawValue)
             return

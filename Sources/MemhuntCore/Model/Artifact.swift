@@ -108,6 +108,11 @@ extension Artifact {
     /// archive held (its members in counts): the artifact's diagnostics beside its status.
     public var notes: [String] {
         switch content {
+        case .ascMetrics(let metrics)?:
+            metrics.unreadable
+                + (metrics.problemCount > metrics.unreadable.count
+                    ? ["\(metrics.problemCount - metrics.unreadable.count) more unreadable values"] : [])
+                + (metrics.droppedPoints > 0 ? ["\(metrics.droppedPoints) memory points past the cap, not kept"] : [])
         case .jetsamEvent(let event)?: event.diagnostics
         case .repro(.heap(let report))?: report.unreadable
         case .repro(.footprintJSON(let report))?: report.unreadable

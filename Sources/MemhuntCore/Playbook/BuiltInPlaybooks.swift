@@ -123,12 +123,13 @@ public enum BuiltInPlaybooks {
                 title: Jetsam record
                 inspects: jetsam record
                 tells: Maximum use and system rank of a living app
-                reads: [jetsam-event, metrickit-metrics, kill-log]
+                reads: [jetsam-event, metrickit-metrics, kill-log, asc-metrics]
                 checks:
                   - id: jetsam-rank
                     with: { max_rank: 10, dominance_ratio: 2.0 }
                   - id: metrickit-memory
                   - id: memory-kill
+                  - id: asc-memory
                 guidance:
                   collect: >-
                     The JetsamEvent-*.ips file from the time the user saw the problem (Analytics Data). It
@@ -141,10 +142,12 @@ public enum BuiltInPlaybooks {
                 title: Resident size while suspended
                 inspects: Resident amount in suspended
                 tells: What it holds after leaving the screen
-                reads: [jetsam-event, metrickit-metrics]
+                reads: [jetsam-event, metrickit-metrics, asc-metrics]
                 checks:
                   - id: suspended-footprint
                     with: { max_suspended_mb: 50 }
+                  - id: asc-memory
+                    with: { metric: averageSuspendedMemory }
                 guidance:
                   collect: >-
                     The same JetsamEvent (the app's `states` and `rpages`), or MetricKit's

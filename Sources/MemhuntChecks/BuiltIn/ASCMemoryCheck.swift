@@ -1,0 +1,194 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// Field context: App Store Connect's memory metrics (peak, average suspended) per app version, device class
+/// and percentile. Apple's aggregate over the devices that ran a version, never one incident.
+struct ASCMemoryCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let version = FactDescription(
+            "asc.version", .text,
+            "The app version of App Store Connect's newest memory point (the last of its dataset, in Apple's order).")
+        static let peakP50MB = FactDescription(
+            "asc.peak.p50MB", .megabytes,
+            "App Store Connect's p50 peak memory over the devices of one class that ran the newest version, in "
+                + "Apple's MB as written (not converted).")
+        static let peakP90MB = FactDescription(
+            "asc.peak.p90MB", .megabytes,
+            "App Store Connect's p90 peak memory over the devices of one class that ran the newest version, in "
+                + "Apple's MB as written (not converted).")
+        static let peakGrowthPercent = FactDescription(
+            "asc.peak.growthPercent", .percent,
+            "How much App Store Connect's p50 peak memory grew from the version before the newest to the newest.")
+        static let suspendedP50MB = FactDescription(
+            "asc.suspended.p50MB", .megabytes,
+            "App Store Connect's p50 average suspended memory over the devices of one class that ran the newest "
+                + "version, in Apple's MB as written (not converted).")
+        static let suspendedP90MB = FactDescription(
+            "asc.suspended.p90MB", .megabytes,
+            "App Store Connect's p90 average suspended memory over the devices of one class that ran the newest "
+                + "version, in Apple's MB as written (not converted).")
+        static let suspendedGrowthPercent = FactDescription(
+            "asc.suspended.growthPercent", .percent,
+            "How much App Store Connect's p50 average suspended memory grew from the version before the newest to "
+                + "the newest.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let growth = FindingCode(
+            "asc-memory.growth", .notice,
+            "App Store Connect's p50 of the metric grew from one version to the next by at least the threshold.",
+            examples: [
+                .raises("Fixtures/asc/perfPowerMetrics-memory.json"),
+                .quiet("Fixtures/asc/perfPowerMetrics-memory.json", with: ["metric": "averageSuspendedMemory"]),
+            ])
+        static let unreadable = FindingCode(
+            "asc-memory.unreadable", .notice,
+            "A point of App Store Connect's memory category could not be read, or is in a unit other than MB.",
+            examples: [
+                .raises("Fixtures/asc/perfPowerMetrics-broken.json"),
+                .quiet("Fixtures/asc/perfPowerMetrics-memory.json"),
+            ])
+    }
+
+    static let description = CheckDescription(
+        id: "asc-memory",
+        title: "App Store Connect memory metrics",
+        step: "jetsam-record",
+        rationale: """
+            App Store Connect's power and performance metrics give the app's peak and average suspended memory \
+            per version and device class, as percentiles over the devices that ran it: the fleet's level beside \
+            one record, and a version that grew.
+            """,
+        reads: [.ascMetrics],
+        facts: [
+            Fact.version,
+            Fact.peakP50MB,
+            Fact.peakP90MB,
+            Fact.peakGrowthPercent,
+            Fact.suspendedP50MB,
+            Fact.suspendedP90MB,
+            Fact.suspendedGrowthPercent,
+        ],
+        codes: [
+            Code.growth,
+            Code.unreadable,
+        ],
+        parameters: [
+            CheckParameter(
+                "metric", default: .string("peakMemory"),
+                "The memory metric to read: peakMemory or averageSuspendedMemory (its facts are the suspended ones)."),
+            CheckParameter(
+                "max_growth_percent", default: 20,
+                "Note a growth of the p50 from one version to the next of at least this many percent (0 = never)."),
+        ]
+    )
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        let metric = context.string("metric") ?? "peakMemory"
+        var output = CheckOutput()
+        var points: [(artifact: Artifact, point: ASCMetricPoint)] = []
+        var problems: [(Artifact, [String])] = []
+        var found = false
+        for artifact in context.artifacts(of: .ascMetrics) {
+            guard case .ascMetrics(let metrics)? = artifact.content else { continue }
+            found = true
+            var notes = artifact.notes
+            for point in metrics.memory where point.metric == metric {
+                if point.megabytes == nil {
+                    notes.append(
+                        "\(point.pointer): the unit '\(point.unit ?? point.unitName ?? "none")' is not megabytes: left out"
+                    )
+                } else {
+                    points.append((artifact, point))
+                }
+            }
+            if !notes.isEmpty { problems.append((artifact, notes)) }
+        }
+        guard found else { return CheckOutput(noInput: true) }
+        for (artifact, notes) in problems {
+            output.emit(
+                Finding(
+                    code: Code.unreadable.code, severity: .notice,
+                    title: "App Store Connect value not read in \(artifact.fileName)",
+                    detail: artifact.source + ": " + notes.joined(separator: "; ")
+                        + ". Those points are left out rather than guessed; the others are read.",
+                    evidence: [Evidence(source: artifact.source, pointer: "/productData")]))
+        }
+        let suspended = metric == "averageSuspendedMemory"
+        let name = suspended ? "average suspended memory" : metric == "peakMemory" ? "peak memory" : metric
+        let (p50Fact, p90Fact, growthFact) =
+            suspended
+            ? (Fact.suspendedP50MB, Fact.suspendedP90MB, Fact.suspendedGrowthPercent)
+            : (Fact.peakP50MB, Fact.peakP90MB, Fact.peakGrowthPercent)
+        guard !points.isEmpty else {
+            output.impact("App Store Connect: no \(name) point for any version in the given response.")
+            return output
+        }
+        // One device class: All iPhones when given, else the first met.
+        let device = points.contains { $0.point.device == "all_iphones" } ? "all_iphones" : points[0].point.device
+        let ofDevice = points.filter { $0.point.device == device }
+        let p50 = ofDevice.filter { $0.point.percentileLabel == "p50" }
+        let p90 = ofDevice.filter { $0.point.percentileLabel == "p90" }
+        let deviceName = ofDevice.first?.point.deviceName ?? device ?? "devices of no class named"
+        let newest = (p50.last ?? p90.last ?? ofDevice.last)!
+        let version = newest.point.version
+        output.record(Fact.version, .string(version))
+        let aggregate = "Apple's aggregate over the devices of the class that ran the version, not one incident"
+        func mb(_ value: Double) -> String { FactValue.oneDecimal(value).description + " MB" }
+        if let last = p50.last(where: { $0.point.version == version }) {
+            output.record(p50Fact, .oneDecimal(last.point.value))
+            output.headline(
+                p50Fact, "App Store Connect p50 \(name)",
+                "App Store Connect p50 \(name) \(mb(last.point.value)) (\(version), \(deviceName))")
+        }
+        if let last = p90.last(where: { $0.point.version == version }) {
+            output.record(p90Fact, .oneDecimal(last.point.value))
+        }
+        let levels = [("p50", p50), ("p90", p90)].compactMap { label, set in
+            set.last(where: { $0.point.version == version }).map { "\(label) \(mb($0.point.value))" }
+        }
+        if !levels.isEmpty {
+            output.impact(
+                "App Store Connect: \(name) \(levels.joined(separator: ", ")) for version \(version) on \(deviceName) "
+                    + "(\(aggregate)).")
+        }
+        if p50.count >= 2 {
+            output.chart(
+                Series(
+                    id: "asc-\(metric)-p50", title: "App Store Connect p50 \(name) per version, \(deviceName)",
+                    caption: "\(aggregate); \(p50.count) versions.", style: .line, axis: "\(name) (MB)",
+                    unit: .megabytes,
+                    points: p50.map {
+                        Series.Point(label: $0.point.version, value: $0.point.value, text: mb($0.point.value))
+                    }))
+        }
+        guard p50.count >= 2 else { return output }
+        let (from, to) = (p50[p50.count - 2], p50[p50.count - 1])
+        guard from.point.value > 0 else { return output }
+        let percent = (to.point.value - from.point.value) / from.point.value * 100
+        output.record(growthFact, .oneDecimal(percent))
+        output.compare(
+            Comparison(
+                kind: .growth, label: "App Store Connect p50 \(name), \(deviceName), version → version",
+                unit: .megabytes, better: .lower,
+                from: .init(label: from.point.version, value: from.point.value, text: mb(from.point.value)),
+                to: .init(label: to.point.version, value: to.point.value, text: mb(to.point.value)),
+                change: (percent >= 0 ? "+" : "") + FactValue.oneDecimal(percent).description + " %"))
+        let limit = context.double("max_growth_percent")
+        if limit > 0, percent >= limit {
+            output.emit(
+                Finding(
+                    code: Code.growth.code, severity: .notice,
+                    title: "App Store Connect p50 \(name) grew \(FactValue.oneDecimal(percent)) % from "
+                        + "\(from.point.version) to \(to.point.version) (\(deviceName))",
+                    detail: "App Store Connect's p50 \(name) on \(deviceName) is \(mb(from.point.value)) for version "
+                        + "\(from.point.version) and \(mb(to.point.value)) for \(to.point.version) (threshold "
+                        + "\(FactValue.oneDecimal(limit)) %). This is \(aggregate); the response names no app (the "
+                        + "request's URL did).",
+                    evidence: [Evidence(source: to.artifact.source, pointer: to.point.pointer)]))
+        }
+        return output
+    }
+}
