@@ -26,8 +26,8 @@ struct TriageCommand: MemhuntCommand {
         abstract: "Walk through the hunt one step at a time, from what the user reported.",
         discussion:
             "Prompts go to stderr and answers are read line by line from stdin, so a file of answers can be piped "
-            + "in. At each step: Enter accepts the proposal, a number picks a candidate, a path or URL adds one, "
-            + "s skips, ? shows the step's guidance, b goes back, q stops (the session is saved after every answer).",
+            + "in. At each step: Enter accepts the proposal (every candidate the step reads), numbers pick "
+            + "candidates (1 3, 1-3, a for all, -2 for all but 2), a path or URL adds one, s skips, ? shows the step's guidance, b goes back, q stops at any prompt (the session is saved after every answer).",
         arguments: [
             ArgumentSpec(
                 "artifact", help: "Files, folders or URLs to offer as candidates.", isRepeating: true,
@@ -66,7 +66,9 @@ struct TriageCommand: MemhuntCommand {
         if let file = parsed.values.string(Self.resume) {
             walk = try await TriageWalk.resuming(file, console: console, collector: collector, parsed: parsed)
         } else {
-            walk = try await TriageWalk.starting(console: console, collector: collector, parsed: parsed)
+            guard let started = try await TriageWalk.starting(console: console, collector: collector, parsed: parsed)
+            else { return .success }
+            walk = started
         }
         let interruption = walk.installInterruptHandler()
         defer { interruption?.cancel() }

@@ -25,6 +25,9 @@ struct TriageWalk {
     var pool: [Artifact]
     /// Where the state is saved.
     var stateFile: String
+    /// The sources of `pool` that came from operands and answers, not from the current folder: an unrecognized
+    /// one among them is offered too, as `run` over them would count it.
+    var named: Set<String> = []
     /// What the user's words point at in this playbook, if anything.
     var symptom: Symptom?
     var engine: StepEngine {
@@ -35,8 +38,9 @@ struct TriageWalk {
 
     // MARK: - Starting and resuming
 
+    /// The walk from its first questions; nil when the person quits (`q`) before the first step.
     static func starting(console: Console, collector: ArtifactCollector, parsed: ParsedCommand) async throws
-        -> TriageWalk
+        -> TriageWalk?
     {
         let values = parsed.values
         let io = Prompter(console: console)
@@ -44,6 +48,7 @@ struct TriageWalk {
         guard let words = io.ask("What did the user report, in their own words?") else {
             throw CommandError("input ended before the user's report was given")
         }
+        if Self.quits(words) { return Self.quitBeforeTheSteps(io) }
         let builtIns = BuiltInPlaybooks.all.compactMap { entry -> Playbook? in
             guard case .success(let p)? = playbookLoader.builtIn(entry.id) else { return nil }
             return p
@@ -67,9 +72,10 @@ struct TriageWalk {
                 guard
                     let answer = io.ask(
                         "Playbook: \(proposed.id) (\(proposed.title)). Enter to accept, or another id ("
-                            + ids.joined(separator: ", ") + "), file or URL:")
+                            + ids.joined(separator: ", ") + "), file or URL; q quits:")
                 else { throw CommandError("input ended before a playbook was chosen") }
                 if answer.isEmpty { break }
+                if Self.quits(answer) { return Self.quitBeforeTheSteps(io) }
                 do {
                     playbook = try await PlaybookReference.load(answer, collector: collector, console: console)
                     reference = answer
@@ -85,6 +91,7 @@ struct TriageWalk {
                 let answer = io.ask(
                     "Which app is it? A process name or bundle id (Enter: let the artifacts decide):")
             else { throw CommandError("input ended before the app was named") }
+            if Self.quits(answer) { return Self.quitBeforeTheSteps(io) }
             app = answer.isEmpty ? nil : answer
         }
         let operands = values.positionals
@@ -102,7 +109,7 @@ struct TriageWalk {
         var walk = TriageWalk(
             console: console, collector: collector, state: state, session: session, pool: [], stateFile: file,
             symptom: SymptomMatcher.matches(words, in: [playbook]).first?.symptom)
-        walk.pool = await walk.candidatePool()
+        (walk.pool, walk.named) = await walk.candidatePool()
         try walk.save()
         if let symptom = walk.symptom {
             let titles = symptom.steps.compactMap { id in playbook.steps.firstIndex { $0.id == id } }
@@ -113,6 +120,16 @@ struct TriageWalk {
         }
         io.say("The session is saved in \(file) after every answer.")
         return walk
+    }
+
+    /// `q` (or `Q`): stop here.
+    static func quits(_ answer: String) -> Bool {
+        ["q", "Q"].contains(answer.trimmingCharacters(in: .whitespaces))
+    }
+
+    static func quitBeforeTheSteps(_ io: Prompter) -> TriageWalk? {
+        io.say("Stopped before the first step; there is nothing to resume.")
+        return nil
     }
 
     static func resuming(_ file: String, console: Console, collector: ArtifactCollector, parsed: ParsedCommand)
@@ -150,7 +167,7 @@ struct TriageWalk {
         var walk = TriageWalk(
             console: console, collector: collector, state: state, session: session, pool: [], stateFile: file,
             symptom: state.reported.flatMap { SymptomMatcher.matches($0, in: [playbook]).first?.symptom })
-        walk.pool = await walk.candidatePool()
+        (walk.pool, walk.named) = await walk.candidatePool()
         let io = Prompter(console: console)
         let done = session.results.compactMap { $0 }
         if let pending = session.pendingIndex {
@@ -223,7 +240,7 @@ struct TriageWalk {
         state.finished = true
         try save()
         var document = document()
-        document.gate = FindingsDocument.Gate.decide(document, failOn: nil)
+        document.gate = FindingsDocument.Gate.decide(document, failOn: nil, operands: state.operands)
         io.say(TextReporter.summaryLine(document))
         try output.write(document, format: state.format, console: console)
         if let path = output.path {
@@ -239,8 +256,8 @@ struct TriageWalk {
     /// At the end: the postmortem draft of this hunt (`memhunt postmortem`'s code), if the person wants one.
     /// End of input or an empty answer skips it.
     func offerPostmortem(_ document: FindingsDocument, io: Prompter) {
-        while let answer = io.ask("Write a postmortem draft of this hunt? A file path (Enter skips):")?
-            .trimmingCharacters(in: .whitespaces), !answer.isEmpty
+        while let answer = io.ask("Write a postmortem draft of this hunt? A file path (Enter or q skips):")?
+            .trimmingCharacters(in: .whitespaces), !answer.isEmpty, !Self.quits(answer)
         {
             let known = Set(builtInChecks.flatMap { $0.description.facts.map(\.key) })
             guard
@@ -272,8 +289,8 @@ struct TriageWalk {
     /// End of input or an empty answer skips it; a refusal says why and asks again.
     func offerAttach(_ document: FindingsDocument, io: Prompter) async {
         while let answer = io.ask(
-            "Attach the findings to a bug tracker? A target such as github:OWNER/REPO#N or redmine:URL#N (Enter skips):"
-        )?.trimmingCharacters(in: .whitespaces), !answer.isEmpty {
+            "Attach the findings to a bug tracker? A target such as github:OWNER/REPO#N or redmine:URL#N (Enter or q skips):"
+        )?.trimmingCharacters(in: .whitespaces), !answer.isEmpty, !Self.quits(answer) {
             do {
                 let outcome = try await Attacher.attach(
                     document, to: answer, environment: console.environment,
@@ -305,15 +322,20 @@ struct TriageWalk {
             for (n, candidate) in candidates.enumerated() {
                 io.say(
                     "  \(n + 1)) \(TerminalText.escaped(candidate.source))  [\(candidate.kind?.rawValue ?? "?")"
-                        + (Self.time(candidate).map { ", \($0)" } ?? "") + "]")
+                        + (Self.time(candidate).map { ", \($0)" } ?? "")
+                        + (candidate.status == .ok
+                            ? "" : candidate.status == .error ? ", unreadable" : ", unrecognized") + "]")
             }
-            // What was given already wins; then the best candidate; then running or skipping.
+            // Every candidate `run` would read for the step, with what was given; then running or skipping.
             let proposal: String
-            if !given.isEmpty {
+            if !candidates.isEmpty {
+                let names = candidates.map { Self.name($0.source) }.joined(separator: ", ")
+                proposal =
+                    (candidates.count == 1 ? "use 1" : "use all, 1-\(candidates.count)") + " (\(names))"
+                    + (given.isEmpty ? "" : " with what was given")
+            } else if !given.isEmpty {
                 proposal =
                     "run with what was given (" + given.map { Self.name($0.source) }.joined(separator: ", ") + ")"
-            } else if let first = candidates.first {
-                proposal = "use 1 (\(Self.name(first.source)))"
             } else if step.reads.isEmpty || runsWithoutArtifacts(step) {
                 proposal = "run the step"
             } else {
@@ -321,13 +343,14 @@ struct TriageWalk {
             }
             guard
                 let answer = io.ask(
-                    "Enter = \(proposal) · number · path or URL · s skip · ? guidance · b back · q quit >")?
+                    "Enter = \(proposal) · numbers (1 3, 1-3, a; -2 drops 2) · path or URL · s skip · ? guidance"
+                        + " · b back · q quit >")?
                     .trimmingCharacters(in: .whitespaces)
             else { return .ended }
             switch answer {
             case "":
-                if given.isEmpty, let first = candidates.first {
-                    session.add([first])
+                if !candidates.isEmpty {
+                    session.add(candidates)
                     return await runStep(index, io: io)
                 }
                 if proposal.hasPrefix("skip") { return skip(index, io: io) }
@@ -346,13 +369,15 @@ struct TriageWalk {
                 return .next
             case "q", "Q": return .quit
             default:
-                if let number = Int(answer) {
-                    guard number >= 1, number <= candidates.count else {
-                        io.say("  There is no candidate \(number): pick 1–\(candidates.count), or give a path.")
+                if let picked = Self.selection(answer, count: candidates.count) {
+                    switch picked {
+                    case .failure(let problem):
+                        io.say("  \(problem)")
                         continue
+                    case .success(let numbers):
+                        session.add(numbers.map { candidates[$0 - 1] })
+                        return await runStep(index, io: io)
                     }
-                    session.add([candidates[number - 1]])
-                    return await runStep(index, io: io)
                 }
                 let added = await collector.collect([answer])
                 guard !added.isEmpty else {
@@ -372,10 +397,12 @@ struct TriageWalk {
                         "  \(answer) is \(kinds.isEmpty ? "of no kind memhunt knows" : kinds); this step reads "
                             + step.reads.map(\.rawValue).joined(separator: ", ") + ". Try again.")
                     pool += added.filter { a in !pool.contains { $0.source == a.source } }
+                    named.formUnion(added.map(\.source))
                     continue
                 }
                 state.operands.append(answer)
                 pool += added.filter { a in !pool.contains { $0.source == a.source } }
+                named.formUnion(added.map(\.source))
                 session.add(fitting)
                 return await runStep(index, io: io)
             }
@@ -415,13 +442,27 @@ struct TriageWalk {
         }
     }
 
-    /// Candidates of the step's kinds not yet given: near the incident first when one is known,
-    /// else newest first.
+    /// Every artifact of the pool `run` would read for step `index` and that is not given yet: of a kind the step
+    /// reads or one of its checks weighs, readable or not (an unreadable one is reported, as `run` reports it).
+    /// Near the incident first when one is known, else newest first.
     func candidates(for index: Int) -> [Artifact] {
-        let reads = session.playbook.steps[index].reads
+        let step = session.playbook.steps[index]
+        let kinds =
+            step.reads
+            + step.checks.flatMap { invocation -> [ArtifactKind] in
+                guard case .builtIn(let id) = invocation.kind, let type = engine.checks[id] else { return [] }
+                return type.description.weighs
+            }
         let given = Set(session.artifacts.map(\.source))
-        let fitting = pool.filter {
-            $0.status == .ok && ($0.kind.map(reads.contains) ?? false) && !given.contains($0.source)
+        // A built-in check is told of every file of unknown content (it may be a crash report that could not be
+        // read): one the operands named is offered to the first step with such a check, until it is given.
+        let tellsUnknown = step.checks.contains { if case .builtIn = $0.kind { true } else { false } }
+        let fitting = pool.filter { artifact in
+            guard !given.contains(artifact.source) else { return false }
+            if artifact.kind == nil || artifact.status == .unrecognized {
+                return tellsUnknown && artifact.holdsUnknownContent && named.contains(artifact.source)
+            }
+            return kinds.contains(where: artifact.holds)
         }
         let incident = session.artifacts.compactMap(Self.seconds).first
         return fitting.enumerated().sorted { a, b in
@@ -434,6 +475,53 @@ struct TriageWalk {
             default: return a.offset < b.offset
             }
         }.map(\.element)
+    }
+
+    /// The candidates an answer picks, 1-based and in order: `3`, `1 3`, `1,3`, `1-3`, `a` (all), or drops from
+    /// all of them (`-2`, `-2 4`). Nil when the answer is not a selection (a path, say); a failure says why.
+    static func selection(_ answer: String, count: Int) -> Result<[Int], SelectionError>? {
+        let text = answer.lowercased()
+        if text == "a" || text == "all" {
+            return count == 0
+                ? .failure(SelectionError("There is no candidate to pick: give a path.")) : .success(Array(1...count))
+        }
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        guard !parts.isEmpty else { return nil }
+        var picked: [Int] = []
+        var dropped: [Int] = []
+        for part in parts {
+            let isDigits = { (s: Substring) in !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } }
+            if part.hasPrefix("-"), isDigits(part.dropFirst()), let n = Int(part.dropFirst()) {
+                dropped.append(n)
+            } else if isDigits(Substring(part)), let n = Int(part) {
+                picked.append(n)
+            } else if let dash = part.firstIndex(of: "-"), isDigits(part[..<dash]),
+                isDigits(part[part.index(after: dash)...]),
+                let low = Int(part[..<dash]), let high = Int(part[part.index(after: dash)...])
+            {
+                guard low <= high else {
+                    return .failure(SelectionError("\(part) is not a range: write the lower number first."))
+                }
+                picked += Array(low...high)
+            } else {
+                return nil
+            }
+        }
+        let range = count == 0 ? "no candidate to pick: give a path" : "pick 1–\(count), or give a path"
+        if let wrong = (picked + dropped).first(where: { $0 < 1 || $0 > count }) {
+            return .failure(SelectionError("There is no candidate \(wrong): \(range)."))
+        }
+        var chosen: [Int] = []
+        for n in (picked.isEmpty ? Array(1...count) : picked) where !dropped.contains(n) && !chosen.contains(n) {
+            chosen.append(n)
+        }
+        guard !chosen.isEmpty else { return .failure(SelectionError("That drops every candidate: \(range).")) }
+        return .success(chosen)
+    }
+
+    struct SelectionError: Error, CustomStringConvertible, Equatable {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 
     static func seconds(_ artifact: Artifact) -> Double? {
@@ -458,9 +546,11 @@ struct TriageWalk {
         TerminalText.escaped(Artifact.fileName(of: source))
     }
 
-    /// The operands, the files of the current folder and, on macOS, the newest synced device logs.
-    func candidatePool() async -> [Artifact] {
-        var operands = state.operands
+    /// The operands, the files of the current folder and, on macOS, the newest synced device logs; and which
+    /// of them the operands gave.
+    func candidatePool() async -> (all: [Artifact], named: Set<String>) {
+        let given = await collector.collect(state.operands)
+        var operands: [String] = []
         let fm = FileManager.default
         let here = fm.currentDirectoryPath
         if let names = try? fm.contentsOfDirectory(atPath: here) {
@@ -485,7 +575,8 @@ struct TriageWalk {
             }
         #endif
         var seen = Set<String>()
-        return await collector.collect(operands).filter { seen.insert($0.source).inserted }
+        let all = (given + (await collector.collect(operands))).filter { seen.insert($0.source).inserted }
+        return (all, Set(given.map(\.source)))
     }
 
     func document() -> FindingsDocument {

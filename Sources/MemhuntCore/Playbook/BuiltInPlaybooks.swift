@@ -88,12 +88,12 @@ public enum BuiltInPlaybooks {
               footprint and compressor pressure from the device; then a simulator reproduction, CoreAnimation
               layers, a structure-only variation and change logging.
             symptoms:
-              - phrases: ["transition stops but scrolling works", "screen transition stops", "app gets slow", "app is slow", "slow to open"]
+              - phrases: ["transition stops but scrolling works", "screen transition stops", "app gets slow", "app is slow", "app slows down", "slow to open", "gestures lag"]
                 means: >-
                   The app is alive and its main thread is not fully blocked: creating the new screen allocates a
                   lot, the system compresses memory, and the transition stalls while compression uses the CPU.
                 steps: [crash-report, jetsam-record, simulator-repro, coreanimation-layers]
-              - phrases: ["whole phone is slow", "phone gets slow", "phone is slow", "system is slow", "other apps reload"]
+              - phrases: ["whole phone is slow", "phone gets slow", "phone is slow", "system is slow", "whole system is slow", "system became slow", "everything is slow", "other apps reload", "other apps restart", "other apps close", "background apps reload"]
                 means: >-
                   Memory the app holds in the background makes the system compress and end other apps: look at
                   what it holds while suspended and at the compressor.

@@ -1,8 +1,8 @@
 /// Maps a person's words ("the widget went blank") to the symptoms playbooks declare.
 ///
 /// A phrase matches when every one of its words (short function words aside, and compared by a
-/// crude stem: `freezes`, `freezing` and `freeze` are one word) occurs in the text. A longer phrase
-/// is more specific, so a match scores the number of words it matched.
+/// crude stem: `freezes`, `freezing` and `freeze` are one word) occurs in the text. A symptom scores
+/// the number of the text's words its matching phrases cover together: more words, more specific.
 public enum SymptomMatcher {
     /// One playbook's best answer to the words.
     public struct Match: Sendable, Hashable {
@@ -19,12 +19,18 @@ public enum SymptomMatcher {
         for (offset, playbook) in playbooks.enumerated() {
             var best: Match?
             for symptom in playbook.symptoms {
+                // A symptom scores the words of the text its matching phrases cover together: "the whole phone
+                // gets slow and other apps reload" is more the whole system's (6 words) than the app's (3).
+                var covered = Set<String>()
+                var longest: (phrase: String, count: Int)?
                 for phrase in symptom.phrases {
                     let needed = tokens(phrase)
                     guard !needed.isEmpty, needed.allSatisfy(words.contains) else { continue }
-                    if needed.count > (best?.score ?? 0) {
-                        best = Match(playbook: playbook, symptom: symptom, phrase: phrase, score: needed.count)
-                    }
+                    covered.formUnion(needed)
+                    if needed.count > (longest?.count ?? 0) { longest = (phrase, needed.count) }
+                }
+                if let longest, covered.count > (best?.score ?? 0) {
+                    best = Match(playbook: playbook, symptom: symptom, phrase: longest.phrase, score: covered.count)
                 }
             }
             if let best { found.append((offset, best)) }
