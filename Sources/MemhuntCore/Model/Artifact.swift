@@ -101,7 +101,8 @@ extension Artifact {
     /// artifact's diagnostics beside its status.
     public var notes: [String] {
         switch content {
-        case .jetsamEvent(let event)?: event.diagnostics
+        case .jetsamEvent(let event)?: (event.recovery.map { [$0.note] } ?? []) + event.diagnostics
+        case .crashReport(let report)?: report.recovery.map { [$0.note] } ?? []
         default: []
         }
     }
