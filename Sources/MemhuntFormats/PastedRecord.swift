@@ -284,7 +284,7 @@ public enum PastedRecord {
         }
         all += notes
         guard !all.isEmpty || elided != nil else { return nil }
-        if lines.crlf { all.append("Windows (CRLF) line ends") }
+        // CRLF line ends are read as LF everywhere (a file saved either way reads the same): no note.
         let state: Recovery.State = elided != nil ? .elided : .recovered
         return Recovered(found: found, recovery: Recovery(state: state, notes: all), lineMap: map)
     }

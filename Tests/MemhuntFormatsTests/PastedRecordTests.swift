@@ -21,9 +21,9 @@ import Testing
         return report
     }
 
-    /// The whole record of the fixtures: five processes, JustSend 46,400 pages at its peak.
+    /// The whole record of the fixtures: five processes, Courier 46,400 pages at its peak.
     func expectWhole(_ event: JetsamEvent) {
-        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "JustSend", "MobileMail", "Weather"])
+        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "Courier", "MobileMail", "Weather"])
         #expect(event.processes[2].lifetimeMax == 46_400)
         #expect(event.pageSize == 16_384)
         #expect(event.date == "2026-08-14 10:15:02.41 +0200")
@@ -39,8 +39,7 @@ import Testing
                 == Recovery(
                     state: .recovered,
                     notes: [
-                        "lines 1, 3, 74, 76 (text and Markdown fence around the record) skipped",
-                        "Windows (CRLF) line ends",
+                        "lines 1, 3, 74, 76 (text and Markdown fence around the record) skipped"
                     ]))
     }
 
@@ -91,7 +90,7 @@ import Testing
         let event = try jetsam("jetsam-process-alone.txt")
         #expect(event.pageSize == 0)
         #expect(event.processes.count == 1)
-        #expect(event.processes[0].name == "JustSend")
+        #expect(event.processes[0].name == "Courier")
         #expect(event.processes[0].pid == 412)
         #expect(event.processes[0].rpages == 38_000)
         #expect(event.processes[0].lifetimeMax == 46_400)
@@ -104,7 +103,7 @@ import Testing
                     state: .partial,
                     notes: [
                         "lines 1, 14 (text around the record) skipped",
-                        "a single process record (JustSend) without its JetsamEvent: no page size, no other process "
+                        "a single process record (Courier) without its JetsamEvent: no page size, no other process "
                             + "and no memoryStatus, so no size in bytes, no rank and no system figures",
                     ]))
         #expect(event.recovery?.isComplete == false)
@@ -112,7 +111,7 @@ import Testing
 
     @Test func elidedBetweenProcessesIsReadUpToTheElision() throws {
         let event = try jetsam("jetsam-elided.ips")
-        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "JustSend"])
+        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "Courier"])
         #expect(event.pageSize == 16_384)
         #expect(event.recovery?.state == .elided)
         #expect(event.recovery?.notes == ["elided at line 51 (...): read up to it, lines 51–71 not"])
@@ -121,7 +120,7 @@ import Testing
     @Test func truncatedInsideAProcessWithoutHeader() throws {
         let event = try jetsam("jetsam-truncated-no-header.md")
         #expect(event.header == nil)
-        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "JustSend"])
+        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "Courier"])
         #expect(event.recovery?.state == .elided)
         #expect(
             event.recovery?.notes == [
@@ -163,7 +162,7 @@ import Testing
         #expect(report.kind == .crash)
         #expect(report.bundleID == "dev.memhunt.segfaulter")
         #expect(
-            report.recovery?.notes == ["line 1 (text around the record) skipped", "Windows (CRLF) line ends"])
+            report.recovery?.notes == ["line 1 (text around the record) skipped"])
     }
 
     @Test func legacyCrashElided() throws {

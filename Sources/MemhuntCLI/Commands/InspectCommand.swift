@@ -62,7 +62,9 @@ struct InspectCommand: MemhuntCommand {
             out += "\n"
             if let sha = artifact.sha256 { out += "   sha256: \(TerminalText.escaped(sha))\n" }
             if let time = artifact.incidentTime { out += "   time: \(TerminalText.escaped(time))\n" }
-            for diagnostic in artifact.diagnostics { out += "   error: \(TerminalText.escaped(diagnostic))\n" }
+            // A read artifact's diagnostics are notes on it (recovered from a paste, a key given twice), no error.
+            let label = artifact.status == .ok ? "note" : "error"
+            for diagnostic in artifact.diagnostics { out += "   \(label): \(TerminalText.escaped(diagnostic))\n" }
             for key in entry.facts.keys.sorted() {
                 let unit = entry.factCatalog[key]?.unit ?? .number
                 out += "   \(TerminalText.escaped(key)) = \(TerminalText.escaped(unit.format(entry.facts[key]!)))\n"
