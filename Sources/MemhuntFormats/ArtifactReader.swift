@@ -13,7 +13,12 @@ public enum ArtifactReader {
         // UTF-16 with its byte order mark (Windows PowerShell's `>`, Notepad's "Unicode"): the same text, read
         // as UTF-8. It was "binary content" before.
         if let text = utf8(fromUTF16: bytes) { return namingUTF16Flaw(of: bytes, in: read(text)) }
-        let outcome = readField(bytes)
+        var outcome = readField(bytes)
+        // A record as people paste it (prose, a fence or quote, a wrapped or missing header, an elision): asked
+        // only when the plain read failed, or read legacy text that does not start as a crash report does.
+        if mayBePasted(outcome, bytes), let recovered = PastedRecord.recover(bytes).flatMap(readRecovered) {
+            outcome = recovered
+        }
         // A `log` capture whose predicate matched nothing: a change log with zero evaluations.
         if outcome.kind == nil, let empty = EmptyLogCapture.read(bytes) {
             return ReadOutcome(kind: .changeLog, result: .success(.repro(.changeLog(empty))))
@@ -104,6 +109,58 @@ public enum ArtifactReader {
             return ReadOutcome(kind: nil, result: .failure(FormatError(error.message + "; " + flaw.description)))
         }
         return ReadOutcome(kind: outcome.kind, result: .failure(flaw))
+    }
+
+    /// Whether `bytes`, read as `outcome`, may be a pasted record: the read failed (no kind, or a broken
+    /// JetsamEvent or crash report) and a record's marks are in them, or legacy crash text was read that has
+    /// prose before it or an elision in it.
+    private static func mayBePasted(_ outcome: ReadOutcome, _ bytes: [UInt8]) -> Bool {
+        switch outcome.result {
+        case .success(.crashReport(let report)):
+            return report.format != .ipsJSON && PastedRecord.textNeedsRecovery(bytes)
+        case .success: return false
+        case .failure:
+            guard outcome.kind == nil || outcome.kind == .jetsamEvent || outcome.kind == .crashReport else {
+                return false
+            }
+            let all = bytes[...]
+            return ReproText.containsBytes(all, "bug_type") || ReproText.containsBytes(all, "\"rpages\"")
+                || ReproText.containsBytes(all, "\"memoryStatus\"") || ReproText.containsBytes(all, "\"procName\"")
+                || ReproText.containsBytes(all, "Incident Identifier:")
+                || ReproText.containsBytes(all, "Exception Type:")
+                || ReproText.containsBytes(all, "Translated Report")
+        }
+    }
+
+    /// The reading of a recovered record, with its recovery; nil when it is no JetsamEvent or crash report.
+    private static func readRecovered(_ recovered: PastedRecord.Recovered) -> ReadOutcome? {
+        let outcome: ReadOutcome
+        switch recovered.found {
+        case .processes(let processes):
+            var event = JetsamEvent(pageSize: 0, processes: processes)
+            event.recovery = recovered.recovery
+            for process in processes where !process.unreadable.isEmpty {
+                event.diagnostics.append(
+                    "processes[\(process.index)] (\(process.name)): " + process.unreadable.joined(separator: ", ")
+                        + " is no page count, left out")
+            }
+            return success(.jetsamEvent(event))
+        case .bytes(let bytes): outcome = readField(bytes)
+        }
+        switch outcome.result {
+        case .success(.jetsamEvent(var event)):
+            event.recovery = recovered.recovery
+            return success(.jetsamEvent(event))
+        case .success(.crashReport(var report)):
+            report.recovery = recovered.recovery
+            return success(.crashReport(report))
+        case .failure(let error) where outcome.kind == .jetsamEvent || outcome.kind == .crashReport:
+            // The place in the pasted text, not in the recovered bytes.
+            let line = error.line.map { recovered.lineMap.indices.contains($0 - 1) ? recovered.lineMap[$0 - 1] : $0 }
+            let message = error.message + " (" + recovered.recovery.note + ")"
+            return ReadOutcome(kind: outcome.kind, result: .failure(FormatError(message, line: line)))
+        default: return nil
+        }
     }
 
     /// The device-side kinds: `.ips` containers, crash text, MetricKit and JetsamEvent JSON.

@@ -63,7 +63,7 @@ public enum JetsamParser {
         return event
     }
 
-    private static func process(index: Int, _ record: JSONValue) -> JetsamProcess {
+    static func process(index: Int, _ record: JSONValue) -> JetsamProcess {
         var fields = ProcessFields<JSONValue>()
         for member in record.members ?? [] {
             var key = member.key

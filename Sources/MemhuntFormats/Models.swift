@@ -40,8 +40,12 @@ public struct JetsamEvent: Sendable, Hashable {
     /// What the record holds that could not be read as written (a number out of range, a key given twice),
     /// one sentence each: the artifact's diagnostics.
     public var diagnostics: [String] = []
-    /// Bytes per page: 16384 on A9+ devices, 4096 on A7/A8. Never assumed.
+    /// Bytes per page: 16384 on A9+ devices, 4096 on A7/A8. Never assumed: 0 only in a partial record
+    /// (process records pasted without their event, `recovery?.state == .partial`), which does not say it.
     public var pageSize: UInt64
+    /// How the record was taken out of a paste (prose, fence, quote, wrapped header, elision); nil for a file
+    /// read as the device wrote it. An elided or partial record is incomplete: its process list is not all.
+    public var recovery: Recovery?
     /// Cumulative count of pages compressed since boot (`memoryStatus.compressions`).
     public var compressions: UInt64?
     public var largestProcess: String?
@@ -204,6 +208,9 @@ public struct CrashReport: Sendable, Hashable {
     /// Lines of the report's VM summary or frames that show a file lock could be held (SQLite regions or
     /// frames), the evidence for a 0xdead10cc.
     public var fileLockEvidence: [String] = []
+    /// How the report was taken out of a paste (prose, fence, quote, wrapped header, elision); nil for a file
+    /// read as the device wrote it. An elided report is read up to the elision only.
+    public var recovery: Recovery?
 
     public init(
         format: Format, header: IPSHeader? = nil, appName: String? = nil, processName: String? = nil,

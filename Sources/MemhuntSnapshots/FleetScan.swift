@@ -92,12 +92,14 @@ public struct ScanRecord: Sendable, Hashable, Encodable {
             let snapshot = JetsamSnapshot(event)
             var seen = Set<String>()
             var apps: [App] = []
-            for process in snapshot.appsByPeak where seen.insert(process.name).inserted {
+            // Process records without their event have no page size and no rank: no figures of a scan.
+            for process in snapshot.appsByPeak where snapshot.pageSizeKnown && seen.insert(process.name).inserted {
                 apps.append(
                     App(
                         name: process.name, peakKiB: ScanFigures.kibibytes(snapshot.bytes(pages: process.peakPages)),
                         residentKiB: ScanFigures.kibibytes(snapshot.bytes(pages: process.residentPages)),
-                        rank: process.rank, state: process.states.joined(separator: ","), reason: process.reason))
+                        rank: snapshot.complete ? process.rank : nil, state: process.states.joined(separator: ","),
+                        reason: process.reason))
             }
             self.init(
                 file: file, kind: ArtifactKind.jetsamEvent.rawValue, time: snapshot.time, product: snapshot.product,

@@ -54,6 +54,15 @@ public struct JetsamSnapshot: Sendable, Hashable {
     public var decompressions: UInt64?
     /// What the record shows about memory at that moment, when it has the page queues.
     public var moment: Moment?
+    /// Whether the record lists every process it had: false for an elided or partial record (a paste cut by
+    /// `...`, or process records without their event). Then its processes are not all: no count of them, and
+    /// no rank among them (`rank` and `appRank` are among the listed ones only, never to be said).
+    public var complete: Bool
+    /// Whether the record gives its page size: false only for process records pasted without their event,
+    /// whose page counts cannot be said in bytes (`bytes(pages:)` is then not to be asked).
+    public var pageSizeKnown: Bool { pageSize > 0 }
+    /// Why the record is incomplete, in words (the recovery's note); nil when it is complete.
+    public var incompleteness: String?
 
     /// Memory at the record's moment, from `memoryStatus`, as the kernel counts it. The record's queues come
     /// from XNU's `vm_stats()`, whose `free` already holds the speculative pages: physical memory is the
@@ -99,6 +108,8 @@ public struct JetsamSnapshot: Sendable, Hashable {
         compressions = event.compressions
         largestProcess = event.largestProcess
         decompressions = event.decompressions
+        complete = event.recovery?.isComplete ?? true
+        incompleteness = complete ? nil : event.recovery?.note
         // Each queue looked up once: thirteen lookups were 2.4 % of a fleet scan's instructions (callgrind).
         let queues = ["free", "speculative", "active", "inactive", "throttled", "wired"].map { event.memoryPages[$0] }
         if let compressor = event.compressorPages, let free = queues[0], let speculative = queues[1],

@@ -148,6 +148,24 @@ func memhunt(_ arguments: [String], environment: [String: String] = [:]) async -
         #expect(await memhunt("playbooks").stdout.contains("memory-hunt  The eight-step memory hunt  (8 steps)"))
     }
 
+    /// Pasted records through the binary: found, read, and marked with what was skipped; an incomplete one
+    /// gives the subject's own figures and no rank.
+    @Test func pastedRecordsAreRecoveredAndMarked() async {
+        let inspect = await memhunt(
+            "inspect", "Fixtures/pasted/jetsam-fenced-crlf.md", "Fixtures/pasted/crash-legacy-quoted.txt")
+        #expect(inspect.status == 0)
+        #expect(
+            inspect.stdout.contains(
+                "   note: recovered: lines 1, 3, 74, 76 (text and Markdown fence around the record) skipped\n"))
+        #expect(inspect.stdout.contains("jetsam.processes = 5\n"))
+        #expect(inspect.stdout.contains("crash.kind = crash\n"))
+        let run = await memhunt("run", "--app", "Courier", "--format", "json", "Fixtures/pasted/jetsam-elided.ips")
+        #expect(run.stdout.contains("\"jetsam-rank.incomplete\""))
+        #expect(!run.stdout.contains("\"jetsam.app.rank\""))
+        #expect(!run.stdout.contains("\"jetsam.processes\""))
+        #expect(run.stdout.contains("elided: elided at line 51 (...): read up to it, lines 51–71 not"))
+    }
+
     @Test func inspectShowsKindAndFacts() async {
         let run = await memhunt(
             "inspect", "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", "Fixtures/bad/empty.ips")

@@ -163,10 +163,10 @@ import Testing
 
     @Test func crashReportsAndMetricKitPayloadsCountForTheirApp() async {
         let run = await memhunt("scan", "--app", "JustSend", "Fixtures/")
-        // MetricKit's bundle id matches the process name; crash reports count their kind as the reason (three of
+        // MetricKit's bundle id matches the process name; crash reports count their kind as the reason (four of
         // the records are the JetsamEvents of Fixtures/examples/; its copy of Fixtures/pressure's record is the
         // same bytes, counted once).
-        #expect(run.stdout.contains("JustSend, com.example.JustSend  10 records"))
+        #expect(run.stdout.contains("JustSend, com.example.JustSend  11 records"))
         #expect(run.stdout.contains("duplicates: 1 (the same bytes as a file counted)"))
         #expect(run.stdout.contains("kill reasons         watchdog 2, per-process-limit 1"))
         #expect(

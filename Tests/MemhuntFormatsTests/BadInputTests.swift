@@ -85,21 +85,36 @@ import Testing
             ]
             }
             """
+        // Read up to the elision and marked so: the process record it cuts is left out, none is invented.
         let outcome = read(text)
         #expect(outcome.kind == .jetsamEvent)
+        guard case .success(.jetsamEvent(let event)) = outcome.result else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(event.processes.isEmpty)
         #expect(
-            failure(outcome)
-                == FormatError(
-                    "JetsamEvent body is not valid JSON: unexpected '.', expected a key", line: 6, offset: 123
-                ))
+            event.recovery
+                == Recovery(
+                    state: .elided,
+                    notes: [
+                        "elided at line 6 (...): read up to it, lines 6–9 not; processes[0] was cut by the elision "
+                            + "and left out"
+                    ]))
     }
 
     @Test func elidedHeaderlessBodyKeepsItsKind() {
         let outcome = read("{\n\"memoryStatus\" : {\"pageSize\" : 4096},\n\"processes\" : [\n...\n]\n}")
         #expect(outcome.kind == .jetsamEvent)
-        #expect(failure(outcome)?.message == "JetsamEvent is not valid JSON: unexpected '.'")
-        #expect(failure(outcome)?.line == 4)
-        #expect(failure(outcome)?.description == "line 4: JetsamEvent is not valid JSON: unexpected '.'")
+        guard case .success(.jetsamEvent(let event)) = outcome.result else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(event.pageSize == 4096)
+        #expect(
+            event.recovery?.note
+                == "elided: no .ips header line: read as a JetsamEvent by its body's keys; elided at line 4 (...): read up to it, "
+                + "lines 4–6 not")
     }
 
     @Test func jetsamWithoutPageSize() {

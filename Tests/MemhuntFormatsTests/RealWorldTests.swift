@@ -9,6 +9,8 @@ struct RealWorldTests {
     enum Expected {
         case jetsam
         case jetsamFailure
+        /// Read up to its elision, with these processes.
+        case jetsamElided(processes: Int)
         case crash(CrashKind)
         case recognized(ArtifactKind)
         case metrics(peakBytes: Double)
@@ -23,7 +25,7 @@ struct RealWorldTests {
         "jetsam/jetsam_vm-pageshortage.crash": .jetsam,
         "jetsam/jetsam_vnode-limit.crash": .jetsam,
         "jetsam/jetsam_highwater.crash": .jetsam,
-        "jetsam/jetsam_vm-thrashing.crash": .jetsamFailure,
+        "jetsam/jetsam_vm-thrashing.crash": .jetsamElided(processes: 0),
         "jetsam/jetsam_per-process-limit.crash": .recognized(.analyticsLog),
         "crash-ips/web4app.app.ips": .crash(.system),
         "crash-ips/App-watchdog-0x8BADF00D-iOS26.6.2-EXCERPT.ips": .crash(.watchdog),
@@ -80,6 +82,9 @@ struct RealWorldTests {
                 #expect(outcome.kind == .jetsamEvent)
                 #expect(error.message.hasPrefix("JetsamEvent body is not valid JSON: "), "\(file)")
                 #expect(error.line != nil, "\(file)")
+            case (.jetsamElided(let count)?, .success(.jetsamEvent(let event))):
+                #expect(event.recovery?.state == .elided, "\(file)")
+                #expect(event.processes.count == count, "\(file)")
             case (.crash(let kind)?, .success(.crashReport(let report))):
                 #expect(report.kind == kind, "\(file)")
             case (.recognized(let kind)?, .success(.recognized(let found))):

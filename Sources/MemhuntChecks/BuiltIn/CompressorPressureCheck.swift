@@ -176,12 +176,14 @@ struct CompressorPressureCheck: Check {
             }
         }
         let kills = event.pressureKills
-        output.record(Fact.pressureKills, .int(kills.count))
+        // An incomplete record (elided) lists only some processes: its kills are a lower bound, not a count.
+        if event.complete { output.record(Fact.pressureKills, .int(kills.count)) }
         if !kills.isEmpty {
             let reasons = Dictionary(grouping: kills, by: { $0.reason ?? "" }).map { "\($0.key) \($0.value.count)" }
                 .sorted()
             evidence.append(
-                Plural.count(kills.count, "process", "processes") + " killed for a system-wide shortage ("
+                (event.complete ? "" : "at least ") + Plural.count(kills.count, "process", "processes")
+                    + " killed for a system-wide shortage ("
                     + reasons.joined(separator: ", ") + ")")
             pointers += kills.prefix(3).map { record.evidence($0, "reason") }
         }

@@ -68,6 +68,13 @@ struct JetsamRankCheck: Check {
                 .raises("Fixtures/examples/jetsam-rank.unreadable/raises", app: "JustSend"),
                 .quiet("Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend"),
             ])
+        static let incomplete = FindingCode(
+            "jetsam-rank.incomplete", .notice,
+            "The record is incomplete (elided, or process records pasted alone): the subject's own figures, no rank.",
+            examples: [
+                .raises("Fixtures/examples/jetsam-rank.incomplete/raises", app: "JustSend"),
+                .quiet("Fixtures/pressure", app: "JustSend"),
+            ])
         static let severalProcesses = FindingCode(
             "jetsam-rank.several-processes", .notice,
             "Several processes of the record match the subject's name; the facts are of the largest.",
@@ -106,6 +113,7 @@ struct JetsamRankCheck: Check {
             Code.dominant,
             Code.severalProcesses,
             Code.unreadable,
+            Code.incomplete,
         ],
         parameters: [
             CheckParameter("max_rank", default: 10, "Warn when the app ranks this high or higher by lifetime peak."),
@@ -121,22 +129,26 @@ struct JetsamRankCheck: Check {
         guard let record = JetsamRecord.chosen(in: context) else { return CheckOutput(noInput: true) }
         let event = record.event
         output.record(Fact.records, .int(records.count))
-        output.record(Fact.processes, .int(event.processes.count))
-        output.record(Fact.pageSize, .int(Int(clamping: event.pageSize)))
+        // An incomplete record (elided, or process records pasted alone) does not list every process: no count,
+        // no ten largest. Process records alone give no page size.
+        if event.complete { output.record(Fact.processes, .int(event.processes.count)) }
+        if event.pageSizeKnown { output.record(Fact.pageSize, .int(Int(clamping: event.pageSize))) }
         output.record(Fact.largestProcess, event.largestProcess.map(FactValue.string))
         let largest = event.processes.enumerated().sorted { a, b in
             a.element.peakPages != b.element.peakPages ? a.element.peakPages > b.element.peakPages : a.offset < b.offset
         }
-        output.record(
-            Fact.topProcesses.key,
-            .array(
-                largest.prefix(10).map { _, process in
-                    [
-                        "name": .string(process.name),
-                        "peakMB": .megabytes(bytes: record.bytes(pages: process.peakPages)),
-                        "app": .bool(process.isApp),
-                    ]
-                }))
+        if event.complete, event.pageSizeKnown {
+            output.record(
+                Fact.topProcesses.key,
+                .array(
+                    largest.prefix(10).map { _, process in
+                        [
+                            "name": .string(process.name),
+                            "peakMB": .megabytes(bytes: record.bytes(pages: process.peakPages)),
+                            "app": .bool(process.isApp),
+                        ]
+                    }))
+        }
 
         let listing = records.map { r in
             "\(r.artifact.source) (\(r.event.date ?? "undated"), \(r.event.processes.count) processes"
@@ -147,15 +159,20 @@ struct JetsamRankCheck: Check {
             let top = apps.prefix(5).map { "\($0.name) \(record.bytes(pages: $0.peakPages).megabytesText)" }
             // Says how many there are: "the five largest" of a record with four app processes was not true.
             let listed =
-                switch apps.count {
-                case 0: "\(record.artifact.source) lists no app process, only daemons and system services."
-                case 1: "The one app process in \(record.artifact.source): \(top[0])."
-                case 2...5:
-                    "The \(apps.count) app processes in \(record.artifact.source), by lifetime peak: "
-                        + top.joined(separator: ", ") + "."
-                default:
-                    "The five largest of \(apps.count) app processes by lifetime peak in \(record.artifact.source): "
-                        + top.joined(separator: ", ") + "."
+                if let why = event.incompleteness {
+                    "\(record.artifact.source) is incomplete (\(why)); the app processes it keeps: "
+                        + (apps.isEmpty ? "none" : apps.prefix(5).map(\.name).joined(separator: ", ")) + "."
+                } else {
+                    switch apps.count {
+                    case 0: "\(record.artifact.source) lists no app process, only daemons and system services."
+                    case 1: "The one app process in \(record.artifact.source): \(top[0])."
+                    case 2...5:
+                        "The \(apps.count) app processes in \(record.artifact.source), by lifetime peak: "
+                            + top.joined(separator: ", ") + "."
+                    default:
+                        "The five largest of \(apps.count) app processes by lifetime peak in \(record.artifact.source): "
+                            + top.joined(separator: ", ") + "."
+                    }
                 }
             // Artifacts that name several apps leave no subject too: then "no crash report names one" was false
             // beside step 1's crash reports of 12 apps (the real-world corpus).
@@ -176,14 +193,21 @@ struct JetsamRankCheck: Check {
             return output
         }
         guard let process = record.process(of: context.subject) else {
+            // An incomplete record is no evidence that the app was not listed: what was left out may hold it.
+            let incomplete = records.filter { !$0.event.complete }.map(\.artifact.source)
             output.emit(
                 Finding(
                     code: Code.notListed.code,
                     severity: .notice,
-                    title: "\(app) is not in the jetsam record",
+                    title: incomplete.isEmpty
+                        ? "\(app) is not in the jetsam record" : "\(app) is not in what the jetsam records keep",
                     detail: "None of " + Plural.count(records.count, "JetsamEvent record")
                         + " lists a process named \(app): "
-                        + listing.joined(separator: "; ") + ".",
+                        + listing.joined(separator: "; ") + "."
+                        + (incomplete.isEmpty
+                            ? ""
+                            : " " + incomplete.joined(separator: ", ") + (incomplete.count == 1 ? " is" : " are")
+                                + " incomplete (elided or partial): what was left out may list \(app)."),
                     evidence: records.map { Evidence(source: $0.artifact.source) },
                     next: .collect(
                         .jetsamEvent,
@@ -223,6 +247,10 @@ struct JetsamRankCheck: Check {
                 evidence: [record.evidence(process, "lifetimeMax")])
             return output
         }
+        if let why = event.incompleteness {
+            Self.incomplete(&output, records: records, record: record, app: app, process: process, why: why)
+            return output
+        }
         let others = event.processes.filter { !$0.unreadable.isEmpty }
         let peakPages = process.peakPages
         let peak = record.bytes(pages: peakPages)
@@ -239,22 +267,7 @@ struct JetsamRankCheck: Check {
             records.count > 1
             ? " Facts come from the newest record that lists \(app); all records: "
                 + listing.joined(separator: "; ") + "." : ""
-        if let reason = process.reason {
-            output.emit(
-                Finding(
-                    code: Code.killed.code,
-                    severity: reason == "per-process-limit" ? .critical : .warning,
-                    title: "\(app) was killed: \(reason)",
-                    detail: "The jetsam record shows \(app) killed with reason \(reason) at "
-                        + "\(record.bytes(pages: process.residentPages).megabytesText) footprint (rpages).",
-                    evidence: [record.evidence(process, "reason")],
-                    next: reason == "per-process-limit"
-                        ? .step("simulator-repro", "It crossed its own footprint limit: find which screen allocates.")
-                        : .step(
-                            "suspended-footprint",
-                            "The system needed memory: see how much the app held when it was chosen.")
-                ))
-        }
+        Self.killed(&output, record: record, app: app, process: process)
         let maxRank = context.int("max_rank")
         if !others.isEmpty {
             output.emit(
@@ -299,6 +312,64 @@ struct JetsamRankCheck: Check {
             }
         }
         return output
+    }
+
+    /// The subject's own figures in an incomplete record: no rank, no count of processes, and why.
+    static func incomplete(
+        _ output: inout CheckOutput, records: [JetsamRecord], record: JetsamRecord, app: String,
+        process: JetsamSnapshot.Process, why: String
+    ) {
+        let event = record.event
+        if event.pageSizeKnown { output.record(Fact.peakMB, .megabytes(bytes: record.bytes(pages: process.peakPages))) }
+        output.record(Fact.state, process.states.first.map(FactValue.string))
+        output.record(Fact.reason, process.reason.map(FactValue.string))
+        output.headline(Fact.peakMB, "lifetime peak")
+        output.headline(Fact.state, "state")
+        let pages = FactValue.grouped(Int(clamping: process.peakPages))
+        let peak =
+            event.pageSizeKnown
+            ? "a lifetime peak of \(record.bytes(pages: process.peakPages).megabytesText)"
+            : "a lifetime peak of \(pages) pages, which the paste gives no page size to say in bytes"
+        let state = process.states.first.map { ", \($0)" } ?? ""
+        output.emit(
+            Code.incomplete,
+            title: "\(app) in an incomplete jetsam record: \(event.pageSizeKnown ? "" : "no size in bytes, ")no rank",
+            detail: "\(record.artifact.source) is incomplete (\(why)). It gives \(app) \(peak)\(state). How many "
+                + "processes the record had, and how \(app) ranked among them, is not known; nor are the system's "
+                + "figures beyond what it keeps. The record as the device wrote it, whole, would settle it.",
+            evidence: [record.evidence(process, process.hasLifetimeMax ? "lifetimeMax" : "rpages")],
+            next: .collect(.jetsamEvent, "Collect the JetsamEvent file itself (.ips), whole, from the device."))
+        killed(&output, record: record, app: app, process: process)
+        output.impact(
+            "Jetsam record (incomplete): "
+                + (event.pageSizeKnown
+                    ? "lifetime peak \(record.bytes(pages: process.peakPages).megabytesText)" : "peak \(pages) pages")
+                + state + ", no rank.")
+        for other in records { output.event("JetsamEvent recorded", of: other.artifact) }
+    }
+
+    /// The kill the record shows, when it shows one.
+    static func killed(
+        _ output: inout CheckOutput, record: JetsamRecord, app: String, process: JetsamSnapshot.Process
+    ) {
+        guard let reason = process.reason else { return }
+        let footprint =
+            record.event.pageSizeKnown
+            ? "\(record.bytes(pages: process.residentPages).megabytesText) footprint (rpages)"
+            : "\(FactValue.grouped(Int(clamping: process.residentPages))) pages of footprint (rpages)"
+        output.emit(
+            Finding(
+                code: Code.killed.code,
+                severity: reason == "per-process-limit" ? .critical : .warning,
+                title: "\(app) was killed: \(reason)",
+                detail: "The jetsam record shows \(app) killed with reason \(reason) at \(footprint).",
+                evidence: [record.evidence(process, "reason")],
+                next: reason == "per-process-limit"
+                    ? .step("simulator-repro", "It crossed its own footprint limit: find which screen allocates.")
+                    : .step(
+                        "suspended-footprint",
+                        "The system needed memory: see how much the app held when it was chosen.")
+            ))
     }
 
     /// The headline, the chart of the largest processes, the impact and the records' times.

@@ -73,7 +73,9 @@ struct SuspendedFootprintCheck: Check {
         let app = context.subject.app ?? "the app"
         let next = NextAction.mitigate(
             "Release caches, images and view trees on entering the background; measure again.")
-        if let record = JetsamRecord.chosen(in: context), let process = record.process(of: context.subject) {
+        if let record = JetsamRecord.chosen(in: context), record.event.pageSizeKnown,
+            let process = record.process(of: context.subject)
+        {
             let resident = record.bytes(pages: process.residentPages)
             output.record(Fact.residentMB, .megabytes(bytes: resident))
             let inMemory = process.residentInternalPages.map { record.bytes(pages: $0) }

@@ -113,7 +113,8 @@ extension Artifact {
                 + (metrics.problemCount > metrics.unreadable.count
                     ? ["\(metrics.problemCount - metrics.unreadable.count) more unreadable values"] : [])
                 + (metrics.droppedPoints > 0 ? ["\(metrics.droppedPoints) memory points past the cap, not kept"] : [])
-        case .jetsamEvent(let event)?: event.diagnostics
+        case .jetsamEvent(let event)?: (event.recovery.map { [$0.note] } ?? []) + event.diagnostics
+        case .crashReport(let report)?: report.recovery.map { [$0.note] } ?? []
         case .repro(.heap(let report))?: report.unreadable
         case .repro(.footprintJSON(let report))?: report.unreadable
         case .repro(.xctraceExport(let export))?: export.diagnostics

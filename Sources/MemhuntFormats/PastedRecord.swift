@@ -1,0 +1,702 @@
+/// A crash report or JetsamEvent as people paste it: prose before or after it, inside a Markdown fence or a
+/// quote (`> `, nested), with Windows line ends, its one-line `.ips` header wrapped over lines, damaged or
+/// missing, a header given twice, the record cut by an elision (`...`, `…`, `[truncated]`), or one process
+/// record of a JetsamEvent alone.
+///
+/// A pure byte step: it finds the record by its body (the `.ips` header, a JSON object with a JetsamEvent's
+/// or crash report's keys, the first line of a legacy crash report), takes it out of its wrapping, and hands
+/// back the bytes a clean file would hold, with one sentence for each thing it did (what was skipped, by line
+/// numbers of the pasted text). `ArtifactReader.read` asks it only when the normal read failed or the head is
+/// no clean record, so a clean file never comes here.
+public enum PastedRecord {
+    /// What recovery found.
+    public enum Found: Sendable, Hashable {
+        /// The bytes of a clean record (header line and body, or legacy text), to be read as a file.
+        case bytes([UInt8])
+        /// Process records of a JetsamEvent without the event around them.
+        case processes([JetsamProcess])
+    }
+
+    /// The record taken out of its paste, the notes on how, and whether it was cut by an elision.
+    public struct Recovered: Sendable, Hashable {
+        public var found: Found
+        public var recovery: Recovery
+        /// The original line of each line of `found`'s bytes (1-based; index 0 is line 1 of the bytes).
+        public var lineMap: [Int]
+    }
+
+    /// The record in `bytes`, when they hold one that a plain read could not take as it is; nil when nothing
+    /// is found or nothing would change.
+    public static func recover(_ bytes: [UInt8]) -> Recovered? {
+        // Bounded work: a paste is read in its first 16 MiB (a record beyond that is no paste).
+        let lines = Cleaned(bytes.count > 16 << 20 ? Array(bytes.prefix(16 << 20)) : bytes)
+        guard let start = lines.firstRecordLine() else { return nil }
+        switch start.kind {
+        case .header, .json: return json(lines, from: start)
+        case .text: return text(lines, from: start.line, header: nil)
+        }
+    }
+
+    /// Whether a crash report read as legacy text needs recovery: its first non-blank line is not one a crash
+    /// report starts with (prose before it), or a line of it is an elision. One pass over the bytes.
+    public static func textNeedsRecovery(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index < bytes.count, JSON.isWhitespace(bytes[index]) { index += 1 }
+        let firstEnd = bytes[index...].firstIndex(of: 0x0A) ?? bytes.count
+        if !Cleaned.isCrashFirstLine(bytes[index..<firstEnd]), !Cleaned.isHeaderLike(bytes[index..<firstEnd]) {
+            return true
+        }
+        var lineStart = firstEnd + 1
+        while lineStart < bytes.count {
+            let end = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+            var first = lineStart
+            while first < end, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+            if first < end, [0x2E, 0x5B, 0x28, 0x3C, 0xE2].contains(bytes[first]),
+                Cleaned.isElisionLine(bytes[first..<end])
+            {
+                return true
+            }
+            lineStart = end + 1
+        }
+        return false
+    }
+
+    // MARK: - JSON records
+
+    private static func json(_ lines: Cleaned, from start: Cleaned.Start) -> Recovered? {
+        var notes: [String] = []
+        var used: [Int] = []  // indices of lines read
+        var header: [UInt8]?
+        var cursor = start.line
+        if start.kind == .header {
+            let (joined, count) = lines.header(at: start.line)!
+            header = joined
+            used += Array(start.line..<(start.line + count))
+            if count > 1 {
+                notes.append(
+                    "the .ips header line was split over lines \(lines.range(start.line, start.line + count - 1)): "
+                        + "rejoined")
+            }
+            cursor = start.line + count
+            // The body: the next line that starts with `{` (or legacy crash text); a second header is named.
+            while cursor < lines.count {
+                let line = lines.trimmed(cursor)
+                if line.isEmpty || lines.isFence(cursor) {
+                    cursor += 1
+                    continue
+                }
+                if line.first == UInt8(ascii: "{") {
+                    if let (again, count) = lines.header(at: cursor), !lines.isBody(at: cursor) {
+                        notes.append(
+                            "a second .ips header at line \(lines.range(cursor, cursor + count - 1))"
+                                + (headerBugType(again).map { " (bug_type \($0))" } ?? "")
+                                + ": skipped, the first header is read")
+                        used += Array(cursor..<(cursor + count))
+                        cursor += count
+                        continue
+                    }
+                    break
+                }
+                if Cleaned.isCrashFirstLine(line) {
+                    guard var text = text(lines, from: cursor, header: (joined, used)) else { return nil }
+                    text.recovery.notes = notes + text.recovery.notes
+                    return text
+                }
+                cursor += 1
+            }
+        } else if let damaged = lines.damagedHeader(before: start.line) {
+            used.append(damaged.line)
+            if let bugType = damaged.bugType {
+                header = Array("{\"bug_type\":\"\(bugType)\"}".utf8)
+                notes.append(
+                    "line \(lines.number(damaged.line)) is a damaged .ips header (not valid JSON): bug_type \(bugType) "
+                        + "read from it, its other fields not")
+            } else {
+                notes.append("line \(lines.number(damaged.line)) is a damaged .ips header (not valid JSON): skipped")
+            }
+        }
+        guard cursor < lines.count, lines.trimmed(cursor).first == UInt8(ascii: "{") else {
+            // A header and no body: read as such (the reader says the body is missing).
+            guard let header else { return nil }
+            return finish(lines, Found.bytes(header + [0x0A]), notes: notes, used: used, elided: nil, map: [])
+        }
+        let text = lines.text
+        let bodyStart = lines.offset(of: cursor)
+        let scan = Scan(text, from: bodyStart)
+        var body: [UInt8]
+        var elided: (line: Int, marker: String)?
+        var cutElement: String?
+        if let end = scan.end {
+            body = Array(text[bodyStart..<end])
+            used += Array(cursor...lines.index(ofOffset: max(bodyStart, end - 1)))
+        } else if let elision = scan.elision {
+            let (closed, dropped) = scan.closedPrefix(text, from: bodyStart)
+            body = closed
+            cutElement = dropped
+            let line = lines.index(ofOffset: elision.offset)
+            elided = (line, elision.marker)
+            used += Array(cursor..<line)
+        } else {
+            // Cut without a marker: a truncated record, read as it is (the reader names where it ends).
+            body = Array(text[bodyStart...])
+            used += Array(cursor..<lines.count)
+        }
+        // What the body is, by its keys; a body that parses as none of them is left to the reader.
+        let value = try? JSON.parse(body)
+        if header == nil {
+            if let value, value.members != nil, value["memoryStatus"] == nil, isProcessRecord(value) {
+                return processes(lines, text, from: bodyStart, first: value, notes: notes, used: used)
+            }
+            if let value, JetsamParser.isJetsamBody(value) {
+                notes.append("no .ips header line: read as a JetsamEvent by its body's keys")
+            } else if let value, isCrashBody(value) {
+                header = Array("{\"bug_type\":\"309\"}".utf8)
+                notes.append("no .ips header line: read as a crash report (bug_type 309) by its body's keys")
+            } else if elided == nil {
+                return nil
+            }
+        }
+        if let elided {
+            notes.append(
+                "elided at line \(lines.number(elided.line)) (\(elided.marker)): read up to it, "
+                    + "\(lines.count - elided.line == 1 ? "line" : "lines") "
+                    + "\(lines.range(elided.line, lines.count - 1)) not"
+                    + (cutElement.map { "; \($0) was cut by the elision and left out" } ?? ""))
+        }
+        let bytes = (header.map { $0 + [0x0A] } ?? []) + body
+        // The line of each line of the bytes: the header's first, then the body's own lines.
+        var map = header == nil ? [] : [lines.number(used.first ?? cursor)]
+        var line = cursor
+        for byte in [UInt8(ascii: "\n")] + body where byte == 0x0A {
+            map.append(lines.number(min(line, lines.count - 1)))
+            line += 1
+        }
+        return finish(lines, .bytes(bytes), notes: notes, used: used, elided: elided?.line, map: map)
+    }
+
+    /// One or more process records of a JetsamEvent, pasted without the event: `{"pid":…,"rpages":…}`, maybe
+    /// followed by more, separated by commas.
+    private static func processes(
+        _ lines: Cleaned, _ text: [UInt8], from start: Int, first: JSONValue, notes: [String], used: [Int]
+    ) -> Recovered? {
+        var records = [JetsamParser.process(index: 0, first)]
+        var used = used
+        var cursor = Scan(text, from: start).end ?? text.count
+        while records.count < 10_000 {
+            var next = JSON.skipWhitespace(text, from: cursor)
+            if next < text.count, text[next] == UInt8(ascii: ",") { next = JSON.skipWhitespace(text, from: next + 1) }
+            guard next < text.count, text[next] == UInt8(ascii: "{"), let end = Scan(text, from: next).end,
+                let value = try? JSON.parse(Array(text[next..<end])), isProcessRecord(value)
+            else { break }
+            records.append(JetsamParser.process(index: records.count, value))
+            used += Array(lines.index(ofOffset: next)...lines.index(ofOffset: end - 1))
+            cursor = end
+        }
+        let what =
+            records.count == 1
+            ? "a single process record (\(records[0].name))" : "\(records.count) process records"
+        let notes =
+            notes + [
+                what + " without its JetsamEvent: no page size, no other process and no memoryStatus, so no size in "
+                    + "bytes, no rank and no system figures"
+            ]
+        var recovered = finish(lines, .processes(records), notes: notes, used: used, elided: nil, map: [])
+        recovered?.recovery.state = .partial
+        return recovered
+    }
+
+    static func isProcessRecord(_ value: JSONValue) -> Bool {
+        value["rpages"] != nil && (value["pid"] != nil || value["name"] != nil)
+    }
+
+    static func isCrashBody(_ value: JSONValue) -> Bool {
+        value.members != nil
+            && (value["procName"] != nil || value["exception"] != nil || value["termination"] != nil
+                || (value["threads"] != nil && value["usedImages"] != nil))
+    }
+
+    private static func headerBugType(_ header: [UInt8]) -> String? {
+        guard let value = try? JSON.parse(header) else { return nil }
+        return value["bug_type"]?.string ?? value["bug_type"]?.int.map(String.init)
+    }
+
+    // MARK: - Legacy crash text
+
+    private static func text(_ lines: Cleaned, from start: Int, header: (bytes: [UInt8], used: [Int])?) -> Recovered? {
+        var end = lines.count
+        let quoted = lines.isQuoted(start)
+        var elided: Int?
+        var index = start
+        while index < lines.count {
+            if lines.isFence(index) || (quoted && !lines.isQuoted(index) && !lines.trimmed(index).isEmpty) {
+                end = index
+                break
+            }
+            if Cleaned.isElisionLine(lines.trimmed(index)) {
+                elided = index
+                end = index
+                break
+            }
+            index += 1
+        }
+        let indent = (start..<end).filter { !lines.trimmed($0).isEmpty }.map { lines.indent($0) }.min() ?? 0
+        var bytes = header.map { $0.bytes + [0x0A] } ?? []
+        var map = header.map { [lines.number($0.used.first ?? start)] } ?? []
+        for index in start..<end {
+            let line = lines.line(index)
+            bytes += line.dropFirst(min(indent, lines.indent(index)))
+            bytes.append(0x0A)
+            map.append(lines.number(index))
+        }
+        guard CrashParser.isCrashText(bytes[(header.map { $0.bytes.count + 1 } ?? 0)...]) else { return nil }
+        var notes: [String] = []
+        if let elided {
+            notes.append(
+                "elided at line \(lines.number(elided)) (\(lines.marker(elided))): read up to it, "
+                    + "\(lines.count - elided == 1 ? "line" : "lines") \(lines.range(elided, lines.count - 1)) not")
+        }
+        let used = (header?.used ?? []) + Array(start..<end)
+        return finish(lines, .bytes(bytes), notes: notes, used: used, elided: elided, map: map)
+    }
+
+    // MARK: - Notes
+
+    /// The recovery with what was skipped, the quote marks and line ends; nil when nothing changed.
+    private static func finish(
+        _ lines: Cleaned, _ found: Found, notes: [String], used: [Int], elided: Int?, map: [Int]
+    ) -> Recovered? {
+        let usedSet = Set(used)
+        let skipped = (0..<(elided ?? lines.count)).filter { !usedSet.contains($0) && !lines.isBlank($0) }
+        var all: [String] = []
+        if !skipped.isEmpty {
+            let fences = skipped.filter { lines.isFence($0) }
+            all.append(
+                (skipped.count == 1 ? "line " : "lines ") + ranges(skipped.map { lines.number($0) })
+                    + (fences.isEmpty
+                        ? " (text around the record) skipped"
+                        : " (text and Markdown fence around the record) skipped"))
+        }
+        let quoted = used.filter { lines.isQuoted($0) }
+        if !quoted.isEmpty {
+            all.append(
+                "the quote marks (>) of " + (quoted.count == 1 ? "line " : "lines ")
+                    + ranges(quoted.map { lines.number($0) }) + " removed")
+        }
+        all += notes
+        guard !all.isEmpty || elided != nil else { return nil }
+        // CRLF line ends are read as LF everywhere (a file saved either way reads the same): no note.
+        let state: Recovery.State = elided != nil ? .elided : .recovered
+        return Recovered(found: found, recovery: Recovery(state: state, notes: all), lineMap: map)
+    }
+
+    /// `1–3, 7, 9–12` of sorted line numbers.
+    static func ranges(_ numbers: [Int]) -> String {
+        var parts: [String] = []
+        var index = 0
+        while index < numbers.count {
+            var last = index
+            while last + 1 < numbers.count, numbers[last + 1] == numbers[last] + 1 { last += 1 }
+            parts.append(last == index ? "\(numbers[index])" : "\(numbers[index])–\(numbers[last])")
+            index = last + 1
+        }
+        if parts.count > 6 { return parts.prefix(6).joined(separator: ", ") + ", …" }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// How a record was taken out of what was pasted around it.
+public struct Recovery: Sendable, Hashable {
+    public enum State: String, Sendable, Hashable {
+        /// Read whole, out of its wrapping.
+        case recovered
+        /// Read up to an elision: the record is incomplete.
+        case elided
+        /// Only part of a record (process records without their JetsamEvent): incomplete.
+        case partial
+    }
+
+    public var state: State
+    /// One sentence each: what was skipped (line numbers of the pasted text), rejoined, removed.
+    public var notes: [String]
+
+    /// Whether the record is whole: a recovered one is, an elided or partial one is not.
+    public var isComplete: Bool { state == .recovered }
+
+    public init(state: State, notes: [String]) {
+        self.state = state
+        self.notes = notes
+    }
+
+    /// The artifact's note: `recovered: …; …`.
+    public var note: String { state.rawValue + ": " + notes.joined(separator: "; ") }
+}
+
+// MARK: - The pasted text, line by line
+
+/// The lines of a paste with their quote marks, `\r` and a byte order mark taken off, joined again with `\n`.
+struct Cleaned {
+    /// The cleaned text: each line's content and `\n`.
+    private(set) var text: [UInt8] = []
+    /// Offset in `text` of each line.
+    private var starts: [Int] = []
+    /// Per line: quoted (it had `>` marks), a fence line (``` or ~~~), blank.
+    private var quoted: [Bool] = []
+    private(set) var crlf = false
+
+    var count: Int { starts.count }
+
+    init(_ bytes: [UInt8]) {
+        text.reserveCapacity(bytes.count)
+        var start = 0
+        while start <= bytes.count {
+            let newline = start < bytes.count ? (bytes[start...].firstIndex(of: 0x0A) ?? bytes.count) : bytes.count
+            var end = newline
+            if end > start, bytes[end - 1] == 0x0D {
+                end -= 1
+                crlf = true
+            }
+            var first = start
+            var depth = 0
+            // Quote marks: `>` after up to 3 spaces, each with one optional space; nested `> >` and `>>`.
+            while true {
+                var probe = first
+                while probe < end, probe - first < 3, bytes[probe] == 0x20 { probe += 1 }
+                guard probe < end, bytes[probe] == UInt8(ascii: ">") else { break }
+                probe += 1
+                if probe < end, bytes[probe] == 0x20 { probe += 1 }
+                first = probe
+                depth += 1
+            }
+            if end - first >= 3, bytes[first] == 0xEF, bytes[first + 1] == 0xBB, bytes[first + 2] == 0xBF { first += 3 }
+            starts.append(text.count)
+            quoted.append(depth > 0)
+            text += bytes[first..<end]
+            text.append(0x0A)
+            if newline >= bytes.count { break }
+            start = newline + 1
+        }
+        // A paste that ends with a newline has no last empty line.
+        if count > 1, starts[count - 1] == text.count - 1 {
+            starts.removeLast()
+            quoted.removeLast()
+            text.removeLast()
+        }
+    }
+
+    func line(_ index: Int) -> ArraySlice<UInt8> {
+        text[starts[index]..<((index + 1 < count ? starts[index + 1] : text.count) - 1)]
+    }
+
+    func offset(of index: Int) -> Int { starts[index] }
+
+    /// The line of a byte offset of `text`.
+    func index(ofOffset offset: Int) -> Int {
+        var low = 0
+        var high = count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The 1-based line number in the paste.
+    func number(_ index: Int) -> Int { index + 1 }
+
+    func range(_ first: Int, _ last: Int) -> String { first == last ? "\(first + 1)" : "\(first + 1)–\(last + 1)" }
+
+    func trimmed(_ index: Int) -> ArraySlice<UInt8> {
+        let line = self.line(index)
+        guard let first = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return line[line.endIndex...] }
+        let last = line.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
+        return line[first...last]
+    }
+
+    func indent(_ index: Int) -> Int { line(index).prefix { $0 == 0x20 || $0 == 0x09 }.count }
+    func isBlank(_ index: Int) -> Bool { trimmed(index).isEmpty }
+    func isQuoted(_ index: Int) -> Bool { quoted[index] }
+
+    func isFence(_ index: Int) -> Bool {
+        let line = trimmed(index)
+        return line.starts(with: "```".utf8) || line.starts(with: "~~~".utf8)
+    }
+
+    /// The elision marker of a line, as written (cut to 20 characters).
+    func marker(_ index: Int) -> String {
+        let text = String(decoding: trimmed(index), as: UTF8.self)
+        return text.count > 20 ? String(text.prefix(20)) + "…" : text
+    }
+
+    enum Kind { case header, json, text }
+    struct Start {
+        var line: Int
+        var kind: Kind
+    }
+
+    /// The first line a record starts on: an `.ips` header (maybe wrapped), a JSON object, or the first line
+    /// of a legacy crash report. Objects are tried in order, at most 64, by their known keys.
+    func firstRecordLine() -> Start? {
+        var tried = 0
+        for index in 0..<count {
+            let line = trimmed(index)
+            guard let first = line.first else { continue }
+            if first == UInt8(ascii: "{") {
+                if header(at: index) != nil, !isBody(at: index) { return Start(line: index, kind: .header) }
+                tried += 1
+                if tried > 64 { return nil }
+                if isBody(at: index) { return Start(line: index, kind: .json) }
+            } else if Self.isCrashFirstLine(line), CrashParser.isCrashText(text[offset(of: index)...]) {
+                return Start(line: index, kind: .text)
+            }
+        }
+        return nil
+    }
+
+    /// Whether the object at line `index` is a record's body (a JetsamEvent, a crash report, a process record),
+    /// or is cut by an elision (then its keys decide after the cut).
+    func isBody(at index: Int) -> Bool {
+        guard let start = line(index).firstIndex(of: UInt8(ascii: "{")) else { return false }
+        let scan = Scan(text, from: start)
+        let bytes: [UInt8]
+        if let end = scan.end {
+            bytes = Array(text[start..<end])
+        } else if scan.elision != nil {
+            bytes = scan.closedPrefix(text, from: start).bytes
+        } else {
+            return false
+        }
+        guard let value = try? JSON.parse(bytes), value.members != nil else { return false }
+        return JetsamParser.isJetsamBody(value) || PastedRecord.isCrashBody(value)
+            || PastedRecord.isProcessRecord(value)
+            || (scan.end == nil && (value["memoryStatus"] != nil || value["processes"] != nil))
+    }
+
+    /// The `.ips` header that starts at line `index`, joined from up to 3 lines, and how many lines it took.
+    func header(at index: Int) -> (bytes: [UInt8], lines: Int)? {
+        var joined: [UInt8] = []
+        let indent = self.indent(index)
+        for taken in 1...3 {
+            guard index + taken - 1 < count else { return nil }
+            let at = index + taken - 1
+            // A continuation keeps its spaces (a hard wrap cut a string there, a flowed one kept the space at the
+            // end of the line before) but for the paste's own indentation, the first line's.
+            let next = line(at).dropFirst(min(indent, self.indent(at)))
+            if taken > 1, trimmed(at).isEmpty || trimmed(at).first == UInt8(ascii: "{") || isFence(at) {
+                return nil
+            }
+            // A wrap that ate a space, or one that kept it: both joins are tried, the plain one first.
+            do {
+                let candidate = joined + next
+                if let (_, body) = ArtifactReader.sniffIPSHeader(candidate), body == candidate.count {
+                    return (candidate, taken)
+                }
+            }
+            // Only a line that opens an object and does not close it on the same line can be wrapped.
+            if taken == 1, next.contains(UInt8(ascii: "}")) || !Self.isHeaderLike(next) { return nil }
+            joined += next
+            guard joined.count < 4096 else { return nil }
+        }
+        return nil
+    }
+
+    /// A line before `index` (the first record line) that looks like an `.ips` header and is not valid: a
+    /// `bug_type` and a closing brace on one line.
+    func damagedHeader(before index: Int) -> (line: Int, bugType: String?)? {
+        for candidate in stride(from: index - 1, through: max(0, index - 3), by: -1) {
+            let line = trimmed(candidate)
+            guard !line.isEmpty else { continue }
+            guard Self.isHeaderLike(line), line.last == UInt8(ascii: "}") else { return nil }
+            // `"bug_type":"298"` or `bug_type":298`: the digits after the name.
+            let name = Array("bug_type".utf8)
+            var bugType: String?
+            let plain = Array(line)
+            if let at = (0...(max(0, plain.count - name.count))).first(where: {
+                plain.count >= name.count && plain[$0..<($0 + name.count)].elementsEqual(name)
+            }) {
+                let rest = plain[(at + name.count)...]
+                let digits = rest.drop { !(0x30...0x39).contains($0) }.prefix { (0x30...0x39).contains($0) }
+                let between = rest.prefix { !(0x30...0x39).contains($0) }
+                if !digits.isEmpty, between.allSatisfy({ " \":".utf8.contains($0) }) {
+                    bugType = String(decoding: digits, as: UTF8.self)
+                }
+            }
+            return (candidate, bugType)
+        }
+        return nil
+    }
+
+    /// A line that names `bug_type` (an `.ips` header, whole or damaged).
+    static func isHeaderLike(_ line: ArraySlice<UInt8>) -> Bool {
+        line.count < 4096 && ReproText.containsBytes(line, "bug_type")
+    }
+
+    /// A line a legacy crash report starts with (or a fragment of one).
+    static func isCrashFirstLine(_ line: ArraySlice<UInt8>) -> Bool {
+        let keys = [
+            "Incident Identifier:", "Translated Report", "Process:", "Exception Type:", "CrashReporter Key:",
+            "Hardware Model:", "-----",
+        ]
+        return keys.contains { line.starts(with: $0.utf8) }
+    }
+
+    /// A line that stands for lines left out: `...`, `…`, `[truncated]`, `(truncated …)`, `<snip>`.
+    static func isElisionLine(_ line: ArraySlice<UInt8>) -> Bool {
+        var trimmed = line
+        while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
+        if trimmed.starts(with: "...".utf8) || trimmed.starts(with: "…".utf8) { return true }
+        guard let open = trimmed.first, "[(<".utf8.contains(open) else { return false }
+        let word = String(decoding: trimmed.dropFirst().prefix(12), as: UTF8.self).lowercased()
+        return ["truncated", "snip", "elided", "omitted", "...", "…"].contains { word.hasPrefix($0) }
+    }
+}
+
+// MARK: - Balanced JSON, or where an elision cuts it
+
+/// A bracket scan of the JSON value at `start`: where it ends (balanced), or the elision marker that cuts it
+/// outside a string, with the containers open there.
+struct Scan {
+    struct Open {
+        var byte: UInt8
+        var offset: Int
+        var inArray: Bool
+        /// The index of this element in its array (when `inArray`).
+        var element: Int
+    }
+
+    var end: Int?
+    var elision: (offset: Int, marker: String)?
+    var open: [Open] = []
+
+    init(_ text: [UInt8], from start: Int) {
+        var index = start
+        var inString = false
+        var elements: [Int] = []  // per open container: the count of commas met (an array's element index)
+        while index < text.count {
+            let byte = text[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 2
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") { inString = false }
+                index += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if byte == UInt8(ascii: "["), Cleaned.isElisionLine(text[index...].prefix(16)),
+                    !open.isEmpty
+                {
+                    elision = (index, Self.marker(text, at: index))
+                    return
+                }
+                let inArray = open.last?.byte == UInt8(ascii: "[")
+                open.append(Open(byte: byte, offset: index, inArray: inArray, element: elements.last ?? 0))
+                elements.append(0)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard !open.isEmpty else {
+                    end = index
+                    return
+                }
+                open.removeLast()
+                elements.removeLast()
+                if open.isEmpty {
+                    end = index + 1
+                    return
+                }
+            case UInt8(ascii: ","): if !elements.isEmpty { elements[elements.count - 1] += 1 }
+            case UInt8(ascii: "."), 0xE2, UInt8(ascii: "("), UInt8(ascii: "<"):
+                if !open.isEmpty, Cleaned.isElisionLine(text[index...].prefix(16)) {
+                    elision = (index, Self.marker(text, at: index))
+                    return
+                }
+            default: break
+            }
+            index += 1
+        }
+    }
+
+    private static func marker(_ text: [UInt8], at index: Int) -> String {
+        let line = text[index...].prefix { $0 != 0x0A }
+        let written = String(decoding: line.prefix(24), as: UTF8.self)
+        return written.count > 20 ? String(written.prefix(20)) + "…" : written
+    }
+
+    /// The value up to the elision, closed: an array element open at the cut (a process record, a thread) is
+    /// left out whole, a dangling key or comma dropped, the containers still open closed. Returns what was left
+    /// out (`processes[3]`), if anything.
+    func closedPrefix(_ text: [UInt8], from start: Int) -> (bytes: [UInt8], dropped: String?) {
+        guard let elision else { return ([], nil) }
+        var stack = open
+        var cut = elision.offset
+        var dropped: String?
+        if let element = stack.indices.dropFirst().first(where: { stack[$0].inArray }) {
+            cut = stack[element].offset
+            dropped = Self.name(of: stack, element, in: text) + "[\(stack[element].element)]"
+            stack.removeSubrange(element...)
+        }
+        var bytes = Array(text[start..<cut])
+        func trim() { while let last = bytes.last, JSON.isWhitespace(last) { bytes.removeLast() } }
+        trim()
+        while let last = bytes.last {
+            if last == UInt8(ascii: ",") {
+                bytes.removeLast()
+            } else if last == UInt8(ascii: ":") {
+                bytes.removeLast()
+                trim()
+                dropKey(&bytes)
+            } else if last == UInt8(ascii: "\""), stack.last?.byte == UInt8(ascii: "{"), endsWithKey(bytes) {
+                dropKey(&bytes)
+            } else {
+                break
+            }
+            trim()
+        }
+        for container in stack.reversed() {
+            bytes.append(container.byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+        return (bytes, dropped)
+    }
+
+    /// The key of the array that holds the element at `index` of `stack`: `processes`, `threads`.
+    private static func name(of stack: [Open], _ index: Int, in text: [UInt8]) -> String {
+        var before = stack[index - 1].offset
+        while before > 0, JSON.isWhitespace(text[before - 1]) { before -= 1 }
+        guard before > 0, text[before - 1] == UInt8(ascii: ":") else { return "an element" }
+        var close = before - 1
+        while close > 0, JSON.isWhitespace(text[close - 1]) { close -= 1 }
+        guard close > 0, text[close - 1] == UInt8(ascii: "\"") else { return "an element" }
+        let end = close - 1
+        var open = end
+        while open > 0, text[open - 1] != UInt8(ascii: "\"") { open -= 1 }
+        return String(decoding: text[open..<end], as: UTF8.self)
+    }
+
+    /// Whether `bytes` end with a string that is an object's key (after `{` or `,`).
+    private func endsWithKey(_ bytes: [UInt8]) -> Bool {
+        guard let open = stringStart(bytes) else { return false }
+        var before = open
+        while before > 0, JSON.isWhitespace(bytes[before - 1]) { before -= 1 }
+        return before > 0 && (bytes[before - 1] == UInt8(ascii: "{") || bytes[before - 1] == UInt8(ascii: ","))
+    }
+
+    private func dropKey(_ bytes: inout [UInt8]) {
+        guard bytes.last == UInt8(ascii: "\""), let open = stringStart(bytes) else { return }
+        bytes.removeSubrange(open...)
+    }
+
+    /// The offset of the opening quote of the string that ends `bytes`.
+    private func stringStart(_ bytes: [UInt8]) -> Int? {
+        var index = bytes.count - 2
+        while index >= 0 {
+            if bytes[index] == UInt8(ascii: "\"") {
+                var slashes = 0
+                while index - slashes - 1 >= 0, bytes[index - slashes - 1] == UInt8(ascii: "\\") { slashes += 1 }
+                if slashes % 2 == 0 { return index }
+            }
+            index -= 1
+        }
+        return nil
+    }
+}

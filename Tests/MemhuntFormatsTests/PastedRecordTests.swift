@@ -1,0 +1,201 @@
+import MemhuntFormats
+import MemhuntTestSupport
+import Testing
+
+/// Records as people paste them (Fixtures/pasted): found by their body, read, and marked `recovered`,
+/// `elided` or `partial` with what was skipped.
+@Suite struct PastedRecordTests {
+    func jetsam(_ path: String) throws -> JetsamEvent {
+        let outcome = ArtifactReader.read(try Repo.bytes("pasted/" + path))
+        guard case .success(.jetsamEvent(let event)) = outcome.result else {
+            throw Failure("\(path): \(outcome)")
+        }
+        return event
+    }
+
+    func crash(_ path: String) throws -> CrashReport {
+        let outcome = ArtifactReader.read(try Repo.bytes("pasted/" + path))
+        guard case .success(.crashReport(let report)) = outcome.result else {
+            throw Failure("\(path): \(outcome)")
+        }
+        return report
+    }
+
+    /// The whole record of the fixtures: five processes, Courier 46,400 pages at its peak.
+    func expectWhole(_ event: JetsamEvent) {
+        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "Courier", "MobileMail", "Weather"])
+        #expect(event.processes[2].lifetimeMax == 46_400)
+        #expect(event.pageSize == 16_384)
+        #expect(event.date == "2026-08-14 10:15:02.41 +0200")
+        #expect(event.compressions == 1_200_000)
+    }
+
+    @Test func fencedWithProseAndWindowsLineEnds() throws {
+        let event = try jetsam("jetsam-fenced-crlf.md")
+        expectWhole(event)
+        #expect(event.header?.incidentID == "7A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9")
+        #expect(
+            event.recovery
+                == Recovery(
+                    state: .recovered,
+                    notes: [
+                        "lines 1, 3, 74, 76 (text and Markdown fence around the record) skipped"
+                    ]))
+    }
+
+    @Test func nestedQuoteWithProse() throws {
+        let event = try jetsam("jetsam-quoted.txt")
+        expectWhole(event)
+        #expect(
+            event.recovery?.notes == [
+                "lines 1–2, 74, 76 (text around the record) skipped", "the quote marks (>) of lines 4–73 removed",
+            ])
+        #expect(event.recovery?.state == .recovered)
+    }
+
+    @Test func headerWrappedOverThreeLines() throws {
+        let event = try jetsam("jetsam-wrapped-header.txt")
+        expectWhole(event)
+        #expect(event.header?.osVersion == "iPhone OS 26.0 (23A341)")
+        #expect(event.header?.incidentID == "7A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9")
+        #expect(
+            event.recovery?.notes == [
+                "lines 1–2 (text around the record) skipped",
+                "the .ips header line was split over lines 4–6: rejoined",
+            ])
+    }
+
+    @Test func damagedHeaderGivesItsBugType() throws {
+        let event = try jetsam("jetsam-damaged-header.txt")
+        expectWhole(event)
+        #expect(event.header?.bugType == "298")
+        #expect(event.header?.timestamp == nil)
+        #expect(
+            event.recovery?.notes == [
+                "line 1 is a damaged .ips header (not valid JSON): bug_type 298 read from it, its other fields not"
+            ])
+    }
+
+    @Test func twoHeadersAreNamedAndTheFirstIsRead() throws {
+        let event = try jetsam("jetsam-two-headers.ips")
+        expectWhole(event)
+        #expect(event.header?.timestamp == "2026-08-14 10:15:02.00 +0200")
+        #expect(
+            event.recovery?.notes == [
+                "a second .ips header at line 2 (bug_type 298): skipped, the first header is read"
+            ])
+    }
+
+    @Test func aProcessRecordAloneIsAPartialJetsamEvent() throws {
+        let event = try jetsam("jetsam-process-alone.txt")
+        #expect(event.pageSize == 0)
+        #expect(event.processes.count == 1)
+        #expect(event.processes[0].name == "Courier")
+        #expect(event.processes[0].pid == 412)
+        #expect(event.processes[0].rpages == 38_000)
+        #expect(event.processes[0].lifetimeMax == 46_400)
+        #expect(event.processes[0].reason == "per-process-limit")
+        #expect(event.processes[0].states == ["frontmost"])
+        #expect(event.memoryPages.isEmpty)
+        #expect(
+            event.recovery
+                == Recovery(
+                    state: .partial,
+                    notes: [
+                        "lines 1, 14 (text around the record) skipped",
+                        "a single process record (Courier) without its JetsamEvent: no page size, no other process "
+                            + "and no memoryStatus, so no size in bytes, no rank and no system figures",
+                    ]))
+        #expect(event.recovery?.isComplete == false)
+    }
+
+    @Test func elidedBetweenProcessesIsReadUpToTheElision() throws {
+        let event = try jetsam("jetsam-elided.ips")
+        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "Courier"])
+        #expect(event.pageSize == 16_384)
+        #expect(event.recovery?.state == .elided)
+        #expect(event.recovery?.notes == ["elided at line 51 (...): read up to it, lines 51–71 not"])
+    }
+
+    @Test func truncatedInsideAProcessWithoutHeader() throws {
+        let event = try jetsam("jetsam-truncated-no-header.md")
+        #expect(event.header == nil)
+        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "Courier"])
+        #expect(event.recovery?.state == .elided)
+        #expect(
+            event.recovery?.notes == [
+                "lines 1, 3 (text and Markdown fence around the record) skipped",
+                "no .ips header line: read as a JetsamEvent by its body's keys",
+                "elided at line 55 ([truncated 1,204 lin…): read up to it, lines 55–56 not; processes[3] was cut by "
+                    + "the elision and left out",
+            ])
+    }
+
+    @Test func crashBodyWithoutHeaderInATildeFence() throws {
+        let report = try crash("crash-309-no-header.md")
+        #expect(report.format == .ipsJSON)
+        #expect(report.kind == .memoryLimit)
+        #expect(report.appName == "Heavy")
+        #expect(report.header?.bugType == "309")
+        #expect(
+            report.recovery?.notes == [
+                "lines 1, 3, 11, 13 (text and Markdown fence around the record) skipped",
+                "no .ips header line: read as a crash report (bug_type 309) by its body's keys",
+            ])
+    }
+
+    @Test func quotedLegacyCrashAfterAByteOrderMark() throws {
+        let report = try crash("crash-legacy-quoted.txt")
+        #expect(report.format == .text)
+        #expect(report.kind == .crash)
+        #expect(report.signal == "SIGSEGV")
+        #expect(report.processName == "Segfaulter")
+        #expect(report.frames == ["Segfaulter main"])
+        #expect(
+            report.recovery?.notes == [
+                "lines 1, 31 (text around the record) skipped", "the quote marks (>) of lines 3–29 removed",
+            ])
+    }
+
+    @Test func legacyCrashAfterProse() throws {
+        let report = try crash("crash-legacy-prose.txt")
+        #expect(report.kind == .crash)
+        #expect(report.bundleID == "dev.memhunt.segfaulter")
+        #expect(
+            report.recovery?.notes == ["line 1 (text around the record) skipped"])
+    }
+
+    @Test func legacyCrashElided() throws {
+        let report = try crash("crash-legacy-truncated.crash")
+        #expect(report.kind == .crash)
+        #expect(report.frames == ["Segfaulter main"])
+        #expect(report.recovery?.state == .elided)
+        #expect(report.recovery?.notes == ["elided at line 26 ([... 212 lines trunc…): read up to it, line 26 not"])
+    }
+
+    @Test func crashJSONElidedInline() throws {
+        let report = try crash("crash-309-elided.ips")
+        #expect(report.kind == .memoryLimit)
+        #expect(report.terminationNamespace == "JETSAM")
+        #expect(report.frames.isEmpty)
+        #expect(report.recovery?.notes == ["elided at line 9 (…): read up to it, lines 9–11 not"])
+    }
+
+    /// A clean file is never recovered: the same value as before, no recovery.
+    @Test func cleanFilesAreNotRecovered() throws {
+        for path in ["formats/jetsam-16k.ips", "formats/crash-legacy-sigsegv.crash", "formats/crash-309-memory.ips"] {
+            let outcome = ArtifactReader.read(try Repo.bytes(path))
+            switch outcome.result {
+            case .success(.jetsamEvent(let event)): #expect(event.recovery == nil, "\(path)")
+            case .success(.crashReport(let report)): #expect(report.recovery == nil, "\(path)")
+            default: Issue.record("\(path): \(outcome)")
+            }
+        }
+    }
+
+    /// Prose that names a record's keys is no record: it stays what it was.
+    @Test func proseIsNoRecord() {
+        let text = "We looked for \"rpages\" and bug_type in the logs.\n{ not json }\n"
+        #expect(ArtifactReader.read(Array(text.utf8)).kind == nil)
+    }
+}
