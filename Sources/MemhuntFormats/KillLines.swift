@@ -536,29 +536,9 @@ public struct MemoryKillLines: Sendable {
         }
     }
 
-    /// Whether `needle` occurs in `line`: `memchr` to each first byte (glibc's `memmem` is not in Swift's Glibc
-    /// module), then the rest compared.
+    /// Whether `needle` occurs in `line` (`ReproText.containsBytes`: `memchr` to each first byte, then `memcmp`).
     @inline(__always)
     static func contains(_ line: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
-        needle.withUTF8Buffer { pattern in
-            guard let base = line.baseAddress, line.count >= pattern.count else { return false }
-            let first = pattern[0]
-            let last = line.count - pattern.count
-            var index = 0
-            while index <= last {
-                #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-                    guard let found = memchr(base + index, Int32(first), last - index + 1) else { return false }
-                    index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                #else
-                    guard line[index] == first else {
-                        index += 1
-                        continue
-                    }
-                #endif
-                if memcmp(base + index, pattern.baseAddress!, pattern.count) == 0 { return true }
-                index += 1
-            }
-            return false
-        }
+        ReproText.containsBytes(line, needle)
     }
 }

@@ -190,6 +190,11 @@ enum ReproText {
         }
     }
 
+    /// Whether `bytes` (a line in a scanner's buffer) contain the bytes of `needle`.
+    static func containsBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        find(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount), in: bytes)
+    }
+
     /// `text.contains(needle)` (whole `Character`s, canonical equivalence) answered from the bytes where that
     /// is exact: an ASCII needle without `K`, `;`, `` ` `` (which `U+212A`, `U+037E`, `U+1FEF` equal), `\r`
     /// or `\n` (which `\r\n` joins) is found as `Character`s only where its bytes are, and where its bytes

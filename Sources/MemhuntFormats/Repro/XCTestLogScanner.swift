@@ -132,7 +132,8 @@ public struct XCTestLogScanner: Sendable {
     }
 
     /// Whether the line holds `needle`, looked for by its last byte (`[` and `'`, rare in build output) with
-    /// `memchr`, then compared (`memmem` is not in every libc's Swift module).
+    /// `memchr`, then compared (`memmem` is not in every libc's Swift module). `ReproText.containsBytes` anchors
+    /// on the first byte, which for ` measured [` is a space: every space of every compiler invocation.
     private static func contains(_ base: UnsafePointer<UInt8>, _ count: Int, _ needle: [UInt8]) -> Bool {
         let length = needle.count
         guard length > 0, count >= length else { return false }
