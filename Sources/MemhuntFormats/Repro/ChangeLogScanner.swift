@@ -426,9 +426,16 @@ public struct ChangeLogScanner: Sendable {
             if let cut = Self.elidedChangeCut(line) {
                 let whole = Array(line[0..<cut]) + Array(" changed.".utf8)
                 let counted = evaluations
-                whole.withUnsafeBufferPointer { handle($0, timestamp: timestamp, json: false, process: process) }
-                // The line's bytes go away now: keep the timestamp the record may point to.
-                keepLastTimestamp()
+                whole.withUnsafeBufferPointer { bytes in
+                    handle(bytes, timestamp: timestamp, json: false, process: process)
+                    // These bytes go away now: keep the timestamp the record took from them, if it did (it may
+                    // still point into an earlier buffer, which is not this call's to read).
+                    if let kept = lastTimestampBytes?.baseAddress, let base = bytes.baseAddress,
+                        kept >= base, kept < base + bytes.count
+                    {
+                        keepLastTimestamp()
+                    }
+                }
                 if evaluations > counted { return }
             }
             separated = true
