@@ -142,13 +142,9 @@ final class MCPHunts {
         guard let structured = MCPTools.object(json) else {
             return (.failure("the findings document could not be made"), nil)
         }
-        let text =
-            format == "json"
-            ? json
-            : (reporters.named(format)?.render(
-                document, options: ReportOptions(colored: false, decisions: MCPTools.decisions))
-                ?? json)
-        return (MCPTools.Result(text: text, structured: structured), json)
+        return (
+            MCPTools.Result(text: MCPTools.render(document, json: json, format: format), structured: structured), json
+        )
     }
 
     private func missing(_ id: String) -> String {

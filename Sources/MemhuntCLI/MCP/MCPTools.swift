@@ -281,16 +281,17 @@ final class MCPTools {
             let object = Self.object(json), let document = try? FindingsDocument.decode(Array(json.utf8))
         else { return .failure(child.failure(tool: "run")) }
         latestFindings = json
-        let report =
-            format == "json"
-            ? json
-            : (reporters.named(format)?.render(
-                document, options: ReportOptions(colored: false, decisions: Self.decisions))
-                ?? json)
+        let report = Self.render(document, json: json, format: format)
         // Exit 2: the hunt could not be done as asked (an operand not read, a check that failed); the report
         // is still the result, and the reason leads.
         guard status == 2 else { return Result(text: report, structured: object) }
         return Result(text: child.stderrText + "\n\n" + report, structured: object, isError: true)
+    }
+
+    /// The text content of a findings document: the report in `format` (its JSON text as it is for json).
+    static func render(_ document: FindingsDocument, json: String, format: String) -> String {
+        guard format != "json", let reporter = reporters.named(format) else { return json }
+        return reporter.render(document, options: ReportOptions(colored: false, decisions: decisions))
     }
 
     /// `--deadline` for the downloads, inside the call's timeout, when there may be downloads.
