@@ -69,9 +69,14 @@ final class MCPHunts {
                 console: console, collector: collector, state: state, session: session, pool: [],
                 stateFile: try stateFile(id))
             // The candidates are the operands (triage adds the files of its folder; a server's folder is not the
-            // hunt's).
-            walk.pool = await collector.collect(operands)
-            walk.named = Set(walk.pool.map(\.source))
+            // hunt's), read within the call's timeout.
+            let pool = await Self.bounded(configuration.timeout) { await collector.collect(operands) }
+            guard let pool else {
+                return .failure(
+                    "the artifacts were not read within \(Int(configuration.timeout)) s (memhunt mcp --timeout)")
+            }
+            walk.pool = pool
+            walk.named = Set(pool.map(\.source))
             try walk.save()
             walks[id] = walk
             var result = Self.describe(walk, id: id)
