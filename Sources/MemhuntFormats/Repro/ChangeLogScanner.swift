@@ -129,8 +129,8 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// the caches hold (issue 30's realistic log, 200 views with 1-4 of ~30 properties in any order, about
 /// 440,000 distinct line tails in 1 GiB) goes that way on most lines. Release build, the shared 2-core box
 /// (load average 1.2-2.6), `memhunt inspect --format json` of Benchmarks/changelog_gen.py's 1 GiB logs:
-/// console 26.3 to 8.2 s, `log show --style ndjson` 11.6 to 3.9-4.7 s, `--style json` 20.2 to 5.4 s, the
-/// same JSON out.
+/// console 26.3 to 6.9-8.2 s, `log show --style ndjson` 11.6 to 2.5 s, `--style json` 20.2 to 4.6 s, the
+/// same JSON out (Benchmarks/README.md, "Logs shaped like real ones").
 ///
 /// The per-line path touches bytes only: `memchr` finds newlines, the time of day and its fraction are
 /// read 8 bytes at a time, the line after its timestamp is hashed 8 bytes at a time into an open-addressed
