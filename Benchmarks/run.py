@@ -10,6 +10,12 @@ reaches both alike. Rows:
 
   change log   a 1 GiB SwiftUI `_printChanges` log to per-view counts: `memhunt inspect --format json`
                beside mawk counting the same views (the answers are compared).
+  realistic    1 GiB change logs shaped like real ones (Benchmarks/changelog_gen.py: 200 long and generic views,
+               1-4 of ~30 properties a line in any order, other subsystems' lines, bursts and gaps, several
+               threads, a few malformed lines) in three styles: the console's, `log show --style ndjson` and
+               `--style json`. `memhunt inspect --format json` beside mawk counting the views and `wc -l`
+               (the read floor); memhunt's evaluations, views and processes are compared with the generator's
+               reference counter (its counts are kept beside the log as .counts.json).
   jetsam       one 200 KB JetsamEvent of 442 processes through steps 2-4 (`memhunt run --app`) beside jq
                computing the same rank, peak, resident size and compressions (compared).
   xctrace      a 1 GiB `xctrace export` of a `virtual-memory` table (generated in the real export's shape: ids
@@ -36,9 +42,11 @@ reaches both alike. Rows:
 These are figures, never tests: the machine is shared, so numbers move by 10-20 % between runs.
 Exits 1 when an answer disagrees, never because a target is missed.
 
-    Benchmarks/run.py [--size-mb 1024] [--runs 15] [--binary PATH] [--only changelog,xctrace,jetsam,justsend,fleet,xcodebuild]
+    Benchmarks/run.py [--size-mb 1024] [--runs 15] [--binary PATH]
+        [--only changelog,realistic,ndjson,json,xctrace,jetsam,justsend,fleet,xcodebuild]
 """
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -68,6 +76,17 @@ BURST = [
 
 AWK = ("/ (un)?changed\\.$/ { line = $0; sub(/^.*\\] /, \"\", line); "
        "i = index(line, \": \"); n[substr(line, 1, i - 1)]++ } END { for (k in n) print n[k] \"\\t\" k }")
+
+# The realistic logs' views, per style: mawk finds the message and counts its name (malformed lines aside).
+AWK_END = " END { for (k in n) print n[k] \"\\t\" k }"
+AWK_STYLE = {
+    "console": AWK,
+    "ndjson": ("{ i = index($0, \"\\\"eventMessage\\\":\\\"\"); if (i) { m = substr($0, i + 16); "
+               "j = index(m, \"\\\",\\\"\"); m = substr(m, 1, j - 1); if (m ~ / (un)?changed\\.$/) "
+               "{ k = index(m, \": \"); n[substr(m, 1, k - 1)]++ } } }" + AWK_END),
+    "json": ("/^  \"eventMessage\" : \"/ { m = substr($0, 20); sub(/\",?$/, \"\", m); "
+             "if (m ~ / (un)?changed\\.$/) { k = index(m, \": \"); n[substr(m, 1, k - 1)]++ } }" + AWK_END),
+}
 
 JQ = """
   .[1] as $b | $b.memoryStatus.pageSize as $ps
@@ -286,6 +305,15 @@ def run_once(argv, stdout_path):
     return seconds, usage.ru_utime + usage.ru_stime
 
 
+def measure_turns(commands, runs):
+    """`measure_pair` for any number of commands, run in turn (A B C A B C ...)."""
+    samples = tuple([] for _ in commands)
+    for _ in range(runs):
+        for index, (argv, stdout_path) in enumerate(commands):
+            samples[index].append(run_once(argv, stdout_path))
+    return tuple(summarize(argv, taken) for (argv, _), taken in zip(commands, samples))
+
+
 def measure_pair(first, second, runs):
     """`measure` for two commands run in turn (A B A B ...): on this shared 2-core machine the host's speed
     drifts by 30-50 % over a minute (jq on the same file: 30 ms, then 50 ms), and measuring all of one
@@ -344,6 +372,55 @@ def bench_changelog(memhunt, args):
     agree = m_views == a_views == expected
     print("change log: %s lines; per-view counts agree (memhunt, mawk, generator): %s"
           % (format(sum(expected.values()), ","), "yes" if agree else "NO"), file=sys.stderr)
+    return agree
+
+
+def changelog_gen():
+    spec = importlib.util.spec_from_file_location("changelog_gen", os.path.join(ROOT, "Benchmarks", "changelog_gen.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_realistic(memhunt, args, style):
+    """A realistic log of `style` (see changelog_gen.py) beside mawk and `wc -l`; counts against the reference."""
+    gen = changelog_gen()
+    log = os.path.join(WORK, "realistic-%s-%dmb.log" % (style, args.size_mb))
+    if not os.path.exists(log):
+        print("generating %s ..." % log, file=sys.stderr)
+        gen.write(log, style, args.size_mb * 1024 * 1024)
+    counted = log + ".counts.json"
+    if not os.path.exists(counted) or os.path.getmtime(counted) < os.path.getmtime(log):
+        print("counting %s with the reference counter ..." % log, file=sys.stderr)
+        with open(counted, "w") as f:
+            json.dump(gen.count(log, style), f)
+    with open(counted) as f:
+        expected = json.load(f)
+    size = os.path.getsize(log)
+    runs = max(1, min(args.runs, 3))
+    m_out, a_out, w_out = (os.path.join(WORK, "realistic-%s.%s" % (style, e)) for e in ("json", "awk", "wc"))
+    (m_times, m_peak), (a_times, a_peak), (w_times, w_peak) = measure_turns(
+        [([memhunt, "inspect", "--format", "json", log], m_out), (["mawk", AWK_STYLE[style], log], a_out),
+         (["wc", "-l", log], w_out)], runs)
+    with open(m_out) as f:
+        facts = json.load(f)[0]["facts"]
+    mine = facts["changes.byLog"][os.path.splitext(os.path.basename(log))[0]]
+    work = "%s log %.0f MB" % ({"console": "realistic console", "ndjson": "log show ndjson",
+                                "json": "log show json"}[style], size / 1e6)
+    rate = size / m_times[0] / 1e6
+    ratio = m_times[0] / a_times[0]
+    if style == "console":
+        target, ok = ">= 1000 MB/s, <= 0.2 x mawk, <= 32 MB", rate >= 1000 and ratio <= 0.2 and m_peak <= 32
+    else:
+        target, ok = ">= 500 MB/s, <= 32 MB", rate >= 500 and m_peak <= 32
+    row(work, "memhunt", m_times, m_peak, "%.0f MB/s" % rate,
+        "%.2f x mawk, %.1f x wc" % (ratio, m_times[0] / w_times[0]), target, "yes" if ok else "no")
+    row(work, "mawk", a_times, a_peak, "%.0f MB/s" % (size / a_times[0] / 1e6))
+    row(work, "wc -l", w_times, w_peak, "%.0f MB/s" % (size / w_times[0] / 1e6))
+    agree = (mine.get("evaluations") == expected["evaluations"] and mine.get("views") == expected["views"]
+             and mine.get("processes", {}) == expected["processes"])
+    print("%s: %s evaluations; evaluations, views and processes agree with the reference counter: %s"
+          % (work, format(expected["evaluations"], ","), "yes" if agree else "NO"), file=sys.stderr)
     return agree
 
 
@@ -525,7 +602,7 @@ def main():
     parser.add_argument("--size-mb", type=int, default=1024, help="change-log and xctrace export size in MiB")
     parser.add_argument("--runs", type=int, default=15, help="runs per command (the 1 GiB log: at most 3)")
     parser.add_argument("--binary", help="a memhunt binary to measure instead of building this checkout")
-    parser.add_argument("--only", default="changelog,xctrace,jetsam,justsend,fleet,xcodebuild")
+    parser.add_argument("--only", default="changelog,realistic,ndjson,json,xctrace,jetsam,justsend,fleet,xcodebuild")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
     ensure_tools()
@@ -538,6 +615,12 @@ def main():
     only = args.only.split(",")
     if "changelog" in only:
         agree &= bench_changelog(memhunt, args)
+    if "realistic" in only:
+        agree &= bench_realistic(memhunt, args, "console")
+    if "ndjson" in only:
+        agree &= bench_realistic(memhunt, args, "ndjson")
+    if "json" in only:
+        agree &= bench_realistic(memhunt, args, "json")
     if "xctrace" in only:
         agree &= bench_xctrace(memhunt, args)
     if "jetsam" in only:

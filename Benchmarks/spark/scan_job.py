@@ -24,6 +24,7 @@ A DIR is walked (hidden names skipped), @LIST is a file of paths one per line. P
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -31,9 +32,18 @@ import sys
 CHUNK = 500
 
 
+URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
 def expand(operands):
     files = []
     for operand in operands:
+        # An `s3a://` or `hdfs://` operand was passed on as a path, memhunt rejected it on a stderr that was
+        # thrown away, and the job's figures left it out without a word: such operands stop the job now.
+        if URI.match(operand) and not operand.startswith(("http://", "https://")):
+            print("scan_job.py: %s: this job reads local paths and http(s) URLs only; copy the files from that "
+                  "file system first" % operand, file=sys.stderr)
+            sys.exit(2)
         if operand.startswith("@"):
             with open(operand[1:]) as f:
                 files += [line.strip() for line in f if line.strip()]
@@ -130,6 +140,7 @@ def main():
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("operands", nargs="+")
     args = parser.parse_args()
+    files = expand(args.operands)  # first: an operand the job cannot read stops it before Spark starts
     from pyspark.sql import SparkSession
 
     memhunt = os.path.abspath(args.memhunt) if os.path.sep in args.memhunt else args.memhunt
@@ -138,7 +149,7 @@ def main():
              .config("spark.sql.shuffle.partitions", "4").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     try:
-        result = aggregate(spark, memhunt, expand(args.operands), args.partitions)
+        result = aggregate(spark, memhunt, files, args.partitions)
     finally:
         spark.stop()
     json.dump(result, sys.stdout, sort_keys=True, indent=1)

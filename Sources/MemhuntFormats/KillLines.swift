@@ -136,12 +136,19 @@ public struct MemoryKillLines: Sendable {
     /// The records so far.
     public var result: MemoryKillLog { log }
 
+    /// The phrases a kill line holds one of, with the offset of each one's rarest byte (`ReproText.anchor`),
+    /// worked out once: `mayBeKill` runs on every line that is no change line.
+    static let phrases: [(StaticString, Int)] = {
+        let phrases: [StaticString] = ["memorystatus: ", "EXC_RESOURCE", " by jetsam reason ", "due to memory issue"]
+        return phrases.map { ($0, ReproText.anchor($0)) }
+    }()
+
     /// Whether `line` may be a kill line: the cheap test before `take`.
     @inline(__always)
     static func mayBeKill(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard line.count >= 16 else { return false }
-        return contains(line, "memorystatus: ") || contains(line, "EXC_RESOURCE")
-            || contains(line, " by jetsam reason ") || contains(line, "due to memory issue")
+        for (phrase, anchor) in phrases where ReproText.containsBytes(line, phrase, anchor: anchor) { return true }
+        return false
     }
 
     /// Reads `line` (number `number`, 1-based) when it is a kill line; `timestamp` is its JSON record's

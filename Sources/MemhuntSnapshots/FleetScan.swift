@@ -191,10 +191,33 @@ public enum ScanFigures {
     }
 }
 
+/// Exact nearest-rank percentiles of KiB values kept as value → count: memory grows with the distinct values,
+/// not with the records (a fleet's peaks are whole pages of one size, and repeat).
+public struct ScanHistogram: Sendable, Hashable {
+    public private(set) var counts: [UInt32: Int] = [:]
+    /// Values added, with repeats.
+    public private(set) var total = 0
+
+    public init() {}
+
+    public mutating func add(_ value: UInt32) {
+        counts[value, default: 0] += 1
+        total += 1
+    }
+
+    public mutating func merge(_ other: ScanHistogram) {
+        counts.merge(other.counts, uniquingKeysWith: +)
+        total += other.total
+    }
+
+    /// The values in ascending order with their counts.
+    public var sorted: [(value: UInt32, count: Int)] { counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+}
+
 /// What a fleet scan keeps: per-app aggregates and bounded samples, never the records. Memory grows with
-/// the number of apps and, for percentiles, by 4 bytes per app per record (`[UInt32]` KiB values, kept
-/// exact rather than in a reservoir: 10,000 records of 20 apps are 800 KB) and 8 bytes per record for the
-/// compressions counter. Pure: no I/O; workers fold their files into their own aggregate and `merge` them.
+/// the number of apps and the distinct KiB values of each (`ScanHistogram`: exact percentiles; they were a
+/// `[UInt32]` of 4 bytes per app per record), and by 8 bytes per record for the compressions counter (a
+/// counter hardly repeats). Pure: no I/O; workers fold their files into their own aggregate and `merge` them.
 public struct ScanAggregate: Sendable {
     /// A file that could not be read as a record, with the reason.
     public struct Rejected: Sendable, Hashable, Encodable {
@@ -226,10 +249,10 @@ public struct ScanAggregate: Sendable {
         public var records = 0
         /// Records where the app ranked 1, 2–5, 6–10, over 10 (JetsamEvents only).
         public var ranks = [0, 0, 0, 0]
-        /// Peaks in KiB, one per record that has one (unsorted until read).
-        public var peaksKiB: [UInt32] = []
+        /// Peaks in KiB, one per record that has one.
+        public var peaksKiB = ScanHistogram()
         /// Resident KiB of the records where the app was suspended.
-        public var suspendedKiB: [UInt32] = []
+        public var suspendedKiB = ScanHistogram()
         public var reasons: [String: Int] = [:]
         public var devices: [String: Int] = [:]
         public var builds: [String: Int] = [:]
@@ -241,8 +264,8 @@ public struct ScanAggregate: Sendable {
         mutating func merge(_ other: App) {
             records += other.records
             for index in ranks.indices { ranks[index] += other.ranks[index] }
-            peaksKiB += other.peaksKiB
-            suspendedKiB += other.suspendedKiB
+            peaksKiB.merge(other.peaksKiB)
+            suspendedKiB.merge(other.suspendedKiB)
             reasons.merge(other.reasons, uniquingKeysWith: +)
             devices.merge(other.devices, uniquingKeysWith: +)
             builds.merge(other.builds, uniquingKeysWith: +)
@@ -299,10 +322,10 @@ public struct ScanAggregate: Sendable {
             figures.ranks[rank <= 1 ? 0 : rank <= 5 ? 1 : rank <= 10 ? 2 : 3] += 1
         }
         if let peak = app.peakKiB {
-            figures.peaksKiB.append(peak)
+            figures.peaksKiB.add(peak)
             keep(Sample(file: record.file, app: app.name, peakKiB: peak), in: &figures.worst, limit: worstPerApp)
         }
-        if app.isSuspended, let resident = app.residentKiB { figures.suspendedKiB.append(resident) }
+        if app.isSuspended, let resident = app.residentKiB { figures.suspendedKiB.add(resident) }
         if let reason = app.reason { figures.reasons[reason, default: 0] += 1 }
         if let product = record.product { figures.devices[product, default: 0] += 1 }
         if let build = record.build { figures.builds[build, default: 0] += 1 }
@@ -361,14 +384,30 @@ public struct ScanDistribution: Sendable, Hashable, Encodable {
 
     /// Nil for no values.
     public init?(kibibytes values: [UInt32]) {
-        let sorted = values.sorted()
-        guard let p50 = ScanFigures.percentile(sorted, 50), let p90 = ScanFigures.percentile(sorted, 90),
-            let p99 = ScanFigures.percentile(sorted, 99), let max = sorted.last
-        else { return nil }
-        count = sorted.count
-        self.p50 = ScanFigures.megabytes(p50)
-        self.p90 = ScanFigures.megabytes(p90)
-        self.p99 = ScanFigures.megabytes(p99)
+        var histogram = ScanHistogram()
+        for value in values { histogram.add(value) }
+        self.init(kibibytes: histogram)
+    }
+
+    /// Nil for no values. The nearest-rank percentiles of `ScanFigures.percentile`, read off the cumulative
+    /// counts: the value at 1-based position ⌈p/100 × n⌉.
+    public init?(kibibytes histogram: ScanHistogram) {
+        let sorted = histogram.sorted
+        let n = histogram.total
+        guard n > 0, let max = sorted.last?.value else { return nil }
+        func at(_ p: Double) -> UInt32 {
+            let position = min(Swift.max(Int((p / 100 * Double(n)).rounded(.up)), 1), n)
+            var seen = 0
+            for (value, count) in sorted {
+                seen += count
+                if seen >= position { return value }
+            }
+            return max
+        }
+        count = n
+        p50 = ScanFigures.megabytes(at(50))
+        p90 = ScanFigures.megabytes(at(90))
+        p99 = ScanFigures.megabytes(at(99))
         self.max = ScanFigures.megabytes(max)
     }
 }

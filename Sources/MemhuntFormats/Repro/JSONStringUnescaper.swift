@@ -1,7 +1,7 @@
 /// Decodes the inside of a JSON string byte by byte (after the opening quote), into UTF-8.
 struct JSONStringUnescaper {
     enum State { case plain, escape, unicode(Int, UInt32), done }
-    private(set) var output: [UInt8] = []
+    var output: [UInt8] = []
     private var state = State.plain
     private var highSurrogate: UInt32?
 
@@ -29,7 +29,7 @@ struct JSONStringUnescaper {
             default: output.append(byte)  // \" \\ \/ and anything lenient
             }
         case .unicode(let digits, let value):
-            guard let digit = UInt32(String(UnicodeScalar(byte)), radix: 16) else {
+            guard let digit = Self.hexDigit(byte) else {
                 state = .plain
                 return state
             }
@@ -42,6 +42,60 @@ struct JSONStringUnescaper {
             append(codeUnit: next)
         }
         return state
+    }
+
+    /// The value of a hexadecimal digit, or nil.
+    @inline(__always)
+    static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case 48...57: UInt32(byte - 48)
+        case 65...70: UInt32(byte - 55)
+        case 97...102: UInt32(byte - 87)
+        default: nil
+        }
+    }
+
+    /// Decodes `bytes` from `start` (after an opening quote) up to the closing quote into `output`; false when
+    /// the string does not end in `bytes`. Runs of bytes that are neither a quote nor a backslash are found 8
+    /// bytes at a time and appended whole; escapes go through `feed`, so the output is `feed`'s, byte for byte.
+    mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        reset()
+        guard let base = bytes.baseAddress else { return false }
+        let count = bytes.count
+        var index = start
+        while index < count {
+            if case .plain = state, highSurrogate == nil {
+                let end = Self.special(base, from: index, count: count)
+                if end > index {
+                    output.append(contentsOf: UnsafeBufferPointer(start: base + index, count: end - index))
+                    index = end
+                    if index == count { break }
+                }
+            }
+            if case .done = feed(base[index]) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// The index of the first `"` or `\` at or after `from`, or `count`.
+    @inline(__always)
+    static func special(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+        var index = from
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let quotes = word ^ 0x2222_2222_2222_2222
+            let slashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            // A zero byte of either sets its top bit here; the lowest set bit is exact (borrows only reach up).
+            let found =
+                ((quotes &- 0x0101_0101_0101_0101) & ~quotes | (slashes &- 0x0101_0101_0101_0101) & ~slashes)
+                & 0x8080_8080_8080_8080
+            if found != 0 { return index + found.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count, base[index] != 0x22, base[index] != 0x5C { index += 1 }
+        return index
     }
 
     /// Lone surrogates become U+FFFD, as `JSON.parse` decodes them.

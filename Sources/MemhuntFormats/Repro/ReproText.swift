@@ -217,20 +217,93 @@ enum ReproText {
         return found ?? text.contains(needle)
     }
 
-    /// Whether `pattern`'s bytes occur in `haystack`: `memchr` to each candidate first byte, then `memcmp`
-    /// (a byte loop was 25 instructions a byte of a 234 KB crash report, callgrind).
-    private static func find(_ pattern: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = pattern.first, let needle = pattern.baseAddress, let base = haystack.baseAddress,
+    /// Whether `pattern`'s bytes occur in `haystack`: `memchr` to each candidate of the pattern's rarest byte
+    /// (`rarity`), then `memcmp` of the whole pattern around it (a byte loop was 25 instructions a byte of a
+    /// 234 KB crash report, callgrind). It went by the first byte, which for ` by jetsam reason ` is a space:
+    /// a `memchr` call and a `memcmp` at every space of every line that is no change line (issue 30's
+    /// realistic log: `memcmp` 7 % and `memchr` 9 % of the samples, most of it `MemoryKillLines.mayBeKill`).
+    private static func find(
+        _ pattern: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, anchor: Int? = nil
+    ) -> Bool {
+        pattern.isEmpty || firstIndex(pattern, in: haystack, anchor: anchor) != nil
+    }
+
+    /// Where `needle` first occurs in `haystack`, candidates found by its byte at `anchor` (`anchor(needle)`).
+    static func firstIndex(of needle: StaticString, in haystack: UnsafeBufferPointer<UInt8>, anchor: Int) -> Int? {
+        firstIndex(
+            UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount), in: haystack, anchor: anchor)
+    }
+
+    /// `find`'s search: the offset of the first occurrence of a non-empty `pattern`, or nil.
+    private static func firstIndex(
+        _ pattern: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, anchor: Int?
+    ) -> Int? {
+        guard !pattern.isEmpty, let needle = pattern.baseAddress, let base = haystack.baseAddress,
             haystack.count >= pattern.count
-        else { return pattern.isEmpty }
-        let last = haystack.count - pattern.count  // the last index a match can start at
-        var index = 0
-        while index <= last, let found = memchr(base + index, Int32(first), last - index + 1) {
+        else { return nil }
+        let anchor = anchor ?? Self.anchor(pattern)
+        let byte = Int32(pattern[anchor])
+        let last = haystack.count - pattern.count + anchor  // the last index the anchor byte can be at
+        var index = anchor
+        while index <= last, let found = memchr(base + index, byte, last - index + 1) {
             index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if memcmp(base + index, needle, pattern.count) == 0 { return true }
+            // The first and last bytes before `memcmp`: most candidates differ there, and a call per candidate was
+            // a quarter of an ndjson scan's samples.
+            let start = index - anchor
+            if base[start] == needle[0], base[start + pattern.count - 1] == needle[pattern.count - 1],
+                memcmp(base + start, needle, pattern.count) == 0
+            {
+                return start
+            }
             index += 1
         }
-        return false
+        return nil
+    }
+
+    /// The offset of `pattern`'s rarest byte (the first of the rarest), where `find` looks for candidates.
+    static func anchor(_ pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        var anchor = 0
+        for offset in pattern.indices where rarity(pattern[offset]) > rarity(pattern[anchor]) { anchor = offset }
+        return anchor
+    }
+
+    /// `anchor` of a literal.
+    static func anchor(_ pattern: StaticString) -> Int {
+        anchor(UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount))
+    }
+
+    /// Whether `bytes` contain the bytes of `needle`, candidates found by its byte at `anchor` (`anchor(needle)`,
+    /// worked out once by a caller that searches for the same literal on every line).
+    static func containsBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString, anchor: Int) -> Bool {
+        find(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount), in: bytes, anchor: anchor)
+    }
+
+    /// How rare `byte` is in text, roughly: the space, the quote (JSON's most common byte) and lowercase letters
+    /// by their frequency in English, the rest (capitals, digits, punctuation) rarest.
+    @inline(__always)
+    private static func rarity(_ byte: UInt8) -> Int {
+        switch byte {
+        case 32, UInt8(ascii: "\""): 0
+        case UInt8(ascii: "e"): 1
+        case UInt8(ascii: "t"): 2
+        case UInt8(ascii: "a"): 3
+        case UInt8(ascii: "o"): 4
+        case UInt8(ascii: "i"): 5
+        case UInt8(ascii: "n"): 6
+        case UInt8(ascii: "s"): 7
+        case UInt8(ascii: "r"): 8
+        case UInt8(ascii: "h"): 9
+        case UInt8(ascii: "l"): 10
+        case UInt8(ascii: "d"): 11
+        case UInt8(ascii: "c"): 12
+        case UInt8(ascii: "u"): 13
+        case UInt8(ascii: "m"): 14
+        case UInt8(ascii: "f"): 15
+        case UInt8(ascii: "p"), UInt8(ascii: "g"), UInt8(ascii: "w"): 16
+        case UInt8(ascii: "y"), UInt8(ascii: "b"), UInt8(ascii: "v"), UInt8(ascii: "k"): 17
+        case UInt8(ascii: "x"), UInt8(ascii: "j"), UInt8(ascii: "q"), UInt8(ascii: "z"): 18
+        default: 19
+        }
     }
 
     /// The first `limit` bytes of `prefix` as lines, for sniffing.
