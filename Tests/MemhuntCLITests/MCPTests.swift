@@ -168,13 +168,13 @@ import Testing
 
     /// A step that outlives the call's timeout: the call answers, the work is left behind.
     @Test func aBoundedCallAnswersAtItsDeadline() async {
-        let started = Date()
+        // No wall-clock bound (the suite runs in parallel on two cores): the answer is nil, the deadline's, not
+        // the work's 1, which it would have been had the call waited for the work.
         let value = await MCPHunts.bounded(0.2) {
-            try? await Task.sleep(nanoseconds: 5_000_000_000)
+            try? await Task.sleep(nanoseconds: 30_000_000_000)
             return 1
         }
         #expect(value == nil)
-        #expect(Date().timeIntervalSince(started) < 3)
         #expect(await MCPHunts.bounded(5) { 2 } == 2)
     }
 

@@ -172,10 +172,9 @@ final class MCPHunts {
         return await withCheckedContinuation { continuation in
             race.continuation = continuation
             Task { race.finish(await work()) }
-            Task {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                race.finish(nil)
-            }
+            // The deadline on a Dispatch timer, not a task: a cooperative pool kept busy (by the work itself, or
+            // by blocking code) must not delay it (in the parallel test suite, a task's sleep fired after 12 s).
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { race.finish(nil) }
         }
     }
 
