@@ -13,7 +13,9 @@ enum ReferenceViewHierarchyDump {
             dump.layerClasses[String(layer.name), default: 0] += 1
         }
         for line in ReproText.lines(bytes) {
-            let (depth, body) = stripDepth(line)
+            var (depth, body) = stripDepth(line)
+            // Issue 28: Cycript's backticks around its printed string are not part of a line.
+            if body.last == "`" { body = body.dropLast() }
             guard body.first == "<", let head = object(body) else { continue }
             dump.maxDepth = max(dump.maxDepth, depth)
             if body.hasSuffix("> (layer)") {
@@ -42,7 +44,7 @@ enum ReferenceViewHierarchyDump {
 
     /// The nesting depth (number of `|`) and the text after the `   | ` prefix.
     static func stripDepth(_ line: String) -> (depth: Int, body: Substring) {
-        let start = line.firstIndex { $0 != " " && $0 != "|" && $0 != "\t" } ?? line.endIndex
+        let start = line.firstIndex { $0 != " " && $0 != "|" && $0 != "\t" && $0 != "`" } ?? line.endIndex
         return (line[..<start].filter { $0 == "|" }.count, line[start...])
     }
 

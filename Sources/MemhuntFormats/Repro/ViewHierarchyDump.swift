@@ -74,7 +74,9 @@ public struct ViewHierarchyDump: Sendable, Hashable {
 
         /// One line of any text, through `Character`s.
         mutating func count(_ line: String) {
-            let (depth, body) = stripDepth(line)
+            var (depth, body) = stripDepth(line)
+            // The backtick that closes Cycript's printed string is not part of the line.
+            if body.last == "`" { body = body.dropLast() }
             guard body.first == "<", let head = object(body) else { return }
             dump.maxDepth = max(dump.maxDepth, depth)
             if body.hasSuffix("> (layer)") {
