@@ -33,7 +33,7 @@ import Testing
         #expect(run.stdout.contains("POST https://api.github.com/repos/acme/app/issues/12/comments\n"))
         #expect(run.stdout.contains("Authorization: ***"))
         #expect(run.stdout.contains("User-Agent: memhunt"))
-        #expect(run.stdout.contains("<!-- memhunt:run="))
+        #expect(run.stdout.contains("<!-- memhunt:hunt="))
         #expect(!run.stdout.contains(Self.token) && !run.stderr.contains(Self.token))
         #expect(run.stderr.contains("dry run, nothing sent"))
     }
