@@ -49,7 +49,7 @@ public struct JiraTracker: Tracker {
     /// in grey (Jira has no hidden text; the table holds the codes).
     func body(_ post: TrackerPost) -> Any {
         let summary = PostSummary(post, attached: true)
-        if version == 2 { return summary.wiki(limit: maxBodyCharacters, marker: post.shortMarker) }
+        if version == 2 { return summary.text(PostSummary.wiki, limit: maxBodyCharacters, marker: post.shortMarker) }
         return summary.adf(limit: maxBodyCharacters, marker: post.shortMarker)
     }
 

@@ -44,35 +44,70 @@ struct PostSummary {
         rows < findings.count ? "… \(findings.count - rows) less severe finding(s) folded." : nil
     }
 
-    // MARK: Textile (Redmine)
+    // MARK: Text markups: Textile (Redmine) and Jira wiki markup (REST API v2)
 
-    /// Textile, within `limit` characters, ending with `marker` (an HTML comment, which Redmine leaves out).
-    func textile(limit: Int, marker: String) -> String {
+    /// How a text markup writes each part of the post.
+    struct TextSyntax: Sendable {
+        /// Its markup characters made text.
+        var escape: @Sendable (String) -> String
+        var heading: String
+        var tableHead: String
+        var row: @Sendable (Finding) -> String
+        /// A finding's detail under its heading (`code: title`).
+        var detail: @Sendable (Finding) -> String
+        /// A link to an attached file.
+        var file: @Sendable (String) -> String
+        var marker: @Sendable (String) -> String
+    }
+
+    /// Textile: the marker stays an HTML comment, which Redmine leaves out of the page.
+    static let textile = TextSyntax(
+        escape: textileText, heading: "h2. ", tableHead: "|_. Severity |_. Code |_. Finding |",
+        row: { finding in
+            let severity = finding.severity >= .warning ? "*\(finding.severity.rawValue)*" : finding.severity.rawValue
+            return "| \(severity) | @\(finding.code)@ | \(textileText(finding.title)) |"
+        },
+        detail: { finding in
+            let paragraphs = finding.detail.components(separatedBy: "\n\n").map(textileText)
+                .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            return (["h3. " + textileText("\(finding.code): \(finding.title)")] + paragraphs).joined(separator: "\n\n")
+        },
+        // `attachment:NAME` links to the file of that name.
+        file: { "attachment:\($0)" }, marker: { $0 })
+
+    /// Jira wiki markup: the severities colored, each detail in a panel, the marker in grey.
+    static let wiki = TextSyntax(
+        escape: wikiText, heading: "h2. ", tableHead: "||Severity||Code||Finding||",
+        row: { finding in
+            let severity = "{color:\(hexColor(finding.severity))}*\(finding.severity.rawValue)*{color}"
+            return "|\(severity)|{{\(finding.code)}}|\(wikiText(finding.title))|"
+        },
+        detail: { finding in
+            // A macro's parameters end at `|` and `}`, and `=` separates a name from its value.
+            let heading = wikiText(
+                "\(finding.code): \(finding.title)".replacingOccurrences(of: "|", with: "/")
+                    .replacingOccurrences(of: "=", with: "-").replacingOccurrences(of: "}", with: ")"))
+            return "{panel:title=\(heading)|borderColor=\(hexColor(finding.severity))}\n" + wikiText(finding.detail)
+                + "\n{panel}"
+        },
+        // `[^NAME]` links to the attachment of that name.
+        file: { "[^\($0)]" }, marker: { "{color:#97a0af}\($0){color}" })
+
+    /// The post in a text markup, within `limit` characters, ending with `marker`.
+    func text(_ syntax: TextSyntax, limit: Int, marker: String) -> String {
         Self.fitted(findings.count, limit: limit, size: \.count) { details, rows in
-            var blocks = ["h2. " + Self.textileText(title)]
+            var blocks = [syntax.heading + syntax.escape(title)]
             // The change line names only runs and codes (letters, digits, `-`, `.`): it is written as it reads.
             if let changes { blocks.append(changes) }
             if rows > 0 {
-                var table = ["|_. Severity |_. Code |_. Finding |"]
-                for finding in findings.prefix(rows) {
-                    let severity =
-                        finding.severity >= .warning ? "*\(finding.severity.rawValue)*" : finding.severity.rawValue
-                    table.append("| \(severity) | @\(finding.code)@ | \(Self.textileText(finding.title)) |")
-                }
-                blocks.append(table.joined(separator: "\n"))
+                blocks.append(([syntax.tableHead] + findings.prefix(rows).map(syntax.row)).joined(separator: "\n"))
             }
             if let more = folded(rows) { blocks.append(more) }
-            for finding in findings.prefix(details) {
-                blocks.append("h3. " + Self.textileText("\(finding.code): \(finding.title)"))
-                let paragraphs = finding.detail.components(separatedBy: "\n\n").map(Self.textileText)
-                blocks += paragraphs.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            }
+            blocks += findings.prefix(details).map(syntax.detail)
             if !files.isEmpty {
-                // `attachment:NAME` links to the file of that name.
-                blocks.append(
-                    "The full report is attached: " + files.map { "attachment:\($0)" }.joined(separator: ", ") + ".")
+                blocks.append("The full report is attached: " + files.map(syntax.file).joined(separator: ", ") + ".")
             }
-            blocks.append(marker)
+            blocks.append(syntax.marker(marker))
             return blocks.joined(separator: "\n\n")
         }
     }
@@ -101,40 +136,6 @@ struct PostSummary {
             }
             return out
         }.joined(separator: "\n")
-    }
-
-    // MARK: Jira wiki markup (REST API v2)
-
-    /// Jira wiki markup, within `limit` characters, ending with `marker` in grey.
-    func wiki(limit: Int, marker: String) -> String {
-        Self.fitted(findings.count, limit: limit, size: \.count) { details, rows in
-            var blocks = ["h2. " + Self.wikiText(title)]
-            if let changes { blocks.append(changes) }
-            if rows > 0 {
-                var table = ["||Severity||Code||Finding||"]
-                for finding in findings.prefix(rows) {
-                    let severity = "{color:\(Self.hexColor(finding.severity))}*\(finding.severity.rawValue)*{color}"
-                    table.append("|\(severity)|{{\(finding.code)}}|\(Self.wikiText(finding.title))|")
-                }
-                blocks.append(table.joined(separator: "\n"))
-            }
-            if let more = folded(rows) { blocks.append(more) }
-            for finding in findings.prefix(details) {
-                // A macro's parameters end at `|` and `}`, and `=` separates a name from its value.
-                let heading = Self.wikiText(
-                    "\(finding.code): \(finding.title)".replacingOccurrences(of: "|", with: "/")
-                        .replacingOccurrences(of: "=", with: "-").replacingOccurrences(of: "}", with: ")"))
-                blocks.append(
-                    "{panel:title=\(heading)|borderColor=\(Self.hexColor(finding.severity))}\n"
-                        + Self.wikiText(finding.detail) + "\n{panel}")
-            }
-            if !files.isEmpty {
-                // `[^NAME]` links to the attachment of that name.
-                blocks.append("The full report is attached: " + files.map { "[^\($0)]" }.joined(separator: ", ") + ".")
-            }
-            blocks.append("{color:#97a0af}\(marker){color}")
-            return blocks.joined(separator: "\n\n")
-        }
     }
 
     /// Text that Jira's wiki renderer shows as written: its markup characters escaped with a backslash.

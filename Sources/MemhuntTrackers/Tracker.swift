@@ -238,7 +238,7 @@ public struct TrackerPost: Sendable {
     /// the least severe; the full report stays attached). In Textile: `PostSummary`'s headings and tables.
     public func body(limit: Int, markerLine: String, attached: Bool, markup: TrackerMarkup = .markdown) -> String {
         if markup == .textile {
-            return PostSummary(self, attached: attached).textile(limit: limit, marker: markerLine)
+            return PostSummary(self, attached: attached).text(PostSummary.textile, limit: limit, marker: markerLine)
         }
         let head = "**\(title)**\n\n" + (changes.map { $0 + "\n\n" } ?? "")
         let tail = "\n\n" + markerLine

@@ -52,6 +52,16 @@ struct RedmineEndToEndTests {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
     }
 
+    /// An issue's notes (the non-empty ones), its attachments and how many journals it has, from Redmine.
+    func issue(_ id: Int) async throws -> (notes: [String], attachments: [[String: Any]], journals: Int) {
+        let (status, read) = try await api("GET", "/issues/\(id).json?include=journals,attachments")
+        #expect(status == 200)
+        let object = try #require(read["issue"] as? [String: Any])
+        let journals = object["journals"] as? [[String: Any]] ?? []
+        let notes = journals.compactMap { $0["notes"] as? String }.filter { !$0.isEmpty }
+        return (notes, object["attachments"] as? [[String: Any]] ?? [], journals.count)
+    }
+
     /// The JustSend findings as if run from a user's home folder (`/Users/alice/Desktop/justsend`), with a
     /// finding that quotes a crash reporter key and an e-mail address (as text copied from an artifact may).
     /// Each call is a hunt of its own (a bundle id of its own: the server keeps the posts of earlier tests),
@@ -95,10 +105,10 @@ struct RedmineEndToEndTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try await findings(directory)
-        let (created, issue) = try await api(
+        let (created, made) = try await api(
             "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt end-to-end"}}"#)
         #expect(created == 201)
-        let id = try #require((issue["issue"] as? [String: Any])?["id"] as? Int)
+        let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
 
         // The first note's answer is lost on the way back; memhunt must find the note, not post it again.
         let proxy = try await FaultServer(
@@ -118,16 +128,11 @@ struct RedmineEndToEndTests {
         #expect(second.status == 0, "\(second.stderr)")
         for output in [first.stdout, first.stderr, second.stdout, second.stderr] { #expect(!output.contains(key)) }
 
-        let (status, read) = try await api("GET", "/issues/\(id).json?include=journals,attachments")
-        #expect(status == 200)
-        let object = try #require(read["issue"] as? [String: Any])
-        let notes = (object["journals"] as? [[String: Any]] ?? []).compactMap { $0["notes"] as? String }
-            .filter { !$0.isEmpty }
+        let (notes, attachments, _) = try await issue(id)
         #expect(notes.count == 1)
         let note = try #require(notes.first)
         #expect(note.contains("<!-- memhunt:hunt="))
         #expect(note.contains("codes=") && note.contains("jetsam-rank.high-rank"))
-        let attachments = object["attachments"] as? [[String: Any]] ?? []
         let names = attachments.compactMap { $0["filename"] as? String }.sorted()
         #expect(names.count == 2, "\(names)")
         // Both full reports: Markdown and HTML.
@@ -162,10 +167,10 @@ struct RedmineEndToEndTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try await findings(directory)
-        let (created, issue) = try await api(
+        let (created, made) = try await api(
             "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt ten at once"}}"#)
         #expect(created == 201)
-        let id = try #require((issue["issue"] as? [String: Any])?["id"] as? Int)
+        let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
         let proxy =
             losingTheFirstAnswer
             ? try await FaultServer(
@@ -198,13 +203,8 @@ struct RedmineEndToEndTests {
         }
 
         func read() async throws -> (notes: [String], files: [String], journals: Int) {
-            let (status, read) = try await api("GET", "/issues/\(id).json?include=journals,attachments")
-            #expect(status == 200)
-            let object = try #require(read["issue"] as? [String: Any])
-            let journals = object["journals"] as? [[String: Any]] ?? []
-            let notes = journals.compactMap { $0["notes"] as? String }.filter { !$0.isEmpty }
-            let files = (object["attachments"] as? [[String: Any]] ?? []).compactMap { $0["filename"] as? String }
-            return (notes, files.sorted(), journals.count)
+            let (notes, attachments, journals) = try await issue(id)
+            return (notes, attachments.compactMap { $0["filename"] as? String }.sorted(), journals)
         }
         let after = try await read()
         #expect(after.notes.count == 1)
@@ -312,10 +312,10 @@ struct RedmineEndToEndTests {
         let firstRun = try #require(
             ((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first))) as? [String: Any])?[
                 "run"] as? [String: Any])?["id"] as? String)
-        let (created, issue) = try await api(
+        let (created, made) = try await api(
             "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt two runs"}}"#)
         #expect(created == 201)
-        let id = try #require((issue["issue"] as? [String: Any])?["id"] as? Int)
+        let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
         let target = "redmine:\(url)#\(id)"
         let environment = ["REDMINE_API_KEY": key]
         let one = await memhunt(["attach", first, "--to", target], environment: environment)
@@ -325,18 +325,14 @@ struct RedmineEndToEndTests {
         let three = await memhunt(["attach", second, "--to", target], environment: environment)
         #expect(three.stderr == "memhunt: attach \(target): unchanged \(url)/issues/\(id)\n")
 
-        let (status, read) = try await api("GET", "/issues/\(id).json?include=journals,attachments")
-        #expect(status == 200)
-        let object = try #require(read["issue"] as? [String: Any])
-        let notes = (object["journals"] as? [[String: Any]] ?? []).compactMap { $0["notes"] as? String }
-            .filter { !$0.isEmpty }
+        let (notes, attachments, _) = try await issue(id)
         #expect(notes.count == 1)
         let note = try #require(notes.first)
         let changes = "Since run \(firstRun.prefix(8)): 1 finding resolved (jetsam-rank.high-rank), 0 new."
         #expect(note.hasPrefix("h2. memhunt: The eight&#45;step memory hunt in JustSend: "))
         #expect(note.contains("&#40;run 5e6f7a8b&#41;\n\n\(changes)\n\n|_. Severity |_. Code |_. Finding |\n"))
         #expect(note.contains(" run=5e6f7a8b codes=") && !note.contains("jetsam-rank.high-rank,"))
-        let files = (object["attachments"] as? [[String: Any]] ?? []).compactMap { $0["filename"] as? String }
+        let files = attachments.compactMap { $0["filename"] as? String }
         let stem = "memhunt-" + firstRun.prefix(8)
         #expect(
             files.sorted()

@@ -233,9 +233,9 @@ let nextRunChanges = "Since run 0a1b2c3d: 1 finding resolved (a.low), 1 new (c.m
         let summary = PostSummary(post, attached: true)
         let limit = try #require(
             stride(from: whole.count, to: 0, by: -1).first {
-                summary.textile(limit: $0, marker: post.hiddenMarker).contains("1 less severe")
+                summary.text(PostSummary.textile, limit: $0, marker: post.hiddenMarker).contains("1 less severe")
             })
-        let short = summary.textile(limit: limit, marker: post.hiddenMarker)
+        let short = summary.text(PostSummary.textile, limit: limit, marker: post.hiddenMarker)
         #expect(short.contains("| *critical* | @b.high@ | High one |\n\n… 1 less severe finding(s) folded."))
         #expect(!short.contains("h3.") && short.hasSuffix(post.hiddenMarker))
     }
