@@ -79,7 +79,7 @@ struct PostSummary {
     static let wiki = TextSyntax(
         escape: wikiText, heading: "h2. ", tableHead: "||Severity||Code||Finding||",
         row: { finding in
-            let severity = "{color:\(hexColor(finding.severity))}*\(finding.severity.rawValue)*{color}"
+            let severity = "{color:\(style(finding.severity).hex)}*\(finding.severity.rawValue)*{color}"
             return "|\(severity)|{{\(finding.code)}}|\(wikiText(finding.title))|"
         },
         detail: { finding in
@@ -87,7 +87,7 @@ struct PostSummary {
             let heading = wikiText(
                 "\(finding.code): \(finding.title)".replacingOccurrences(of: "|", with: "/")
                     .replacingOccurrences(of: "=", with: "-").replacingOccurrences(of: "}", with: ")"))
-            return "{panel:title=\(heading)|borderColor=\(hexColor(finding.severity))}\n" + wikiText(finding.detail)
+            return "{panel:title=\(heading)|borderColor=\(style(finding.severity).hex)}\n" + wikiText(finding.detail)
                 + "\n{panel}"
         },
         // `[^NAME]` links to the attachment of that name.
@@ -149,15 +149,6 @@ struct PostSummary {
         return out
     }
 
-    static func hexColor(_ severity: Severity) -> String {
-        switch severity {
-        case .critical: "#de350b"
-        case .warning: "#ff991f"
-        case .notice: "#0065ff"
-        case .info: "#6b778c"
-        }
-    }
-
     // MARK: Atlassian Document Format (REST API v3)
 
     /// An ADF document, within `limit` characters of JSON, ending with `marker` in grey: the severities as
@@ -188,7 +179,7 @@ struct PostSummary {
                                     "type": "status",
                                     "attrs": [
                                         "text": finding.severity.rawValue.uppercased(),
-                                        "color": Self.statusColor(finding.severity),
+                                        "color": Self.style(finding.severity).status,
                                     ],
                                 ]),
                             cell("tableCell", Self.text(finding.code, marks: [["type": "code"]])),
@@ -206,7 +197,7 @@ struct PostSummary {
                 let detail = Self.lines(finding.detail)
                 if !detail.isEmpty { inside.append(Self.paragraph(detail)) }
                 content.append([
-                    "type": "panel", "attrs": ["panelType": Self.panelType(finding.severity)], "content": inside,
+                    "type": "panel", "attrs": ["panelType": Self.style(finding.severity).panel], "content": inside,
                 ])
             }
             if !files.isEmpty {
@@ -239,21 +230,13 @@ struct PostSummary {
         return inline
     }
 
-    static func statusColor(_ severity: Severity) -> String {
+    /// How the markups mark a severity: a color (wiki markup), a status lozenge's color and a panel's type (ADF).
+    static func style(_ severity: Severity) -> (hex: String, status: String, panel: String) {
         switch severity {
-        case .critical: "red"
-        case .warning: "yellow"
-        case .notice: "blue"
-        case .info: "neutral"
-        }
-    }
-
-    static func panelType(_ severity: Severity) -> String {
-        switch severity {
-        case .critical: "error"
-        case .warning: "warning"
-        case .notice: "note"
-        case .info: "info"
+        case .critical: ("#de350b", "red", "error")
+        case .warning: ("#ff991f", "yellow", "warning")
+        case .notice: ("#0065ff", "blue", "note")
+        case .info: ("#6b778c", "neutral", "info")
         }
     }
 
