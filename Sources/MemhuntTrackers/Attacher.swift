@@ -9,7 +9,7 @@ public struct AttachOptions: Sendable {
     public var dryRun = false
     /// Replace device and user identifiers with placeholders (the default).
     public var redact = true
-    /// Post a new comment even if this run already has one.
+    /// Post a new comment even if this hunt already has one.
     public var forceNew = false
 
     public init(dryRun: Bool = false, redact: Bool = true, forceNew: Bool = false) {

@@ -84,9 +84,12 @@ public struct GitHubTracker: Tracker {
 
     public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
         if token == nil && !session.dryRun { throw session.failure("GITHUB_TOKEN is not set") }
-        let body = post.body(limit: maxBodyCharacters, markerLine: post.hiddenMarker, attached: false)
-        if let issue { return try await comment(issue, body, post, session) }
-        return try await open(body, post, session)
+        if let issue { return try await comment(issue, post, session) }
+        return try await open(post, session)
+    }
+
+    func body(_ post: TrackerPost) -> String {
+        post.body(limit: maxBodyCharacters, markerLine: post.hiddenMarker, attached: false)
     }
 
     struct Item {
@@ -133,13 +136,16 @@ public struct GitHubTracker: Tracker {
         }
     }
 
-    func comment(_ issue: Int, _ body: String, _ post: TrackerPost, _ session: TrackerSession)
+    func comment(_ issue: Int, _ post: TrackerPost, _ session: TrackerSession)
         async throws(TrackerError) -> TrackerOutcome
     {
         let listURL = URL(string: api.absoluteString + "/repos/\(repository)/issues/\(issue)/comments?per_page=100")!
         let what = "listing the comments of #\(issue)"
         let before = own(try await list(listURL, what, session), post)
         if let mine = before.last, !post.forceNew {
+            var post = post
+            post.compare(with: mine.body)
+            let body = body(post)
             if post.sameText(mine.body, body) { return TrackerOutcome(.unchanged, mine.url) }
             let edited = post.keepingMark(of: mine.body, in: body)
             let response = try await write(
@@ -148,6 +154,7 @@ public struct GitHubTracker: Tracker {
             if let response, response.status != 200 { throw session.failure(response, "editing comment \(mine.id)") }
             return TrackerOutcome(.updated, mine.url)
         }
+        let body = body(post)
         let response = try await write(
             request("POST", "/repos/\(repository)/issues/\(issue)/comments", try session.json(["body": body])),
             session, dryRun: HTTPResponse(status: 201)
@@ -156,7 +163,7 @@ public struct GitHubTracker: Tracker {
         }
         if let response, response.status != 201 { throw session.failure(response, "commenting on #\(issue)") }
         if session.dryRun { return TrackerOutcome(.wouldPost, "\(repository)#\(issue)") }
-        // Another attach of this run may have commented at the same moment: the earliest comment stays.
+        // Another attach of this hunt may have commented at the same moment: the earliest comment stays.
         var items: [Item] = []
         let standing = try await Reconcile.standing(post, session) { () async throws(TrackerError) in
             items = own(try await list(listURL, what, session), post)
@@ -172,27 +179,31 @@ public struct GitHubTracker: Tracker {
             !own(try await list(listURL, what, session), post).contains { $0.id == id }
         }
         if let removed, removed.status != 204, removed.status != 404 {
-            throw session.failure(removed, "removing comment \(id), a duplicate of an earlier comment of this run")
+            throw session.failure(removed, "removing comment \(id), a duplicate of an earlier comment of this hunt")
         }
         return TrackerOutcome(.alreadyPosted, items.first { $0.id == standing.first.id }?.url ?? url)
     }
 
-    func open(_ body: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError)
-        -> TrackerOutcome
-    {
+    func open(_ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
         let listURL = URL(
             string: api.absoluteString + "/repos/\(repository)/issues?labels=memhunt&state=all&per_page=100")!
-        let what = "looking for this run's issue"
+        let what = "looking for this hunt's issue"
         let before = own(try await list(listURL, what, session).filter { $0["pull_request"] == nil }, post)
         if let mine = before.last, !post.forceNew, let number = Int(mine.url.split(separator: "/").last ?? "") {
+            var post = post
+            post.compare(with: mine.body)
+            let body = body(post)
             if post.sameText(mine.body, body) { return TrackerOutcome(.unchanged, mine.url) }
             let edited = post.keepingMark(of: mine.body, in: body)
             let response = try await write(
-                request("PATCH", "/repos/\(repository)/issues/\(number)", try session.json(["body": edited])),
+                request(
+                    "PATCH", "/repos/\(repository)/issues/\(number)",
+                    try session.json(["body": edited, "title": post.title])),
                 session, dryRun: HTTPResponse(status: 200))
             if let response, response.status != 200 { throw session.failure(response, "editing issue #\(number)") }
             return TrackerOutcome(.updated, mine.url)
         }
+        let body = body(post)
         struct NewIssue: Encodable {
             var title: String
             var body: String

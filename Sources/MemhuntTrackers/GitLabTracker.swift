@@ -59,7 +59,7 @@ public struct GitLabTracker: Tracker {
         var body: String
     }
 
-    /// This run's notes on the issue (system notes aside), in creation order, across every page.
+    /// This hunt's notes on the issue (system notes aside), in creation order, across every page.
     func own(_ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> [Note] {
         var notes: [Note] = []
         var page = 1
@@ -88,16 +88,20 @@ public struct GitLabTracker: Tracker {
         let location = Redact.url(url("\(projectPath)/issues/\(issue)"))
         let before = try await own(post, session)
         let mine = post.forceNew ? nil : before.last
-        // The links of an earlier post are kept: its files are not uploaded again.
-        var links = mine.flatMap { note in
-            note.body.range(of: Self.attachmentsHeading).map { String(note.body[$0.upperBound...]) }
+        var post = post
+        if let mine { post.compare(with: mine.body) }
+        // The earlier post's links to files of the same names are kept: those files are not uploaded again.
+        let earlier = mine.flatMap { note in
+            note.body.range(of: Self.attachmentsHeading).map { note.body[$0.upperBound...] }
         }
-        if links == nil, !post.attachments.isEmpty {
-            links = try await upload(post.attachments, session).joined(separator: " · ")
-        }
-        let room = maxBodyCharacters - (links.map { Self.attachmentsHeading.count + $0.count } ?? 0)
-        var body = post.body(limit: room, markerLine: post.hiddenMarker, attached: links != nil)
-        if let links { body += Self.attachmentsHeading + links }
+        let linked = earlier.map { $0.components(separatedBy: " · ") } ?? []
+        func link(_ file: TrackerAttachment) -> String? { linked.first { $0.hasPrefix("[\(file.filename)](") } }
+        var uploaded = try await upload(post.attachments.filter { link($0) == nil }, session).makeIterator()
+        let links = post.attachments.compactMap { link($0) ?? uploaded.next() }
+        let shown = links.isEmpty ? nil : links.joined(separator: " · ")
+        let room = maxBodyCharacters - (shown.map { Self.attachmentsHeading.count + $0.count } ?? 0)
+        var body = post.body(limit: room, markerLine: post.hiddenMarker, attached: shown != nil)
+        if let shown { body += Self.attachmentsHeading + shown }
         if let mine {
             if post.sameText(mine.body, body) { return TrackerOutcome(.unchanged, location) }
             let request = HTTPRequest(
@@ -115,7 +119,7 @@ public struct GitLabTracker: Tracker {
         }
         if let response, response.status != 201 { throw session.failure(response, "adding a note to #\(issue)") }
         if session.dryRun { return TrackerOutcome(.wouldPost, location) }
-        // Another attach of this run may have posted at the same moment: the earliest note stays. The uploads
+        // Another attach of this hunt may have posted at the same moment: the earliest note stays. The uploads
         // of a removed note stay in the project, linked from nothing (GitLab's API of this version cannot
         // delete an upload).
         let standing = try await Reconcile.standing(post, session) { () async throws(TrackerError) in
@@ -130,7 +134,7 @@ public struct GitLabTracker: Tracker {
             try await !own(post, session).contains { $0.id == id }
         }
         if let removed, removed.status != 204, removed.status != 404 {
-            throw session.failure(removed, "removing note \(id), a duplicate of an earlier note of this run")
+            throw session.failure(removed, "removing note \(id), a duplicate of an earlier note of this hunt")
         }
         return TrackerOutcome(.alreadyPosted, location)
     }

@@ -44,23 +44,13 @@ public struct JiraTracker: Tracker {
 
     func url(_ path: String) -> URL { URL(string: base!.absoluteString + "/rest/api/\(version)" + path)! }
 
-    /// The comment body: ADF (v3) or wiki markup (v2), the marker last as plain text (ADF has no comments).
+    /// The comment body: ADF (v3) or wiki markup (v2), written by `PostSummary`: headings, the findings in a
+    /// table with their severities (status lozenges in ADF), the details in panels, and the short marker last
+    /// in grey (Jira has no hidden text; the table holds the codes).
     func body(_ post: TrackerPost) -> Any {
-        let markerLength = post.marker.count + 2
-        let text = post.body(limit: maxBodyCharacters - markerLength - 40, markerLine: "", attached: true)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        if version == 2 { return "{noformat}\n" + text + "\n{noformat}\n" + post.marker }
-        func paragraph(_ text: String) -> [String: Any] {
-            ["type": "paragraph", "content": [["type": "text", "text": text]]]
-        }
-        return [
-            "type": "doc", "version": 1,
-            "content": [
-                paragraph(post.title),
-                ["type": "codeBlock", "attrs": ["language": "text"], "content": [["type": "text", "text": text]]],
-                paragraph(post.marker),
-            ],
-        ] as [String: Any]
+        let summary = PostSummary(post, attached: true)
+        if version == 2 { return summary.text(PostSummary.wiki, limit: maxBodyCharacters, marker: post.shortMarker) }
+        return summary.adf(limit: maxBodyCharacters, marker: post.shortMarker)
     }
 
     /// The text of a comment body: a string (v2), or the text nodes of an ADF document (v3).
@@ -68,7 +58,9 @@ public struct JiraTracker: Tracker {
         switch body {
         case let text as String: return text.replacingOccurrences(of: "\r\n", with: "\n")
         case let node as [String: Any]:
-            return ((node["text"] as? String).map { [$0] } ?? []).joined()
+            // A status lozenge's text is in its attributes.
+            let text = node["type"] as? String == "status" ? (node["attrs"] as? [String: Any])?["text"] : node["text"]
+            return ((text as? String).map { [$0] } ?? []).joined()
                 + ((node["content"] as? [Any]) ?? []).map { flatten($0) }.joined(separator: "\n")
         default: return ""
         }
@@ -85,6 +77,8 @@ public struct JiraTracker: Tracker {
         var id: String
         var text: String
         var created: Date?
+        /// The codes in its findings table.
+        var codes: [String]
     }
 
     func own(_ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> [Comment] {
@@ -103,7 +97,10 @@ public struct JiraTracker: Tracker {
                 let text = Self.flatten(comment["body"])
                 guard let id = (comment["id"] as? String) ?? (comment["id"] as? Int).map(String.init), post.isOwn(text)
                 else { continue }
-                comments.append(Comment(id: id, text: text, created: Reconcile.date(comment["created"])))
+                comments.append(
+                    Comment(
+                        id: id, text: text, created: Reconcile.date(comment["created"]),
+                        codes: PostSummary.codes(in: comment["body"])))
             }
             start += page.count
             if page.isEmpty || start >= (object["total"] as? Int ?? 0) { break }
@@ -158,7 +155,7 @@ public struct JiraTracker: Tracker {
         }
     }
 
-    /// Removes this attach's comment, a later duplicate of the run's earliest.
+    /// Removes this attach's comment, a later duplicate of the hunt's earliest.
     func remove(_ id: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) {
         let request = HTTPRequest(method: "DELETE", url: url("/issue/\(key)/comment/\(id)"))
         let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204)) {
@@ -166,11 +163,11 @@ public struct JiraTracker: Tracker {
             try await !own(post, session).contains { $0.id == id }
         }
         if let response, response.status != 204, response.status != 404 {
-            throw session.failure(response, "removing comment \(id), a duplicate of an earlier comment of this run")
+            throw session.failure(response, "removing comment \(id), a duplicate of an earlier comment of this hunt")
         }
     }
 
-    /// A comment once across processes (see `Reconcile`): the earliest comment of the run stays, a later one is
+    /// A comment once across processes (see `Reconcile`): the earliest comment of the hunt stays, a later one is
     /// removed by the attach that made it, and the attach whose comment stays attaches the reports.
     public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
         guard base != nil else { throw session.failure("MEMHUNT_JIRA_URL is not set to the server's http(s) URL") }
@@ -179,14 +176,16 @@ public struct JiraTracker: Tracker {
         }
         let location = Redact.url(URL(string: base!.absoluteString + "/browse/\(key)")!)
         let before = try await own(post, session)
-        let text = Self.flatten(body(post))
         func missing(_ present: [Reconcile.File]) -> [TrackerAttachment] {
             post.attachments.filter { file in !present.contains { $0.filename == file.filename } }
         }
         if let mine = before.last, !post.forceNew {
+            var post = post
+            post.compare(with: mine.text, codes: mine.codes)
+            let text = Self.flatten(body(post))
             var present = try await attachments(session)
-            // The comment may be an attach's of this moment that is still attaching the reports.
-            if !missing(present).isEmpty,
+            // The comment may be an attach's of this run at this moment that is still attaching the reports.
+            if TrackerPost.field("run", in: mine.text) == post.run, !missing(present).isEmpty,
                 let waited = try await Reconcile.awaitFiles(
                     post.attachments.map(\.filename), postedAt: before.first?.created, serverNow: nil, session,
                     files: { () async throws(TrackerError) in try await attachments(session) })
@@ -236,7 +235,7 @@ public struct JiraTracker: Tracker {
         let present = try await attachments(session)
         if !missing(present).isEmpty { try await attachFiles(missing(present), session) }
         if !post.forceNew {
-            // A comment of the run that showed late and is earlier.
+            // A comment of the hunt that showed late and is earlier.
             let standing = try await Reconcile.standing(post, session, list: list)
             if standing.first.id != standing.mine.id {
                 try await remove(String(standing.mine.id), post, session)

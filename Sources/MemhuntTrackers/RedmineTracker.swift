@@ -66,25 +66,34 @@ public struct RedmineTracker: Tracker {
 
     public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
         if key == nil && !session.dryRun { throw session.failure("REDMINE_API_KEY is not set") }
-        // The marker stays an HTML comment in Textile too: Redmine leaves it out of the page (checked on 5.0).
-        let body = post.body(limit: maxBodyCharacters, markerLine: post.hiddenMarker, attached: true, markup: markup)
-        if let issue { return try await note(issue, body, post, session) }
-        return try await open(project ?? "", body, post, session)
+        if let issue { return try await note(issue, post, session) }
+        return try await open(project ?? "", post, session)
+    }
+
+    /// The body in the server's markup. The marker stays an HTML comment in Textile too: Redmine leaves it out
+    /// of the page (checked on 5.0).
+    func body(_ post: TrackerPost) -> String {
+        post.body(limit: maxBodyCharacters, markerLine: post.hiddenMarker, attached: true, markup: markup)
     }
 
     /// A note on an existing issue, once across processes (see `Reconcile`): the note goes alone (a journal
-    /// without details is one that blanking its notes deletes), the earliest note of the run stays and a later
-    /// one is removed by the attach that made it; the attach whose note stays adds the files. A re-run edits
-    /// the run's note and attaches only what is missing.
-    func note(_ issue: Int, _ body: String, _ post: TrackerPost, _ session: TrackerSession)
+    /// without details is one that blanking its notes deletes), the earliest note of the hunt stays and a later
+    /// one is removed by the attach that made it; the attach whose note stays adds the files. A later run of
+    /// the hunt edits the hunt's note (saying what changed) and attaches only what is missing.
+    func note(_ issue: Int, _ post: TrackerPost, _ session: TrackerSession)
         async throws(TrackerError) -> TrackerOutcome
     {
         let location = Redact.url(url("/issues/\(issue)"))
         let before = try await state(issue, post, session)
         if !post.forceNew, let own = before.own.last {
+            var post = post
+            post.compare(with: own.notes)
+            let body = body(post)
             var files = before.files
-            // The note may be an attach's of this moment that is still adding the files: wait while it is young.
-            if post.attachments.contains(where: { file in !files.contains { $0.filename == file.filename } }),
+            // The note may be an attach's of this run at this moment that is still adding the files: wait while
+            // it is young.
+            if TrackerPost.field("run", in: own.notes) == post.run,
+                post.attachments.contains(where: { file in !files.contains { $0.filename == file.filename } }),
                 let waited = try await Reconcile.awaitFiles(
                     post.attachments.map(\.filename), postedAt: before.own.first?.created, serverNow: before.date,
                     session, files: { () async throws(TrackerError) in try await state(issue, post, session).files })
@@ -106,6 +115,7 @@ public struct RedmineTracker: Tracker {
             }
             return TrackerOutcome(.updated, location)
         }
+        let body = body(post)
         try await put(issue, ["notes": .text(body)], session) { () async throws(TrackerError) in
             try await state(issue, post, session).own.contains { post.isMine($0.notes) }
         }
@@ -127,7 +137,7 @@ public struct RedmineTracker: Tracker {
         let missing = post.attachments.filter { file in !now.files.contains { $0.filename == file.filename } }
         if !missing.isEmpty { try await attachFiles(missing, issue, post, session) }
         if !post.forceNew {
-            // A note of the run that showed late (a database that commits out of id order) and is earlier.
+            // A note of the hunt that showed late (a database that commits out of id order) and is earlier.
             let standing = try await Reconcile.standing(post, session, list: list)
             if standing.first.id != standing.mine.id {
                 try await remove(standing.mine.id, issue, post, session)
@@ -149,7 +159,7 @@ public struct RedmineTracker: Tracker {
             try await !state(issue, post, session).own.contains { $0.id == journal }
         }
         if let response, !(200..<300).contains(response.status) {
-            throw session.failure(response, "removing note \(journal), a duplicate of an earlier note of this run")
+            throw session.failure(response, "removing note \(journal), a duplicate of an earlier note of this hunt")
         }
     }
 
@@ -177,24 +187,32 @@ public struct RedmineTracker: Tracker {
         }
     }
 
-    /// A new issue in `project`; a re-run finds its issue by the marker and updates the description.
-    func open(_ project: String, _ body: String, _ post: TrackerPost, _ session: TrackerSession)
+    /// A new issue in `project`; a later run of the hunt finds its issue by the marker and updates the
+    /// description (saying what changed) and the subject.
+    func open(_ project: String, _ post: TrackerPost, _ session: TrackerSession)
         async throws(TrackerError) -> TrackerOutcome
     {
         let existing = post.forceNew ? [] : try await find(project, post, session)
         if let (id, description) = existing.first {
+            var post = post
+            post.compare(with: description)
+            let body = body(post)
             let location = Redact.url(url("/issues/\(id)"))
             let before = try await state(id, post, session)
             let missing = post.attachments.filter { file in !before.files.contains { $0.filename == file.filename } }
             let same = post.sameText(description, normalized(body))
             if same && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
             let uploads = try await upload(missing, session)
-            var fields: [String: Field] = ["description": .text(post.keepingMark(of: description, in: body))]
+            var fields: [String: Field] = [
+                "description": .text(post.keepingMark(of: description, in: body)),
+                "subject": .text(String(post.title.prefix(255))),
+            ]
             if !uploads.isEmpty { fields["uploads"] = .uploads(uploads) }
             try await put(id, fields, session) { () async throws(TrackerError) in false }
             return TrackerOutcome(.updated, location)
         }
         let known = Set(existing.map(\.id))
+        let body = body(post)
         let uploads = try await upload(post.attachments, session)
         var issue: [String: Field] = [
             "project_id": .text(project), "subject": .text(String(post.title.prefix(255))),
@@ -217,20 +235,21 @@ public struct RedmineTracker: Tracker {
         return TrackerOutcome(session.dryRun ? .wouldPost : .posted, Redact.url(url("/issues/\(id ?? 0)")))
     }
 
-    /// The issues of `project` whose description carries this run's marker, newest first.
+    /// The issues of `project` whose description carries this hunt's marker, newest first (Redmine's filter
+    /// looks for the hunt's hex digits: a `:` or `=` would not match).
     func find(_ project: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> [(
         id: Int, description: String
     )] {
         var components = URLComponents(url: url("/issues.json"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "project_id", value: project), URLQueryItem(name: "status_id", value: "*"),
-            URLQueryItem(name: "subject", value: "~" + String(post.document.run.id.prefix(8))),
+            URLQueryItem(name: "description", value: "~" + post.hunt),
             URLQueryItem(name: "sort", value: "id:desc"), URLQueryItem(name: "limit", value: "100"),
         ]
         let response = try await session.read(
             HTTPRequest(url: components.url!),
             dryRunResponse: HTTPResponse(status: 200, body: Array(#"{"issues":[]}"#.utf8)))
-        guard response.status == 200 else { throw session.failure(response, "looking for this run's issue") }
+        guard response.status == 200 else { throw session.failure(response, "looking for this hunt's issue") }
         let issues = (TrackerSession.object(response) as? [String: Any])?["issues"] as? [[String: Any]] ?? []
         return issues.compactMap { issue in
             let description = normalized(issue["description"] as? String ?? "")
@@ -247,14 +266,14 @@ public struct RedmineTracker: Tracker {
 
     /// An issue as `state` reads it.
     struct State {
-        /// The notes of this run, in id order.
+        /// The notes of this hunt, in id order.
         var own: [Journal]
         var files: [Reconcile.File]
         /// The server's clock (its `Date` header), when it sends one.
         var date: Date?
     }
 
-    /// The issue's notes from this run, and its attachments.
+    /// The issue's notes of this hunt, and its attachments.
     func state(_ issue: Int, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> State {
         let response = try await session.read(
             HTTPRequest(url: url("/issues/\(issue).json?include=journals,attachments")),

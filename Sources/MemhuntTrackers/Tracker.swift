@@ -1,4 +1,6 @@
 import Foundation
+import MemhuntBasics
+import MemhuntCore
 import MemhuntHTTP
 import MemhuntReports
 
@@ -109,14 +111,17 @@ public struct TrackerPost: Sendable {
     public var report: String
     /// Whether `report` is Markdown (else it is shown as preformatted text).
     public var reportIsMarkdown: Bool
-    /// The text report (no color), for trackers whose markup is not Markdown (Redmine with Textile).
+    /// The text report (no color), kept for callers that show the report as text.
     public var textReport: String
     public var attachments: [TrackerAttachment]
-    /// Always post a new comment, even if one for this run exists.
+    /// Always post a new comment, even if one for this hunt exists.
     public var forceNew: Bool
     /// This attach's own mark (16 hex digits, random), in the marker as `post=` (`new=` with `forceNew`): it
-    /// tells this process's post from the same run's posts by other processes (see `Reconcile`).
+    /// tells this process's post from the same hunt's posts by other processes (see `Reconcile`).
     public var nonce: String
+    /// What changed since the run whose post this one edits (`Since run 1a2b3c4d: 1 finding resolved
+    /// (a.low), 1 new (c.mid).`), set by `compare(with:codes:)`; nil for a first post.
+    public var changes: String?
 
     public init(
         document: FindingsDocument, title: String, report: String, reportIsMarkdown: Bool, textReport: String? = nil,
@@ -133,43 +138,120 @@ public struct TrackerPost: Sendable {
         nonce = String(repeating: "0", count: 16 - random.count) + random
     }
 
-    /// What every post is recognized by: `memhunt:run=<id>`.
-    public var runMarker: String { "memhunt:run=\(document.run.id)" }
-
-    /// The marker's text: the run, the findings' codes and this attach's nonce.
-    public var marker: String {
-        let codes = Array(Set(document.findings.map(\.code))).sorted().joined(separator: ",")
-        return "\(runMarker) codes=\(codes) \(forceNew ? "new" : "post")=\(nonce)"
+    /// The hunt: 16 hex digits of the SHA-256 of the playbook's id and the subject (app and bundle id). Never
+    /// the run: every run of the hunt edits one post. The target is not in it: the marker is only looked for
+    /// on the target's issue, and the same issue reached through another URL is the same hunt.
+    public var hunt: String {
+        let subject = [document.playbook.id, document.subject.app ?? "", document.subject.bundleID ?? ""]
+        return String(SHA256.hex(Array(subject.joined(separator: "\n").utf8)).prefix(16))
     }
 
-    /// The marker as an HTML comment (hidden by GitHub, GitLab and Redmine's Markdown).
+    /// What every post of the hunt is recognized by: `memhunt:hunt=<hex>`.
+    public var huntMarker: String { "memhunt:hunt=\(hunt)" }
+
+    /// The run, as the marker and the change line name it: the first 8 characters of its id.
+    public var run: String { Self.token(String(document.run.id.prefix(8))) }
+
+    /// The findings' codes, sorted, a code found more than once with its count (`b.high*2`).
+    public var codes: String { Self.counted(document.findings.map(\.code)) }
+
+    /// The marker's text: the hunt, the run, the findings' codes and this attach's nonce.
+    public var marker: String { "\(huntMarker) run=\(run) codes=\(codes) \(forceNew ? "new" : "post")=\(nonce)" }
+
+    /// The marker without the codes, for a tracker where it shows (Jira): its findings table holds them.
+    public var shortMarker: String { "\(huntMarker) run=\(run) \(forceNew ? "new" : "post")=\(nonce)" }
+
+    /// The marker as an HTML comment (hidden by GitHub, GitLab and Redmine in Markdown and Textile).
     public var hiddenMarker: String { "<!-- \(marker) -->" }
 
-    /// The body within `limit` characters, ending with `markerLine`. Folds the least severe details first:
-    /// the full report, then finding lines from the least severe; the full report stays attached.
-    ///
-    /// In Textile (Redmine's default markup before 6.0) the title is bold and the text report is
-    /// preformatted: Redmine escapes what a `<pre>` block holds, so it is shown as written; Markdown's
-    /// headings, tables and escapes would show as lists, `---` cells and backslashes.
+    /// Sets `changes` from the post this one edits (its text, as the tracker lists it): against the run it
+    /// names, the findings' codes compared with those of its marker (or `codes`, read by the tracker from the
+    /// post's findings table, when its marker has none). A post of this same run keeps its change line; a post
+    /// without a run in its marker has none to compare with.
+    public mutating func compare(with existing: String, codes listed: [String]? = nil) {
+        guard let previous = Self.field("run", in: existing) else {
+            changes = nil
+            return
+        }
+        if previous == run {
+            changes = Self.changeLine(in: existing)
+            return
+        }
+        let before =
+            listed.map { Self.counts(Self.counted($0)) } ?? Self.counts(Self.field("codes", in: existing) ?? "")
+        let now = Self.counts(codes)
+        func gone(_ from: [String: Int], _ other: [String: Int]) -> (Int, [String]) {
+            let lost = from.compactMap { code, n in n > (other[code] ?? 0) ? (code, n - (other[code] ?? 0)) : nil }
+            return (lost.reduce(0) { $0 + $1.1 }, lost.map(\.0).sorted())
+        }
+        let (resolved, resolvedCodes) = gone(before, now)
+        let (added, addedCodes) = gone(now, before)
+        func named(_ codes: [String]) -> String { codes.isEmpty ? "" : " (" + codes.joined(separator: ", ") + ")" }
+        changes =
+            "Since run \(previous): \(Plural.count(resolved, "finding")) resolved\(named(resolvedCodes)), "
+            + "\(added) new\(named(addedCodes))."
+    }
+
+    /// The value of ` key=` in a marker (`run`, `codes`).
+    static func field(_ key: String, in text: String) -> String? {
+        guard let marker = text.range(of: "memhunt:hunt="),
+            let range = text[marker.upperBound...].range(of: " \(key)=")
+        else { return nil }
+        let value = text[range.upperBound...].prefix { !$0.isWhitespace && $0 != "{" }
+        return String(value)
+    }
+
+    /// The line of `text` that says what changed, if it has one.
+    static func changeLine(in text: String) -> String? {
+        guard let start = text.range(of: "Since run ") else { return nil }
+        return String(text[start.lowerBound...].prefix { !$0.isNewline })
+    }
+
+    /// `a.low,b.high*2` from codes.
+    static func counted(_ codes: [String]) -> String {
+        var counts: [String: Int] = [:]
+        for code in codes { counts[code, default: 0] += 1 }
+        let items: [String] = counts.keys.sorted().map { code in
+            let n = counts[code] ?? 1
+            return n == 1 ? code : code + "*" + String(n)
+        }
+        return items.joined(separator: ",")
+    }
+
+    /// The counts of `counted`'s form.
+    static func counts(_ text: String) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: "*")
+            counts[String(parts[0]), default: 0] += parts.count > 1 ? Int(parts[1]) ?? 1 : 1
+        }
+        return counts
+    }
+
+    /// A run id as one marker word.
+    static func token(_ text: String) -> String {
+        String(text.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+    }
+
+    /// The body within `limit` characters, ending with `markerLine`. In Markdown: the title, what changed and
+    /// the report, folding the least severe details first (the full report first, then finding lines from
+    /// the least severe; the full report stays attached). In Textile: `PostSummary`'s headings and tables.
     public func body(limit: Int, markerLine: String, attached: Bool, markup: TrackerMarkup = .markdown) -> String {
-        let textile = markup == .textile
-        let head = textile ? "*\(title)*\n\n" : "**\(title)**\n\n"
+        if markup == .textile {
+            return PostSummary(self, attached: attached).text(PostSummary.textile, limit: limit, marker: markerLine)
+        }
+        let head = "**\(title)**\n\n" + (changes.map { $0 + "\n\n" } ?? "")
         let tail = "\n\n" + markerLine
-        let shown =
-            textile
-            ? "<pre>\n" + Self.preformatted(textReport) + "\n</pre>"
-            : reportIsMarkdown ? report : "```\n" + report + "\n```"
+        let shown = reportIsMarkdown ? report : "```\n" + report + "\n```"
         let full = head + shown + tail
         if full.count <= limit { return full }
         let note = attached ? "The full report is attached." : "The full report did not fit."
         var lines = document.findings.sorted { $0.severity > $1.severity }.map {
-            textile
-                ? "* *\($0.severity.rawValue)* @\($0.code)@: \($0.title)"
-                : "- **\($0.severity.rawValue)** `\($0.code)`: \($0.title)"
+            "- **\($0.severity.rawValue)** `\($0.code)`: \($0.title)"
         }
         var folded = 0
         while true {
-            let more = folded > 0 ? "\n\(textile ? "*" : "-") … \(folded) less severe finding(s) folded." : ""
+            let more = folded > 0 ? "\n- … \(folded) less severe finding(s) folded." : ""
             let text = head + lines.joined(separator: "\n") + more + "\n\n" + note + tail
             if text.count <= limit || lines.isEmpty {
                 return text.count <= limit ? text : String(text.prefix(max(0, limit - tail.count))) + tail
@@ -179,13 +261,8 @@ public struct TrackerPost: Sendable {
         }
     }
 
-    /// Text for a Textile `<pre>` block: a `</pre>` inside it would end the block early.
-    static func preformatted(_ text: String) -> String {
-        text.replacingOccurrences(of: "</pre", with: "< /pre", options: .caseInsensitive)
-    }
-
-    /// Whether a comment's text is this run's post (line endings and ADF flattening aside).
-    public func isOwn(_ text: String) -> Bool { text.contains(runMarker + " ") || text.hasSuffix(runMarker) }
+    /// Whether a comment's text is a post of this hunt (line endings and ADF flattening aside).
+    public func isOwn(_ text: String) -> Bool { text.contains(huntMarker + " ") || text.hasSuffix(huntMarker) }
 
     /// Whether a comment's text is the one this attach posted (its nonce).
     public func isMine(_ text: String) -> Bool {

@@ -33,7 +33,7 @@ import Testing
         #expect(run.stdout.contains("POST https://api.github.com/repos/acme/app/issues/12/comments\n"))
         #expect(run.stdout.contains("Authorization: ***"))
         #expect(run.stdout.contains("User-Agent: memhunt"))
-        #expect(run.stdout.contains("<!-- memhunt:run="))
+        #expect(run.stdout.contains("<!-- memhunt:hunt="))
         #expect(!run.stdout.contains(Self.token) && !run.stderr.contains(Self.token))
         #expect(run.stderr.contains("dry run, nothing sent"))
     }
@@ -80,6 +80,36 @@ import Testing
         let data: Data = try await URLSession.shared.data(from: fake.url("__hooks")).0
         let hooks = try #require(JSONSerialization.jsonObject(with: data, options: []) as? [[String: Any]])
         #expect(hooks.count == 1)
+    }
+
+    /// Issue 29's acceptance: two `run --attach` of one hunt leave one comment, the second an edit that says
+    /// what changed since the first run; `run --attach … --new` adds another.
+    @Test func twoRunsWithAttachOfOneHuntLeaveOneComment() async throws {
+        let fake = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { fake.stop() }
+        let environment = ["GITHUB_TOKEN": Self.token, "MEMHUNT_GITHUB_API_URL": "http://127.0.0.1:\(fake.port)"]
+        func run(_ more: String...) async -> (status: Int32, stdout: String, stderr: String) {
+            await memhunt(
+                ["run", "--app", "JustSend", "--format", "json", "Fixtures/justsend", "--attach", "github:acme/app#30"]
+                    + more, environment: environment)
+        }
+        func comments() async throws -> [String] {
+            let data: Data = try await URLSession.shared.data(from: fake.url("__state")).0
+            let state = try #require(JSONSerialization.jsonObject(with: data, options: []) as? [String: Any])
+            return (state["comments"] as? [String: [String]])?["acme/app#30"] ?? []
+        }
+        let first = await run()
+        #expect(first.stderr.contains("memhunt: attach github:acme/app#30: posted "), "\(first.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
+        let id = try #require((object?["run"] as? [String: Any])?["id"] as? String)
+        let second = await run()
+        #expect(second.stderr.contains("memhunt: attach github:acme/app#30: updated "), "\(second.stderr)")
+        let bodies = try await comments()
+        #expect(bodies.count == 1)
+        #expect(bodies.first?.contains("\n\nSince run \(id.prefix(8)): 0 findings resolved, 0 new.\n\n") == true)
+        let third = await run("--new")
+        #expect(third.stderr.contains("memhunt: attach github:acme/app#30: posted "), "\(third.stderr)")
+        #expect(try await comments().count == 2)
     }
 
     @Test func theTargetIsRequired() async throws {

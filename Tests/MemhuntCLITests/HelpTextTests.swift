@@ -93,6 +93,8 @@ struct HelpTextTests {
                   --allow-exec            Allow the playbook to run external programs.
                   --attach <target>       Then attach the findings to a bug tracker, once and
                                           redacted (see memhunt attach --help).
+                  --new                   With --attach: post a new comment even if this hunt
+                                          has one (by default the run edits it).
                   --color <when>          Color the output: auto (a terminal without NO_COLOR),
                                           always or never. (values: auto, always, never;
                                           default: auto)

@@ -52,9 +52,24 @@ struct RedmineEndToEndTests {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
     }
 
+    /// An issue's notes (the non-empty ones), its attachments and how many journals it has, from Redmine.
+    func issue(_ id: Int) async throws -> (notes: [String], attachments: [[String: Any]], journals: Int) {
+        let (status, read) = try await api("GET", "/issues/\(id).json?include=journals,attachments")
+        #expect(status == 200)
+        let object = try #require(read["issue"] as? [String: Any])
+        let journals = object["journals"] as? [[String: Any]] ?? []
+        let notes = journals.compactMap { $0["notes"] as? String }.filter { !$0.isEmpty }
+        return (notes, object["attachments"] as? [[String: Any]] ?? [], journals.count)
+    }
+
     /// The JustSend findings as if run from a user's home folder (`/Users/alice/Desktop/justsend`), with a
     /// finding that quotes a crash reporter key and an e-mail address (as text copied from an artifact may).
-    func findings(_ directory: TemporaryDirectory) async throws -> String {
+    /// Each call is a hunt of its own (a bundle id of its own: the server keeps the posts of earlier tests),
+    /// unless `hunt` names one; `run` replaces the run's id and `without` leaves out the findings of a code.
+    func findings(
+        _ directory: TemporaryDirectory, name: String = "findings.json", hunt: String = UUID().uuidString,
+        run id: String? = nil, without code: String? = nil
+    ) async throws -> String {
         let run = await justSendFindings.value
         #expect(run.status == 0)
         let quoted = run.stdout.replacingOccurrences(
@@ -64,8 +79,25 @@ struct RedmineEndToEndTests {
             of: "JustSend held 122 MB while suspended",
             with: "JustSend held 122 MB while suspended (crashReporterKey: \(Self.reporterKey), by alice@example.com)")
         #expect(quoted.contains("/Users/alice/") && quoted.contains(Self.reporterKey))
-        try directory.write("findings.json", quoted)
-        return directory.path + "/findings.json"
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(quoted.utf8)) as? [String: Any])
+        var subject = try #require(object["subject"] as? [String: Any])
+        subject["bundleID"] = "com.example.test-" + hunt.prefix(8).lowercased()
+        object["subject"] = subject
+        if let id { object["run"] = ["id": id] }
+        if let code {
+            func keep(_ list: Any?) -> [[String: Any]] {
+                (list as? [[String: Any]] ?? []).filter { $0["code"] as? String != code }
+            }
+            object["findings"] = keep(object["findings"])
+            object["steps"] = (object["steps"] as? [[String: Any]] ?? []).map { step in
+                var step = step
+                step["findings"] = keep(step["findings"])
+                return step
+            }
+        }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        try directory.write(name, Array(data))
+        return directory.path + "/" + name
     }
 
     @Test func attachTwiceThroughALostAnswerLeavesOneNoteAndTwoAttachments() async throws {
@@ -73,10 +105,10 @@ struct RedmineEndToEndTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try await findings(directory)
-        let (created, issue) = try await api(
+        let (created, made) = try await api(
             "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt end-to-end"}}"#)
         #expect(created == 201)
-        let id = try #require((issue["issue"] as? [String: Any])?["id"] as? Int)
+        let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
 
         // The first note's answer is lost on the way back; memhunt must find the note, not post it again.
         let proxy = try await FaultServer(
@@ -96,16 +128,11 @@ struct RedmineEndToEndTests {
         #expect(second.status == 0, "\(second.stderr)")
         for output in [first.stdout, first.stderr, second.stdout, second.stderr] { #expect(!output.contains(key)) }
 
-        let (status, read) = try await api("GET", "/issues/\(id).json?include=journals,attachments")
-        #expect(status == 200)
-        let object = try #require(read["issue"] as? [String: Any])
-        let notes = (object["journals"] as? [[String: Any]] ?? []).compactMap { $0["notes"] as? String }
-            .filter { !$0.isEmpty }
+        let (notes, attachments, _) = try await issue(id)
         #expect(notes.count == 1)
         let note = try #require(notes.first)
-        #expect(note.contains("<!-- memhunt:run="))
+        #expect(note.contains("<!-- memhunt:hunt="))
         #expect(note.contains("codes=") && note.contains("jetsam-rank.high-rank"))
-        let attachments = object["attachments"] as? [[String: Any]] ?? []
         let names = attachments.compactMap { $0["filename"] as? String }.sorted()
         #expect(names.count == 2, "\(names)")
         // Both full reports: Markdown and HTML.
@@ -140,10 +167,10 @@ struct RedmineEndToEndTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try await findings(directory)
-        let (created, issue) = try await api(
+        let (created, made) = try await api(
             "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt ten at once"}}"#)
         #expect(created == 201)
-        let id = try #require((issue["issue"] as? [String: Any])?["id"] as? Int)
+        let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
         let proxy =
             losingTheFirstAnswer
             ? try await FaultServer(
@@ -176,17 +203,12 @@ struct RedmineEndToEndTests {
         }
 
         func read() async throws -> (notes: [String], files: [String], journals: Int) {
-            let (status, read) = try await api("GET", "/issues/\(id).json?include=journals,attachments")
-            #expect(status == 200)
-            let object = try #require(read["issue"] as? [String: Any])
-            let journals = object["journals"] as? [[String: Any]] ?? []
-            let notes = journals.compactMap { $0["notes"] as? String }.filter { !$0.isEmpty }
-            let files = (object["attachments"] as? [[String: Any]] ?? []).compactMap { $0["filename"] as? String }
-            return (notes, files.sorted(), journals.count)
+            let (notes, attachments, journals) = try await issue(id)
+            return (notes, attachments.compactMap { $0["filename"] as? String }.sorted(), journals)
         }
         let after = try await read()
         #expect(after.notes.count == 1)
-        #expect(after.notes.first?.contains("<!-- memhunt:run=") == true)
+        #expect(after.notes.first?.contains("<!-- memhunt:hunt=") == true)
         #expect(after.files.count == 2 && Set(after.files).count == 2, "\(after.files)")
         #expect(after.files.contains { $0.hasSuffix(".md") } && after.files.contains { $0.hasSuffix(".html") })
 
@@ -215,14 +237,14 @@ struct RedmineEndToEndTests {
         #expect(status == 200)
         let object = try #require(read["issue"] as? [String: Any])
         #expect((object["attachments"] as? [[String: Any]])?.count == 2)
-        #expect((object["description"] as? String)?.contains("<!-- memhunt:run=") == true)
+        #expect((object["description"] as? String)?.contains("<!-- memhunt:hunt=") == true)
         #expect((object["subject"] as? String)?.hasPrefix("memhunt: ") == true)
     }
 
-    /// Redmine 5.0 from Debian renders Textile, its default: the page a person opens shows the report as
-    /// preformatted text, not Markdown's `#` headings as numbered lists and its tables as `---` cells, and
-    /// not the marker. With `common_mark` the body is Markdown, as for a server set to CommonMark.
-    @Test func theIssuePageShowsTheReportAsWrittenInTextileAndMarkdownWhenAsked() async throws {
+    /// Redmine 5.0 from Debian renders Textile (`scripts/redmine` sets it): the page a person opens shows the
+    /// post's heading and findings table as HTML, not Markdown's `**`, `#` and `|---|` as written, and not the
+    /// marker. With `common_mark` the body is Markdown, as for a server set to CommonMark.
+    @Test func theIssuePageRendersTheTextileAndMarkdownWhenAsked() async throws {
         let (url, key) = try #require(Self.redmine)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -232,14 +254,16 @@ struct RedmineEndToEndTests {
         #expect(posted.status == 0, "\(posted.stderr)")
         let id = try #require(Self.issue(in: posted.stderr))
         // The project is public: the page as anyone reading the issue sees it.
-        let (page, _) = try await URLSession.shared.data(from: URL(string: "\(url)/issues/\(id)")!)
-        let html = String(decoding: page, as: UTF8.self)
+        let html = try await page(url, id)
         let description = try #require(html.range(of: "<div class=\"wiki\">").map { String(html[$0.upperBound...]) })
-        #expect(description.contains("<pre>\nThe eight-step memory hunt  (playbook memory-hunt)\nSubject: JustSend\n"))
-        #expect(description.contains("JustSend ranked 7 of 16 processes by lifetime peak (725 MB)"))
-        #expect(description.contains("<strong>memhunt: The eight-step memory hunt in JustSend: "))
-        #expect(!html.contains("<td>---</td>"))
-        #expect(!html.contains("memhunt:run="))
+        #expect(description.contains(">memhunt: The eight-step memory hunt in JustSend: "))
+        #expect(description.contains("<h2 >memhunt: The eight-step memory hunt in JustSend: "))
+        #expect(
+            description.contains("<th>Severity </th>") && description.contains("<code>jetsam-rank.high-rank</code>"))
+        #expect(description.contains("<h3 >jetsam-rank.high-rank: "))
+        for literal in ["|_.", "|---|", "**", "h2.", "h3.", "&amp;", "memhunt:hunt="] {
+            #expect(!html.contains(literal), "\(literal)")
+        }
 
         let markdown = await memhunt(
             ["attach", path, "--new", "--to", "redmine:\(url)#\(id)"],
@@ -250,6 +274,84 @@ struct RedmineEndToEndTests {
             .compactMap { $0["notes"] as? String }.filter { !$0.isEmpty }
         #expect(notes.last?.hasPrefix("**memhunt: The eight-step memory hunt in JustSend: ") == true)
         #expect(notes.last?.contains("| # |") == true)
+    }
+
+    /// The issue's page, as anyone reading the (public) project sees it, numeric character references (which
+    /// memhunt writes for Textile's markup characters, and a browser shows as the characters) decoded.
+    func page(_ url: String, _ id: Int) async throws -> String {
+        let (page, _) = try await URLSession.shared.data(from: URL(string: "\(url)/issues/\(id)")!)
+        var html = Substring(String(decoding: page, as: UTF8.self))
+        var out = ""
+        while let start = html.range(of: "&#") {
+            out += html[..<start.lowerBound]
+            let digits = html[start.upperBound...].prefix { $0.isNumber }
+            let end = html.index(start.upperBound, offsetBy: digits.count)
+            if end < html.endIndex, html[end] == ";", let value = UInt32(digits), let scalar = Unicode.Scalar(value) {
+                out.unicodeScalars.append(scalar)
+                html = html[html.index(after: end)...]
+            } else {
+                out += "&#"
+                html = html[start.upperBound...]
+            }
+        }
+        return out + html
+    }
+
+    /// Two runs of one hunt (the second without a finding the first had) leave one note on the issue, the
+    /// second an edit that says what changed, rendered as Textile on the issue's page; the second run
+    /// uploaded only its own reports; attaching it again changes nothing; `--new` adds a note.
+    @Test func twoRunsOfOneHuntLeaveOneNoteThatSaysWhatChanged() async throws {
+        let (url, key) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let hunt = UUID().uuidString
+        let first = try await findings(directory, name: "first.json", hunt: hunt)
+        let second = try await findings(
+            directory, name: "second.json", hunt: hunt, run: "5e6f7a8b-0000-4000-8000-000000000000",
+            without: "jetsam-rank.high-rank")
+        let firstRun = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first))) as? [String: Any])?[
+                "run"] as? [String: Any])?["id"] as? String)
+        let (created, made) = try await api(
+            "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt two runs"}}"#)
+        #expect(created == 201)
+        let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
+        let target = "redmine:\(url)#\(id)"
+        let environment = ["REDMINE_API_KEY": key]
+        let one = await memhunt(["attach", first, "--to", target], environment: environment)
+        #expect(one.stderr == "memhunt: attach \(target): posted \(url)/issues/\(id)\n")
+        let two = await memhunt(["attach", second, "--to", target], environment: environment)
+        #expect(two.stderr == "memhunt: attach \(target): updated \(url)/issues/\(id)\n")
+        let three = await memhunt(["attach", second, "--to", target], environment: environment)
+        #expect(three.stderr == "memhunt: attach \(target): unchanged \(url)/issues/\(id)\n")
+
+        let (notes, attachments, _) = try await issue(id)
+        #expect(notes.count == 1)
+        let note = try #require(notes.first)
+        let changes = "Since run \(firstRun.prefix(8)): 1 finding resolved (jetsam-rank.high-rank), 0 new."
+        #expect(note.hasPrefix("h2. memhunt: The eight&#45;step memory hunt in JustSend: "))
+        #expect(note.contains("&#40;run 5e6f7a8b&#41;\n\n\(changes)\n\n|_. Severity |_. Code |_. Finding |\n"))
+        #expect(note.contains(" run=5e6f7a8b codes=") && !note.contains("jetsam-rank.high-rank,"))
+        let files = attachments.compactMap { $0["filename"] as? String }
+        let stem = "memhunt-" + firstRun.prefix(8)
+        #expect(
+            files.sorted()
+                == [
+                    "\(stem).html", "\(stem).md", "memhunt-5e6f7a8b.html", "memhunt-5e6f7a8b.md",
+                ].sorted())
+
+        let html = try await page(url, id)
+        #expect(html.contains("<p>\(changes)</p>"))
+        #expect(html.contains("<th>Severity </th>"))
+        #expect(html.contains(#"<a href="/attachments/"#) && html.contains(">memhunt-5e6f7a8b.md</a>"))
+        for literal in ["|_.", "**", "h2.", "memhunt:hunt="] { #expect(!html.contains(literal), "\(literal)") }
+
+        let again = await memhunt(["attach", second, "--new", "--to", target], environment: environment)
+        #expect(again.stderr == "memhunt: attach \(target): posted \(url)/issues/\(id)\n")
+        let (_, later) = try await api("GET", "/issues/\(id).json?include=journals")
+        let count = ((later["issue"] as? [String: Any])?["journals"] as? [[String: Any]] ?? [])
+            .compactMap { $0["notes"] as? String }.filter { !$0.isEmpty }.count
+        #expect(count == 2)
     }
 
     @Test func aRefusalExitsTwoWithRedminesOwnMessage() async throws {

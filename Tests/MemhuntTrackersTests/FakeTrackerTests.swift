@@ -65,7 +65,7 @@ import Testing
         defer { server.stop() }
         // Three earlier comments by others: the list is read across pages (2 per page).
         for n in 1...3 {
-            _ = try await attach("github:acme/app#12", server, document: sampleDocument(runID: "other-\(n)"))
+            _ = try await attach("github:acme/app#12", server, document: sampleDocument(app: "Other\(n)"))
         }
         let first = try await attach("github:acme/app#12", server)
         #expect(first.action == .posted)
@@ -75,10 +75,57 @@ import Testing
         #expect(edited.action == .updated)
         var bodies = try await comments(server, "acme/app#12")
         #expect(bodies.count == 4)
-        #expect(bodies.filter { $0.contains("memhunt:run=0a1b2c3d-run ") }.count == 1)
+        #expect(bodies.filter { $0.contains(sampleHunt) }.count == 1)
         _ = try await attach("github:acme/app#12", server, options: AttachOptions(forceNew: true))
         bodies = try await comments(server, "acme/app#12")
-        #expect(bodies.filter { $0.contains("memhunt:run=0a1b2c3d-run ") }.count == 2)
+        #expect(bodies.filter { $0.contains(sampleHunt) }.count == 2)
+    }
+
+    /// GitHub's API, straight (not through memhunt).
+    func github(_ server: FaultServer, _ method: String, _ path: String) async throws -> Any? {
+        var request = URLRequest(url: server.url(path))
+        request.httpMethod = method
+        request.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
+        request.setValue("test", forHTTPHeaderField: "User-Agent")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try? JSONSerialization.jsonObject(with: data, options: [])
+    }
+
+    /// Two runs of one hunt leave one comment, the second run's edit saying what changed; a third attach of
+    /// that run leaves it; `--new` adds another; a comment a person deleted is posted again.
+    @Test func twoRunsOfOneHuntLeaveOneCommentThatSaysWhatChanged() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        _ = try await attach("github:acme/app#20", server, document: sampleDocument(app: "Other"))
+        #expect(try await attach("github:acme/app#20", server).action == .posted)
+        #expect(try await attach("github:acme/app#20", server, document: nextRun()).action == .updated)
+        #expect(try await attach("github:acme/app#20", server, document: nextRun()).action == .unchanged)
+        var bodies = try await comments(server, "acme/app#20")
+        let mine = bodies.filter { $0.contains(sampleHunt) }
+        #expect(bodies.count == 2 && mine.count == 1)
+        #expect(
+            mine.first?.hasPrefix(
+                "**memhunt: The hunt in JustSend: 2 findings (run 1b2c3d4e)**\n\n\(nextRunChanges)\n\n") == true)
+        #expect(mine.first?.contains(" run=1b2c3d4e codes=b.high,c.mid post=") == true)
+        let requests = try #require(try await state(server)["requests"] as? [String])
+        #expect(requests.filter { $0 == "POST /repos/acme/app/issues/20/comments" }.count == 2)
+        #expect(requests.filter { $0.hasPrefix("PATCH /repos/acme/app/issues/comments/") }.count == 1)
+
+        // A person deletes the hunt's comment: the next run posts a new one, with nothing to compare with.
+        let listed = try #require(
+            try await github(server, "GET", "repos/acme/app/issues/20/comments?per_page=100") as? [[String: Any]])
+        let id = try #require(listed.first { ($0["body"] as? String)?.contains(sampleHunt) == true }?["id"] as? Int)
+        _ = try await github(server, "DELETE", "repos/acme/app/issues/comments/\(id)")
+        #expect(try await comments(server, "acme/app#20").count == 1)
+        #expect(try await attach("github:acme/app#20", server, document: nextRun()).action == .posted)
+        bodies = try await comments(server, "acme/app#20").filter { $0.contains(sampleHunt) }
+        #expect(bodies.count == 1 && bodies.first?.contains("Since run") == false)
+
+        #expect(
+            try await attach("github:acme/app#20", server, document: nextRun(), options: AttachOptions(forceNew: true))
+                .action == .posted)
+        bodies = try await comments(server, "acme/app#20")
+        #expect(bodies.filter { $0.contains(sampleHunt) }.count == 2)
     }
 
     /// Ten attaches of one run at the same moment, each listing before any posts (the fake's "race" repository
@@ -92,7 +139,7 @@ import Testing
         #expect(actions.filter { $0 == .alreadyPosted || $0 == .unchanged }.count == 9)
         let bodies = try await comments(server, "acme/race#7")
         #expect(bodies.count == 1)
-        #expect(bodies.first?.contains("memhunt:run=0a1b2c3d-run ") == true)
+        #expect(bodies.first?.contains(sampleHunt) == true)
         let requests = try #require(try await state(server)["requests"] as? [String])
         // Each attach that posted a later comment removed it.
         let removed = actions.filter { $0 == .alreadyPosted }.count
@@ -229,7 +276,7 @@ import Testing
         let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
         defer { server.stop() }
         for n in 1...3 {
-            _ = try await attach("gitlab:group/app#4", server, document: sampleDocument(runID: "other-\(n)"))
+            _ = try await attach("gitlab:group/app#4", server, document: sampleDocument(app: "Other\(n)"))
         }
         #expect(try await attach("gitlab:group/app#4", server).action == .posted)
         #expect(try await attach("gitlab:group/app#4", server).action == .unchanged)
@@ -237,12 +284,40 @@ import Testing
             try await attach("gitlab:group/app#4", server, document: sampleDocument(title: "Again")).action == .updated)
         let state = try await state(server)
         let notes = try #require((state["notes"] as? [String: [String]])?["group/app#4"])
-        let mine = notes.filter { $0.contains("memhunt:run=0a1b2c3d-run ") }
+        let mine = notes.filter { $0.contains(sampleHunt) }
         #expect(notes.count == 4 && mine.count == 1)
         #expect(mine[0].contains("**Attachments:** [memhunt-0a1b2c3d.md](/uploads/"))
         #expect(mine[0].contains("[memhunt-0a1b2c3d.html](/uploads/"))
         // Four posts of 2 files each; the re-runs uploaded nothing.
         #expect((state["uploads"] as? [String])?.count == 8)
+    }
+
+    /// Two runs of one hunt leave one note, the second run's edit saying what changed and linking its own
+    /// files, the only ones it uploaded; `--new` adds a note with its own uploads.
+    @Test func twoRunsOfOneHuntLeaveOneNoteAndUploadOnlyTheNewFiles() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        #expect(try await attach("gitlab:group/app#6", server).action == .posted)
+        #expect((try await state(server)["uploads"] as? [String])?.count == 2)
+        #expect(try await attach("gitlab:group/app#6", server, document: nextRun()).action == .updated)
+        #expect(try await attach("gitlab:group/app#6", server, document: nextRun()).action == .unchanged)
+        let state = try await state(server)
+        #expect(
+            (state["uploads"] as? [String]) == [
+                "memhunt-0a1b2c3d.md", "memhunt-0a1b2c3d.html", "memhunt-1b2c3d4e.md", "memhunt-1b2c3d4e.html",
+            ])
+        let notes = try #require((state["notes"] as? [String: [String]])?["group/app#6"])
+        #expect(notes.count == 1)
+        let note = try #require(notes.first)
+        #expect(note.hasPrefix("**memhunt: The hunt in JustSend: 2 findings (run 1b2c3d4e)**\n\n\(nextRunChanges)\n\n"))
+        #expect(note.contains("**Attachments:** [memhunt-1b2c3d4e.md](/uploads/"))
+        #expect(note.contains("[memhunt-1b2c3d4e.html](/uploads/") && !note.contains("memhunt-0a1b2c3d.md"))
+        #expect(
+            try await attach("gitlab:group/app#6", server, document: nextRun(), options: AttachOptions(forceNew: true))
+                .action == .posted)
+        let after = try await self.state(server)
+        #expect((after["notes"] as? [String: [String]])?["group/app#6"]?.count == 2)
+        #expect((after["uploads"] as? [String])?.count == 6)
     }
 
     @Test func lostAnswersRateLimitsAndRefusals() async throws {
@@ -280,7 +355,7 @@ import Testing
 
     func attach(
         _ target: String, _ server: FaultServer, version: String = "3",
-        document: FindingsDocument = sampleDocument()
+        document: FindingsDocument = sampleDocument(), options: AttachOptions = AttachOptions()
     ) async throws(TrackerError) -> TrackerOutcome {
         var configuration = HTTPConfiguration()
         configuration.baseDelay = 0.01
@@ -289,7 +364,7 @@ import Testing
             environment: [
                 "JIRA_EMAIL": "dev@example.com", "JIRA_API_TOKEN": Self.token, "MEMHUNT_JIRA_API": version,
                 "MEMHUNT_JIRA_URL": "http://127.0.0.1:\(server.port)",
-            ], options: AttachOptions(), configuration: configuration)
+            ], options: options, configuration: configuration)
     }
 
     func issue(_ server: FaultServer, _ key: String) async throws -> [String: Any] {
@@ -304,7 +379,7 @@ import Testing
         for version in ["3", "2"] {
             let key = "MEM-\(version)"
             for n in 1...3 {
-                _ = try await attach("jira:\(key)", server, version: version, document: sampleDocument(runID: "o\(n)"))
+                _ = try await attach("jira:\(key)", server, version: version, document: sampleDocument(app: "O\(n)"))
             }
             #expect(try await attach("jira:\(key)", server, version: version).action == .posted)
             #expect(try await attach("jira:\(key)", server, version: version).action == .unchanged)
@@ -314,18 +389,96 @@ import Testing
             let state = try await issue(server, key)
             let comments = try #require(state["comments"] as? [[String: Any]])
             #expect(comments.count == 4)
-            let mine = comments.filter { JiraTracker.flatten($0["body"]).contains("memhunt:run=0a1b2c3d-run ") }
+            let mine = comments.filter { JiraTracker.flatten($0["body"]).contains(sampleHunt) }
             #expect(mine.count == 1)
             if version == "3" {
                 #expect((mine.first?["body"] as? [String: Any])?["type"] as? String == "doc")
             } else {
-                #expect((mine.first?["body"] as? String)?.hasPrefix("{noformat}") == true)
+                #expect((mine.first?["body"] as? String)?.hasPrefix("h2. memhunt: Again in JustSend") == true)
             }
             let attachments = try #require(state["attachments"] as? [String])
             #expect(
                 attachments.filter { $0.hasPrefix("memhunt-0a1b2c3d.") }.sorted() == [
                     "memhunt-0a1b2c3d.html", "memhunt-0a1b2c3d.md",
                 ])
+        }
+    }
+
+    /// Two runs of one hunt, in either format, leave one comment, the second run's edit saying what changed;
+    /// the second run attached only its own files; `--new` adds another comment. The v3 body is ADF that
+    /// `Tests/Support/validate_adf.py` accepts (the Jira OpenAPI subset types a comment's body only as ADF, by
+    /// name: the validator checks the public ADF specification's structure); the v2 body is wiki markup.
+    @Test func twoRunsOfOneHuntLeaveOneCommentThatSaysWhatChanged() async throws {
+        let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
+        defer { server.stop() }
+        for version in ["3", "2"] {
+            let key = "HUNT-\(version)"
+            #expect(try await attach("jira:\(key)", server, version: version).action == .posted)
+            #expect(try await attach("jira:\(key)", server, version: version, document: nextRun()).action == .updated)
+            #expect(
+                try await attach("jira:\(key)", server, version: version, document: nextRun()).action == .unchanged)
+            var state = try await issue(server, key)
+            let comments = try #require(state["comments"] as? [[String: Any]])
+            #expect(comments.count == 1)
+            let body = comments.first?["body"]
+            let text = JiraTracker.flatten(body)
+            #expect(text.contains("\n\(nextRunChanges)\n"))
+            #expect(PostSummary.codes(in: body) == ["b.high", "c.mid"])
+            let marker = try #require(text.split(separator: "\n").last.map(String.init))
+            let hunt = try Attacher.post(sampleDocument(), options: AttachOptions()).hunt
+            #expect(
+                marker.hasPrefix(
+                    version == "3"
+                        ? "memhunt:hunt=\(hunt) run=1b2c3d4e post="
+                        : "{color:#97a0af}memhunt:hunt=\(hunt) run=1b2c3d4e post="))
+            #expect(!text.contains("codes="))
+            #expect(
+                (state["attachments"] as? [String]) == [
+                    "memhunt-0a1b2c3d.md", "memhunt-0a1b2c3d.html", "memhunt-1b2c3d4e.md", "memhunt-1b2c3d4e.html",
+                ])
+            if version == "3" {
+                let data = try JSONSerialization.data(withJSONObject: try #require(body), options: [.sortedKeys])
+                let directory = try TemporaryDirectory()
+                defer { directory.remove() }
+                try directory.write("body.json", Array(data))
+                let python = try #require(Tool.which("python3"), "python3 is needed: run scripts/setup")
+                let checked = try await Tool.run(
+                    python, ["Tests/Support/validate_adf.py", directory.path + "/body.json"])
+                #expect(checked.status == 0 && checked.stdout == "ok\n", "\(checked.stdout)")
+                let json = String(decoding: data, as: UTF8.self)
+                #expect(json.contains(#"{"attrs":{"color":"red","text":"CRITICAL"},"type":"status"}"#))
+                #expect(json.contains(#"{"attrs":{"color":"yellow","text":"WARNING"},"type":"status"}"#))
+                #expect(json.contains(#""attrs":{"panelType":"error"}"#))
+                #expect(
+                    json.contains(
+                        #"{"attrs":{"level":2},"content":[{"text":"memhunt: The hunt in JustSend: 2 findings (run 1b2c3d4e)","type":"text"}],"type":"heading"}"#
+                    ))
+            } else {
+                let wiki = try #require(body as? String)
+                #expect(
+                    wiki.hasPrefix(
+                        """
+                        h2. memhunt: The hunt in JustSend: 2 findings (run 1b2c3d4e)
+
+                        \(nextRunChanges)
+
+                        ||Severity||Code||Finding||
+                        |{color:#de350b}*critical*{color}|{{b.high}}|High one|
+                        |{color:#ff991f}*warning*{color}|{{c.mid}}|Middle one|
+
+                        {panel:title=b.high: High one|borderColor=#de350b}
+                        detail
+                        {panel}
+                        """))
+                #expect(wiki.contains("The full report is attached: [^memhunt-1b2c3d4e.md], [^memhunt-1b2c3d4e.html]."))
+            }
+            #expect(
+                try await attach(
+                    "jira:\(key)", server, version: version, document: nextRun(), options: AttachOptions(forceNew: true)
+                )
+                .action == .posted)
+            state = try await issue(server, key)
+            #expect((state["comments"] as? [[String: Any]])?.count == 2)
         }
     }
 
@@ -371,6 +524,9 @@ import Testing
         }
     }
 }
+
+/// The sample hunt's marker, as every post of it carries it.
+let sampleHunt = "memhunt:hunt=" + (try! Attacher.post(sampleDocument(), options: AttachOptions())).hunt + " "
 
 /// `count` attaches of the sample document to `target()` at the same moment, each with its own session (as
 /// separate processes have); their outcomes.

@@ -8,25 +8,38 @@ import Testing
 
 @testable import MemhuntTrackers
 
-/// A small findings document with two findings of different severities.
-func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", title: String = "The hunt")
-    -> FindingsDocument
-{
+/// A small findings document with two findings of different severities (`findings` replaces them: code,
+/// severity, title). Another `app` is another hunt.
+func sampleDocument(
+    runID: String = "0a1b2c3d-run", detail: String = "detail", title: String = "The hunt", app: String = "JustSend",
+    findings: [(String, String, String)] = [("a.low", "info", "Low one"), ("b.high", "critical", "High one")]
+) -> FindingsDocument {
+    let listed = findings.map { code, severity, title in
+        #"{"code":"\#(code)","step":"s","check":"c","severity":"\#(severity)","title":"\#(title)","detail":"\#(detail)","evidence":[]}"#
+    }
     let json = """
         {"schema":"memhunt.findings/3","tool":{"name":"memhunt","version":"0"},
          "run":{"id":"\(runID)"},
          "playbook":{"id":"p","title":"\(title)","summary":"s","origin":"built-in:p"},
-         "subject":{"app":"JustSend","origin":"given"},
+         "subject":{"app":"\(app)","origin":"given"},
          "steps":[],"facts":{},"factCatalog":{},
-         "findings":[
-          {"code":"a.low","step":"s","check":"c","severity":"info","title":"Low one","detail":"\(detail)","evidence":[]},
-          {"code":"b.high","step":"s","check":"c","severity":"critical","title":"High one","detail":"\(detail)","evidence":[]}],
+         "findings":[\(listed.joined(separator: ","))],
          "artifacts":[],
          "summary":{"findings":{},"steps":{},"artifacts":{},"failedChecks":0},
          "gate":{"exitStatus":0}}
         """
     return try! FindingsDocument.decode(Array(json.utf8))
 }
+
+/// The sample hunt's next run: `a.low` resolved, `c.mid` new, `b.high` still there.
+func nextRun() -> FindingsDocument {
+    sampleDocument(
+        runID: "1b2c3d4e-run",
+        findings: [("b.high", "critical", "High one"), ("c.mid", "warning", "Middle one")])
+}
+
+/// What the next run's post says changed.
+let nextRunChanges = "Since run 0a1b2c3d: 1 finding resolved (a.low), 1 new (c.mid)."
 
 @Suite struct TrackerRegistryTests {
     @Test func registryIsSortedAndSchemesAreUnique() {
@@ -136,7 +149,8 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
         post.document.findings[0].title = String(repeating: "a long info title ", count: 5)
         let whole = post.body(limit: 1_000_000, markerLine: post.hiddenMarker, attached: true)
         #expect(whole.contains(post.report))
-        #expect(whole.hasSuffix("<!-- memhunt:run=0a1b2c3d-run codes=a.low,b.high post=\(post.nonce) -->"))
+        #expect(
+            whole.hasSuffix("<!-- memhunt:hunt=\(post.hunt) run=0a1b2c3d codes=a.low,b.high post=\(post.nonce) -->"))
         // A limit that folds one finding away: the info one goes, the critical one stays.
         let limit = try #require(
             stride(from: whole.count - 1, to: 0, by: -1).first {
@@ -150,7 +164,7 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
         #expect(folded.contains("The full report is attached."))
         #expect(folded.hasSuffix(post.hiddenMarker))
         #expect(post.isOwn(folded))
-        #expect(!post.isOwn(folded.replacingOccurrences(of: "0a1b2c3d-run", with: "0a1b2c3d-runX")))
+        #expect(!post.isOwn(folded.replacingOccurrences(of: post.hunt, with: String(post.hunt.reversed()))))
     }
 
     /// Each attach marks its post with a nonce of its own: it finds its post among the run's posts by other
@@ -180,26 +194,91 @@ func sampleDocument(runID: String = "0a1b2c3d-run", detail: String = "detail", t
         #expect(one.keepingMark(of: "no mark", in: mine) == mine)
     }
 
-    @Test func textileShowsTheTextReportPreformattedAndFoldsInTextile() throws {
-        var post = try Attacher.post(sampleDocument(), options: AttachOptions())
-        post.textReport =
-            "Verdict\n   a < b & c </PRE> stays inside\n" + String(repeating: "A report line.\n", count: 200)
-        post.document.findings[0].title = String(repeating: "a long info title ", count: 5)
+    /// Textile for Redmine: a heading, the findings in a table, each detail under a heading, the files
+    /// linked; Textile's markup characters in the findings' text are character references.
+    @Test func textileHasHeadingsATableAndEscapedText() throws {
+        var post = try Attacher.post(
+            sampleDocument(detail: "a | b *c* _d_ #1\\nh1. no heading"), options: AttachOptions())
+        post.changes = nextRunChanges
         let whole = post.body(limit: 1_000_000, markerLine: post.hiddenMarker, attached: true, markup: .textile)
-        #expect(whole.hasPrefix("*memhunt: "))
-        #expect(whole.contains("<pre>\nVerdict\n   a < b & c < /pre> stays inside\nA report line.\n"))
-        #expect(whole.contains("A report line.\n\n</pre>"))
-        #expect(!whole.contains("**"))
-        #expect(whole.hasSuffix(post.hiddenMarker))
+        #expect(
+            whole == """
+                h2. memhunt: The hunt in JustSend: 2 findings &#40;run 0a1b2c3d&#41;
+
+                Since run 0a1b2c3d: 1 finding resolved (a.low), 1 new (c.mid).
+
+                |_. Severity |_. Code |_. Finding |
+                | *critical* | @b.high@ | High one |
+                | info | @a.low@ | Low one |
+
+                h3. b.high: High one
+
+                a &#124; b &#42;c&#42; &#95;d&#95; &#35;1
+                &#104;1. no heading
+
+                h3. a.low: Low one
+
+                a &#124; b &#42;c&#42; &#95;d&#95; &#35;1
+                &#104;1. no heading
+
+                The full report is attached: attachment:memhunt-0a1b2c3d.md, attachment:memhunt-0a1b2c3d.html.
+
+                \(post.hiddenMarker)
+                """)
+        // Too long: the details go first (least severe first), then the table's rows.
+        let noDetails = post.body(
+            limit: whole.count - 1, markerLine: post.hiddenMarker, attached: true, markup: .textile)
+        #expect(noDetails.contains("h3. b.high") && !noDetails.contains("h3. a.low"))
+        post.document.findings[0].title = String(repeating: "a long info title ", count: 5)
+        let summary = PostSummary(post, attached: true)
         let limit = try #require(
-            stride(from: whole.count - 1, to: 0, by: -1).first {
-                post.body(limit: $0, markerLine: post.hiddenMarker, attached: true, markup: .textile)
-                    .contains("1 less severe")
+            stride(from: whole.count, to: 0, by: -1).first {
+                summary.text(PostSummary.textile, limit: $0, marker: post.hiddenMarker).contains("1 less severe")
             })
-        let folded = post.body(limit: limit, markerLine: post.hiddenMarker, attached: true, markup: .textile)
-        #expect(folded.contains("* *critical* @b.high@: "))
-        #expect(folded.contains("\n* … 1 less severe finding(s) folded."))
-        #expect(post.isOwn(folded))
+        let short = summary.text(PostSummary.textile, limit: limit, marker: post.hiddenMarker)
+        #expect(short.contains("| *critical* | @b.high@ | High one |\n\n… 1 less severe finding(s) folded."))
+        #expect(!short.contains("h3.") && short.hasSuffix(post.hiddenMarker))
+    }
+
+    /// The hunt is the playbook and the subject: every run of it has one marker; another app is another hunt.
+    @Test func theHuntIsThePlaybookAndTheSubjectNotTheRun() throws {
+        let first = try Attacher.post(sampleDocument(), options: AttachOptions())
+        let next = try Attacher.post(nextRun(), options: AttachOptions())
+        let other = try Attacher.post(sampleDocument(app: "Other"), options: AttachOptions())
+        #expect(first.hunt.count == 16 && first.hunt.allSatisfy(\.isHexDigit))
+        #expect(first.hunt == next.hunt && first.hunt != other.hunt)
+        #expect(next.isOwn(first.hiddenMarker) && !other.isOwn(first.hiddenMarker))
+        #expect(next.marker == "memhunt:hunt=\(first.hunt) run=1b2c3d4e codes=b.high,c.mid post=\(next.nonce)")
+        #expect(next.shortMarker == "memhunt:hunt=\(first.hunt) run=1b2c3d4e post=\(next.nonce)")
+        #expect(TrackerPost.counted(["b", "a", "b"]) == "a,b*2" && TrackerPost.counts("a,b*2") == ["a": 1, "b": 2])
+    }
+
+    /// What changed: the codes against the earlier post's marker (or its table's codes), by count; a post of
+    /// the same run keeps its line; a post without a run (written before hunts) has none.
+    @Test func whatChangedComparesTheCodesOfTheEarlierPost() throws {
+        let first = try Attacher.post(sampleDocument(), options: AttachOptions())
+        var next = try Attacher.post(nextRun(), options: AttachOptions())
+        next.compare(with: first.hiddenMarker)
+        #expect(next.changes == nextRunChanges)
+        let posted = next.body(limit: 100_000, markerLine: next.hiddenMarker, attached: true)
+        #expect(
+            posted.hasPrefix("**memhunt: The hunt in JustSend: 2 findings (run 1b2c3d4e)**\n\n\(nextRunChanges)\n\n"))
+        var again = try Attacher.post(nextRun(), options: AttachOptions())
+        again.compare(with: posted)
+        #expect(again.changes == nextRunChanges)
+        #expect(again.sameText(again.body(limit: 100_000, markerLine: again.hiddenMarker, attached: true), posted))
+        var same = try Attacher.post(sampleDocument(runID: "2c3d4e5f"), options: AttachOptions())
+        same.compare(with: first.hiddenMarker)
+        #expect(same.changes == "Since run 0a1b2c3d: 0 findings resolved, 0 new.")
+        var twice = try Attacher.post(
+            sampleDocument(runID: "3d4e5f6a", findings: [("a.low", "info", "x"), ("a.low", "info", "y")]),
+            options: AttachOptions())
+        twice.compare(
+            with: "memhunt:hunt=\(first.hunt) run=0a1b2c3d post=0123456789abcdef", codes: ["a.low", "b.high"])
+        #expect(twice.changes == "Since run 0a1b2c3d: 1 finding resolved (b.high), 1 new (a.low).")
+        var legacy = try Attacher.post(nextRun(), options: AttachOptions())
+        legacy.compare(with: "<!-- memhunt:run=0a1b2c3d-run codes=a.low post=0123456789abcdef -->")
+        #expect(legacy.changes == nil)
     }
 
     @Test func redmineReadsItsTextFormattingAndRefusesAnUnknownOne() throws {

@@ -11,7 +11,9 @@ struct AttachCommand: MemhuntCommand {
     static let dryRun = OptionSpec("dry-run", help: "Print each request (credentials masked) and send nothing.")
     static let noRedact = OptionSpec(
         "no-redact", help: "Send device and user identifiers as they are (by default they become placeholders).")
-    static let new = OptionSpec("new", help: "Post a new comment even if this run already has one.")
+    static let new = OptionSpec(
+        "new",
+        help: "Post a new comment even if this hunt (playbook and app) has one; by default a later run edits it.")
 
     static let spec = CommandSpec(
         "attach",

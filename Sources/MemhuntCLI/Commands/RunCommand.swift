@@ -35,6 +35,8 @@ struct RunCommand: ReportingCommand {
     static let attach = OptionSpec(
         "attach", valueName: "target",
         help: "Then attach the findings to a bug tracker, once and redacted (see memhunt attach --help).")
+    static let new = OptionSpec(
+        "new", help: "With --attach: post a new comment even if this hunt has one (by default the run edits it).")
 
     static let spec = CommandSpec(
         "run",
@@ -46,7 +48,7 @@ struct RunCommand: ReportingCommand {
         ],
         options: [
             playbook, app, Options.format(), Options.output, Options.failOn, baseline, header, maxArtifactSize,
-            maxManifestEntries, downloadTimeout, deadline, allowExec, attach, Options.color,
+            maxManifestEntries, downloadTimeout, deadline, allowExec, attach, new, Options.color,
         ]
     )
 
@@ -101,7 +103,7 @@ struct RunCommand: ReportingCommand {
         if let target = values.string(Self.attach) {
             // The report is written first; a tracker that fails makes the run exit 2 whatever the gate said.
             let attached = await AttachCommand.attach(
-                document, to: target, options: AttachOptions(), console: console)
+                document, to: target, options: AttachOptions(forceNew: values.flag(Self.new)), console: console)
             if attached != .success { return attached }
         }
         return Gate.announce(document.gate, console: console)
