@@ -83,11 +83,12 @@ import Testing
         let none = try #require(result.findings.first { $0.code == "crash-report.none" })
         #expect(
             none.title.hasPrefix(
-                "No crash report of JustSend was read: 2 files that may be a crash report could not be read (notes.txt")
+                "No crash report of JustSend was read: 4 files that may be a crash report could not be read "
+                    + "(metrickit-callstacktree.json: unrecognized content (a MetricKit call-stack tree")
         )
         #expect(none.severity == .notice)
         let texts = Verdict(result).sentences.map(\.text)
-        #expect(texts.contains { $0.hasPrefix("4 files given could not be read, so what they hold is not known: ") })
+        #expect(texts.contains { $0.hasPrefix("6 files given could not be read, so what they hold is not known: ") })
         #expect(!texts.contains { $0.contains("for lack of artifacts") || $0.contains("among the artifacts") })
         #expect(texts.contains { $0.hasPrefix("Nothing was read for step 3 (Resident size while suspended)") })
         // The empty file holds nothing: it is not counted as unknown content.
