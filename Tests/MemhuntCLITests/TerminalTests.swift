@@ -78,18 +78,14 @@ struct TerminalTests {
         progress.finish()
         progress.finish()
         #expect(writer.captured == "\r\u{1B}[K[1/8] a\r\u{1B}[K[4/8] d\r\u{1B}[K[6/8] a-lon\r\u{1B}[K")
-        let log = OutputWriter()
-        let verbose = Progress(log, mode: .log, width: 80)
-        verbose.update("[1/8] a …")
-        verbose.log("[1/8] a: finding")
-        verbose.finish()
-        #expect(log.captured == "[1/8] a: finding\n")
-        let off = OutputWriter()
-        let quiet = Progress(off, mode: .off, width: 80)
-        quiet.update("[1/8] a …")
-        quiet.log("[1/8] a: finding")
-        quiet.finish()
-        #expect(off.captured == "")
+        for (mode, expected) in [(Progress.Mode.log, "[1/8] a: finding\n"), (.off, "")] {
+            let writer = OutputWriter()
+            let progress = Progress(writer, mode: mode, width: 80)
+            progress.update("[1/8] a …")
+            progress.log("[1/8] a: finding")
+            progress.finish()
+            #expect(writer.captured == expected, "\(mode)")
+        }
     }
 
     @Test func styles() {

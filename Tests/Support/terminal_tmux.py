@@ -12,10 +12,11 @@ Prints each screen it saw after a line `=== NAME` for the Swift test to assert o
 Exits non-zero with the screen when something does not appear within 60 s.
 """
 import os
-import signal
 import subprocess
 import sys
 import time
+
+import tmux_server
 
 binary, root, work = sys.argv[1:4]
 socket = f"memhunt-term-{os.getpid()}"
@@ -23,20 +24,11 @@ MARK = "READY$ "
 
 
 def tmux(*args, capture=False):
-    return subprocess.run(
-        ["tmux", "-L", socket, *args], check=False, text=True,
-        stdout=subprocess.PIPE if capture else subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    ).stdout
+    return tmux_server.tmux(socket, *args, capture=capture)
 
 
 def stop():
-    """Ends the pane's processes, then the server (see triage_tmux.py)."""
-    for pid in (tmux("list-panes", "-a", "-F", "#{pane_pid}", capture=True) or "").split():
-        try:
-            os.killpg(int(pid), signal.SIGKILL)
-        except (ValueError, ProcessLookupError, PermissionError):
-            pass
-    tmux("kill-server")
+    tmux_server.stop(socket)
 
 
 def screen(joined=True):
