@@ -105,4 +105,30 @@ import Testing
         #expect(fish.contains("-l format -x -a 'github html json junit markdown sarif text'"))
         #expect(fish.contains("-n '__fish_seen_subcommand_from completions' -a 'bash fish zsh'\n"))
     }
+
+    /// fish's own completion engine (`complete -C`) over the generated script, in a folder holding `checks/`.
+    @Test(.enabled(if: Tool.which("fish") != nil, "fish is not installed"))
+    func fishCompletesAsThePersonExpects() async throws {
+        let fish = try #require(Tool.which("fish"))
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path + "/checks", withIntermediateDirectories: false)
+        try dir.write("memhunt.fish", ShellCompletions.fish(MemhuntCommands.root))
+        func complete(_ line: String) async throws -> [String] {
+            let run = try await Tool.run(
+                fish, ["-c", "cd '\(dir.path)'; source memhunt.fish; complete -C '\(line)'"])
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        }
+        #expect(try await complete("memhunt chec") == ["checks"])
+        #expect(
+            try await complete("memhunt run --format ") == [
+                "github", "html", "json", "junit", "markdown", "sarif", "text",
+            ])
+        #expect(try await complete("memhunt run --app ") == [])
+        #expect(try await complete("memhunt completions ") == ["bash", "fish", "zsh"])
+        #expect(try await complete("memhunt run --fail-on ") == ["critical", "info", "notice", "warning"])
+        let playbooks = try await complete("memhunt run --playbook ")
+        #expect(playbooks.contains("memory-hunt") && playbooks.contains("checks/"))
+    }
 }
