@@ -216,6 +216,16 @@ struct ReferenceChangeLogScanner: Sendable {
         } else if json, "{}[]\"".utf8.contains(line[first]) {
             jsonLine(line, first: first)
         } else {
+            // A change line cut by an elision counts with its whole items (issue 28): cut at the last `", "`.
+            let text = Array(line)
+            let ellipsis =
+                text.count > 3 && (text.suffix(3) == [0xE2, 0x80, 0xA6] || text.suffix(3) == Array("...".utf8))
+            if ellipsis, let comma = (1..<(text.count - 3)).last(where: { text[$0] == 44 && text[$0 + 1] == 32 }) {
+                let whole = Array(text[0..<comma]) + Array(" changed.".utf8)
+                let before = evaluations
+                whole.withUnsafeBufferPointer { handle($0, timestamp: timestamp, json: false, process: process) }
+                if evaluations > before { return }
+            }
             separated = true
         }
     }
@@ -276,14 +286,8 @@ struct ReferenceChangeLogScanner: Sendable {
         if let space = nameBytes.lastIndex(of: 32), Self.matches(key, at: space + 1, "body"), space + 5 == colon {
             nameBytes = key[0..<space]
         }
-        let name = String(decoding: nameBytes, as: UTF8.self)
-        guard let head = name.unicodeScalars.first, head == "_" || (head.isASCII && head.properties.isAlphabetic),
-            name.unicodeScalars.allSatisfy({
-                $0.isASCII
-                    && ($0.properties.isAlphabetic || $0.properties.numericType != nil
-                        || "_.<>()[], ?".unicodeScalars.contains($0))
-            })
-        else { return nil }
+        // Names as the scanner takes them since issue 28 (mangled, `‹…›`): one rule, `ViewTypeName`.
+        guard let name = ViewTypeName.normalized(nameBytes) else { return nil }
         var itemTexts: [String] = []
         if !isUnchanged {
             let text = String(decoding: key[(colon + 2)..<(key.count - 9)], as: UTF8.self)

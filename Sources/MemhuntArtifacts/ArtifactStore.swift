@@ -26,6 +26,10 @@ public struct ArtifactStore: Sendable {
     /// each download's own time limit. Downloads still running when it passes are cancelled, and each of them
     /// and of those not started is an artifact error "not fetched: deadline of N s passed".
     public var downloadDeadline: TimeInterval?
+    /// Why this store makes no request at all (`MEMHUNT_NO_NETWORK`; `memhunt mcp` without `--allow-network`),
+    /// or nil. Each URL, and each entry of a manifest that is one, is then an artifact error saying so, and a
+    /// remote playbook is not fetched.
+    public var networkRefusal: String?
 
     public static let defaultMaxManifestEntries = 1000
 
@@ -212,7 +216,7 @@ public struct ArtifactStore: Sendable {
     /// Downloads into the run's cache, created (0700) on first use; a run without URLs creates nothing.
     private func download(_ requests: [DownloadRequest], deadline: Date?) async -> [DownloadResult] {
         guard !requests.isEmpty else { return [] }
-        if let why = cache.create() {
+        if let why = networkRefusal ?? cache.create() {
             return requests.map {
                 let shown = Redact.url($0.url)
                 return DownloadResult(requestedURL: shown, finalURL: shown, error: "\(shown): \(why)", attempts: 0)
@@ -332,6 +336,7 @@ public struct ArtifactStore: Sendable {
         guard let url = URL(string: operand), HTTPOrigin(url) != nil else {
             throw FetchError("not a valid URL: \(Redact.invalidURL(operand))")
         }
+        if let networkRefusal { throw FetchError("\(Redact.url(url)): \(networkRefusal)") }
         let response: HTTPResponse
         do {
             response = try await client.send(HTTPRequest(url: url))

@@ -427,8 +427,44 @@ public enum ArtifactReader {
     private static func unrecognized(_ bytes: [UInt8]) -> ReadOutcome {
         let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         let json = start < bytes.count && "{[\"".utf8.contains(bytes[start])
+        if let shape = knownFragment(bytes[...], json: json) {
+            return unrecognized(FormatError("unrecognized content (\(shape), \(bytes.count) bytes)"))
+        }
         return unrecognized(
             FormatError("unrecognized content (\(json ? "JSON" : "text") of no known kind, \(bytes.count) bytes)"))
+    }
+
+    /// What a file of no readable kind is, when it is a known fragment that memhunt does not read: said
+    /// instead of "no known kind", so the person knows what the file lacks.
+    static func knownFragment(_ bytes: ArraySlice<UInt8>, json: Bool) -> String? {
+        if json {
+            if ReproText.containsBytes(bytes, "\"callStackRootFrames\""),
+                ReproText.containsBytes(bytes, "\"callStacks\"")
+            {
+                return "a MetricKit call-stack tree (MXCallStackTree JSON): frames of binaries, not read"
+            }
+            return nil
+        }
+        // `Thread 0 Crashed:` or `Thread 0:` then frame lines `0   AttributeGraph   0x… symbol + 112`: one
+        // thread's backtrace, cut out of a crash or hang report.
+        guard ReproText.containsBytes(bytes, "Thread "), !ReproText.containsBytes(bytes, "Exception Type:") else {
+            return nil
+        }
+        var sawThread = false
+        var frames = 0
+        for line in ReproText.lines(Array(bytes.prefix(65_536))) {
+            let words = ReproText.tokens(ReproText.trimmed(line))
+            if words.count >= 2, words[0] == "Thread", words[1].last == ":" || words.count >= 3,
+                Int(words[1].filter { $0 != ":" }) != nil, words.last?.last == ":"
+            {
+                sawThread = true
+            } else if sawThread, words.count >= 4, Int(words[0]) != nil, words[2].hasPrefix("0x") {
+                frames += 1
+            }
+        }
+        guard sawThread, frames > 0 else { return nil }
+        return "a thread backtrace of \(frames) \(frames == 1 ? "frame" : "frames") without a crash report's header: "
+            + "no process, exception or termination in it"
     }
 
     /// No NUL bytes and valid UTF-8 (a sniffer: overlong forms are not checked); a sequence cut by the end

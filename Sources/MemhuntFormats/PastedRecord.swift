@@ -126,16 +126,33 @@ public enum PastedRecord {
         var body: [UInt8]
         var elided: (line: Int, marker: String)?
         var cutElement: String?
+        var afterElision: String?
         if let end = scan.end {
             body = Array(text[bodyStart..<end])
             used += Array(cursor...lines.index(ofOffset: max(bodyStart, end - 1)))
         } else if let elision = scan.elision {
-            let (closed, dropped) = scan.closedPrefix(text, from: bodyStart)
+            let line = lines.index(ofOffset: elision.offset)
+            // Whole process records after the elision (a JetsamEvent shortened to `...` around the one process
+            // that matters) are read too, into the array the elision cut.
+            let after = processRecords(lines, text, after: line)
+            let (closed, dropped) = scan.closedPrefix(
+                text, from: bodyStart, appending: after.map { text[$0.start..<$0.end] })
             body = closed
             cutElement = dropped
-            let line = lines.index(ofOffset: elision.offset)
             elided = (line, elision.marker)
             used += Array(cursor..<line)
+            if !after.isEmpty {
+                let recordLines = after.map { lines.index(ofOffset: $0.start)...lines.index(ofOffset: $0.end - 1) }
+                let read = Set(recordLines.flatMap { Array($0) })
+                used += read.sorted()
+                let unread = (line..<lines.count).filter { !read.contains($0) }.map(lines.number)
+                afterElision =
+                    "elided at line \(lines.number(line)) (\(elision.marker)): read up to it and "
+                    + (after.count == 1 ? "the whole process record" : "the \(after.count) whole process records")
+                    + " after it (\(after.count == 1 && recordLines[0].count == 1 ? "line" : "lines") "
+                    + recordLines.map { lines.range($0.lowerBound, $0.upperBound) }.joined(separator: ", ")
+                    + "), \(unread.count == 1 ? "line" : "lines") \(ranges(unread)) not"
+            }
         } else {
             // Cut without a marker: a truncated record, read as it is (the reader names where it ends).
             body = Array(text[bodyStart...])
@@ -158,9 +175,10 @@ public enum PastedRecord {
         }
         if let elided {
             notes.append(
-                "elided at line \(lines.number(elided.line)) (\(elided.marker)): read up to it, "
+                (afterElision
+                    ?? "elided at line \(lines.number(elided.line)) (\(elided.marker)): read up to it, "
                     + "\(lines.count - elided.line == 1 ? "line" : "lines") "
-                    + "\(lines.range(elided.line, lines.count - 1)) not"
+                    + "\(lines.range(elided.line, lines.count - 1)) not")
                     + (cutElement.map { "; \($0) was cut by the elision and left out" } ?? ""))
         }
         let bytes = (header.map { $0 + [0x0A] } ?? []) + body
@@ -203,6 +221,32 @@ public enum PastedRecord {
         var recovered = finish(lines, .processes(records), notes: notes, used: used, elided: nil, map: [])
         recovered?.recovery.state = .partial
         return recovered
+    }
+
+    /// The whole process records (`{"pid":…,"rpages":…}` objects, each starting a line) after line `elision`,
+    /// at most 10,000; an object that is cut, or holds an elision itself, is not one.
+    private static func processRecords(_ lines: Cleaned, _ text: [UInt8], after elision: Int) -> [(
+        start: Int, end: Int
+    )] {
+        var found: [(start: Int, end: Int)] = []
+        var index = elision + 1
+        while index < lines.count, found.count < 10_000 {
+            guard lines.trimmed(index).first == UInt8(ascii: "{") else {
+                index += 1
+                continue
+            }
+            let start = JSON.skipWhitespace(text, from: lines.offset(of: index))
+            let scan = Scan(text, from: start)
+            guard let end = scan.end, scan.elision == nil else {
+                index += 1
+                continue
+            }
+            if let value = try? JSON.parse(Array(text[start..<end])), value.members != nil, isProcessRecord(value) {
+                found.append((start, end))
+            }
+            index = lines.index(ofOffset: end - 1) + 1
+        }
+        return found
     }
 
     static func isProcessRecord(_ value: JSONValue) -> Bool {
@@ -626,7 +670,12 @@ struct Scan {
     /// The value up to the elision, closed: an array element open at the cut (a process record, a thread) is
     /// left out whole, a dangling key or comma dropped, the containers still open closed. Returns what was left
     /// out (`processes[3]`), if anything.
-    func closedPrefix(_ text: [UInt8], from start: Int) -> (bytes: [UInt8], dropped: String?) {
+    /// The text from `start` up to the elision, closed: the element the elision cut is left out, then `appended`
+    /// (whole elements found after the elision) is added to the array that held it, then every open container
+    /// is closed.
+    func closedPrefix(_ text: [UInt8], from start: Int, appending appended: [ArraySlice<UInt8>] = []) -> (
+        bytes: [UInt8], dropped: String?
+    ) {
         guard let elision else { return ([], nil) }
         var stack = open
         var cut = elision.offset
@@ -652,6 +701,12 @@ struct Scan {
                 break
             }
             trim()
+        }
+        if !appended.isEmpty, stack.last?.byte == UInt8(ascii: "[") {
+            for element in appended {
+                if bytes.last != UInt8(ascii: "[") { bytes.append(UInt8(ascii: ",")) }
+                bytes += element
+            }
         }
         for container in stack.reversed() {
             bytes.append(container.byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))

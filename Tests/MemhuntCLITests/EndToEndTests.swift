@@ -79,13 +79,13 @@ func memhunt(_ arguments: [String], environment: [String: String] = [:]) async -
         #expect(run.status == 2)
         #expect(
             run.stderr.contains(
-                "memhunt: exit 2: Fixtures/bad: none of its 5 files could be used (4 could not be read)"))
+                "memhunt: exit 2: Fixtures/bad: none of its 7 files could be used (4 could not be read)"))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect((document["facts"] as? [String: Any])?["jetsam.app.peakMB"] as? Double == 725)
         let artifacts = try #require(document["artifacts"] as? [[String: Any]])
         let bad = artifacts.filter { $0["status"] as? String != "ok" }
-        #expect(artifacts.count == 13)
-        #expect(bad.count == 5)
+        #expect(artifacts.count == 15)
+        #expect(bad.count == 7)
         for artifact in bad {
             #expect((artifact["source"] as? String)?.hasPrefix("Fixtures/bad/") == true)
             #expect((artifact["diagnostics"] as? [String])?.first?.isEmpty == false)
@@ -163,7 +163,10 @@ func memhunt(_ arguments: [String], environment: [String: String] = [:]) async -
         #expect(run.stdout.contains("\"jetsam-rank.incomplete\""))
         #expect(!run.stdout.contains("\"jetsam.app.rank\""))
         #expect(!run.stdout.contains("\"jetsam.processes\""))
-        #expect(run.stdout.contains("elided: elided at line 51 (...): read up to it, lines 51–71 not"))
+        #expect(
+            run.stdout.contains(
+                "elided: elided at line 51 (...): read up to it and the 2 whole process records after it (lines "
+                    + "52–60, 61–69), lines 51, 70–71 not"))
     }
 
     @Test func inspectShowsKindAndFacts() async {

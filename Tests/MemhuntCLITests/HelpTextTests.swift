@@ -27,6 +27,8 @@ struct HelpTextTests {
                   diff                    Compare two saved runs: facts with deltas, findings
                                           resolved, new and unchanged, a verdict.
                   inspect                 Show the kind and facts of single artifacts.
+                  mcp                     Serve the hunt as Model Context Protocol tools for
+                                          coding agents, on stdin and stdout.
                   playbooks               List the built-in playbooks, or print one's YAML
                                           (playbooks show ID) to copy and tune.
                   postmortem              Draft a Markdown postmortem from saved runs: the

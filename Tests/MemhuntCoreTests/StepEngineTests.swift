@@ -138,4 +138,20 @@ import Testing
         #expect(accented.matches("éCLAIR") && accented.matches("com.example.ÉCLAIR") && !accented.matches("Eclair"))
         #expect(Subject(app: "[Z]", origin: .given).matches("[z]") && !Subject(app: "@", origin: .given).matches("`"))
     }
+
+    /// A process named `a.out` is a name, not a bundle id: never cut to `out`, and `out` is not it.
+    @Test func aProcessNamedAOutKeepsItsName() {
+        let log = Artifact(
+            source: "console.log", kind: .changeLog, status: .ok,
+            content: .repro(.changeLog(ChangeLogSummary(evaluations: 3, processes: ["a.out": 3]))))
+        #expect(StepEngine.resolveSubject(app: nil, artifacts: [log]).app == "a.out")
+        #expect(Subject(app: "a.out", origin: .given).matches("a.out"))
+        #expect(!Subject(app: "a.out", origin: .given).matches("out"))
+        #expect(!Subject(app: "out", origin: .given).matches("a.out"))
+        #expect(Subject.shortName("a.out") == "a.out")
+        #expect(Subject.shortName("com.example.JustSend") == "JustSend")
+        #expect(Subject(app: "JustSend", origin: .given).matches("com.example.JustSend"))
+        #expect(Subject(app: "Telegram", origin: .given).matches("org.Telegram"))
+        #expect(!Subject(app: "js", origin: .given).matches("node.js"))
+    }
 }

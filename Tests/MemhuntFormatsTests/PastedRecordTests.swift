@@ -109,12 +109,19 @@ import Testing
         #expect(event.recovery?.isComplete == false)
     }
 
-    @Test func elidedBetweenProcessesIsReadUpToTheElision() throws {
+    /// Read up to the elision, and the whole process records after it: still elided (what the `...` cut is
+    /// unknown), so never ranked.
+    @Test func elidedBetweenProcessesIsReadUpToTheElisionAndAfterIt() throws {
         let event = try jetsam("jetsam-elided.ips")
-        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "Courier"])
+        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "Courier", "MobileMail", "Weather"])
+        #expect(event.processes.map(\.lifetimeMax) == [20_000, 15_000, 46_400, 9_000, 4_500])
         #expect(event.pageSize == 16_384)
         #expect(event.recovery?.state == .elided)
-        #expect(event.recovery?.notes == ["elided at line 51 (...): read up to it, lines 51–71 not"])
+        #expect(
+            event.recovery?.notes == [
+                "elided at line 51 (...): read up to it and the 2 whole process records after it (lines 52–60, "
+                    + "61–69), lines 51, 70–71 not"
+            ])
     }
 
     @Test func truncatedInsideAProcessWithoutHeader() throws {

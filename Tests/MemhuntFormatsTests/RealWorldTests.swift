@@ -25,7 +25,7 @@ struct RealWorldTests {
         "jetsam/jetsam_vm-pageshortage.crash": .jetsam,
         "jetsam/jetsam_vnode-limit.crash": .jetsam,
         "jetsam/jetsam_highwater.crash": .jetsam,
-        "jetsam/jetsam_vm-thrashing.crash": .jetsamElided(processes: 0),
+        "jetsam/jetsam_vm-thrashing.crash": .jetsamElided(processes: 1),
         "jetsam/jetsam_per-process-limit.crash": .recognized(.analyticsLog),
         "crash-ips/web4app.app.ips": .crash(.system),
         "crash-ips/App-watchdog-0x8BADF00D-iOS26.6.2-EXCERPT.ips": .crash(.watchdog),

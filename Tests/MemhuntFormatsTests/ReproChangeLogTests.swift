@@ -15,6 +15,26 @@ import Testing
         return scanner.finish()
     }
 
+    /// Names and lines seen in real logs (issue 28, item 5): mangled names of plain nominal types are demangled
+    /// to what SwiftUI writes (`ContentView`, `ContentView.Row`) and counted with it; a mangled name with a word
+    /// substitution is kept as written; `‹…›` generic arguments and a Previews registry name are names; a line
+    /// cut by `…` counts with its whole items.
+    @Test func realWorldNameAndLineVariants() throws {
+        let log = try summary("changelog-variants.log")
+        #expect(log.evaluations == 10)
+        #expect(
+            log.views == [
+                "ContentView": 3, "ContentView.Row": 1, "$s7Courier0A4ViewV": 1,
+                "_ContentView_Previews.PreviewRegistry_f3a1c2": 1, "ListView<‹…›>": 2, "MessageRow": 2,
+            ])
+        #expect(log.itemCounts["MessageRow"] == ["@self": 1, "@identity": 1, "_message": 1])
+        #expect(log.itemCounts["ListView<‹…›>"] == ["@self": 1, "\\Inbox.messages": 1])
+        #expect(log.processes == ["Courier": 10])
+        #expect(log.lastTimestamp == "2026-11-30 10:00:00.144")
+        #expect(scan("View: waiting, please wait...\n").evaluations == 0)
+        #expect(scan("MessageRow: _mess…\n").evaluations == 0)
+    }
+
     @Test func drawerGestureBeforeAndAfter() throws {
         let before = try summary("drawer-before.log")
         #expect(before.views == ["RootView": 11, "StreamScreen": 11])

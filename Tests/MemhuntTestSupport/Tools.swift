@@ -12,6 +12,25 @@ public enum Tool {
         return nil
     }
 
+    /// Whether `python3` can import `module` (a PyPI package `scripts/setup --tests` installs): tests that need
+    /// one are enabled on it, and skipped by name without it.
+    public static func pythonHas(_ module: String) -> Bool {
+        guard let python = which("python3") else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import " + module]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return false
+        }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
     /// Runs `executable` with `arguments` from the repository root; stdout and stderr captured.
     ///
     /// The waiting happens on dedicated threads, never on the cooperative pool: with two cores, a test

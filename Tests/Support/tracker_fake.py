@@ -49,6 +49,16 @@ Jira (under /rest/api/2 and /rest/api/3, Basic auth with the token as the API to
   comments leaves out those of the last second).
 Comments carry "created_at" (GitHub, GitLab) or "created" (Jira), as the real APIs do.
 
+With --jira-openapi DESCRIPTION (openapi-core installed), each /rest/api/3 request and its answer are checked
+against Atlassian's OpenAPI description (jira_contract.py): a request it refuses is answered 400 in Jira's error
+shape, and every problem, of a request or of an answer, is listed in /__state's "contract".
+
+Requests the real APIs refuse are refused here too, with their documented shapes (../shared/research/trackers.md):
+GitHub: a body that is not JSON (400 "Problems parsing JSON"), not an object (400 "Body should be a JSON object"),
+a comment or issue without "body"/"title" (422 missing_field), issue number 404 (404 Not Found); GitLab: a note
+body over 1,000,000 characters (400 {"message": {"note": [...]}}), issue 404 (404 {"message": "404 Issue Not
+Found"}), a body that is not JSON (400 {"error": "body is invalid"}).
+
 POST /hook records the request's headers and body (GET /__hooks lists them) and answers 204.
 GET /__state answers {"comments": {"O/R#N": [bodies]}, "issues": {"O/R": [{number, title, body, labels}]},
 "requests": ["METHOD PATH", ...]}.
@@ -72,6 +82,9 @@ NOTES = {}  # GitLab: "P#N" -> list of {id, body, system}
 UPLOADS = []
 JIRA = {}  # KEY -> {"comments": [{id, body, created}], "attachments": [names], "files": [{id, filename}]}
 FAULTS_USED = set()
+CONTRACT = None  # jira_contract.Contract with --jira-openapi
+CONTRACT_LOG = {"checked": [], "unchecked": [], "violations": []}
+CONTRACT_LOCK = threading.Lock()  # its own: answers are given while LOCK is held
 NEXT_ID = [1000]
 DOCS = "https://docs.github.com/rest"
 LAG = 1.0  # seconds a "race" list lags behind
@@ -98,6 +111,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def answer(self, status, payload=None, headers=None):
         body = b"" if payload is None else json.dumps(payload).encode()
+        check = getattr(self, "contract_answer", None)
+        if check is not None:
+            self.contract_answer = None
+            given = dict(headers or {})
+            if payload is not None:
+                given["Content-Type"] = "application/json; charset=utf-8"
+            check(status, given, body)
         # One request per connection (see drop_proxy.py): libcurl silently re-sends on a reused connection.
         self.close_connection = True
         self.send_response(status)
@@ -138,6 +158,7 @@ class Handler(BaseHTTPRequestHandler):
                     "notes": {k: [n["body"] for n in v if not n["system"]] for k, v in NOTES.items()},
                     "uploads": UPLOADS,
                     "jira": JIRA,
+                    "contract": json.loads(json.dumps(CONTRACT_LOG)),
                 }
             return self.answer(200, state)
         if url.path == "/__hooks":
@@ -148,6 +169,11 @@ class Handler(BaseHTTPRequestHandler):
                 HOOKS.append({"headers": dict(self.headers.items()), "body": raw.decode("utf-8", "replace")})
             return self.answer(204)
         if url.path.startswith("/rest/api/"):
+            if CONTRACT is not None and url.path.startswith("/rest/api/3/"):
+                problems = self.contract_request(url, raw)
+                if problems:
+                    self.contract_answer = None  # the refusal is the contract's, not an answer of Jira's to check
+                    return self.answer(400, {"errorMessages": problems, "errors": {}})
             return self.jira(url, query, raw)
         if url.path.startswith("/api/v4/"):
             return self.gitlab(url, query, raw)
@@ -178,7 +204,22 @@ class Handler(BaseHTTPRequestHandler):
         if first and name == "secondary":
             return self.answer(403, {"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", "documentation_url": DOCS},
                                {"retry-after": "1"})
-        payload = json.loads(raw) if raw else {}
+        if mutating:
+            try:
+                payload = json.loads(raw) if raw else None
+            except ValueError:
+                return self.answer(400, {"message": "Problems parsing JSON", "documentation_url": DOCS})
+            if not isinstance(payload, dict):
+                return self.answer(400, {"message": "Body should be a JSON object", "documentation_url": DOCS})
+            # A comment needs its body, a new issue its title (an edit may leave either out).
+            need = "body" if parts[-1] == "comments" else "title" if parts[-1] == "issues" else None
+            if need and not isinstance(payload.get(need), str):
+                resource = "IssueComment" if need == "body" else "Issue"
+                return self.answer(422, {"message": "Validation Failed", "errors": [{"resource": resource, "code": "missing_field", "field": need}], "documentation_url": DOCS})
+        else:
+            payload = {}
+        if len(parts) >= 5 and parts[3] == "issues" and parts[4] == "404":
+            return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
         limit = 200 if name == "strict" else 65536
         if mutating and len(payload.get("body", "")) > limit:
             return self.answer(422, {"message": "Validation Failed", "errors": [{"resource": "IssueComment", "code": "custom", "field": "body", "message": f"body is too long (maximum is {limit} characters)"}], "documentation_url": DOCS})
@@ -246,6 +287,25 @@ class Handler(BaseHTTPRequestHandler):
                         i["body"] = payload.get("body", i["body"])
                         return self.answer(200, i)
         return self.answer(404, {"message": "Not Found", "documentation_url": DOCS})
+
+    def contract_request(self, url, raw):
+        """The request's problems against the description; its answer is checked when it is given."""
+        shown = f"{self.command} {url.path}"
+        name, problems = CONTRACT.check_request(self.command, url.path, url.query, self.headers, raw)
+        with CONTRACT_LOCK:
+            CONTRACT_LOG["checked" if name else "unchecked"].append(name or shown)
+            CONTRACT_LOG["violations"] += [f"request {shown}: {p}" for p in problems]
+        if name is None:
+            return []
+        method, path, query, headers = self.command, url.path, url.query, dict(self.headers.items())
+
+        def answered(status, answer_headers, body):
+            found = CONTRACT.check_response(method, path, query, headers, raw, status, answer_headers, body)
+            with CONTRACT_LOCK:
+                CONTRACT_LOG["violations"] += [f"answer {status} to {shown}: {p}" for p in found]
+
+        self.contract_answer = answered
+        return problems
 
     def jira(self, url, query, raw):
         import base64
@@ -362,6 +422,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(201, {"id": NEXT_ID[0], "alt": name, "url": f"/uploads/{secret}/{name}", "markdown": f"[{name}](/uploads/{secret}/{name})"})
         if len(parts) >= 3 and parts[0] == "issues" and parts[2] == "notes":
             key = f"{project}#{parts[1]}"
+            if parts[1] == "404":
+                return self.answer(404, {"message": "404 Issue Not Found"})
             with LOCK:
                 notes = NOTES.setdefault(key, [{"id": 1, "body": "changed the description", "system": True}])
             if self.command == "GET" and len(parts) == 3:
@@ -379,9 +441,14 @@ class Handler(BaseHTTPRequestHandler):
                             NOTES[key].remove(note)
                             return self.answer(204)
                 return self.answer(404, {"message": "404 Note Not Found"})
-            payload = json.loads(raw) if raw else {}
-            if not payload.get("body"):
+            try:
+                payload = json.loads(raw) if raw else {}
+            except ValueError:
+                return self.answer(400, {"error": "body is invalid"})
+            if not isinstance(payload, dict) or not payload.get("body"):
                 return self.answer(400, {"message": "400 (Bad request) \"body\" not given"})
+            if len(payload["body"]) > 1_000_000:
+                return self.answer(400, {"message": {"note": ["is too long (maximum is 1000000 characters)"]}})
             if self.command == "POST" and len(parts) == 3:
                 with LOCK:
                     NEXT_ID[0] += 1
@@ -406,7 +473,16 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--token", required=True)
+    parser.add_argument("--jira-openapi", help="check Jira v3 requests and answers against this OpenAPI description")
     args = parser.parse_args()
+    if args.jira_openapi:
+        global CONTRACT
+        import warnings
+
+        from jira_contract import Contract
+
+        warnings.filterwarnings("ignore", "Unsupported scheme type")  # OAuth2 beside basic auth: not checked
+        CONTRACT = Contract(args.jira_openapi)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.token = args.token
     print(server.server_address[1], flush=True)

@@ -47,7 +47,15 @@ struct ArtifactCollector {
         }
         store.onLocalRead = Self.localProgress(console)
         store.downloadDeadline = try Self.deadline(command)
+        store.networkRefusal = Self.networkRefusal(console.environment)
         self.console = console
+    }
+
+    /// `MEMHUNT_NO_NETWORK=1` (set by `memhunt mcp` for its runs unless `--allow-network`): no downloads at all.
+    static func networkRefusal(_ environment: [String: String]) -> String? {
+        environment["MEMHUNT_NO_NETWORK"] == "1"
+            ? "not fetched: network access is off (MEMHUNT_NO_NETWORK=1; memhunt mcp allows it with --allow-network)"
+            : nil
     }
 
     /// `--deadline`, when the command has it: seconds for the whole download phase.
@@ -84,6 +92,7 @@ struct ArtifactCollector {
         store = ArtifactStore(http: try Self.configuration(console.environment))
         store.onLocalRead = Self.localProgress(console)
         store.downloadDeadline = try command.flatMap(Self.deadline)
+        store.networkRefusal = Self.networkRefusal(console.environment)
         self.console = console
     }
 

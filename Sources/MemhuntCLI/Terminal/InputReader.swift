@@ -33,21 +33,26 @@ public final class InputReader: @unchecked Sendable {
     /// Whether the reader is a terminal (a person typing, not a pipe).
     public var isTTY: Bool { fileDescriptor.map(TerminalCapabilities.isTTY) ?? false }
 
-    /// One line without its end (`\n`, `\r\n`), or nil at end of input. Lines longer than 64 KiB are cut.
-    public func readLine() -> String? {
+    /// One line without its end (`\n`, `\r\n`), or nil at end of input. Lines longer than `maxLength` bytes
+    /// (64 KiB unless told) are cut.
+    public func readLine(maxLength: Int = 1 << 16) -> String? {
         lock.withLock {
+            // Where the search for the line's end goes on: each byte is looked at once (a 16 MB message came in
+            // 4,096 chunks).
+            var searched = 0
             while true {
-                if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                if let newline = pending[searched...].firstIndex(of: UInt8(ascii: "\n")) {
                     var line = Array(pending[..<newline])
                     pending.removeSubrange(...newline)
                     if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                    return String(decoding: line.prefix(1 << 16), as: UTF8.self)
+                    return String(decoding: line.prefix(maxLength), as: UTF8.self)
                 }
                 if ended {
                     guard !pending.isEmpty else { return nil }
                     defer { pending = [] }
-                    return String(decoding: pending.prefix(1 << 16), as: UTF8.self)
+                    return String(decoding: pending.prefix(maxLength), as: UTF8.self)
                 }
+                searched = pending.count
                 guard let fileDescriptor else {
                     pending += bytes
                     bytes = []

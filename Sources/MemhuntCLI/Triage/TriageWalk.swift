@@ -318,7 +318,6 @@ struct TriageWalk {
         }
         while true {
             let candidates = candidates(for: index)
-            let given = session.candidates(forStep: index)
             for (n, candidate) in candidates.enumerated() {
                 io.say(
                     "  \(n + 1)) \(TerminalText.escaped(candidate.source))  [\(candidate.kind?.rawValue ?? "?")"
@@ -326,92 +325,128 @@ struct TriageWalk {
                         + (candidate.status == .ok
                             ? "" : candidate.status == .error ? ", unreadable" : ", unrecognized") + "]")
             }
-            // Every candidate `run` would read for the step, with what was given; then running or skipping.
-            let proposal: String
-            if !candidates.isEmpty {
-                let names = candidates.map { Self.name($0.source) }.joined(separator: ", ")
-                proposal =
-                    (candidates.count == 1 ? "use 1" : "use all, 1-\(candidates.count)") + " (\(names))"
-                    + (given.isEmpty ? "" : " with what was given")
-            } else if !given.isEmpty {
-                proposal =
-                    "run with what was given (" + given.map { Self.name($0.source) }.joined(separator: ", ") + ")"
-            } else if step.reads.isEmpty || runsWithoutArtifacts(step) {
-                proposal = "run the step"
-            } else {
-                proposal = "skip (no candidate)"
-            }
+            let proposal = proposal(for: index, candidates: candidates)
             guard
                 let answer = io.ask(
                     "Enter = \(proposal) · numbers (1 3, 1-3, a; -2 drops 2) · path or URL · s skip · ? guidance"
                         + " · b back · q quit >")?
                     .trimmingCharacters(in: .whitespaces)
             else { return .ended }
-            switch answer {
-            case "":
-                if !candidates.isEmpty {
-                    session.add(candidates)
-                    return await runStep(index, io: io)
-                }
-                if proposal.hasPrefix("skip") { return skip(index, io: io) }
-                return await runStep(index, io: io)
-            case "s", "S": return skip(index, io: io)
-            case "?":
-                if let collect = step.collect { io.say("  Collect: " + collect) }
-                if let empty = step.empty { io.say("  If empty: " + empty) }
-                if step.collect == nil && step.empty == nil { io.say("  This step has no guidance.") }
-            case "b", "B":
-                guard index > 0 else {
-                    io.say("  This is the first step.")
-                    continue
-                }
-                session.back()
+            switch await respond(answer, step: index, candidates: candidates, proposal: proposal) {
+            case .ran:
+                show(step: index, io: io)
                 return .next
-            case "q", "Q": return .quit
-            default:
-                if let picked = Self.selection(answer, count: candidates.count) {
-                    switch picked {
-                    case .failure(let problem):
-                        io.say("  \(problem)")
-                        continue
-                    case .success(let numbers):
-                        session.add(numbers.map { candidates[$0 - 1] })
-                        return await runStep(index, io: io)
-                    }
-                }
-                let added = await collector.collect([answer])
-                guard !added.isEmpty else {
-                    io.say("  Nothing found at \(answer). Try again.")
-                    continue
-                }
-                if let problem = added.first(where: { $0.status != .ok }) {
-                    io.say(
-                        "  \(TerminalText.escaped(problem.source)): \(TerminalText.escaped(problem.error ?? problem.status.rawValue)). Try again."
-                    )
-                    continue
-                }
-                let fitting = added.filter { $0.kind.map(step.reads.contains) ?? false }
-                guard !fitting.isEmpty else {
-                    let kinds = Set(added.compactMap { $0.kind?.rawValue }).sorted().joined(separator: ", ")
-                    io.say(
-                        "  \(answer) is \(kinds.isEmpty ? "of no kind memhunt knows" : kinds); this step reads "
-                            + step.reads.map(\.rawValue).joined(separator: ", ") + ". Try again.")
-                    pool += added.filter { a in !pool.contains { $0.source == a.source } }
-                    named.formUnion(added.map(\.source))
-                    continue
-                }
-                state.operands.append(answer)
-                pool += added.filter { a in !pool.contains { $0.source == a.source } }
-                named.formUnion(added.map(\.source))
-                session.add(fitting)
-                return await runStep(index, io: io)
+            case .skipped:
+                io.say("  Skipped." + Self.wouldHaveTold(step))
+                return .next
+            case .back: return .next
+            case .quit: return .quit
+            case .said(let lines): for line in lines { io.say(line) }
             }
         }
     }
 
-    mutating func runStep(_ index: Int, io: Prompter) async -> Answered {
+    /// What Enter does at step `index`: every candidate `run` would read for the step, with what was given; then
+    /// running or skipping.
+    func proposal(for index: Int, candidates: [Artifact]) -> String {
+        let step = session.playbook.steps[index]
+        let given = session.candidates(forStep: index)
+        if !candidates.isEmpty {
+            let names = candidates.map { Self.name($0.source) }.joined(separator: ", ")
+            return (candidates.count == 1 ? "use 1" : "use all, 1-\(candidates.count)") + " (\(names))"
+                + (given.isEmpty ? "" : " with what was given")
+        } else if !given.isEmpty {
+            return "run with what was given (" + given.map { Self.name($0.source) }.joined(separator: ", ") + ")"
+        } else if step.reads.isEmpty || runsWithoutArtifacts(step) {
+            return "run the step"
+        }
+        return "skip (no candidate)"
+    }
+
+    /// What one answer at a step did.
+    enum Response: Equatable {
+        /// The step ran; its result is in the session.
+        case ran
+        case skipped
+        /// The walk went back one step.
+        case back
+        case quit
+        /// Nothing moved: these lines say why (or give the step's guidance); ask again.
+        case said([String])
+    }
+
+    /// Acts on one answer at step `index`, in the grammar the prompt shows (Enter, numbers, a path or URL, s, ?,
+    /// b, q), over the `candidates` listed and the `proposal` Enter accepts. Guided triage and `memhunt mcp`'s
+    /// hunt session answer through it.
+    mutating func respond(_ answer: String, step index: Int, candidates: [Artifact], proposal: String) async
+        -> Response
+    {
+        let step = session.playbook.steps[index]
+        switch answer {
+        case "":
+            if !candidates.isEmpty {
+                session.add(candidates)
+                return await runPending()
+            }
+            if proposal.hasPrefix("skip") { return skipPending() }
+            return await runPending()
+        case "s", "S": return skipPending()
+        case "?":
+            var lines: [String] = []
+            if let collect = step.collect { lines.append("  Collect: " + collect) }
+            if let empty = step.empty { lines.append("  If empty: " + empty) }
+            return .said(lines.isEmpty ? ["  This step has no guidance."] : lines)
+        case "b", "B":
+            guard index > 0 else { return .said(["  This is the first step."]) }
+            session.back()
+            return .back
+        case "q", "Q": return .quit
+        default:
+            if let picked = Self.selection(answer, count: candidates.count) {
+                switch picked {
+                case .failure(let problem):
+                    return .said(["  \(problem)"])
+                case .success(let numbers):
+                    session.add(numbers.map { candidates[$0 - 1] })
+                    return await runPending()
+                }
+            }
+            let added = await collector.collect([answer])
+            guard !added.isEmpty else { return .said(["  Nothing found at \(answer). Try again."]) }
+            if let problem = added.first(where: { $0.status != .ok }) {
+                return .said([
+                    "  \(TerminalText.escaped(problem.source)): \(TerminalText.escaped(problem.error ?? problem.status.rawValue)). Try again."
+                ])
+            }
+            let fitting = added.filter { $0.kind.map(step.reads.contains) ?? false }
+            pool += added.filter { a in !pool.contains { $0.source == a.source } }
+            named.formUnion(added.map(\.source))
+            guard !fitting.isEmpty else {
+                let kinds = Set(added.compactMap { $0.kind?.rawValue }).sorted().joined(separator: ", ")
+                return .said([
+                    "  \(answer) is \(kinds.isEmpty ? "of no kind memhunt knows" : kinds); this step reads "
+                        + step.reads.map(\.rawValue).joined(separator: ", ") + ". Try again."
+                ])
+            }
+            state.operands.append(answer)
+            session.add(fitting)
+            return await runPending()
+        }
+    }
+
+    private mutating func runPending() async -> Response {
         try? save()
         await session.runPending(using: engine)
+        return .ran
+    }
+
+    private mutating func skipPending() -> Response {
+        session.skip()
+        return .skipped
+    }
+
+    /// The result of step `index`, as the text report shows a step.
+    func show(step index: Int, io: Prompter) {
         let document = document()
         if let record = document.steps.first(where: { $0.number == index + 1 }) {
             io.show(
@@ -421,18 +456,11 @@ struct TriageWalk {
                         colored: console.stderrColored, decisions: commandLineDecisions,
                         width: console.stderr.terminalColumns)))
         }
-        return .next
     }
 
-    mutating func skip(_ index: Int, io: Prompter) -> Answered {
-        let step = session.playbook.steps[index]
-        session.skip()
-        io.say(
-            "  Skipped."
-                + (step.tells.isEmpty
-                    ? "" : " It would have told: \(step.tells.prefix(1).lowercased() + step.tells.dropFirst()).")
-        )
-        return .next
+    /// " It would have told: …" after "Skipped.", when the step says what it tells.
+    static func wouldHaveTold(_ step: Step) -> String {
+        step.tells.isEmpty ? "" : " It would have told: \(step.tells.prefix(1).lowercased() + step.tells.dropFirst())."
     }
 
     func runsWithoutArtifacts(_ step: Step) -> Bool {

@@ -33,10 +33,10 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         guard let program = argv.first else { return CheckOutput(failure: "exec has an empty argv") }
         let executable = Self.resolve(program, directory: context.playbookDirectory)
         let request = Self.request(context)
-        let outcome = await Self.launch(
-            executable: executable, arguments: Array(argv.dropFirst()), input: Array(request.utf8), timeout: timeout,
-            stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: context.playbookDirectory,
-            environment: Self.checkEnvironment(environment, named: env))
+        let outcome = await ProcessRunner.launch(
+            executable: executable, arguments: Array(argv.dropFirst()),
+            environment: Self.checkEnvironment(environment, named: env), directory: context.playbookDirectory,
+            input: Array(request.utf8), timeout: timeout, stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
         let name = argv.joined(separator: " ")
         var stderrNote = outcome.stderr.isEmpty ? "" : "; stderr: " + Self.excerpt(outcome.stderr)
         let killed = Leftovers.describe(outcome.leftovers)
@@ -191,10 +191,6 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
     typealias Ending = ProcessRunner.Ending
     typealias Outcome = ProcessRunner.Outcome
 
-    /// A check that exits without reading its request closes the pipe under our write; without this
-    /// the write raises SIGPIPE and ends memhunt (exit 141, measured with a 200 KB request to /bin/true).
-    private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
-
     /// What every check is given of memhunt's environment.
     static let minimalEnvironment: Set<String> = ["PATH", "HOME", "LANG", "TMPDIR"]
 
@@ -206,30 +202,4 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         environment.filter { minimalEnvironment.contains($0.key) || named.contains($0.key) }
     }
 
-    static func launch(
-        executable: String, arguments: [String], input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int,
-        directory: String?, environment: [String: String]
-    ) async -> Outcome {
-        // Dedicated threads, not GCD's pool: the work blocks on pipes and on the child, and with two
-        // cores the pool starved (seven concurrent checks took 6 s each instead of milliseconds).
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    returning: launchBlocking(
-                        executable: executable, arguments: arguments, input: input, timeout: timeout,
-                        stdoutLimit: stdoutLimit, stderrLimit: stderrLimit, directory: directory,
-                        environment: environment))
-            }
-        }
-    }
-
-    private static func launchBlocking(
-        executable: String, arguments: [String], input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int,
-        directory: String?, environment: [String: String]
-    ) -> Outcome {
-        _ = ignoreBrokenPipes
-        return ProcessRunner.run(
-            executable: executable, arguments: arguments, environment: environment, directory: directory,
-            input: input, timeout: timeout, stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
-    }
 }

@@ -85,7 +85,7 @@ public struct StepEngine: Sendable {
         }
         guard let first = owned.first else { return Subject(app: nil, origin: .none) }
         // Agreement: every owner matches the first one's names (case-insensitive, bundle id or cut name).
-        let probe = Subject(app: first.names[0], bundleID: first.names.first { $0.contains(".") }, origin: .none)
+        let probe = Subject(app: first.names[0], bundleID: first.names.first(where: Subject.isBundleID), origin: .none)
         let agree = owned.allSatisfy { owner in owner.names.contains(where: probe.matches) }
         guard agree else {
             return Subject(app: nil, origin: .none, candidates: unique(owned.compactMap(\.names.first)))
@@ -94,9 +94,9 @@ public struct StepEngine: Sendable {
         let reports = owned.filter { if case .crashReport? = $0.artifact.content { true } else { false } }
         let name =
             reports.first?.names.first
-            ?? owned.flatMap(\.names).first { !$0.contains(".") }
-            ?? first.names[0].split(separator: ".").last.map(String.init) ?? first.names[0]
-        let bundle = owned.flatMap(\.names).first { $0.contains(".") && $0 != name }
+            ?? owned.flatMap(\.names).first { !Subject.isBundleID($0) }
+            ?? Subject.shortName(first.names[0])
+        let bundle = owned.flatMap(\.names).first { Subject.isBundleID($0) && $0 != name }
         return Subject(
             app: name, bundleID: bundle, origin: reports.count == owned.count ? .crashReports : .artifacts)
     }

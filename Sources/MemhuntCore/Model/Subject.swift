@@ -77,11 +77,27 @@ public struct Subject: Sendable, Hashable, Codable {
 
     /// A name and, for a bundle id, its last component (usually the executable's name).
     static func names(_ text: String) -> [String] {
-        guard hasDot(text), let last = text.split(separator: ".").last, !last.isEmpty,
-            String(last) != text
-        else { return [text] }
+        guard isBundleID(text), let last = text.split(separator: ".").last else { return [text] }
         return [text, String(last)]
     }
+
+    /// The name an app is shown by: a bundle id's last component, any other name as written (`a.out`, `My.App`).
+    public static func shortName(_ text: String) -> String { names(text).last ?? text }
+
+    /// Whether `text` is written like a bundle id (reverse DNS): three or more non-empty components
+    /// (`com.example.JustSend`), or two whose first is a common top-level domain (`org.telegram`); no spaces.
+    /// A process named `a.out`, `Foo.bar` or `node.js` is a name, never cut to its last component.
+    static func isBundleID(_ text: String) -> Bool {
+        guard hasDot(text), !text.utf8.contains(32) else { return false }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty }) else { return false }
+        return parts.count >= 3 || topLevelDomains.contains(parts[0].lowercased())
+    }
+
+    private static let topLevelDomains: Set<String> = [
+        "app", "at", "au", "be", "br", "ca", "ch", "cn", "co", "com", "de", "dev", "dk", "es", "eu", "fi", "fr", "in",
+        "io", "it", "jp", "kr", "me", "net", "nl", "no", "org", "pl", "ru", "se", "tv", "uk", "us",
+    ]
 
     /// Equal ignoring case, or `b` is `a` cut by the kernel at 32 bytes (or the reverse).
     static func same(_ a: String, _ b: String) -> Bool {

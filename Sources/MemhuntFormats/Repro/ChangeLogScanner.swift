@@ -421,10 +421,40 @@ public struct ChangeLogScanner: Sendable {
         if json, "{}[]\"".utf8.contains(line[first]) {
             jsonLine(line, first: first)
         } else {
+            // A change line cut by an elision (`MessageRow: @self, @identity, _mess…`, a console's cut): the
+            // body was evaluated; it counts with the items written whole, the cut one left out.
+            if let cut = Self.elidedChangeCut(line) {
+                let whole = Array(line[0..<cut]) + Array(" changed.".utf8)
+                let counted = evaluations
+                whole.withUnsafeBufferPointer { bytes in
+                    handle(bytes, timestamp: timestamp, json: false, process: process)
+                    // These bytes go away now: keep the timestamp the record took from them, if it did (it may
+                    // still point into an earlier buffer, which is not this call's to read).
+                    if let kept = lastTimestampBytes?.baseAddress, let base = bytes.baseAddress,
+                        kept >= base, kept < base + bytes.count
+                    {
+                        keepLastTimestamp()
+                    }
+                }
+                if evaluations > counted { return }
+            }
             separated = true
             // Off the change lines' path: a line that is none may be a kill line.
             if MemoryKillLines.mayBeKill(line) { killLines.take(line, number: lineNumber, timestamp: timestamp) }
         }
+    }
+
+    /// Where to cut a line that ends in an elision (`…` or `...`) after at least one whole item: at its last
+    /// `", "`; nil for any other line.
+    private static func elidedChangeCut(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = line.count
+        let ellipsis =
+            n > 3 && line[n - 3] == 0xE2 && line[n - 2] == 0x80 && line[n - 1] == 0xA6
+            || n > 3 && line[n - 3] == 46 && line[n - 2] == 46 && line[n - 1] == 46
+        guard ellipsis else { return nil }
+        var index = n - 4
+        while index > 0, !(line[index] == 44 && line[index + 1] == 32) { index -= 1 }
+        return index > 0 ? index : nil
     }
 
     /// Whether `line` ends in ` changed.` or `: unchanged.` (a change line must; the rest is `change`'s).
@@ -643,14 +673,9 @@ public struct ChangeLogScanner: Sendable {
         if let space = nameBytes.lastIndex(of: 32), Self.matches(key, at: space + 1, "body"), space + 5 == colon {
             nameBytes = key[0..<space]
         }
-        let name = String(decoding: nameBytes, as: UTF8.self)
-        guard let head = name.unicodeScalars.first, head == "_" || (head.isASCII && head.properties.isAlphabetic),
-            name.unicodeScalars.allSatisfy({
-                $0.isASCII
-                    && ($0.properties.isAlphabetic || $0.properties.numericType != nil
-                        || "_.<>()[], ?".unicodeScalars.contains($0))
-            })
-        else { return notAChange }
+        // Mangled names (`$s7Courier11ContentViewV`) are demangled where they are plain nominal types; generic
+        // arguments elided as `‹…›` are kept as written.
+        guard let name = ViewTypeName.normalized(nameBytes) else { return notAChange }
         var itemTexts: [String] = []
         if !isUnchanged {
             let text = String(decoding: key[(colon + 2)..<(key.count - 9)], as: UTF8.self)

@@ -144,7 +144,16 @@ public struct SampleReport: Sendable, Hashable {
         guard ReproText.containsBytes(String(trimmed), "Thread_") else { return nil }
         let tokens = ReproText.tokens(trimmed)
         guard tokens.count >= 2, tokens[1].hasPrefix("Thread_"), let samples = Int(tokens[0]) else { return nil }
-        return (samples, trimmed.contains("com.apple.main-thread"))
+        return (samples, isMainThreadHeader(trimmed))
+    }
+
+    /// Whether a thread header names the main thread: its queue (`com.apple.main-thread`), or the spellings
+    /// `sample` and spindump use where the queue is not printed: `Thread_1167037: Main Thread`,
+    /// `Thread 0x1a2b (main)`, `Thread 0x1a2b    Thread name "Main Thread"`.
+    static func isMainThreadHeader(_ line: Substring) -> Bool {
+        ReproText.containsBytes(String(line), "com.apple.main-thread")
+            || ReproText.containsBytes(String(line), "Main Thread")
+            || ReproText.tokens(line).contains("(main)")
     }
 
     /// `Thread 0x13fc37    DispatchQueue "com.apple.main-thread"(1),none    11 samples (1-11) …` (spindump).
@@ -157,7 +166,7 @@ public struct SampleReport: Sendable, Hashable {
             let index = tokens.firstIndex(where: { $0 == "samples" || $0 == "sample" }), index > 0,
             let samples = Int(tokens[index - 1])
         else { return nil }
-        return (samples, line.contains("\"com.apple.main-thread\""))
+        return (samples, isMainThreadHeader(Substring(line)))
     }
 
     /// `    +   2757 main  (in MyApp) + 74  [0x…]` or `      10  static App.main() + 128 (SwiftUI + …) [0x…] 1-10`:

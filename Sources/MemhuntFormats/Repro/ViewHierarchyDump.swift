@@ -100,11 +100,14 @@ public struct ViewHierarchyDump: Sendable, Hashable {
         mutating func count(ascii line: UnsafeBufferPointer<UInt8>) {
             var start = 0
             var depth = 0
-            while start < line.count, line[start] == 32 || line[start] == 124 || line[start] == 9 {
+            // A backtick opens (and closes) Cycript's printed string: skipped like the indentation.
+            while start < line.count, line[start] == 32 || line[start] == 124 || line[start] == 9 || line[start] == 96 {
                 if line[start] == 124 { depth += 1 }
                 start += 1
             }
-            let body = UnsafeBufferPointer(rebasing: line[start...])
+            var end = line.count
+            if end > start, line[end - 1] == 96 { end -= 1 }
+            let body = UnsafeBufferPointer(rebasing: line[start..<end])
             guard let head = ViewHierarchyDump.object(ascii: body, at: 0) else { return }
             dump.maxDepth = max(dump.maxDepth, depth)
             if ViewHierarchyDump.hasSuffix(body, "> (layer)") {
@@ -187,12 +190,13 @@ public struct ViewHierarchyDump: Sendable, Hashable {
         let utf8 = line.utf8
         var index = utf8.startIndex
         var depth = 0
-        while index < utf8.endIndex, utf8[index] == 32 || utf8[index] == 124 || utf8[index] == 9 {
+        // A backtick opens Cycript's printed string (`` `<UIWindow: 0x…> ``): it is not part of the line.
+        while index < utf8.endIndex, utf8[index] == 32 || utf8[index] == 124 || utf8[index] == 9 || utf8[index] == 96 {
             if utf8[index] == 124 { depth += 1 }
             index = utf8.index(after: index)
         }
         if index == utf8.endIndex || utf8[index] < 0x80 { return (depth, line[index...]) }
-        let start = line.firstIndex { $0 != " " && $0 != "|" && $0 != "\t" } ?? line.endIndex
+        let start = line.firstIndex { $0 != " " && $0 != "|" && $0 != "\t" && $0 != "`" } ?? line.endIndex
         return (line[..<start].filter { $0 == "|" }.count, line[start...])
     }
 

@@ -1,0 +1,248 @@
+import Foundation
+import MemhuntCore
+
+/// A JSON value as `JSONSerialization` reads and writes it.
+typealias JSONObject = [String: Any]
+
+/// The Model Context Protocol server: one JSON-RPC 2.0 message per line, answered in order.
+///
+/// Both eras of the protocol: the `initialize` handshake (revisions 2024-11-05 to 2025-11-25) and the
+/// per-request envelope of 2026-07-28 (`server/discover`; each request's `_meta` names the revision). A message
+/// that is not valid JSON-RPC is answered with a JSON-RPC error, a tool that fails with an error result
+/// (`isError`); nothing a client sends ends the server but the end of its input.
+final class MCPServer {
+    struct Configuration: Sendable {
+        var allowNetwork: Bool
+        var allowExec: Bool
+        var timeout: TimeInterval
+        var memoryLimitMB: Int
+    }
+
+    /// The revisions of the `initialize` handshake, oldest first.
+    static let handshakeVersions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
+    /// The revisions of the per-request envelope (`server/discover`).
+    static let modernVersions = ["2026-07-28"]
+    /// The `_meta` keys of the 2026-07-28 envelope.
+    static let protocolVersionKey = "io.modelcontextprotocol/protocolVersion"
+    static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
+
+    /// JSON-RPC error codes.
+    enum Code: Int {
+        case parseError = -32700
+        case invalidRequest = -32600
+        case methodNotFound = -32601
+        case invalidParams = -32602
+        case internalError = -32603
+        case resourceNotFound = -32002
+        case unsupportedProtocolVersion = -32022
+    }
+
+    /// A request answered with a JSON-RPC error.
+    /// `data` holds JSON values only (strings, arrays and objects of them).
+    struct Failure: Error, @unchecked Sendable {
+        var code: Code
+        var message: String
+        var data: Any?
+    }
+
+    /// The longest message read; a longer line is cut there and answered as a parse error.
+    static let maxLineBytes = 16 << 20
+
+    let configuration: Configuration
+    let console: Console
+    let tools: MCPTools
+
+    init(configuration: Configuration, console: Console) {
+        self.configuration = configuration
+        self.console = console
+        tools = MCPTools(configuration: configuration, console: console)
+    }
+
+    /// Reads and answers messages until the end of stdin.
+    func serve() async {
+        while let line = console.stdin.readLine(maxLength: Self.maxLineBytes) {
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            guard let answer = await handle(line) else { continue }
+            console.stdout.write(Self.encode(answer) + "\n")
+        }
+        tools.close()
+    }
+
+    /// One line compact, no line break inside (JSONSerialization escapes those in strings).
+    static func encode(_ object: JSONObject) -> String {
+        guard JSONSerialization.isValidJSONObject(object),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        else {
+            return #"{"error":{"code":-32603,"message":"the answer could not be encoded"},"id":null,"jsonrpc":"2.0"}"#
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The answer to one line, or nil for a notification (and a response, which this server never asks for).
+    func handle(_ line: String) async -> JSONObject? {
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+        else { return Self.error(id: NSNull(), Failure(code: .parseError, message: "Parse error: not JSON")) }
+        guard let message = parsed as? JSONObject else {
+            let why = parsed is [Any] ? "batches are not supported" : "a request is a JSON object"
+            return Self.error(id: NSNull(), Failure(code: .invalidRequest, message: "Invalid Request: \(why)"))
+        }
+        let id = message["id"]
+        guard message["jsonrpc"] as? String == "2.0" else {
+            return Self.error(
+                id: Self.validID(id) ?? NSNull(),
+                Failure(code: .invalidRequest, message: "Invalid Request: \"jsonrpc\" must be \"2.0\""))
+        }
+        guard let method = message["method"] as? String else {
+            // A response to a request of ours (there are none) is ignored; anything else is not a message.
+            if id != nil, message["result"] != nil || message["error"] != nil { return nil }
+            return Self.error(
+                id: Self.validID(id) ?? NSNull(),
+                Failure(code: .invalidRequest, message: "Invalid Request: \"method\" must be a string"))
+        }
+        guard let id else { return nil }  // A notification (initialized, cancelled, …): never answered.
+        guard let requestID = Self.validID(id) else {
+            return Self.error(
+                id: NSNull(),
+                Failure(code: .invalidRequest, message: "Invalid Request: \"id\" must be a string or a number"))
+        }
+        do {
+            let params: JSONObject
+            switch message["params"] {
+            case nil: params = [:]
+            case let object as JSONObject: params = object
+            default: throw Failure(code: .invalidParams, message: "Invalid params: \"params\" must be an object")
+            }
+            let modern = try Self.envelopeVersion(params, method: method)
+            var result = try await answer(method, params: params, modern: modern)
+            if modern != nil { result = Self.stamped(result, method: method) }
+            return ["jsonrpc": "2.0", "id": requestID, "result": result]
+        } catch let failure as Failure {
+            return Self.error(id: requestID, failure)
+        } catch {
+            return Self.error(id: requestID, Failure(code: .internalError, message: "Internal error: \(error)"))
+        }
+    }
+
+    /// A JSON-RPC id: a string or a number (not a boolean, null, array or object).
+    static func validID(_ id: Any?) -> Any? {
+        if let text = id as? String { return text }
+        guard let id, let shown = literal(id), shown.first.map({ $0 == "-" || $0.isNumber }) == true else { return nil }
+        return id
+    }
+
+    /// A JSON value as JSON text (`7`, `true`, `"x"`, `[1]`): how a client's value is quoted back to it. Reading
+    /// the text tells a number from a boolean on every platform (Foundation's bridging does not).
+    static func literal(_ value: Any) -> String? {
+        guard JSONSerialization.isValidJSONObject([value]),
+            let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys])
+        else { return nil }
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+
+    /// The revision a 2026-07-28 request names in its `_meta`, or nil for a request of the handshake era.
+    static func envelopeVersion(_ params: JSONObject, method: String) throws -> String? {
+        let meta = params["_meta"] as? JSONObject
+        guard let version = meta?[protocolVersionKey] else {
+            if method == "server/discover" {
+                throw Failure(
+                    code: .invalidParams,
+                    message: "Invalid params: server/discover needs params._meta[\"\(protocolVersionKey)\"]")
+            }
+            return nil
+        }
+        guard let text = version as? String, modernVersions.contains(text) else {
+            throw Failure(
+                code: .unsupportedProtocolVersion, message: "Unsupported protocol version",
+                data: ["supported": handshakeVersions + modernVersions, "requested": "\(version)"])
+        }
+        return text
+    }
+
+    /// A 2026-07-28 result: tagged complete, lists and reads with their caching directives (none), and the
+    /// server named.
+    static func stamped(_ result: JSONObject, method: String) -> JSONObject {
+        var result = result
+        result["resultType"] = "complete"
+        if method.hasSuffix("/list") || method == "resources/read" || method == "server/discover" {
+            result["ttlMs"] = 0
+            result["cacheScope"] = "private"
+        }
+        var meta = result["_meta"] as? JSONObject ?? [:]
+        meta[serverInfoKey] = serverInfo
+        result["_meta"] = meta
+        return result
+    }
+
+    static func error(id: Any, _ failure: Failure) -> JSONObject {
+        var error: JSONObject = ["code": failure.code.rawValue, "message": failure.message]
+        if let data = failure.data { error["data"] = data }
+        return ["jsonrpc": "2.0", "id": id, "error": error]
+    }
+
+    static var serverInfo: JSONObject { ["name": "memhunt", "title": "memhunt", "version": Memhunt.version] }
+
+    static let instructions =
+        "memhunt runs memory investigations over iOS artifacts (JetsamEvent .ips, crash reports, MetricKit payloads, "
+        + "sysdiagnose archives, vmmap/footprint/heap/leaks output, Instruments exports). Call run with the artifacts' "
+        + "paths (and app, the process name or bundle id) for the whole hunt and its findings document; or hunt_start, "
+        + "then hunt_step (or hunt_answer) per step, then hunt_report. inspect shows what one artifact says; scan folds "
+        + "many records into per-app figures; diff compares two saved findings documents."
+
+    static var capabilities: JSONObject {
+        ["tools": ["listChanged": false], "resources": ["listChanged": false, "subscribe": false]]
+    }
+
+    /// The result of `method`, or a `Failure`.
+    func answer(_ method: String, params: JSONObject, modern: String?) async throws -> JSONObject {
+        switch method {
+        case "initialize":
+            guard let asked = params["protocolVersion"] as? String else {
+                throw Failure(code: .invalidParams, message: "Invalid params: \"protocolVersion\" must be a string")
+            }
+            let version = Self.handshakeVersions.contains(asked) ? asked : Self.handshakeVersions.last!
+            return [
+                "protocolVersion": version, "capabilities": Self.capabilities, "serverInfo": Self.serverInfo,
+                "instructions": Self.instructions,
+            ]
+        case "server/discover":
+            return [
+                "supportedVersions": Self.modernVersions, "capabilities": Self.capabilities,
+                "instructions": Self.instructions,
+            ]
+        case "ping":
+            return [:]
+        case "tools/list":
+            return ["tools": tools.catalog]
+        case "tools/call":
+            guard let name = params["name"] as? String else {
+                throw Failure(code: .invalidParams, message: "Invalid params: \"name\" must be a string")
+            }
+            let arguments: JSONObject
+            switch params["arguments"] {
+            case nil, is NSNull: arguments = [:]
+            case let object as JSONObject: arguments = object
+            default: throw Failure(code: .invalidParams, message: "Invalid params: \"arguments\" must be an object")
+            }
+            guard tools.names.contains(name) else {
+                throw Failure(
+                    code: .invalidParams,
+                    message: "Unknown tool: \(name)\(Suggestion.hint(for: name, among: tools.names))")
+            }
+            return await tools.call(name, arguments: arguments).json
+        case "resources/list":
+            return ["resources": tools.resources]
+        case "resources/templates/list":
+            return ["resourceTemplates": []]
+        case "resources/read":
+            guard let uri = params["uri"] as? String else {
+                throw Failure(code: .invalidParams, message: "Invalid params: \"uri\" must be a string")
+            }
+            guard let contents = tools.read(uri) else {
+                throw Failure(code: .resourceNotFound, message: "Resource not found", data: ["uri": uri])
+            }
+            return ["contents": [contents]]
+        default:
+            throw Failure(code: .methodNotFound, message: "Method not found", data: method)
+        }
+    }
+}
