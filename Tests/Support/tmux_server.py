@@ -1,8 +1,20 @@
 """A private tmux server for the terminal tests (triage_tmux.py, terminal_tmux.py): commands to it by its socket
 name, and the way to end it with every process of its panes."""
+import ctypes
 import os
 import signal
 import subprocess
+import sys
+
+# tmux's server daemonizes (fork, setsid): its parent exits and it is reparented to the nearest subreaper.
+# The test process is one (memhunt's external-check runner makes it one), and adopts it as a check's
+# leftover and kills it when an external-check test ends meanwhile (seen: ExampleExternalCheckTests and
+# TerminalTmuxTests failing together). This script becomes the subreaper instead, and `stop` ends the server.
+if sys.platform.startswith("linux"):
+    try:
+        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
 
 
 def tmux(socket, *args, capture=False):
