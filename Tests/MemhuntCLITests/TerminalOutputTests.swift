@@ -6,7 +6,8 @@ import Testing
 
 /// What the text report says with `-q` and `-v`, at the width `COLUMNS` gives, and what the completion scripts
 /// offer for each option and argument.
-@Suite struct TerminalOutputTests {
+// Serialized: its in-process hunts, run side by side, held both threads of the cooperative pool for seconds.
+@Suite(.serialized) struct TerminalOutputTests {
     @Test func quietPrintsTheVerdictAndTheSummaryOnly() async {
         let quiet = await memhunt("run", "--app", "JustSend", "-q", "Fixtures/justsend")
         #expect(quiet.status == 0)
@@ -49,17 +50,18 @@ import Testing
     }
 
     /// `COLUMNS` (no terminal in-process) sets the width: no line wider, and the words all there.
-    @Test(arguments: [60, 80, 120])
-    func linesFitColumns(_ columns: Int) async {
-        let run = await memhunt(
-            ["run", "--app", "JustSend", "Fixtures/justsend"], environment: ["COLUMNS": String(columns)])
-        #expect(run.status == 0)
-        let wide = run.stdout.split(separator: "\n").filter { $0.count > columns }
-        #expect(wide.isEmpty, "\(wide)")
+    @Test func linesFitColumns() async {
         let plain = await memhunt("run", "--app", "JustSend", "Fixtures/justsend")
         func words(_ text: String) -> Int { text.split(whereSeparator: \.isWhitespace).count }
-        #expect(words(run.stdout) >= words(plain.stdout))
-        #expect(run.stdout.contains("Summary: 7 warnings, 4 notices, 3 info"))
+        for columns in [60, 80, 120] {
+            let run = await memhunt(
+                ["run", "--app", "JustSend", "Fixtures/justsend"], environment: ["COLUMNS": String(columns)])
+            #expect(run.status == 0)
+            let wide = run.stdout.split(separator: "\n").filter { $0.count > columns }
+            #expect(wide.isEmpty, "\(columns): \(wide)")
+            #expect(words(run.stdout) >= words(plain.stdout))
+            #expect(run.stdout.contains("Summary: 7 warnings, 4 notices, 3 info"))
+        }
     }
 
     @Test func completionsOfferEachValueWhereItBelongs() {
