@@ -56,6 +56,7 @@ public enum Memhunt {
             return ExitStatus.success.rawValue
         case .command(let parsed):
             if let choice = parsed.optionalValue(Options.color, as: ColorChoice.self) { console.color = choice }
+            console.detail = parsed.detail
             guard let type = commandList.first(where: { $0.spec.name == parsed.path.dropFirst().first }) else {
                 return ExitStatus.usage.rawValue
             }
@@ -82,6 +83,8 @@ struct Console: Sendable {
     var environment: [String: String]
     /// `--color`.
     var color: ColorChoice = .auto
+    /// `--quiet`, `-v` or neither.
+    var detail: ReportOptions.Detail = .normal
 
     init(stdin: InputReader = .standardInput, stdout: OutputWriter, stderr: OutputWriter, environment: [String: String])
     {
@@ -91,7 +94,15 @@ struct Console: Sendable {
         self.environment = environment
     }
 
-    var width: Int { TerminalCapabilities.columns(environment: environment) }
+    /// The width of help and usage errors: the terminal's, then `COLUMNS`, else 80.
+    var width: Int {
+        TerminalCapabilities.columns(terminal: stdout.terminalColumns, environment: environment, fallback: 80)
+    }
+    /// The width every line of a text report on stdout fits in: the terminal's, then `COLUMNS`; nil when
+    /// neither is known (paragraphs then wrap at 100 columns).
+    var reportWidth: Int? {
+        stdout.terminalColumns ?? environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+    }
     var stdoutColored: Bool { colored(isTTY: stdout.isTTY) }
     var stderrColored: Bool { colored(isTTY: stderr.isTTY) }
 
@@ -133,6 +144,14 @@ let commandLineDecisions: [Decision: String] = [
 ]
 
 extension ParsedCommand {
+    /// `-q` (which wins over `-v`), `-v` or neither, on the commands that have them.
+    var detail: ReportOptions.Detail {
+        guard let options = MemhuntCommands.root.command(at: path)?.options else { return .normal }
+        if options.contains(Options.quiet) && values.flag(Options.quiet) { return .quiet }
+        if options.contains(Options.verbose) && values.flag(Options.verbose) { return .verbose }
+        return .normal
+    }
+
     /// The value of an option the command may not have (`--color` on commands without it: nil).
     func optionalValue<E: RawRepresentable>(_ option: OptionSpec, as: E.Type) -> E? where E.RawValue == String {
         guard MemhuntCommands.root.command(at: path)?.options.contains(option) == true else { return nil }

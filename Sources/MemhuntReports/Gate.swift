@@ -66,15 +66,21 @@ extension FindingsDocument.Gate {
         if document.subject.origin == .given, document.subject.matched == false, let app = document.subject.app,
             unreadNaming.isEmpty
         {
-            let names = document.subject.candidates ?? []
-            let hint = Suggestion.hint(for: app, among: names)
-            let listed = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
-            let unread = document.artifacts.count(where: \.holdsUnknownContent)
             reasons.append(
-                "--app \(app) matches nothing in any artifact" + (unread == 0 ? "" : " read") + hint
-                    + (unread == 0 ? "" : " (\(Plural.count(unread, "file")) could not be read)")
-                    + (names.isEmpty ? "" : "; the artifacts name \(listed)"))
+                unmatchedApp(
+                    app, candidates: document.subject.candidates ?? [],
+                    unread: document.artifacts.count(where: \.holdsUnknownContent)))
         }
         return reasons
+    }
+
+    /// "--app JustSnd matches nothing in any artifact (did you mean 'JustSend'?); the artifacts name …":
+    /// said by the gate, and by `run` before the walk. `unread`: files given that could not be read.
+    public static func unmatchedApp(_ app: String, candidates names: [String], unread: Int) -> String {
+        let hint = Suggestion.hint(for: app, among: names)
+        let listed = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+        return "--app \(app) matches nothing in any artifact" + (unread == 0 ? "" : " read") + hint
+            + (unread == 0 ? "" : " (\(Plural.count(unread, "file")) could not be read)")
+            + (names.isEmpty ? "" : "; the artifacts name \(listed)")
     }
 }

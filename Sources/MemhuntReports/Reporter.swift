@@ -6,10 +6,30 @@ public struct ReportOptions: Sendable, Hashable {
     public var colored: Bool
     /// The front end's way to make each decision (`--app NAME`); without one the sentence stands alone.
     public var decisions: [Decision: String]
+    /// The columns every line of the text report fits in (a terminal's, or `COLUMNS`); nil: a file or a
+    /// pipe, where only paragraphs wrap, at 100 columns, and a title or a fact stays on its line for grep.
+    public var width: Int?
+    /// How much the text report says: the verdict and the summary only, the walk, or the walk with every
+    /// value whole.
+    public var detail: Detail
 
-    public init(colored: Bool = false, decisions: [Decision: String] = [:]) {
+    /// How much the text report says (`--quiet`, the default, `-v`).
+    public enum Detail: Sendable, Hashable {
+        /// The verdict and the summary line.
+        case quiet
+        /// The walk, long lists and maps counted.
+        case normal
+        /// The walk, every value whole.
+        case verbose
+    }
+
+    public init(
+        colored: Bool = false, decisions: [Decision: String] = [:], width: Int? = nil, detail: Detail = .normal
+    ) {
         self.colored = colored
         self.decisions = decisions
+        self.width = width
+        self.detail = detail
     }
 }
 

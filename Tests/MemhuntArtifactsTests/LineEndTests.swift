@@ -12,12 +12,16 @@ import Testing
 /// empty `log stream` capture was not recognized; the streamed change-log scanner took the mark as the start
 /// of the first view's name and dropped that line.
 @Suite struct LineEndTests {
-    /// Every text file of the fixtures (outside the deliberately broken ones) and of the real-world corpus
-    /// when present: not binary, not CRLF already, no mark already. Absolute paths.
-    static var textFiles: [String] {
-        var roots = [Repo.root + "/Fixtures"]
-        if let realworld = Repo.realworld { roots.append(realworld) }
-        return roots.flatMap { root in
+    /// Every text file of the fixtures (outside the deliberately broken ones): not binary, not CRLF already, no
+    /// mark already. Absolute paths. The real-world corpus is `realWorldTextFiles`, in tests of its own: no
+    /// count here depends on what lies beside the checkout.
+    static var textFiles: [String] { textFiles(under: [Repo.root + "/Fixtures"]) }
+
+    /// The same of `../shared/realworld`, when it is beside the checkout.
+    static var realWorldTextFiles: [String] { Repo.realworld.map { textFiles(under: [$0]) } ?? [] }
+
+    static func textFiles(under roots: [String]) -> [String] {
+        roots.flatMap { root in
             (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter {
                 !$0.hasPrefix("fuzz/") && !$0.hasPrefix("bad/")
             }.map { root + "/" + $0 }
@@ -30,12 +34,14 @@ import Testing
 
     /// The paths whose variant (`transform`ed bytes) reads differently from the file as it is, and how many
     /// were read as a known kind.
-    static func differences(_ transform: ([UInt8]) -> [UInt8]) throws -> (differ: [String], recognized: Int) {
+    static func differences(
+        of files: [String] = textFiles, _ transform: ([UInt8]) -> [UInt8]
+    ) throws -> (differ: [String], recognized: Int) {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var differ: [String] = []
         var recognized = 0
-        for (index, path) in textFiles.enumerated() {
+        for (index, path) in files.enumerated() {
             let bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
             let name = "\(index)-" + (path as NSString).lastPathComponent
             try directory.write(name, transform(bytes))
@@ -52,11 +58,34 @@ import Testing
         return (differ, recognized)
     }
 
+    static func crlf(_ bytes: [UInt8]) -> [UInt8] { bytes.flatMap { $0 == 10 ? [13, 10] : [$0] } }
+
     @Test func everyTextFileReadsTheSameWithCRLFLineEnds() throws {
-        #expect(Self.textFiles.count >= 60)
-        let (differ, recognized) = try Self.differences { bytes in bytes.flatMap { $0 == 10 ? [13, 10] : [$0] } }
+        #expect(Self.textFiles.count >= 150)
+        let (differ, recognized) = try Self.differences(Self.crlf)
         #expect(differ == [])
-        #expect(recognized >= 50)
+        #expect(recognized >= 100)
+    }
+
+    /// The real-world corpus with CRLF line ends, after a byte order mark, and in UTF-16, when it is beside
+    /// the checkout.
+    @Test(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout"))
+    func everyRealWorldTextFileReadsTheSameInEveryEncoding() throws {
+        let files = Self.realWorldTextFiles
+        #expect(files.count >= 10)
+        let (differ, recognized) = try Self.differences(of: files, Self.crlf)
+        #expect(differ == [])
+        #expect(recognized >= 1)
+        #expect(try Self.differences(of: files) { [0xEF, 0xBB, 0xBF] + $0 }.differ == [])
+        #expect(try Self.differences(of: files) { bytes in Self.utf16(bytes, little: true) }.differ == [])
+    }
+
+    /// Valid UTF-8 as UTF-16 after its byte order mark; other bytes as they are (their text would change).
+    static func utf16(_ bytes: [UInt8], little: Bool) -> [UInt8] {
+        guard String(validating: bytes, as: UTF8.self) != nil else { return bytes }
+        let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
+        return (little ? [0xFF, 0xFE] : [0xFE, 0xFF])
+            + units.flatMap { little ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     }
 
     @Test func everyTextFileReadsTheSameAfterAByteOrderMark() throws {
@@ -77,18 +106,11 @@ import Testing
     /// UTF-16 after its byte order mark (Windows PowerShell's `>`, Notepad's "Unicode") reads as the same text:
     /// it was "binary content". Files that are not valid UTF-8 are left out (their text would change).
     @Test func everyTextFileReadsTheSameInUTF16() throws {
-        func utf16(_ bytes: [UInt8], little: Bool) -> [UInt8] {
-            let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
-            return (little ? [0xFF, 0xFE] : [0xFE, 0xFF])
-                + units.flatMap { little ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
-        }
-        let (differ, _) = try Self.differences { bytes in
-            String(validating: bytes, as: UTF8.self) == nil ? bytes : utf16(bytes, little: true)
-        }
+        let (differ, _) = try Self.differences { bytes in Self.utf16(bytes, little: true) }
         #expect(differ == [])
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try directory.write("faq.log", utf16(try Repo.bytes("navigation-growth/faq-visits.log"), little: false))
+        try directory.write("faq.log", Self.utf16(try Repo.bytes("navigation-growth/faq-visits.log"), little: false))
         let artifact = LocalArtifacts.load(path: directory.path + "/faq.log")
         guard case .repro(.changeLog(let summary))? = artifact.content else {
             Issue.record("the big-endian change log did not read: \(artifact.error ?? "")")

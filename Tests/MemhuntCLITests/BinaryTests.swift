@@ -78,7 +78,10 @@ final class LockedData: @unchecked Sendable {
         )
     }
 
-    @Test(.enabled(if: binary != nil && Repo.realworld != nil))
+    @Test(
+        .enabled(
+            if: binary != nil && Repo.realworld != nil, "the binary or shared/realworld beside the checkout is missing")
+    )
     func inspectEveryRealWorldFileWithoutASignal() async throws {
         let root = try #require(Repo.realworld)
         let files = try FileManager.default.subpathsOfDirectory(atPath: root)

@@ -98,6 +98,10 @@ struct HelpTextTests {
                   --color <when>          Color the output: auto (a terminal without NO_COLOR),
                                           always or never. (values: auto, always, never;
                                           default: auto)
+                  -q, --quiet             Print only the verdict and the summary line (and why
+                                          the exit is not 0).
+                  -v, --verbose           Also print what the walk leaves out: long lists and
+                                          maps whole, and each step on stderr as it ends.
                   -h, --help              Show help information.
 
 

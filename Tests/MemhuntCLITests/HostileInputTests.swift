@@ -291,8 +291,13 @@ extension HostileInputTests {
         let dir = try Self.justsend()
         defer { dir.remove() }
         #expect(mkfifo(dir.path + "/fifo.ips", 0o600) == 0)
-        let run = await memhunt("run", "--app", "Nobody", "--format", "json", dir.path)
-        #expect(run.status == 2)
+        // An app that nothing names stops before the walk (and never opens the FIFO)…
+        let nobody = await memhunt("run", "--app", "Nobody", "--format", "json", dir.path)
+        #expect(nobody.status == 2)
+        #expect(nobody.stdout == "")
+        #expect(nobody.stderr.hasPrefix("Error: --app Nobody matches nothing in any artifact read"), "\(nobody.stderr)")
+        // …and one that the record names walks every step, the FIFO reported as what it is.
+        let run = await memhunt("run", "--app", "JustSend", "--format", "json", dir.path)
         let document = try FindingsDocument.decode(Array(run.stdout.utf8))
         let fifo = try #require(document.artifacts.first { $0.source == dir.path + "/fifo.ips" })
         #expect(fifo.diagnostics == ["not a regular file"])

@@ -89,7 +89,7 @@ import Testing
         #expect(folded.contains("Folded to fit GitHub's 65,536-character comment limit"))
         #expect(folded.contains("details of info, notice findings (titles kept)"))
         // The critical findings keep their details; every title is still there.
-        #expect(folded.contains("- **Generated finding 0** `generated.finding` · step 8\n  A long detail"))
+        #expect(folded.contains("- **Generated finding 0** `generated.finding` · step 8\n\n  A long detail"))
         #expect(folded.contains("- **Generated finding 399**"))
         #expect(folded.contains("| 5 | "))
         // A smaller limit folds further, and never exceeds it.

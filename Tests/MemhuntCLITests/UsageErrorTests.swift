@@ -17,9 +17,9 @@ struct UsageErrorTests {
             """
         ),
         (
-            ["run", "--verbose", "a.ips"],
+            ["run", "--noisy", "a.ips"],
             """
-            Error: Unknown option '--verbose'
+            Error: Unknown option '--noisy'
             Usage: \(runUsage)
               See 'memhunt run --help' for more information.
 

@@ -93,7 +93,8 @@ import Testing
         #expect(!diagnostics.findings.contains { $0.code == "crash-report.none" })
     }
 
-    @Test(.enabled(if: Repo.realworld != nil)) func apolloKilledForPageShortageOnARealRecord() async throws {
+    @Test(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout"))
+    func apolloKilledForPageShortageOnARealRecord() async throws {
         let path = try #require(Repo.realworld) + "/jetsam/jetsam_vm-pageshortage.crash"
         let result = try await Hunt.run([path], app: "Apollo")
         #expect(result.facts["jetsam.app.reason"] == "vm-pageshortage")
@@ -296,7 +297,8 @@ import Testing
         #expect(!calm.findings.contains { $0.title.contains("% of memory was free") })
     }
 
-    @Test(.enabled(if: Repo.realworld != nil)) func aPageShortageKillIsPressureAtThatMoment() async throws {
+    @Test(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout"))
+    func aPageShortageKillIsPressureAtThatMoment() async throws {
         let path = try #require(Repo.realworld) + "/jetsam/jetsam_vm-pageshortage.crash"
         let result = try await Hunt.run([path], app: "Apollo")
         #expect(result.facts["jetsam.compressions"] == 32_334_949)

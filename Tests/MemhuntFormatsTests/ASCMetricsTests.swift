@@ -66,7 +66,8 @@ import Testing
     }
 
     /// Apple's example body holds the LAUNCH category only: read, with no memory point.
-    @Test(.enabled(if: Repo.realworld != nil)) func theRealASCSampleReads() throws {
+    @Test(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout"))
+    func theRealASCSampleReads() throws {
         let path = try #require(Repo.realworld) + "/asc/asc-perfPowerMetrics-EXCERPT.json"
         let metrics = try Self.metrics([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(metrics.version == "1.0.0")

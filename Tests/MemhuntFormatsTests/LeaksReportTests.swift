@@ -38,7 +38,8 @@ import Testing
         #expect(throws: FormatError.self) { try ArtifactReader.read(headless).result.get() }
     }
 
-    @Test(.enabled(if: Repo.realworld != nil)) func theRealBeforeAndAfterPairRead() throws {
+    @Test(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout"))
+    func theRealBeforeAndAfterPairRead() throws {
         let base = try #require(Repo.realworld) + "/leaks/"
         let before = try Self.report(
             [UInt8](try Data(contentsOf: URL(fileURLWithPath: base + "memorydetective-example-leaks.head.leaks.txt"))))

@@ -4,7 +4,7 @@ import MemhuntTestSupport
 import Testing
 
 /// Public captures under `../shared/realworld`, when the checkout has them beside it.
-@Suite(.enabled(if: Repo.realworld != nil)) struct ReproRealworldTests {
+@Suite(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout")) struct ReproRealworldTests {
     static func files(_ folder: String) -> [String] {
         guard let root = Repo.realworld,
             let names = try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)

@@ -97,7 +97,8 @@ import Testing
         #expect(!set.metrics[1].isMemory && set.metrics[1].unit == "s")
     }
 
-    @Test(.enabled(if: Repo.realworld != nil)) func theRealXcodebuildAndXcresultSamplesRead() throws {
+    @Test(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout"))
+    func theRealXcodebuildAndXcresultSamplesRead() throws {
         let base = try #require(Repo.realworld) + "/xcode-tests/"
         let log = try Self.metrics(
             [UInt8](try Data(contentsOf: URL(fileURLWithPath: base + "xcodebuild-measured-EXCERPT.log"))))

@@ -249,7 +249,8 @@ extension Result {
 
 /// The real exports under ../shared/realworld/xctrace: each recognized, its facts as the file says (counted
 /// independently with Python's ElementTree when the test was written).
-@Suite(.enabled(if: Repo.realworld != nil)) struct XCTraceRealworldTests {
+@Suite(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout")) struct XCTraceRealworldTests
+{
     static func export(_ name: String) throws -> XCTraceExport {
         let path = try #require(Repo.realworld) + "/xctrace/" + name
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

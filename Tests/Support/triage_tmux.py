@@ -8,10 +8,10 @@ Prints the screens it saw between markers for the Swift test to assert on; exits
 screen when a prompt does not appear within 60 s.
 """
 import os
-import signal
-import subprocess
 import sys
 import time
+
+import tmux_server
 
 binary, root, work = sys.argv[1:4]
 sockets = iter(f"memhunt-test-{os.getpid()}-{n}" for n in range(3))
@@ -20,21 +20,11 @@ PROMPT = "q quit >"
 
 
 def tmux(*args, capture=False):
-    return subprocess.run(
-        ["tmux", "-L", socket, *args], check=False, text=True,
-        stdout=subprocess.PIPE if capture else subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    ).stdout
+    return tmux_server.tmux(socket, *args, capture=capture)
 
 
 def stop():
-    """Ends the pane's processes, then the server. `kill-server` alone left the shell, memhunt and the tmux
-    server running (seen: 6 servers and their `memhunt triage` prompts, hours after their tests passed)."""
-    for pid in (tmux("list-panes", "-a", "-F", "#{pane_pid}", capture=True) or "").split():
-        try:
-            os.killpg(int(pid), signal.SIGKILL)
-        except (ValueError, ProcessLookupError, PermissionError):
-            pass
-    tmux("kill-server")
+    tmux_server.stop(socket)
 
 
 def screen():

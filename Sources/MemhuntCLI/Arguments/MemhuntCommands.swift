@@ -44,6 +44,15 @@ enum Options {
         "color", valueName: "when", help: "Color the output: auto (a terminal without NO_COLOR), always or never.",
         allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: ColorChoice.auto.rawValue)
 
+    /// `-q, --quiet`: the verdict and the summary; the exit line on stderr; no progress, no notes.
+    static let quiet = OptionSpec(
+        "quiet", short: "q", help: "Print only the verdict and the summary line (and why the exit is not 0).")
+
+    /// `-v, --verbose`: what the default leaves out.
+    static let verbose = OptionSpec(
+        "verbose", short: "v",
+        help: "Also print what the walk leaves out: long lists and maps whole, and each step on stderr as it ends.")
+
     /// `--fail-on`.
     static let failOn = OptionSpec(
         "fail-on", valueName: "severity", help: "Exit 1 when a finding reaches this severity.",

@@ -7,7 +7,7 @@ struct ReportCommand: ReportingCommand {
         "report",
         abstract: "Render a saved findings document (memhunt run --format json) in any format.",
         arguments: [ArgumentSpec("findings", help: "A findings document (memhunt.findings/3), or - for stdin.")],
-        options: [Options.format(), Options.output, Options.color]
+        options: [Options.format(), Options.output, Options.color, Options.quiet, Options.verbose]
     )
 
     var parsed: ParsedCommand

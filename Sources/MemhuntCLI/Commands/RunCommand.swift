@@ -48,7 +48,8 @@ struct RunCommand: ReportingCommand {
         ],
         options: [
             playbook, app, Options.format(), Options.output, Options.failOn, baseline, header, maxArtifactSize,
-            maxManifestEntries, downloadTimeout, deadline, allowExec, attach, new, Options.color,
+            maxManifestEntries, downloadTimeout, deadline, allowExec, attach, new, Options.color, Options.quiet,
+            Options.verbose,
         ]
     )
 
@@ -65,25 +66,25 @@ struct RunCommand: ReportingCommand {
         let playbook = try await PlaybookReference.load(
             values.string(Self.playbook) ?? "memory-hunt", collector: collector, console: console)
         let artifacts = await collector.collect(values.positionals)
+        try Self.requireApp(values.string(Self.app), in: artifacts)
         let engine = StepEngine(
             checks: builtInChecks, external: ProcessCheckRunner(environment: console.environment),
             toolVersion: Memhunt.version)
-        let progress = console.stderr.isTTY
-        let stderr = console.stderr
+        let progress = Progress(
+            console.stderr, mode: Progress.mode(for: console),
+            width: console.stderr.terminalColumns ?? 100)
         let result = await engine.run(
             playbook: playbook, artifacts: artifacts, app: values.string(Self.app),
             allowExec: values.flag(Self.allowExec)
         ) { event in
-            guard progress else { return }
             switch event {
             case .stepStarted(let number, let count, let step):
-                stderr.write("[\(number)/\(count)] \(TerminalText.escaped(step.id)) …\n")
+                progress.update("[\(number)/\(count)] \(step.id) …")
             case .stepFinished(let step):
-                stderr.write(
-                    "[\(step.number)/\(playbook.steps.count)] \(TerminalText.escaped(step.step.id)): \(step.status.rawValue)\n"
-                )
+                progress.log("[\(step.number)/\(playbook.steps.count)] \(step.step.id): \(step.status.rawValue)")
             }
         }
+        progress.finish()
         var document = FindingsDocument(
             result,
             run: FindingsDocument.RunInfo(
@@ -93,7 +94,9 @@ struct RunCommand: ReportingCommand {
         if let (source, baseline) = known {
             document = document.suppressing(baseline, source: source)
             let n = document.baseline?.suppressed ?? 0
-            console.note("memhunt: \(Plural.count(n, "finding")) known from the baseline \(source) left out")
+            if console.detail != .quiet {
+                console.note("memhunt: \(Plural.count(n, "finding")) known from the baseline \(source) left out")
+            }
         }
         document.gate = FindingsDocument.Gate.decide(
             document, failOn: values.value(Options.failOn, as: Severity.self),
@@ -111,6 +114,17 @@ struct RunCommand: ReportingCommand {
 }
 
 extension RunCommand {
+    /// An `--app` that no artifact names stops the run before the walk (exit 2, with the closest name), unless
+    /// a file that could not be read names it.
+    static func requireApp(_ app: String?, in artifacts: [Artifact]) throws {
+        guard let app else { return }
+        let subject = StepEngine.resolveSubject(app: app, artifacts: artifacts)
+        guard subject.matched == false, unreadFiles(naming: app, in: artifacts).isEmpty else { return }
+        let unread = artifacts.count(where: \.holdsUnknownContent)
+        throw CommandError(
+            FindingsDocument.Gate.unmatchedApp(app, candidates: subject.candidates ?? [], unread: unread))
+    }
+
     /// The sources of files that could not be read whose first megabyte names `app` (case-insensitive): the app
     /// may be in them, so an `--app` that matches nothing read is not a hunt that could not be done.
     static func unreadFiles(naming app: String?, in artifacts: [Artifact]) -> [String] {
@@ -203,7 +217,8 @@ struct ReportDestination {
     func write(_ document: FindingsDocument, format: String, console: Console) throws {
         guard let reporter = reporters.named(format) else { throw CommandError("unknown format '\(format)'") }
         let options = ReportOptions(
-            colored: path == nil && console.stdoutColored, decisions: commandLineDecisions)
+            colored: path == nil && console.stdoutColored, decisions: commandLineDecisions,
+            width: path == nil ? console.reportWidth : nil, detail: console.detail)
         let report = reporter.render(document, options: options)
         try appendJobSummary(document, reporter: reporter, options: options, console: console)
         guard let path else { return console.stdout.write(report) }
@@ -212,7 +227,7 @@ struct ReportDestination {
         } catch {
             throw CommandError("\(error)")
         }
-        console.note("memhunt: wrote \(path) (\(TextReporter.summaryLine(document)))")
+        if console.detail != .quiet { console.note("memhunt: wrote \(path) (\(TextReporter.summaryLine(document)))") }
     }
 }
 

@@ -32,6 +32,9 @@ public final class OutputWriter: TextOutputStream, @unchecked Sendable {
     /// Whether the writer goes to a terminal.
     public var isTTY: Bool { fileDescriptor.map(TerminalCapabilities.isTTY) ?? false }
 
+    /// The columns of the terminal the writer goes to (`TIOCGWINSZ`), nil when it goes to none.
+    public var terminalColumns: Int? { fileDescriptor.flatMap(TerminalCapabilities.terminalColumns) }
+
     /// Everything written so far to an in-memory writer.
     public var captured: String { lock.withLock { buffer } }
 

@@ -26,6 +26,19 @@ public enum TerminalCapabilities {
 
     /// The screen width for wrapping help: `COLUMNS` when it is a positive number, else 80.
     public static func columns(environment: [String: String]) -> Int {
-        environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
+        columns(terminal: nil, environment: environment, fallback: 80)
+    }
+
+    /// The width to wrap to: the terminal's (`terminal`, from `TIOCGWINSZ`), then `COLUMNS` when it is a
+    /// positive number, else `fallback` (100 for reports, 80 for help).
+    public static func columns(terminal: Int?, environment: [String: String], fallback: Int) -> Int {
+        terminal ?? environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? fallback
+    }
+
+    /// The columns of the terminal on `fileDescriptor` (`TIOCGWINSZ`); nil when it is no terminal or says 0.
+    public static func terminalColumns(_ fileDescriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }

@@ -452,7 +452,9 @@ struct TriageWalk {
             io.show(
                 TextReporter.step(
                     record, in: document,
-                    options: ReportOptions(colored: console.stderrColored, decisions: commandLineDecisions)))
+                    options: ReportOptions(
+                        colored: console.stderrColored, decisions: commandLineDecisions,
+                        width: console.stderr.terminalColumns)))
         }
     }
 

@@ -12,7 +12,8 @@ public enum HTMLReporter: Reporter {
         let title = document.playbook.title + (document.subject.app.map { ": " + $0 } ?? "")
         var body = "<header>\n<h1>\(Escape.html(title))</h1>\n"
         body += "<p class=\"meta\">playbook <code>\(Escape.html(document.playbook.id))</code> · memhunt "
-        body += Escape.html(document.tool.version) + "</p>\n</header>\n"
+        body += Escape.html(document.tool.version) + "</p>\n" + counts(document) + "</header>\n"
+        body += contents(document)
         body += verdict(document)
         if let baseline = document.baseline {
             body += "<p class=\"muted\">\(baseline.suppressed) finding(s) known from the baseline "
@@ -20,7 +21,7 @@ public enum HTMLReporter: Reporter {
         }
         let charts = Charts.all(document)
         if !charts.isEmpty {
-            body += "<section class=\"charts\">\n<h2>Charts</h2>\n" + charts.joined() + "</section>\n"
+            body += "<section class=\"charts\" id=\"charts\">\n<h2>Charts</h2>\n" + charts.joined() + "</section>\n"
         }
         body += comparisons(document)
         body += steps(document)
@@ -74,6 +75,9 @@ public enum HTMLReporter: Reporter {
         svg .axis { stroke: var(--line); } svg .fit { stroke: var(--accent); stroke-width: 2; stroke-dasharray: 6 4; }
         svg .point { fill: var(--bar); }
         li { margin-bottom: 8px; }
+        .counts { margin: 8px 0 0; } .counts .sev { margin-right: 12px; font-size: 0.9em; }
+        nav.contents ol { columns: 2; margin: 4px 0; } nav.contents li { margin-bottom: 2px; }
+        a { color: var(--bar); }
         @media print {
           :root { --bg: #ffffff; --fg: #000000; --muted: #333333; --line: #999999; --panel: #ffffff;
             --bar: #444444; --accent: #000000; --after: #888888; }
@@ -82,6 +86,56 @@ public enum HTMLReporter: Reporter {
         }
 
         """
+
+    /// The findings by severity, most severe first, and the checks that could not run: "7 warnings · 4 notices
+    /// · 3 info" (or "no findings").
+    static func counts(_ document: FindingsDocument) -> String {
+        var parts: [String] = []
+        if !document.failures.isEmpty {
+            parts.append(
+                "<span class=\"sev sev-critical\">" + Plural.count(document.failures.count, "check")
+                    + " could not run</span>")
+        }
+        for severity in Severity.allCases.reversed() {
+            let n = document.summary.findings[severity.rawValue] ?? 0
+            guard n > 0 else { continue }
+            let word = n == 1 || severity == .info ? severity.rawValue : severity.rawValue + "s"
+            parts.append("<span class=\"sev sev-\(severity.rawValue)\">\(n) \(word)</span>")
+        }
+        if parts.isEmpty { parts.append("<span class=\"sev sev-info\">no findings</span>") }
+        return "<p class=\"counts\">" + parts.joined(separator: " ") + "</p>\n"
+    }
+
+    /// A link to each step (its row of the steps table) with its status, and to the sections after them.
+    static func contents(_ document: FindingsDocument) -> String {
+        var out = "<nav class=\"contents\" aria-label=\"Contents\">\n<h2>Contents</h2>\n<ol>\n"
+        for step in document.steps {
+            out +=
+                "<li><a href=\"#step-\(step.number)\">\(Escape.html(step.title))</a> "
+                + status(step) + "</li>\n"
+        }
+        out += "</ol>\n<p>"
+        var sections: [String] = []
+        if !Charts.all(document).isEmpty { sections.append("<a href=\"#charts\">Charts</a>") }
+        if !document.comparisonTables.isEmpty { sections.append("<a href=\"#comparisons\">Comparisons</a>") }
+        sections.append("<a href=\"#steps\">Steps</a>")
+        if !document.findings.isEmpty || !document.failures.isEmpty {
+            sections.append("<a href=\"#findings\">Findings</a>")
+        }
+        if !document.artifacts.isEmpty { sections.append("<a href=\"#artifacts\">Artifacts</a>") }
+        return out + sections.joined(separator: " · ") + "</p>\n</nav>\n"
+    }
+
+    /// A step's status as the steps table and the contents show it.
+    static func status(_ step: FindingsDocument.StepRecord) -> String {
+        switch step.status {
+        case .finding:
+            let severity = step.strongestFinding?.severity.rawValue ?? "finding"
+            return "<span class=\"sev sev-\(severity)\">\(severity)</span>"
+        case .noArtifact: return step.isGuidanceOnly ? "guidance" : "no artifact"
+        default: return step.status.rawValue
+        }
+    }
 
     /// The document's verdict: one sentence per step, each naming the step it rests on.
     static func verdict(_ document: FindingsDocument) -> String {
@@ -99,7 +153,7 @@ public enum HTMLReporter: Reporter {
     static func comparisons(_ document: FindingsDocument) -> String {
         let tables = document.comparisonTables
         guard !tables.isEmpty else { return "" }
-        var out = "<section>\n<h2>Comparisons</h2>\n"
+        var out = "<section id=\"comparisons\">\n<h2>Comparisons</h2>\n"
         for table in tables {
             if let group = table.group { out += "<h3>\(Escape.html(group))</h3>\n" }
             out +=
@@ -118,63 +172,66 @@ public enum HTMLReporter: Reporter {
     }
 
     static func steps(_ document: FindingsDocument) -> String {
-        var out = "<section>\n<h2>Steps</h2>\n<table>\n<thead><tr><th>#</th><th>What I inspect</th>"
+        var out = "<section id=\"steps\">\n<h2>Steps</h2>\n<table>\n<thead><tr><th>#</th><th>What I inspect</th>"
         out += "<th>What it tells me</th><th>Result</th><th>Status</th></tr></thead>\n<tbody>\n"
         for step in document.steps {
             var result = Escape.html(document.result(of: step))
             if result.isEmpty, step.status != .unanswered, let collect = step.guidance?.collect {
                 result = "<em>collect:</em> " + Escape.html(collect)
             }
-            let status: String
-            switch step.status {
-            case .finding:
-                let severity = step.strongestFinding?.severity.rawValue ?? "finding"
-                status = "<span class=\"sev sev-\(severity)\">\(severity)</span>"
-            case .noArtifact: status = step.isGuidanceOnly ? "guidance" : "no artifact"
-            default: status = step.status.rawValue
+            var status = Self.status(step)
+            if !step.findings.isEmpty || !step.failures.isEmpty {
+                status += " <a href=\"#step-\(step.number)-findings\">findings</a>"
             }
             out +=
-                "<tr><td class=\"num\">\(step.number)</td><td>\(Escape.html(step.inspects.isEmpty ? step.title : step.inspects))</td>"
+                "<tr id=\"step-\(step.number)\"><td class=\"num\">\(step.number)</td><td>\(Escape.html(step.inspects.isEmpty ? step.title : step.inspects))</td>"
             out += "<td>\(Escape.html(step.tells))</td><td>\(result)</td><td>\(status)</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n</section>\n"
     }
 
+    /// The findings step by step, each step's most severe first (the checks that could not run before them).
     static func findings(_ document: FindingsDocument, options: ReportOptions) -> String {
         guard !document.findings.isEmpty || !document.failures.isEmpty else { return "" }
-        var out = "<section>\n<h2>Findings</h2>\n<ol>\n"
-        for step in document.steps {
+        var out = "<section id=\"findings\">\n<h2>Findings</h2>\n"
+        for step in document.steps where !step.findings.isEmpty || !step.failures.isEmpty {
+            out += "<h3 id=\"step-\(step.number)-findings\"><a href=\"#step-\(step.number)\">\(step.number)</a> "
+            out += Escape.html(step.title) + "</h3>\n<ol>\n"
             for failure in step.failures {
                 out +=
                     "<li><span class=\"sev sev-critical\">error</span> Check <code>\(Escape.html(failure.check))</code> "
-                out += "could not run (step \(step.number)): \(Escape.html(failure.message))</li>\n"
+                out += "could not run: \(Escape.html(failure.message))</li>\n"
             }
-        }
-        for finding in document.findings {
-            let severity = finding.severity.rawValue
-            out +=
-                "<li><span class=\"sev sev-\(severity)\">\(severity)</span> <strong>\(Escape.html(finding.title))</strong>"
-            out += " <code class=\"muted\">\(Escape.html(finding.code))</code>"
-            if let step = document.step(id: finding.step) {
-                out += " <span class=\"muted\">· step \(step.number)</span>"
+            // Most severe first; findings of one severity keep the checks' order.
+            let ordered = step.findings.enumerated().sorted {
+                $0.element.severity != $1.element.severity
+                    ? $0.element.severity > $1.element.severity : $0.offset < $1.offset
             }
-            out += "<br>\(Escape.html(finding.detail))"
-            for evidence in finding.evidence {
-                out += "<br><span class=\"muted\">evidence:</span> <code>\(Escape.html(evidence.reference))</code>"
-            }
-            if let next = finding.next {
+            for finding in ordered.map(\.element) {
+                let severity = finding.severity.rawValue
                 out +=
-                    "<br><span class=\"muted\">next:</span> "
-                    + Escape.html(document.phrase(next, from: finding.step, options: options))
+                    "<li><span class=\"sev sev-\(severity)\">\(severity)</span> <strong>\(Escape.html(finding.title))</strong>"
+                out += " <code class=\"muted\">\(Escape.html(finding.code))</code>"
+                out += "<p>\(Escape.html(finding.detail))</p>"
+                for evidence in finding.evidence {
+                    out += "<span class=\"muted\">evidence:</span> <code>\(Escape.html(evidence.reference))</code><br>"
+                }
+                if let next = finding.next {
+                    out +=
+                        "<span class=\"muted\">next:</span> "
+                        + Escape.html(document.phrase(next, from: finding.step, options: options))
+                }
+                out += "</li>\n"
             }
-            out += "</li>\n"
+            out += "</ol>\n"
         }
-        return out + "</ol>\n</section>\n"
+        return out + "</section>\n"
     }
 
     static func artifacts(_ document: FindingsDocument) -> String {
         guard !document.artifacts.isEmpty else { return "" }
-        var out = "<section>\n<details>\n<summary>Artifacts (\(document.artifacts.count))</summary>\n<table>\n"
+        var out =
+            "<section id=\"artifacts\">\n<details>\n<summary>Artifacts (\(document.artifacts.count))</summary>\n<table>\n"
         out += "<thead><tr><th>Status</th><th>Kind</th><th>Source</th><th>sha256</th></tr></thead>\n<tbody>\n"
         for artifact in document.artifacts {
             var status = artifact.status.rawValue

@@ -210,6 +210,8 @@ public enum MarkdownReporter: Reporter {
                 out += "#### \(heading)\n\n_\(group.count) folded._\n\n"
                 continue
             }
+            // A finding's title and its detail are paragraphs of their own (a blank line between them): a
+            // renderer never runs them together.
             var body = ""
             for finding in group {
                 let step = document.step(id: finding.step)
@@ -217,14 +219,17 @@ public enum MarkdownReporter: Reporter {
                 if let step { body += " · step \(step.number)" }
                 body += "\n"
                 guard !folding.bareSeverities.contains(severity) else { continue }
-                body += "  " + Escape.markdown(finding.detail) + "\n"
-                for evidence in finding.evidence { body += "  - evidence: " + Escape.code(evidence.reference) + "\n" }
+                body += "\n  " + Escape.markdown(finding.detail) + "\n"
+                var items = finding.evidence.map { "  - evidence: " + Escape.code($0.reference) + "\n" }
                 if let next = finding.next {
-                    body +=
+                    items.append(
                         "  - next: " + Escape.markdown(document.phrase(next, from: finding.step, options: options))
-                        + "\n"
+                            + "\n")
                 }
+                if !items.isEmpty { body += "\n" + items.joined() }
+                body += "\n"
             }
+            while body.hasSuffix("\n\n") { body.removeLast() }
             // Info findings and long groups are folded; the more severe stay open.
             if severity == .info || group.count > 10 {
                 out += "<details><summary>\(heading)</summary>\n\n" + body + "\n</details>\n\n"

@@ -13,10 +13,13 @@ public enum TextReporter: Reporter {
             out += style.bold("Verdict") + "\n"
             for sentence in verdict.sentences {
                 let number = sentence.step.flatMap { id in document.step(id: id)?.number }
-                out += wrap(e(sentence.text) + (number.map { style.dim(" (step \($0))") } ?? ""), indent: "   ")
+                out += wrap(
+                    e(sentence.text) + (number.map { style.dim(" (step \($0))") } ?? ""), indent: "   ",
+                    width: options.width)
             }
             out += "\n"
         }
+        if options.detail == .quiet { return fit(out + summaryLine(document) + "\n", width: options.width) }
         for step in document.steps { out += Self.step(step, in: document, options: options) + "\n" }
         out += style.bold("Artifacts (\(document.artifacts.count))") + "\n"
         for artifact in document.artifacts {
@@ -30,12 +33,12 @@ public enum TextReporter: Reporter {
             if let status = artifact.httpStatus, artifact.status == .ok {
                 let size = artifact.size.map { " · " + FactValue.grouped($0) + " bytes" } ?? ""
                 let final = artifact.finalURL.map { $0 == artifact.source ? "" : " · final URL " + e($0) } ?? ""
-                out += style.dim("      HTTP \(status)" + size + final) + "\n"
+                out += "      " + style.dim("HTTP \(status)" + size + final) + "\n"
             }
             for diagnostic in artifact.diagnostics { out += "      " + e(diagnostic) + "\n" }
         }
         out += "\n" + summaryLine(document) + "\n"
-        return out
+        return fit(out, width: options.width)
     }
 
     /// One step's block of the walk: header, texts, facts, failures, findings and guidance.
@@ -46,10 +49,12 @@ public enum TextReporter: Reporter {
         var out = ""
         out += header(step, style: style)
         if !step.inspects.isEmpty || !step.tells.isEmpty {
-            out += style.dim("   inspects: \(e(step.inspects)) · tells: \(e(step.tells))") + "\n"
+            out += "   " + style.dim("inspects: \(e(step.inspects)) · tells: \(e(step.tells))") + "\n"
         }
         for key in step.facts.keys.sorted() {
-            out += "   " + e(key) + " = " + e(Self.fact(key, step.facts[key]!, in: document)) + "\n"
+            let value = step.facts[key]!
+            let text = options.detail == .verbose ? document.formatted(key, value) : Self.fact(key, value, in: document)
+            out += "   " + e(key) + " = " + e(text) + "\n"
         }
         for comparison in step.presentation.comparisons {
             out +=
@@ -58,15 +63,17 @@ public enum TextReporter: Reporter {
         }
         for failure in step.failures {
             out += "   " + style.red(pad("error", 8)) + " Check '\(e(failure.check))' could not run\n"
-            out += wrap(e(failure.message), indent: "      ")
+            out += wrap(e(failure.message), indent: "      ", width: options.width)
             if let next = failure.next {
                 out += "      next: " + e(document.phrase(next, from: step.id, options: options)) + "\n"
             }
         }
         for finding in step.findings {
             out += "   " + badge(finding.severity, style: style) + " " + e(finding.title) + "\n"
-            out += wrap(e(finding.detail), indent: "      ")
-            for evidence in finding.evidence { out += style.dim("      evidence: " + e(evidence.reference)) + "\n" }
+            out += wrap(e(finding.detail), indent: "      ", width: options.width)
+            for evidence in finding.evidence {
+                out += "      " + style.dim("evidence: " + e(evidence.reference)) + "\n"
+            }
             if let next = finding.next {
                 out += "      next: " + e(document.phrase(next, from: step.id, options: options)) + "\n"
             }
@@ -74,7 +81,7 @@ public enum TextReporter: Reporter {
         if step.status == .unanswered {
             out += wrap(
                 document.subject.app.map { "the artifacts of this step say nothing of \(e($0))" }
-                    ?? "the artifacts of this step are read per app: name the app", indent: "   ")
+                    ?? "the artifacts of this step are read per app: name the app", indent: "   ", width: options.width)
         }
         if step.status == .noArtifact || step.status == .skipped {
             if step.status == .skipped {
@@ -82,10 +89,14 @@ public enum TextReporter: Reporter {
             } else if !step.isGuidanceOnly {
                 out += "   no artifact for this step\n"
             }
-            if let collect = step.guidance?.collect { out += wrap("collect: " + e(collect), indent: "   ") }
-            if let empty = step.guidance?.empty { out += wrap("if empty: " + e(empty), indent: "   ") }
+            if let collect = step.guidance?.collect {
+                out += wrap("collect: " + e(collect), indent: "   ", width: options.width)
+            }
+            if let empty = step.guidance?.empty {
+                out += wrap("if empty: " + e(empty), indent: "   ", width: options.width)
+            }
         }
-        return out
+        return fit(out, width: options.width)
     }
 
     /// A fact as the walk shows it: a long list or map is counted, not spelled out (the findings
@@ -178,12 +189,117 @@ public enum TextReporter: Reporter {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
-    /// Wraps at 100 columns with the given indent.
-    static func wrap(_ text: String, indent: String) -> String {
+    /// Every line of `text` no wider than `width` columns (ANSI styles take none), broken between words only:
+    /// a longer line goes on under its own indent plus three spaces; a word wider than that stays whole.
+    public static func fit(_ text: String, width: Int?) -> String {
+        guard let width else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard columns(line) > width else { return String(line) }
+            let indent = String(line.prefix { $0 == " " })
+            let next = indent + "   "
+            var out = ""
+            var current = indent
+            var currentColumns = indent.count
+            var empty = true
+            func add(_ word: Substring, columns wordColumns: Int) {
+                if !empty && currentColumns + 1 + wordColumns > width {
+                    out += current + "\n"
+                    current = next
+                    currentColumns = next.count
+                    empty = true
+                }
+                if !empty {
+                    current += " "
+                    currentColumns += 1
+                }
+                current += word
+                currentColumns += wordColumns
+                empty = false
+            }
+            // Runs of spaces (a padded badge) are kept within a line, dropped at its start.
+            for word in line.dropFirst(indent.count).split(separator: " ", omittingEmptySubsequences: false) {
+                if word.isEmpty {
+                    if !empty && currentColumns + 1 < width {
+                        current += " "
+                        currentColumns += 1
+                    }
+                    continue
+                }
+                let wordColumns = columns(word)
+                guard wordColumns > width - next.count else {
+                    add(word, columns: wordColumns)
+                    continue
+                }
+                // Wider than any line: each piece on a line of its own.
+                for piece in pieces(of: word, within: max(width - next.count, 8)) {
+                    if !empty {
+                        out += current + "\n"
+                        current = next
+                        currentColumns = next.count
+                        empty = true
+                    }
+                    add(piece, columns: columns(piece))
+                }
+            }
+            return out + current
+        }.joined(separator: "\n")
+    }
+
+    /// A word no wider than `limit` as it is; a wider one (a path, a URL, an evidence reference) in pieces
+    /// that each end after a `/`, `#` or `.` where one fits, else at the limit.
+    static func pieces(of word: Substring, within limit: Int) -> [Substring] {
+        guard columns(word) > limit else { return [word] }
+        // A style's escape sequences at either end (a dim evidence line) stay with the first and last piece.
+        var start = word.startIndex
+        while word[start...].hasPrefix("\u{1B}["), let end = word[start...].firstIndex(where: \.isLetter) {
+            start = word.index(after: end)
+        }
+        var stop = word.endIndex
+        while let escape = word[start..<stop].lastIndex(of: "\u{1B}"),
+            word[escape..<stop].dropFirst().allSatisfy({ $0 == "[" || $0 == ";" || $0.isNumber || $0 == "m" })
+        {
+            stop = escape
+        }
+        let core = word[start..<stop]
+        guard !core.contains("\u{1B}"), !core.isEmpty else { return [word] }
+        var pieces: [Substring] = []
+        var rest = core
+        while rest.count > limit {
+            let window = rest.prefix(limit)
+            let cut = window.lastIndex { $0 == "/" || $0 == "#" || $0 == "." }.map { rest.index(after: $0) }
+            let end = cut.flatMap { $0 > rest.startIndex ? $0 : nil } ?? window.endIndex
+            pieces.append(rest[..<end])
+            rest = rest[end...]
+        }
+        if !rest.isEmpty { pieces.append(rest) }
+        pieces[0] = word[word.startIndex..<pieces[0].endIndex]
+        pieces[pieces.count - 1] = word[pieces[pieces.count - 1].startIndex..<word.endIndex]
+        return pieces
+    }
+
+    /// The columns a line takes on a terminal: its characters less ANSI escape sequences.
+    static func columns(_ line: Substring) -> Int {
+        var count = 0
+        var inEscape = false
+        for scalar in line.unicodeScalars {
+            if inEscape {
+                if scalar.properties.isAlphabetic { inEscape = false }
+            } else if scalar == "\u{1B}" {
+                inEscape = true
+            } else if !(0x300...0x36F).contains(scalar.value) {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// A paragraph wrapped at `width` columns (100 when nil) with the given indent.
+    static func wrap(_ text: String, indent: String, width: Int?) -> String {
+        let width = width ?? 100
         var out = ""
         var line = indent
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            if line.count + word.count + 1 > 100 && line.count > indent.count {
+            if line.count + word.count + 1 > width && line.count > indent.count {
                 out += line + "\n"
                 line = indent
             }

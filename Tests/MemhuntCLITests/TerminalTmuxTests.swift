@@ -1,0 +1,49 @@
+import Foundation
+import MemhuntTestSupport
+import Testing
+
+/// The real binary in a real 80-column terminal with bash: `Tests/Support/terminal_tmux.py` types completions
+/// and runs the JustSend hunt; this test asserts what the screens showed.
+@Suite struct TerminalTmuxTests {
+    @Test(.enabled(if: TriageTerminalTests.tmux != nil && BinaryTests.binary != nil, "tmux or the binary is missing"))
+    func eightyColumnsCompletionsAndProgress() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let binary = try #require(BinaryTests.binary)
+        // On a thread of its own (`Tool.run`): a minute of waiting on the cooperative pool's two threads stalled
+        // the timing-bound tests of other suites.
+        let (status, output, _) = try await Tool.run(
+            "/usr/bin/env", ["python3", Repo.root + "/Tests/Support/terminal_tmux.py", binary, Repo.root, dir.path])
+        #expect(status == 0, "\(output)")
+        var screens: [String: String] = [:]
+        for part in output.components(separatedBy: "=== ").dropFirst() {
+            let name = String(part.prefix { $0 != "\n" })
+            screens[name] = String(part.dropFirst(name.count + 1))
+        }
+        // A subcommand completes to itself, not to the folder of that name beside it.
+        let subcommand = try #require(screens["completion-subcommand"])
+        #expect(subcommand.contains("memhunt checks "), "\(subcommand)")
+        #expect(!subcommand.contains("checks/"), "\(subcommand)")
+        let formats = try #require(screens["completion-format"])
+        for format in ["github", "html", "json", "junit", "markdown", "sarif", "text"] {
+            #expect(formats.contains(format), "\(format) in \(formats)")
+        }
+        let app = try #require(screens["completion-app"])
+        #expect(!app.contains("checks/") && !app.contains("memhunt.bash"), "no file names for --app: \(app)")
+
+        // The report wraps to the terminal's 80 columns: no line the terminal had to wrap.
+        let report = try #require(screens["report"])
+        #expect(report.contains("JustSend ranked 7 of 16 processes by lifetime peak (725 MB)"))
+        #expect(report.contains("EXIT=0"))
+        let wide = report.split(separator: "\n").filter { $0.count > 80 && !$0.hasPrefix("READY$") }
+        #expect(wide.isEmpty, "lines wider than 80 columns: \(wide)")
+
+        // Progress updated one line in place and left nothing behind.
+        let progress = try #require(screens["progress"])
+        #expect(progress.contains("EXIT=0"))
+        let left = progress.split(separator: "\n").filter { !$0.hasPrefix("READY$") && !$0.hasPrefix("EXIT=") }
+        #expect(left.allSatisfy { $0.allSatisfy(\.isWhitespace) }, "left on the screen: \(left)")
+        let written = try String(contentsOfFile: dir.path + "/report.txt", encoding: .utf8)
+        #expect(written.contains("Structure is the variable: one-block 623 MB vs 2500-blocks 103 MB."))
+    }
+}
