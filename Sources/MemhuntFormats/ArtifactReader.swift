@@ -454,8 +454,9 @@ public enum ArtifactReader {
         var frames = 0
         for line in ReproText.lines(Array(bytes.prefix(65_536))) {
             let words = ReproText.tokens(ReproText.trimmed(line))
-            if words.count >= 2, words[0] == "Thread", words[1].last == ":" || words.count >= 3,
-                Int(words[1].filter { $0 != ":" }) != nil, words.last?.last == ":"
+            // `Thread 0:`, `Thread 0 Crashed:`, `Thread 0 name:`: a number, and a colon ending the line.
+            if words.count >= 2, words[0] == "Thread", Int(words[1].filter { $0 != ":" }) != nil,
+                words.last?.last == ":"
             {
                 sawThread = true
             } else if sawThread, words.count >= 4, Int(words[0]) != nil, words[2].hasPrefix("0x") {

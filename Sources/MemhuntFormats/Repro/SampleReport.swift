@@ -151,8 +151,8 @@ public struct SampleReport: Sendable, Hashable {
     /// `sample` and spindump use where the queue is not printed: `Thread_1167037: Main Thread`,
     /// `Thread 0x1a2b (main)`, `Thread 0x1a2b    Thread name "Main Thread"`.
     static func isMainThreadHeader(_ line: Substring) -> Bool {
-        ReproText.containsBytes(String(line), "com.apple.main-thread")
-            || ReproText.containsBytes(String(line), "Main Thread")
+        let text = String(line)
+        return ReproText.containsBytes(text, "com.apple.main-thread") || ReproText.containsBytes(text, "Main Thread")
             || ReproText.tokens(line).contains("(main)")
     }
 
