@@ -174,13 +174,23 @@ public final class HTTPClient: Sendable {
             let delay = min(
                 configuration.maxDelay,
                 outcome.retryAfter ?? configuration.baseDelay * pow(2, Double(attempts - 1)) * .random(in: 0.5...1))
+            // A server that asks for a longer wait than the cap would refuse an earlier attempt again (Roundup's
+            // rate limit answered 429 with `Retry-After: 3600`): say so at once instead of retrying early.
+            let tooLong = outcome.retryAfter.map { $0 > configuration.maxDelay } ?? false
             let retry =
-                failure.retryable && attempts <= configuration.maxRetries && !Task.isCancelled
+                failure.retryable && !tooLong && attempts <= configuration.maxRetries && !Task.isCancelled
                 && Date().addingTimeInterval(delay) < deadline
             if !retry, acceptsErrorStatus, case .http = failure, let head = outcome.head {
                 return (head, attempts)
             }
-            guard retry else { throw error(failure, status: outcome.head?.status, url: outcome.head?.url) }
+            guard retry else {
+                var failed = error(failure, status: outcome.head?.status, url: outcome.head?.url)
+                if tooLong, failure.retryable {
+                    failed.retryAfter = outcome.retryAfter
+                    failed.maxDelay = configuration.maxDelay
+                }
+                throw failed
+            }
             try? await Task.sleep(for: .seconds(delay))
         }
     }

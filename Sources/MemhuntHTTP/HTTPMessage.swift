@@ -168,19 +168,35 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: Int?
     /// The redacted URL of the last response or request.
     public var finalURL: String
+    /// The wait the server asked for (`Retry-After`, in seconds) when it was longer than the client waits, so
+    /// no attempt followed: an attempt before then would only have been refused again.
+    public var retryAfter: TimeInterval?
+    /// The longest wait the client makes between attempts, said beside `retryAfter`.
+    public var maxDelay: TimeInterval?
 
-    public init(url: String, failure: HTTPFailure, attempts: Int, status: Int? = nil, finalURL: String? = nil) {
+    public init(
+        url: String, failure: HTTPFailure, attempts: Int, status: Int? = nil, finalURL: String? = nil,
+        retryAfter: TimeInterval? = nil, maxDelay: TimeInterval? = nil
+    ) {
         self.url = url
         self.failure = failure
         self.attempts = attempts
         self.status = status
         self.finalURL = finalURL ?? url
+        self.retryAfter = retryAfter
+        self.maxDelay = maxDelay
     }
 
     public var description: String {
         let retries = attempts - 1
         let tried = retries > 0 ? " after \(attempts) attempts (\(retries) \(retries == 1 ? "retry" : "retries"))" : ""
-        return "\(url): \(failure.message)\(tried)"
+        var waited = ""
+        if let retryAfter, let maxDelay {
+            waited =
+                "; the server asked for a wait of \(Int(retryAfter.rounded(.up))) s (Retry-After), longer than the "
+                + "\(Int(maxDelay)) s memhunt waits, so it did not try again"
+        }
+        return "\(url): \(failure.message)\(tried)\(waited)"
     }
 }
 

@@ -53,7 +53,15 @@ public final class TrackerSession: Sendable {
     public func failure(_ response: HTTPResponse, _ what: String) -> TrackerError {
         let reason = HTTPStatus.reason(response.status)
         let said = Self.message(in: response.body)
-        return failure("\(what): HTTP \(response.status) \(reason)" + (said.isEmpty ? "" : ": \(said)"))
+        var waited = ""
+        if response.status == 429 || response.status == 503,
+            let after = response.headers["Retry-After"].flatMap({ HTTPClient.retryAfter($0) }), after > maxDelay
+        {
+            waited =
+                " (the tracker asked for a wait of \(Int(after.rounded(.up))) s, longer than the \(Int(maxDelay)) s "
+                + "memhunt waits)"
+        }
+        return failure("\(what): HTTP \(response.status) \(reason)" + (said.isEmpty ? "" : ": \(said)") + waited)
     }
 
     /// The message trackers put in their error bodies: GitHub's `message` and `errors[].message`, Redmine's
@@ -123,7 +131,9 @@ public final class TrackerSession: Sendable {
                 let status = response.status
                 guard status == 408 || status == 429 || (500...599).contains(status) else { return response }
                 if let after = response.headers["Retry-After"].flatMap({ HTTPClient.retryAfter($0) }) {
-                    delay = min(maxDelay, after)
+                    // Asked to wait longer than the cap: an earlier attempt would be refused again.
+                    if after > maxDelay { return response }
+                    delay = after
                 }
                 if attempt >= maxAttempts { return response }
                 if status >= 500, try await posted() { return nil }

@@ -344,6 +344,19 @@ import Testing
             #expect(error.description.contains("uploading memhunt-0a1b2c3d.md: HTTP 413"))
             #expect(!error.description.contains(Self.token))
         }
+        // A wait longer than memhunt's cap (30 s) is not made: the write is not sent again, and the error
+        // says how long GitLab asked to wait.
+        let started = Date()
+        do {
+            _ = try await attach("gitlab:group/throttled#1", server)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description.contains("uploading memhunt-0a1b2c3d.md: HTTP 429 Too Many Requests"), "\(error)")
+            #expect(
+                error.description.hasSuffix(
+                    "(the tracker asked for a wait of 3600 s, longer than the 30 s memhunt waits)"), "\(error)")
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
     }
 }
 

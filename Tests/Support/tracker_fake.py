@@ -29,7 +29,8 @@ GitLab (under /api/v4, PRIVATE-TOKEN auth: 401 {"message": "401 Unauthorized"}):
   DELETE /api/v4/projects/P/issues/N/notes/ID 204 No Content (404 when there is no such note)
   POST /api/v4/projects/P/uploads          multipart field "file": 201 {"markdown": "[name](/uploads/...)"}
   projects ending in "missing" (404 {"message": "404 Project Not Found"}), "limited" (the first POST: 429
-  with Retry-After: 1, {"message": {"error": "This endpoint has been requested too many times..."}}),
+  with Retry-After: 1, {"message": {"error": "This endpoint has been requested too many times..."}}), "throttled"
+  (every POST and PUT: the same 429 with Retry-After: 3600),
   "big" (uploads: 413), "lost" (the first note POST is done and its answer lost), "race" (a list of the notes
   leaves out those of the last second).
 
@@ -407,6 +408,8 @@ class Handler(BaseHTTPRequestHandler):
                 FAULTS_USED.add("gl:" + project)
         if first and project.endswith("limited"):
             return self.answer(429, {"message": {"error": "This endpoint has been requested too many times. Try again later."}}, {"Retry-After": "1"})
+        if mutating and project.endswith("throttled"):
+            return self.answer(429, {"message": {"error": "This endpoint has been requested too many times. Try again later."}}, {"Retry-After": "3600"})
         if parts == ["uploads"] and self.command == "POST":
             if project.endswith("big"):
                 return self.answer(413, {"message": "413 Request Entity Too Large"})
