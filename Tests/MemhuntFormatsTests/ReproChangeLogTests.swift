@@ -217,6 +217,26 @@ import Testing
         #expect(log.lastTimestamp == "2026-08-12 14:03:06.500+0900")
     }
 
+    /// While fewer than half of a window's lines are found in the caches, the next 16 windows are parsed
+    /// without them; when lines repeat again the caches come back. Either way a line counts the same.
+    @Test func cachesAreLeftAloneWhileLinesDoNotRepeat() {
+        var scanner = ChangeLogScanner(lineCap: 65_536, cacheCapacity: 8)  // windows of 2 candidates
+        let distinct = (0..<200).map { "2026-08-12 14:03:05.000 Memo[1:2] V\($0): _x changed.\n" }.joined()
+        scanner.feed(Array(distinct.utf8)[...])
+        let bypassed = scanner.bypassed
+        #expect(bypassed > 150, "\(bypassed) of 200 distinct lines parsed past the caches")
+        let repeated = String(repeating: "2026-08-12 14:03:05.000 Memo[1:2] V0: _x changed.\n", count: 200)
+        scanner.feed(Array(repeated.utf8)[...])
+        // At most the rest of one span (16 windows of 2) goes past the caches once the lines repeat.
+        #expect(scanner.bypassed - bypassed <= 32)
+        let log = scanner.finish()
+        #expect(log.evaluations == 400)
+        #expect(log.views.count == 200)
+        #expect(log.views["V0"] == 201)
+        #expect(log.itemCounts["V0"] == ["_x": 201])
+        #expect(log.processes == ["Memo": 400])
+    }
+
     /// A record's `processImagePath` names the process of its message's lines, whatever they say.
     @Test func aRecordsImagePathNamesItsLines() {
         let json = """

@@ -207,6 +207,15 @@ public struct ChangeLogScanner: Sendable {
     /// What a line tail resolves to, indexed by the values of `lineTails` (which are also the order its keys
     /// were added in).
     private var lineTargets: [LineTarget] = []
+    /// Whether the caches pay: of each `cacheWindow` change-line candidates, how many were found without a
+    /// parse (`cacheHits`); when fewer than half were, the next `16 * cacheWindow` candidates are parsed without
+    /// looking them up or keeping them (`bypassLeft`), then the caches are tried again. See `cachesPay()`.
+    private let cacheWindow: Int
+    private var cacheTried = 0
+    private var cacheHits = 0
+    private var bypassLeft = 0
+    /// Change-line candidates parsed while the caches were left alone (for the tests).
+    private(set) var bypassed = 0
     /// The last name `processID` resolved and its id: a JSON record's lines, and lines without a timestamp,
     /// are not in `lineTargets` and name their process again on every line.
     private var lastProcess: (name: [UInt8], id: Int32)?
@@ -273,6 +282,7 @@ public struct ChangeLogScanner: Sendable {
         self.lineCap = max(lineCap, 16)
         changeTails = ByteKeyTable(capacity: cacheCapacity)
         lineTails = ByteKeyTable(capacity: cacheCapacity)
+        cacheWindow = max(2, cacheCapacity / 4)
     }
 
     /// Consumes the next chunk; lines may span chunks.
@@ -501,9 +511,41 @@ public struct ChangeLogScanner: Sendable {
     /// The line names its process (if at all) between `tailFrom` and the view's name, so a line tail also
     /// keeps where.
     private mutating func change(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Found? {
+        if bypassLeft > 0 {
+            bypassLeft -= 1
+            bypassed += 1
+            lastTarget = -1
+            guard let key = Self.changeKey(line) else { return nil }
+            dropUncached()
+            entries.append(parseChange(key.tail, colon: key.colon, isUnchanged: key.isUnchanged))
+            uncached = true
+            guard entries[entries.count - 1].view >= 0 else { return nil }
+            return Found(
+                entry: entries.count - 1, name: Self.processName(line, from: tailFrom, to: key.start), target: nil)
+        }
         if tailFrom > 0 { return lineTailEntry(line, tailFrom: tailFrom) }
         guard let (index, _, viewStart) = changeEntry(line), entries[index].view >= 0 else { return nil }
         return Found(entry: index, name: Self.processName(line, from: 0, to: viewStart), target: nil)
+    }
+
+    /// Counts one change-line candidate looked up in the caches, `hit` when no parse was needed. At the end of
+    /// each window where fewer than half were hits, the caches are left alone for the next 16 windows: a log
+    /// whose lines rarely repeat (issue 30's realistic console log: 7,218 of 13,517 change lines in a 2 MB
+    /// stretch had a tail not seen earlier in it) paid for two look-ups that missed in tables of 16,384 tails
+    /// and for keeping every tail, on top of the parse. Release builds before and after, `memhunt inspect
+    /// --format json` of 256 MiB logs of `changelog_gen.py`, five alternating runs each, medians (load 3-4):
+    /// console 1.025 to 0.877 s wall, 1.119 to 1.034 s CPU; `log show --style ndjson` 0.355 to 0.314 s wall,
+    /// 0.538 to 0.496 s CPU; the benchmark's repeating log, whose windows are all hits, 0.233 and 0.221 s wall,
+    /// 0.373 and 0.384 s CPU (the same). The same JSON out. Leaving the caches off for good was worse there:
+    /// 0.36-0.45 s against 0.84-0.96 s.
+    @inline(__always)
+    private mutating func tried(hit: Bool) {
+        cacheTried += 1
+        if hit { cacheHits += 1 }
+        guard cacheTried == cacheWindow else { return }
+        if cacheHits * 2 < cacheTried { bypassLeft = 16 * cacheWindow }
+        cacheTried = 0
+        cacheHits = 0
     }
 
     /// A change line with a timestamp ending at `tailFrom`: found by its bytes after the timestamp in
@@ -519,6 +561,7 @@ public struct ChangeLogScanner: Sendable {
         let guess = last >= 0 ? Int(lineTargets[last].next) : -1
         if guess >= 0, lineTails.key(guess, equals: whole) {
             lastTarget = Int32(guess)
+            tried(hit: true)
             return found(lineTargets[guess], target: guess, tailFrom: tailFrom)
         }
         let wholeHash = ByteKeyTable.hash(whole)
@@ -526,6 +569,7 @@ public struct ChangeLogScanner: Sendable {
         if let value = seen.value {
             if last >= 0 { lineTargets[last].next = value }
             lastTarget = value
+            tried(hit: true)
             return found(lineTargets[Int(value)], target: Int(value), tailFrom: tailFrom)
         }
         lastTarget = -1
@@ -635,23 +679,11 @@ public struct ChangeLogScanner: Sendable {
     private mutating func changeEntry(_ line: UnsafeBufferPointer<UInt8>) -> (
         index: Int, cached: Bool, viewStart: Int
     )? {
-        let n = line.count
-        let isUnchanged = line[n - 9] != 32
-        let tail = isUnchanged ? n - 11 : n - 9
-        var colon = isUnchanged ? tail - 1 : tail - 2
-        if isUnchanged {
-            guard line[colon] == UInt8(ascii: ":") else { return nil }
-        } else {
-            while colon > 0, !(line[colon] == UInt8(ascii: ":") && line[colon + 1] == 32) { colon -= 1 }
-            guard colon > 0 else { return nil }
-        }
-        var start = Self.wordStart(line, before: colon)
-        if colon - start == 4, Self.matches(line, at: start, "body"), start >= 2, line[start - 1] == 32 {
-            start = Self.wordStart(line, before: start - 1)  // `ParentView body: …` names ParentView
-        }
-        let key = UnsafeBufferPointer(rebasing: line[start..<n])
+        guard let (key, colonInKey, start, isUnchanged) = Self.changeKey(line) else { return nil }
+        let colon = start + colonInKey
         let hash = ByteKeyTable.hash(key)
         var found = changeTails.lookup(key, hash: hash)
+        tried(hit: found.value != nil)
         if let index = found.value { return (Int(index), true, start) }
         dropUncached()
         if changeTails.isFull, key.count <= Self.maxCachedKey {
@@ -667,6 +699,29 @@ public struct ChangeLogScanner: Sendable {
         }
         changeTails.insert(key, hash: hash, slot: found.slot, value: Int32(entries.count - 1))
         return (entries.count - 1, true, start)
+    }
+
+    /// The change tail of a line that `endsLikeChange`: from the view's name to the end, where its `": "` is in
+    /// it, where it starts in the line and whether it is `: unchanged.`; nil when it has no `": "` before its
+    /// items.
+    private static func changeKey(_ line: UnsafeBufferPointer<UInt8>) -> (
+        tail: UnsafeBufferPointer<UInt8>, colon: Int, start: Int, isUnchanged: Bool
+    )? {
+        let n = line.count
+        let isUnchanged = line[n - 9] != 32
+        let tail = isUnchanged ? n - 11 : n - 9
+        var colon = isUnchanged ? tail - 1 : tail - 2
+        if isUnchanged {
+            guard line[colon] == UInt8(ascii: ":") else { return nil }
+        } else {
+            while colon > 0, !(line[colon] == UInt8(ascii: ":") && line[colon + 1] == 32) { colon -= 1 }
+            guard colon > 0 else { return nil }
+        }
+        var start = wordStart(line, before: colon)
+        if colon - start == 4, matches(line, at: start, "body"), start >= 2, line[start - 1] == 32 {
+            start = wordStart(line, before: start - 1)  // `ParentView body: …` names ParentView
+        }
+        return (UnsafeBufferPointer(rebasing: line[start..<n]), colon - start, start, isUnchanged)
     }
 
     /// Whether the last entry was parsed for a line that missed the cache and must not stay.
