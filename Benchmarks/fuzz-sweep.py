@@ -7,6 +7,13 @@ by hostile ones (1e999, 2^64, -2^63, NaN, ...), and encodings (CRLF line ends, a
 footprint of 1e30 MB reached a Double-to-Int conversion.
 
     Benchmarks/fuzz-sweep.py [--seed 7] [--rounds 40]
+
+With --libfuzzer, it runs the libFuzzer targets instead (`Fuzz/run.sh`, one after the other) and prints, per
+target, the executions, seconds and executions per second libFuzzer reported, the corpus size and whether it
+found something; --table only prints that table from the last runs' logs ($FUZZ_OUT/logs, .build/fuzz/logs).
+
+    Benchmarks/fuzz-sweep.py --libfuzzer [--executions 1000000] [--seconds N] [target ...]
+    Benchmarks/fuzz-sweep.py --table [target ...]
 """
 import argparse
 import glob
@@ -62,11 +69,86 @@ def mutate(data, sources, rng):
     return bytes(data)
 
 
+FUZZ_OUT = os.environ.get("FUZZ_OUT", os.path.join(ROOT, ".build", "fuzz"))
+
+
+def fuzz_targets(names):
+    every = sorted(os.path.splitext(f)[0] for f in os.listdir(os.path.join(ROOT, "Fuzz", "Targets")) if f.endswith(".swift"))
+    unknown = [n for n in names if n not in every]
+    if unknown:
+        sys.exit("fuzz-sweep.py: no target %s (targets: %s)" % (", ".join(unknown), " ".join(every)))
+    return names or every
+
+
+def fuzz_stats(target):
+    """What libFuzzer's final stats (-print_final_stats=1) and its last status line say of one target's last run."""
+    log = os.path.join(FUZZ_OUT, "logs", target + ".log")
+    if not os.path.exists(log):
+        return None
+    text = open(log, errors="replace").read()
+
+    def stat(name):
+        found = re.findall(r"stat::%s:\s*(\d+)" % name, text)
+        return int(found[-1]) if found else None
+
+    executions = stat("number_of_executed_units")
+    done = re.findall(r"Done (\d+) runs in (\d+) second", text)
+    seconds = int(done[-1][1]) if done else None
+    rate = stat("average_exec_per_sec")
+    corpus = re.findall(r"\bcorp: (\d+)/", text)
+    found = bool(re.search(r"==\d+==ERROR|SUMMARY: .*Sanitizer|deadly signal|Test unit written", text))
+    return {"executions": executions, "seconds": seconds, "rate": rate,
+            "corpus": int(corpus[-1]) if corpus else None, "found": found}
+
+
+def print_table(targets):
+    print("%-14s %12s %9s %9s %8s  %s" % ("target", "executions", "seconds", "exec/s", "corpus", "result"))
+    total = 0
+    below = []
+    for target in targets:
+        stats = fuzz_stats(target)
+        if stats is None or stats["executions"] is None:
+            print("%-14s %12s" % (target, "no log"))
+            below.append(target)
+            continue
+        total += stats["executions"]
+        if stats["executions"] < 1_000_000:
+            below.append(target)
+
+        def show(value):
+            return "-" if value is None else "{:,}".format(value)
+        print("%-14s %12s %9s %9s %8s  %s" % (target, show(stats["executions"]), show(stats["seconds"]),
+                                             show(stats["rate"]), show(stats["corpus"]),
+                                             "FOUND SOMETHING" if stats["found"] else "no finding"))
+    print("%d targets, {:,} executions in all; below 1,000,000: %s".format(total)
+          % (len(targets), " ".join(below) if below else "none"))
+
+
+def libfuzzer(args):
+    targets = fuzz_targets(args.targets)
+    if not args.table:
+        environment = dict(os.environ)
+        if args.seconds:
+            environment["FUZZ_SECONDS"] = str(args.seconds)
+        for target in targets:
+            subprocess.run([os.path.join(ROOT, "Fuzz", "run.sh"), str(args.executions), target], cwd=ROOT,
+                           env=environment)
+    print_table(targets)
+    sys.exit(1 if any((fuzz_stats(t) or {}).get("found") for t in targets) else 0)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--libfuzzer", action="store_true", help="run the libFuzzer targets (Fuzz/run.sh) instead")
+    parser.add_argument("--table", action="store_true", help="print the libFuzzer targets' table from their logs")
+    parser.add_argument("--executions", type=int, default=1_000_000)
+    parser.add_argument("--seconds", type=int, default=0, help="stop each target after this many seconds")
+    parser.add_argument("targets", nargs="*")
     args = parser.parse_args()
+    if args.libfuzzer or args.table:
+        return libfuzzer(args)
     rng = random.Random(args.seed)
 
     patterns = [os.path.join(ROOT, "Fixtures", "**", "*"), os.path.join(ROOT, "..", "shared", "realworld", "**", "*")]
