@@ -106,6 +106,7 @@ import Testing
         let records = try lines.map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
+        #expect(records.allSatisfy { $0["schema"] as? String == "memhunt.record/1" })
         let first = try #require(records.first { ($0["file"] as? String)?.hasSuffix("JetsamEvent-00000.ips") == true })
         #expect(first["kind"] as? String == "jetsam-event")
         #expect(first["product"] as? String == "iPhone15,2")
@@ -125,6 +126,62 @@ import Testing
             (record["apps"] as? [[String: Any]])?.first { $0["name"] as? String == "Alpha" }?["peakMB"] as? Double
         }
         #expect(peaks.sorted() == (100...119).map(Double.init))
+    }
+
+    /// With `--app`, ndjson keeps the records that name the app; an app no record names is exit 2, as in the
+    /// other formats (ndjson folds its aggregate for that check only).
+    @Test func ndjsonWithAnAppKeepsItsRecords() async throws {
+        let dir = try await Self.generated()
+        defer { dir.remove() }
+        let run = await memhunt("scan", "--format", "ndjson", "--app", "Beta", dir.path + "/records")
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 10)
+        #expect(lines.allSatisfy { $0.contains("{\"name\":\"Beta\",\"peakMB\":300,") })
+        let none = await memhunt("scan", "--format", "ndjson", "--app", "Nowhere", dir.path + "/records")
+        #expect(none.status == 2)
+        #expect(none.stdout.isEmpty)
+        #expect(none.stderr.contains("no record names the app 'Nowhere'"))
+    }
+
+    /// The ndjson line is written by hand (one `JSONEncoder` per record cost 1.6 times the aggregate's CPU):
+    /// it holds what the encoder writes of the record, plus `schema`, for names that need escaping, absent
+    /// values and counters no Int holds.
+    @Test func anNDJSONLineIsTheEncodersRecordWithItsSchema() throws {
+        let records = [
+            ScanRecord(
+                file: "fleet/a \"quoted\" \\ back/slash\nnew\tline\u{1}\u{8}\u{C}\u{1F}é😀.ips", kind: "jetsam-event",
+                time: 1_786_079_288.25, product: "iPhone15,2", build: "iPhone OS 26.0 (23A341)",
+                compressions: UInt64.max,
+                apps: [
+                    ScanRecord.App(
+                        name: "Ünï\u{7F}\"x\"", peakKiB: 742_400, residentKiB: 1, rank: 12,
+                        state: "suspended,frontmost",
+                        reason: "per-process-limit"),
+                    ScanRecord.App(name: "B"),
+                ]),
+            ScanRecord(file: "b.json", kind: "metrickit-metrics", time: 0, apps: []),
+            ScanRecord(
+                file: "c.ips", kind: "crash-report", time: 1e20, apps: [ScanRecord.App(name: "C", reason: "crash")]),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for record in records {
+            let line = record.ndjsonLine
+            #expect(line.hasSuffix("}\n") && !line.dropLast().contains("\n"))
+            var mine = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(mine.removeValue(forKey: "schema") as? String == "memhunt.record/1")
+            let theirs = try #require(
+                try JSONSerialization.jsonObject(with: try encoder.encode(record)) as? [String: Any])
+            #expect(NSDictionary(dictionary: mine) == NSDictionary(dictionary: theirs), "\(line)")
+        }
+        #expect(
+            records[1].ndjsonLine
+                == "{\"apps\":[],\"file\":\"b.json\",\"kind\":\"metrickit-metrics\",\"schema\":\"memhunt.record/1\",\"time\":0}\n"
+        )
+        #expect(records[0].ndjsonLine.contains("\"peakMB\":725,\"rank\":12,"))
+        #expect(records[0].ndjsonLine.contains("\"compressions\":18446744073709551615,"))
+        #expect(records[0].ndjsonLine.contains("\"time\":1786079288.25}"))
     }
 
     @Test func oneAppOverTheFixturesListsItsWorstRecordsAsRunnableLines() async throws {
@@ -233,77 +290,6 @@ import Testing
         let run = await memhunt("scan", "--app", "Nowhere", "Fixtures/justsend")
         #expect(run.status == 2)
         #expect(run.stderr.contains("no record names the app 'Nowhere'"))
-    }
-}
-
-/// `Benchmarks/spark/scan_job.py` in Spark's local mode gives the per-app figures of `memhunt scan
-/// --format json` (the job runs the built binary's `--format ndjson` per partition). Skipped by name
-/// without PySpark or Java (`scripts/setup` installs PySpark with pip when CI=true).
-@Suite struct SparkScanTests {
-    /// Whether `python3 -c 'import pyspark'` succeeds and `java` is on PATH.
-    static let sparkAvailable: Bool = {
-        guard Tool.which("java") != nil, let python = Tool.which("python3") else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import pyspark"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
-
-    @Test(
-        .enabled(
-            if: sparkAvailable, "PySpark or Java is missing (pip install pyspark; scripts/setup does it when CI=true)"),
-        .timeLimit(.minutes(5)))
-    func sparkJobMatchesTheScanDocument() async throws {
-        let dir = try await ScanTests.generated()
-        defer { dir.remove() }
-        let binary = try #require(BinaryTests.binary)
-        let python = try #require(Tool.which("python3"))
-        let spark = try await Tool.run(
-            python,
-            [
-                "Benchmarks/spark/scan_job.py", "--memhunt", binary, "--partitions", "3", "--master", "local[2]",
-                dir.path + "/records",
-            ])
-        #expect(spark.status == 0, "\(spark.stderr.suffix(2000))")
-        let job = try #require(try JSONSerialization.jsonObject(with: Data(spark.stdout.utf8)) as? [String: Any])
-        let jobApps = try #require(job["apps"] as? [String: [String: Any]])
-        #expect(job["recordsWithApps"] as? Int == 20)
-        let scan = await memhunt("scan", "--format", "json", dir.path + "/records")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
-        let apps = try #require(document["apps"] as? [[String: Any]])
-        #expect(Set(jobApps.keys) == Set(apps.compactMap { $0["name"] as? String }))
-        for app in apps {
-            let name = try #require(app["name"] as? String)
-            let theirs = try #require(jobApps[name])
-            for key in ["records", "ranks", "peakMB", "suspendedResidentMB", "reasons"] {
-                let mine = app[key].map { NSDictionary(dictionary: ["v": $0]) }
-                let other = theirs[key].flatMap { $0 is NSNull ? nil : NSDictionary(dictionary: ["v": $0]) }
-                #expect(
-                    mine == other,
-                    "\(name) \(key): memhunt \(String(describing: app[key])), spark \(String(describing: theirs[key]))")
-            }
-        }
-    }
-}
-
-extension SparkScanTests {
-    /// An `s3a://` or `hdfs://` operand stops the job before Spark starts (exit 2, the operand named): it was
-    /// passed to memhunt as a path, rejected on a stderr the job threw away, and left out of the figures.
-    @Test(.enabled(if: Tool.which("python3") != nil, "needs python3"))
-    func aFileSystemURIStopsTheJob() async throws {
-        let python = try #require(Tool.which("python3"))
-        let run = try await Tool.run(
-            python, ["Benchmarks/spark/scan_job.py", "--memhunt", "memhunt", "Fixtures/justsend", "s3a://fleet/2026/"])
-        #expect(run.status == 2)
-        #expect(run.stdout.isEmpty)
-        #expect(
-            run.stderr
-                == "scan_job.py: s3a://fleet/2026/: this job reads local paths and http(s) URLs only; copy the files "
-                + "from that file system first\n")
     }
 }
 
