@@ -502,7 +502,7 @@ def bench_fleet(memhunt, args, count=10000):
         subprocess.run([sys.executable, os.path.join(ROOT, "Tests", "Support", "gen_jetsam.py"), folder,
                         "--count", str(count)], check=True)
     m_out, p_out = os.path.join(WORK, "fleet-memhunt.json"), os.path.join(WORK, "fleet-python.json")
-    floor = ["sh", "-c", "find \"$1\" -type f -print0 | xargs -0 cat", "floor", folder]
+    floor = ["sh", "-c", "find -H \"$1\" -type f -print0 | xargs -0 cat", "floor", folder]
     # The 1,000,000-record fleet takes minutes a run: one run of each there.
     runs = args.runs if count <= 100_000 else 1
     (m_times, m_peak), (p_times, p_peak), (f_times, f_peak) = measure_turns(
