@@ -1,3 +1,5 @@
+import MemhuntFormats
+
 extension ScanRecord {
     /// The schema id of every `memhunt scan --format ndjson` line (its `schema` key).
     public static let ndjsonSchema = "memhunt.record/1"
@@ -64,32 +66,9 @@ extension ScanRecord {
         return out
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`; `/` and
-    /// everything else as it is (what `JSONEncoder` writes with `.withoutEscapingSlashes`).
+    /// A JSON string, as every hand-written JSON string of memhunt's (`JSON.appendString`).
     static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        var text = text
-        let plain = text.withUTF8 { bytes in
-            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        }
-        if plain {
-            out += text
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16, uppercase: false)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        JSON.appendString(text, to: &out)
     }
 
     /// A number as `JSONEncoder` writes a `Double`: its `description` without a trailing `.0`; a value

@@ -1,3 +1,5 @@
+import MemhuntFormats
+
 /// A JSON value in a fixed key order, so the findings document is byte-stable.
 public indirect enum JSONNode: Sendable, Hashable {
     case null
@@ -55,30 +57,6 @@ public indirect enum JSONNode: Sendable, Hashable {
     }
 
     private static func escape(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings need no escape: appended whole (per scalar, this was 7 M instructions of a 442-process
-        // JetsamEvent run's JSON report, callgrind).
-        let plain = s.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        }
-        if plain == true {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        JSON.appendString(s, to: &out)
     }
 }
