@@ -356,7 +356,8 @@ import Testing
                 error.description.hasSuffix(
                     "(the tracker asked for a wait of 3600 s, longer than the 30 s memhunt waits)"), "\(error)")
         }
-        #expect(Date().timeIntervalSince(started) < 20)
+        // Three retries 30 s apart would take 90 s; bound well below that, well above a starved test pool's delays.
+        #expect(Date().timeIntervalSince(started) < 60)
     }
 }
 
