@@ -17,7 +17,7 @@ extension ScanRecord {
         for (index, app) in apps.enumerated() {
             if index > 0 { out += "," }
             out += "{\"name\":"
-            Self.appendString(app.name, to: &out)
+            JSON.appendString(app.name, to: &out)
             if let peak = app.peakKiB {
                 out += ",\"peakMB\":"
                 Self.appendNumber(ScanFigures.megabytes(peak), to: &out)
@@ -28,7 +28,7 @@ extension ScanRecord {
             }
             if let reason = app.reason {
                 out += ",\"reason\":"
-                Self.appendString(reason, to: &out)
+                JSON.appendString(reason, to: &out)
             }
             if let resident = app.residentKiB {
                 out += ",\"residentMB\":"
@@ -36,26 +36,26 @@ extension ScanRecord {
             }
             if let state = app.state {
                 out += ",\"state\":"
-                Self.appendString(state, to: &out)
+                JSON.appendString(state, to: &out)
             }
             out += "}"
         }
         out += "]"
         if let build {
             out += ",\"build\":"
-            Self.appendString(build, to: &out)
+            JSON.appendString(build, to: &out)
         }
         if let compressions {
             out += ",\"compressions\":"
             out += String(compressions)
         }
         out += ",\"file\":"
-        Self.appendString(file, to: &out)
+        JSON.appendString(file, to: &out)
         out += ",\"kind\":"
-        Self.appendString(kind, to: &out)
+        JSON.appendString(kind, to: &out)
         if let product {
             out += ",\"product\":"
-            Self.appendString(product, to: &out)
+            JSON.appendString(product, to: &out)
         }
         out += ",\"schema\":\"" + Self.ndjsonSchema + "\""
         if let time {
@@ -64,11 +64,6 @@ extension ScanRecord {
         }
         out += "}\n"
         return out
-    }
-
-    /// A JSON string, as every hand-written JSON string of memhunt's (`JSON.appendString`).
-    static func appendString(_ text: String, to out: inout String) {
-        JSON.appendString(text, to: &out)
     }
 
     /// A number as `JSONEncoder` writes a `Double`: its `description` without a trailing `.0`; a value

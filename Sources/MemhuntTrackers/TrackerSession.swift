@@ -54,7 +54,7 @@ public final class TrackerSession: Sendable {
         let reason = HTTPStatus.reason(response.status)
         let said = Self.message(in: response.body)
         var waited = ""
-        if response.status == 429 || response.status == 503,
+        if HTTPFailure.http(response.status).retryable,
             let after = response.headers["Retry-After"].flatMap({ HTTPClient.retryAfter($0) }), after > maxDelay
         {
             waited =
@@ -129,7 +129,7 @@ public final class TrackerSession: Sendable {
             switch result {
             case .success(let response):
                 let status = response.status
-                guard status == 408 || status == 429 || (500...599).contains(status) else { return response }
+                guard HTTPFailure.http(status).retryable else { return response }
                 if let after = response.headers["Retry-After"].flatMap({ HTTPClient.retryAfter($0) }) {
                     // Asked to wait longer than the cap: an earlier attempt would be refused again.
                     if after > maxDelay { return response }

@@ -14,17 +14,10 @@ when this script's stdin closes (the test's end), so it cannot outlive the test 
 
 import argparse
 import os
-import socket
 import subprocess
 import sys
 import threading
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def admin(home, *arguments):
@@ -44,7 +37,15 @@ def main():
     parser.add_argument("--file", action="append", default=[])
     options = parser.parse_args()
 
-    port = free_port()
+    # The socket is bound first (port 0), so the port the tracker's `web` URL names is the one it serves on;
+    # its application is set once the tracker exists. One request at a time: Roundup's SQLite backend made its
+    # session table twice when two first requests came at once ("table sessions already exists").
+    class Quiet(WSGIRequestHandler):
+        def log_message(self, *arguments):
+            pass
+
+    server = make_server("127.0.0.1", 0, None, server_class=WSGIServer, handler_class=Quiet)
+    port = server.server_port
     home = os.path.abspath(options.home)
     base = f"http://127.0.0.1:{port}/"
     # Options as `section_name=value` (Roundup's names); the rate limit applies to REST calls only.
@@ -76,23 +77,15 @@ def main():
 
     dispatcher = RequestDispatcher(home)
     log = open(os.path.join(home, "access.log"), "a", buffering=1, encoding="utf-8")
-    lock = threading.Lock()
 
-    def application(environ, start_response):
+    def logged_dispatch(environ, start_response):
         def logged(status, headers, *rest):
-            with lock:
-                log.write(f"{environ['REQUEST_METHOD']} {environ.get('PATH_INFO', '')} {status.split()[0]}\n")
+            log.write(f"{environ['REQUEST_METHOD']} {environ.get('PATH_INFO', '')} {status.split()[0]}\n")
             return start_response(status, headers, *rest)
 
         return dispatcher(environ, logged)
 
-    class Quiet(WSGIRequestHandler):
-        def log_message(self, *arguments):
-            pass
-
-    # One request at a time: Roundup's SQLite backend made its session table twice when two first requests
-    # came at once ("table sessions already exists").
-    server = make_server("127.0.0.1", port, application, server_class=WSGIServer, handler_class=Quiet)
+    server.set_app(logged_dispatch)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(port, flush=True)
     sys.stdin.read()

@@ -524,21 +524,18 @@ public struct ChangeLogScanner: Sendable {
     /// The line names its process (if at all) between `tailFrom` and the view's name, so a line tail also
     /// keeps where.
     private mutating func change(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Found? {
-        if bypassLeft > 0 {
+        let lookUp = bypassLeft == 0
+        if !lookUp {
             bypassLeft -= 1
             bypassed += 1
             lastTarget = -1
-            guard let key = Self.changeKey(line) else { return nil }
-            dropUncached()
-            entries.append(parseChange(key.tail, colon: key.colon, isUnchanged: key.isUnchanged))
-            uncached = true
-            guard entries[entries.count - 1].view >= 0 else { return nil }
-            return Found(
-                entry: entries.count - 1, name: Self.processName(line, from: tailFrom, to: key.start), target: nil)
+        } else if tailFrom > 0 {
+            return lineTailEntry(line, tailFrom: tailFrom)
         }
-        if tailFrom > 0 { return lineTailEntry(line, tailFrom: tailFrom) }
-        guard let (index, _, viewStart) = changeEntry(line), entries[index].view >= 0 else { return nil }
-        return Found(entry: index, name: Self.processName(line, from: 0, to: viewStart), target: nil)
+        guard let (index, _, viewStart) = changeEntry(line, lookUp: lookUp), entries[index].view >= 0 else {
+            return nil
+        }
+        return Found(entry: index, name: Self.processName(line, from: tailFrom, to: viewStart), target: nil)
     }
 
     /// Counts one change-line candidate looked up in the caches, `hit` when no parse was needed. At the end of
@@ -688,24 +685,28 @@ public struct ChangeLogScanner: Sendable {
     static let maxLineTail = 512
 
     /// The index of the entry of `line`'s change tail (from the view's name on), found in `changeTails` or
-    /// parsed now, and whether it stays; nil when the tail has no `": "` before its items.
-    private mutating func changeEntry(_ line: UnsafeBufferPointer<UInt8>) -> (
+    /// parsed now, and whether it stays; nil when the tail has no `": "` before its items. With `lookUp` false
+    /// (the caches left alone, `tried(hit:)`) it is parsed and not kept.
+    private mutating func changeEntry(_ line: UnsafeBufferPointer<UInt8>, lookUp: Bool = true) -> (
         index: Int, cached: Bool, viewStart: Int
     )? {
-        guard let (key, colonInKey, start, isUnchanged) = Self.changeKey(line) else { return nil }
-        let colon = start + colonInKey
-        let hash = ByteKeyTable.hash(key)
-        var found = changeTails.lookup(key, hash: hash)
-        tried(hit: found.value != nil)
-        if let index = found.value { return (Int(index), true, start) }
+        guard let (key, colon, start, isUnchanged) = Self.changeKey(line) else { return nil }
+        var hash: UInt64 = 0
+        var found: (value: Int32?, slot: Int) = (nil, 0)
+        if lookUp {
+            hash = ByteKeyTable.hash(key)
+            found = changeTails.lookup(key, hash: hash)
+            tried(hit: found.value != nil)
+            if let index = found.value { return (Int(index), true, start) }
+        }
         dropUncached()
-        if changeTails.isFull, key.count <= Self.maxCachedKey {
+        if lookUp, changeTails.isFull, key.count <= Self.maxCachedKey {
             // Only lines without a timestamp come here full (`lineTailEntry` makes room first).
             flushCaches()
             found = changeTails.lookup(key, hash: hash)
         }
-        let cached = !changeTails.isFull && key.count <= Self.maxCachedKey
-        entries.append(parseChange(key, colon: colon - start, isUnchanged: isUnchanged))
+        let cached = lookUp && !changeTails.isFull && key.count <= Self.maxCachedKey
+        entries.append(parseChange(key, colon: colon, isUnchanged: isUnchanged))
         guard cached else {
             uncached = true
             return (entries.count - 1, false, start)
