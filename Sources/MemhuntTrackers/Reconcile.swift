@@ -11,8 +11,12 @@ import MemhuntHTTP
 /// attach sees it and adds any files it lacks); a later one stays as a duplicate, as nothing tells another
 /// process that its maker is gone.
 enum Reconcile {
-    /// How long an attach waits for its own post to show in the tracker's list (a list that lags).
+    /// How long an attach waits for its own post to show in the tracker's list (a list that lags)...
     static let visibility: TimeInterval = 20
+    /// ...and how many lists it reads at least: a tracker (or a machine) slow enough to answer a list in
+    /// seconds still gets as many looks as a quick one (a clean clone's CI, ten attaches on a starved pool,
+    /// once ran out of the 20 s after two or three lists).
+    static let minimumLists = 8
     /// How long after the run's post its maker may still be adding the files: an attach that finds the post
     /// without them waits until the post is this old before it adds them itself.
     static let settle: TimeInterval = 30
@@ -36,17 +40,19 @@ enum Reconcile {
     ) async throws(TrackerError) -> (mine: Entry, first: Entry) {
         let start = Date()
         var delay = 0.1
+        var lists = 0
         while true {
             let entries = try await list()
+            lists += 1
             if let mine = entries.first(where: { post.isMine($0.text) }),
                 let first = entries.min(by: { $0.id < $1.id })
             {
                 return (mine, first)
             }
-            if Date().timeIntervalSince(start) >= visibility {
+            if lists >= minimumLists, Date().timeIntervalSince(start) >= visibility {
                 throw session.failure(
-                    "posted, but the post did not show in the tracker's list within \(Int(visibility)) s: "
-                        + "not checked for a duplicate from another attach of this run")
+                    "posted, but the post did not show in the tracker's list within \(Int(visibility)) s "
+                        + "(\(lists) lists): not checked for a duplicate from another attach of this run")
             }
             try? await Task.sleep(for: .seconds(delay))
             delay = min(2, delay * 2)

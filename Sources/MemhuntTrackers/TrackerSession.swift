@@ -136,14 +136,30 @@ public final class TrackerSession: Sendable {
                     delay = after
                 }
                 if attempt >= maxAttempts { return response }
-                if status >= 500, try await posted() { return nil }
+                if status >= 500, try await arrived(request, "HTTP \(status) \(HTTPStatus.reason(status))", posted) {
+                    return nil
+                }
             case .failure(let error):
                 if case .invalidRequest = error.failure { throw failure("\(request.method) \(error)") }
                 // The request may have arrived: look before sending it again.
-                if try await posted() { return nil }
+                if try await arrived(request, "\(error)", posted) { return nil }
                 if attempt >= maxAttempts { throw failure("\(request.method) \(error)") }
             }
             try? await Task.sleep(for: .seconds(delay))
+        }
+    }
+
+    /// Whether a write whose answer was lost or a 5xx arrived after all. A look that fails says both what
+    /// happened to the write and why the look failed: the write may have arrived, so it is not sent again.
+    private func arrived(
+        _ request: HTTPRequest, _ what: String, _ posted: () async throws(TrackerError) -> Bool
+    ) async throws(TrackerError) -> Bool {
+        do {
+            return try await posted()
+        } catch {
+            throw failure(
+                "\(request.method) \(what); whether it arrived could not be checked (\(error.message)), so it was "
+                    + "not sent again")
         }
     }
 
