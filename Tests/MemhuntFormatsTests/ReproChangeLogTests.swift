@@ -269,6 +269,34 @@ import Testing
         #expect(log.lastTimestamp == "2026-09-02 19:02:24.200000+0900")
     }
 
+    /// Member lines read from the key at the line's start, and the lines where another key follows: a second
+    /// member after the first, a key spelled inside a value that ends right before `: "…"`, a `\u` escape cut
+    /// short that takes the quote after it (the string goes on), a value that is not a string.
+    @Test func memberLinesReadTheirKeyAndWhatFollowsIt() {
+        let json = #"""
+            [{
+              "senderImagePath" : "x", "timestamp" : "2026-09-02 19:02:24.100000+0900",
+              "eventMessage" : "RootView: _dragProgress changed.",
+              "processImagePath" : "\/Applications\/Memo.app\/Memo"
+            },{
+              "subsystem" : "a \"processImagePath" : "\/Other",
+              "eventMessage" : "RootView: @self changed.",
+              "timestamp" : "2026-09-02 19:02:24.200000+0900"
+            },{
+              "category" : "\u"timestamp" : "2026-09-02 19:02:24.250000+0900"",
+              "traceID" : 7, "eventMessage" : "StreamScreen: @self changed.",
+              "processImagePath" : "\/Applications\/Memo.app\/Memo"
+            }]
+            """#
+        let log = scan(json)
+        #expect(log.views == ["RootView": 2, "StreamScreen": 1])
+        #expect(log.processes == ["Memo": 2, "Other": 1])
+        #expect(log.firstTimestamp == "2026-09-02 19:02:24.100000+0900")
+        // `\u"` is an escape cut short that takes the quote: the value ends after `timestamp`, and the key's
+        // first spelling on the line is there, followed by its own value.
+        #expect(log.lastTimestamp == "2026-09-02 19:02:24.250000+0900")
+    }
+
     @Test func burstsWithoutTimestampsSplitAtBlankLines() {
         let log = scan("A: _x changed.\nB: @self changed.\n\nC: _y changed.\n")
         #expect(log.bursts == 2)

@@ -55,12 +55,13 @@ struct JSONStringUnescaper {
         }
     }
 
-    /// Decodes `bytes` from `start` (after an opening quote) up to the closing quote into `output`; false when
-    /// the string does not end in `bytes`. Runs of bytes that are neither a quote nor a backslash are found 8
-    /// bytes at a time and appended whole; escapes go through `feed`, so the output is `feed`'s, byte for byte.
-    mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    /// Decodes `bytes` from `start` (after an opening quote) up to the closing quote into `output`; returns the
+    /// closing quote's index, nil when the string does not end in `bytes`. Runs of bytes that are neither a
+    /// quote nor a backslash are found 8 bytes at a time and appended whole; escapes go through `feed`, so the
+    /// output is `feed`'s, byte for byte.
+    mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         reset()
-        guard let base = bytes.baseAddress else { return false }
+        guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var index = start
         while index < count {
@@ -72,10 +73,41 @@ struct JSONStringUnescaper {
                     if index == count { break }
                 }
             }
-            if case .done = feed(base[index]) { return true }
+            if case .done = feed(base[index]) { return index }
             index += 1
         }
-        return false
+        return nil
+    }
+
+    /// The index of the quote that ends the string from `start` (after its opening quote) as `decode` reads it,
+    /// nil when it does not end in `bytes`; nothing is decoded. A backslash takes the byte after it; `\u`
+    /// takes up to four hexadecimal digits and, when it stops short of four, the byte after them too (`feed`
+    /// drops the byte that is not a digit, a quote included).
+    static func end(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        var index = start
+        while true {
+            index = special(base, from: index, count: count)
+            guard index < count else { return nil }
+            if base[index] == 0x22 { return index }
+            index += 1
+            guard index < count else { return nil }
+            if base[index] != UInt8(ascii: "u") {
+                index += 1
+                continue
+            }
+            index += 1
+            var digits = 0
+            while digits < 4, index < count, hexDigit(base[index]) != nil {
+                digits += 1
+                index += 1
+            }
+            if digits < 4 {
+                guard index < count else { return nil }
+                index += 1
+            }
+        }
     }
 
     /// The index of the first `"` or `\` at or after `from`, or `count`.
