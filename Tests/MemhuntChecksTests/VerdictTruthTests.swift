@@ -28,6 +28,32 @@ import Testing
         #expect(!result.findings.contains { $0.title.contains("did not die") })
     }
 
+    /// A kill for the system's sake points at what the app held in the background only when it was suspended:
+    /// for a frontmost app that step does not apply, so the finding points at how short memory was.
+    @Test(arguments: [("frontmost", "compressor-pressure"), ("suspended", "suspended-footprint")])
+    func aKillForTheSystemPointsAtAStepThatApplies(state: String, step: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let name = "JetsamEvent-2026-08-12-090211.ips"
+        var text = try String(contentsOfFile: Repo.fixture("killed/" + name), encoding: .utf8)
+        let states = "\"uuid\" : \"F646E1F4-AB10-13DE-C3BA-92B18EDE0D7A\",\n      \"states\" : [\n        \"frontmost\""
+        #expect(text.contains(states) && text.contains("\"reason\" : \"per-process-limit\""))
+        text = text.replacingOccurrences(of: states, with: states.replacingOccurrences(of: "frontmost", with: state))
+        text = text.replacingOccurrences(
+            of: "\"reason\" : \"per-process-limit\"", with: "\"reason\" : \"vm-thrashing\"")
+        try text.write(toFile: directory.path + "/" + name, atomically: true, encoding: .utf8)
+        let result = try await Hunt.run([directory.path], app: "JustSend")
+        let killed = try #require(result.findings.first { $0.code == "jetsam-rank.killed" })
+        #expect(killed.title == "JustSend was killed: vm-thrashing")
+        guard case .step(let id, _) = killed.next else {
+            Issue.record("next is \(String(describing: killed.next))")
+            return
+        }
+        #expect(id == step)
+        let target = try #require(result.steps.first { $0.step.id == step })
+        #expect(target.status != .notApplicable)
+    }
+
     /// A jetsam record shows the app alive at its moment, not that it never ended afterwards: the
     /// finding says the first and never "did not die".
     @Test func aLivingAppInTheRecordWasAliveAtThatMoment() async throws {

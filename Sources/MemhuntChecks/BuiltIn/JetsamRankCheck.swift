@@ -366,9 +366,15 @@ struct JetsamRankCheck: Check {
                 evidence: [record.evidence(process, "reason")],
                 next: reason == "per-process-limit"
                     ? .step("simulator-repro", "It crossed its own footprint limit: find which screen allocates.")
-                    : .step(
-                        "suspended-footprint",
-                        "The system needed memory: see how much the app held when it was chosen.")
+                    // What the app held in the background answers only for a suspended app; a frontmost or
+                    // active one was chosen while memory was short, which the compressor's figures show.
+                    : process.states.contains("suspended")
+                        ? .step(
+                            "suspended-footprint",
+                            "The system needed memory: see how much the app held when it was chosen.")
+                        : .step(
+                            "compressor-pressure",
+                            "The system needed memory while the app was not suspended: see how short it was.")
             ))
     }
 
