@@ -135,10 +135,18 @@ public enum PastedRecord {
             // Whole process records after the elision (a JetsamEvent shortened to `...` around the one process
             // that matters) are read too, into the array the elision cut.
             let after = processRecords(lines, text, after: line)
-            let (closed, dropped) = scan.closedPrefix(
+            let (closed, dropped, placed) = scan.closedPrefix(
                 text, from: bodyStart, appending: after.map { text[$0.start..<$0.end] })
             body = closed
-            cutElement = dropped
+            // The records after the elision take the cut element's place: its index as pasted is another
+            // record's in what is read (and in the evidence that points into it).
+            cutElement = dropped.map { dropped in
+                guard let placed else { return dropped + " was cut by the elision and left out" }
+                return dropped + " as pasted was cut by the elision and left out; "
+                    + (after.count == 1
+                        ? "the whole record after it is \(placed) here"
+                        : "the \(after.count) whole records after it are \(placed) here")
+            }
             elided = (line, elision.marker)
             used += Array(cursor..<line)
             if !after.isEmpty {
@@ -179,7 +187,7 @@ public enum PastedRecord {
                     ?? "elided at line \(lines.number(elided.line)) (\(elided.marker)): read up to it, "
                     + "\(lines.count - elided.line == 1 ? "line" : "lines") "
                     + "\(lines.range(elided.line, lines.count - 1)) not")
-                    + (cutElement.map { "; \($0) was cut by the elision and left out" } ?? ""))
+                    + (cutElement.map { "; " + $0 } ?? ""))
         }
         let bytes = (header.map { $0 + [0x0A] } ?? []) + body
         // The line of each line of the bytes: the header's first, then the body's own lines.
@@ -673,16 +681,25 @@ struct Scan {
     /// The text from `start` up to the elision, closed: the element the elision cut is left out, then `appended`
     /// (whole elements found after the elision) is added to the array that held it, then every open container
     /// is closed.
+    /// `placed` says where `appended` went when it names the cut element's array (`processes[0]`, or
+    /// `processes[0]–[1]`): they take the cut element's place, so an index in the result is not its index as
+    /// pasted.
     func closedPrefix(_ text: [UInt8], from start: Int, appending appended: [ArraySlice<UInt8>] = []) -> (
-        bytes: [UInt8], dropped: String?
+        bytes: [UInt8], dropped: String?, placed: String?
     ) {
-        guard let elision else { return ([], nil) }
+        guard let elision else { return ([], nil, nil) }
         var stack = open
         var cut = elision.offset
         var dropped: String?
+        var placed: String?
         if let element = stack.indices.dropFirst().first(where: { stack[$0].inArray }) {
             cut = stack[element].offset
-            dropped = Self.name(of: stack, element, in: text) + "[\(stack[element].element)]"
+            let name = Self.name(of: stack, element, in: text)
+            let index = stack[element].element
+            dropped = name + "[\(index)]"
+            if !appended.isEmpty {
+                placed = name + "[\(index)]" + (appended.count == 1 ? "" : "–[\(index + appended.count - 1)]")
+            }
             stack.removeSubrange(element...)
         }
         var bytes = Array(text[start..<cut])
@@ -711,7 +728,7 @@ struct Scan {
         for container in stack.reversed() {
             bytes.append(container.byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
-        return (bytes, dropped)
+        return (bytes, dropped, stack.last?.byte == UInt8(ascii: "[") ? placed : nil)
     }
 
     /// The key of the array that holds the element at `index` of `stack`: `processes`, `threads`.

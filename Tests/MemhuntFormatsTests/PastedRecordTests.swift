@@ -124,6 +124,23 @@ import Testing
             ])
     }
 
+    /// An elision inside a process record leaves it out, and the records after the elision take its place: the
+    /// note says which index each has here, since evidence points by the index in what was read.
+    @Test func recordsAfterACutRecordTakeItsPlace() throws {
+        var text = String(decoding: try Repo.bytes("pasted/jetsam-elided.ips"), as: UTF8.self)
+        let whole = "\"lifetimeMax\" : 46400,\n      \"states\" : [\n        \"frontmost\"\n      ]\n    },\n    ...\n"
+        #expect(text.contains(whole))
+        text = text.replacingOccurrences(of: whole, with: "\"lifetimeMax\" : 46400,\n    ...\n")
+        let outcome = ArtifactReader.read(Array(text.utf8))
+        guard case .success(.jetsamEvent(let event)) = outcome.result else { throw Failure("\(outcome)") }
+        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "MobileMail", "Weather"])
+        let note = try #require(event.recovery?.notes.first)
+        #expect(
+            note.hasSuffix(
+                "; processes[2] as pasted was cut by the elision and left out; the 2 whole records after it are "
+                    + "processes[2]–[3] here"), "\(note)")
+    }
+
     @Test func truncatedInsideAProcessWithoutHeader() throws {
         let event = try jetsam("jetsam-truncated-no-header.md")
         #expect(event.header == nil)

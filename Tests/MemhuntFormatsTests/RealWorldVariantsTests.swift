@@ -84,7 +84,8 @@ import Testing
         #expect(
             event.recovery?.notes == [
                 "elided at line 31 (...): read up to it and the whole process record after it (lines 32–46), "
-                    + "lines 31, 47–48 not; processes[0] was cut by the elision and left out"
+                    + "lines 31, 47–48 not; processes[0] as pasted was cut by the elision and left out; the whole "
+                    + "record after it is processes[0] here"
             ])
     }
 }
