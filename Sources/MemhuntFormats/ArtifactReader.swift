@@ -428,11 +428,17 @@ public enum ArtifactReader {
         let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         let json = start < bytes.count && "{[\"".utf8.contains(bytes[start])
         if let shape = knownFragment(bytes[...], json: json) {
-            return unrecognized(FormatError("unrecognized content (\(shape), \(bytes.count) bytes)"))
+            // A call-stack tree is a piece of a MetricKit diagnostic, not of a crash report: its kind says so,
+            // so a crash report's absence is not left unknown for it. A backtrace may be a crash report's.
+            let kind: ArtifactKind? = shape.hasPrefix(Self.callStackTree) ? .diagnosticPayload : nil
+            return ReadOutcome(
+                kind: kind, result: .failure(FormatError("unrecognized content (\(shape), \(bytes.count) bytes)")))
         }
         return unrecognized(
             FormatError("unrecognized content (\(json ? "JSON" : "text") of no known kind, \(bytes.count) bytes)"))
     }
+
+    static let callStackTree = "a MetricKit call-stack tree (MXCallStackTree JSON)"
 
     /// What a file of no readable kind is, when it is a known fragment that memhunt does not read: said
     /// instead of "no known kind", so the person knows what the file lacks.
@@ -441,7 +447,7 @@ public enum ArtifactReader {
             if ReproText.containsBytes(bytes, "\"callStackRootFrames\""),
                 ReproText.containsBytes(bytes, "\"callStacks\"")
             {
-                return "a MetricKit call-stack tree (MXCallStackTree JSON): frames of binaries, not read"
+                return Self.callStackTree + ": frames of binaries, not read"
             }
             return nil
         }

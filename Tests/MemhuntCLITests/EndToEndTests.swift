@@ -79,7 +79,7 @@ func memhunt(_ arguments: [String], environment: [String: String] = [:]) async -
         #expect(run.status == 2)
         #expect(
             run.stderr.contains(
-                "memhunt: exit 2: Fixtures/bad: none of its 7 files could be used (4 could not be read)"))
+                "memhunt: exit 2: Fixtures/bad: none of its 7 files could be used (5 could not be read)"))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect((document["facts"] as? [String: Any])?["jetsam.app.peakMB"] as? Double == 725)
         let artifacts = try #require(document["artifacts"] as? [[String: Any]])

@@ -45,9 +45,12 @@ struct RealWorldTests {
         "metrickit/MXMetricPayload-xcode-simulated-iOS16.0.2.json": .metrics(peakBytes: 200_000_000),
         "metrickit/MXMetricPayload-real-zh_CN-iOS14.0.1-EXCERPT.txt": .failure(
             .metricPayload, containing: "is not valid JSON: unexpected '#'"),
-        "metrickit/sentry-callstacktree-tree-real.json": .unrecognized,
-        "metrickit/sentry-callstacktree-per-thread.json": .unrecognized,
-        "metrickit/sentry-callstacktree-not-per-thread.json": .unrecognized,
+        "metrickit/sentry-callstacktree-tree-real.json": .failure(
+            .diagnosticPayload, containing: "a MetricKit call-stack tree"),
+        "metrickit/sentry-callstacktree-per-thread.json": .failure(
+            .diagnosticPayload, containing: "a MetricKit call-stack tree"),
+        "metrickit/sentry-callstacktree-not-per-thread.json": .failure(
+            .diagnosticPayload, containing: "a MetricKit call-stack tree"),
         // Namespace TCC: ended by the system for privacy, not an ordinary crash.
         "vmmap/icdab_camera_iOSonMac.crash": .crash(.system),
         "unified-log/unified-log-memorystatus-EXCERPT.txt": .kills(1),

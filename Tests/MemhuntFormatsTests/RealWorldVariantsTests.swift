@@ -60,9 +60,13 @@ import Testing
                 + "process, exception or termination in it, 632 bytes)")
     }
 
+    /// A piece of a MetricKit diagnostic: its kind says so (never "may be a crash report"), its error what it is.
     @Test func aMetricKitCallStackTreeIsNamed() throws {
+        let outcome = ArtifactReader.read(try Repo.bytes("bad/metrickit-callstacktree.json"))
+        #expect(outcome.kind == .diagnosticPayload)
+        guard case .failure(let error) = outcome.result else { throw Failure("\(outcome)") }
         #expect(
-            try failure("bad/metrickit-callstacktree.json")
+            error.message
                 == "unrecognized content (a MetricKit call-stack tree (MXCallStackTree JSON): frames of binaries, "
                 + "not read, 368 bytes)")
     }
