@@ -14,8 +14,8 @@ public enum TextReporter: Reporter {
             for sentence in verdict.sentences {
                 let number = sentence.step.flatMap { id in document.step(id: id)?.number }
                 out += wrap(
-                    e(sentence.text) + (number.map { style.dim(" (step \($0))") } ?? ""), indent: "   ",
-                    width: options.width)
+                    e(sentence.text), indent: "   ", width: options.width,
+                    unbroken: number.map { style.dim("(step \($0))") })
             }
             out += "\n"
         }
@@ -293,12 +293,14 @@ public enum TextReporter: Reporter {
         return count
     }
 
-    /// A paragraph wrapped at `width` columns (100 when nil) with the given indent.
-    static func wrap(_ text: String, indent: String, width: Int?) -> String {
+    /// A paragraph wrapped at `width` columns (100 when nil) with the given indent; `unbroken`, when given, ends
+    /// it as one word (a verdict's `(step 7)` never splits between its two words).
+    static func wrap(_ text: String, indent: String, width: Int?, unbroken: String? = nil) -> String {
         let width = width ?? 100
         var out = ""
         var line = indent
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true) + (unbroken.map { [$0[...]] } ?? [])
+        for word in words {
             if line.count + word.count + 1 > width && line.count > indent.count {
                 out += line + "\n"
                 line = indent
