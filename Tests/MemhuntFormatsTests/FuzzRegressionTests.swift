@@ -70,4 +70,16 @@ import Testing
         }
         #expect(tabs.classes.map(\.className) == ["A"] && tabs.classes.first?.binary == "B")
     }
+
+    /// `leaks`: a malloced size of 331,666,666,666,666,663 KB is more bytes than an Int holds; multiplying it by 1024
+    /// trapped. The size is left unknown, and the rest of the report reads.
+    @Test func aMallocedSizeTooLargeForBytesIsUnknown() throws {
+        guard case .success(let report) = LeaksReport.parse(try Repo.bytes("fuzz/leaks-malloced-overflow.leaks.txt"))
+        else {
+            throw Failure("not read")
+        }
+        #expect(report.mallocedBytes == nil)
+        #expect(report.nodes == 812_000)
+        #expect(report.processName == "DemoApp" && report.pid == 4242)
+    }
 }

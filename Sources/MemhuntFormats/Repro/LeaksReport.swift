@@ -118,7 +118,11 @@ public struct LeaksReport: Sendable, Hashable {
                 let words = line.split(separator: " ")
                 if words.count >= 8 {
                     report.nodes = Int(words[2])
-                    report.mallocedBytes = Int(words[6]).map { $0 * 1024 }
+                    // A count of KB too large for bytes in an Int is no size (it trapped: the `leaks` fuzz target).
+                    report.mallocedBytes = Int(words[6]).flatMap { kilobytes in
+                        let (bytes, overflow) = kilobytes.multipliedReportingOverflow(by: 1024)
+                        return overflow ? nil : bytes
+                    }
                 }
             } else if line.hasPrefix("Process "), line.contains(" leaks for "), line.hasSuffix("leaked bytes.") {
                 let words = line.split(separator: " ")
