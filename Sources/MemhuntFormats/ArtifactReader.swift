@@ -427,10 +427,7 @@ public enum ArtifactReader {
     private static func unrecognized(_ bytes: [UInt8]) -> ReadOutcome {
         let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         let json = start < bytes.count && "{[\"".utf8.contains(bytes[start])
-        if let shape = knownFragment(bytes[...], json: json) {
-            // A call-stack tree is a piece of a MetricKit diagnostic, not of a crash report: its kind says so,
-            // so a crash report's absence is not left unknown for it. A backtrace may be a crash report's.
-            let kind: ArtifactKind? = shape.hasPrefix(Self.callStackTree) ? .diagnosticPayload : nil
+        if let (shape, kind) = knownFragment(bytes[...], json: json) {
             return ReadOutcome(
                 kind: kind, result: .failure(FormatError("unrecognized content (\(shape), \(bytes.count) bytes)")))
         }
@@ -438,16 +435,19 @@ public enum ArtifactReader {
             FormatError("unrecognized content (\(json ? "JSON" : "text") of no known kind, \(bytes.count) bytes)"))
     }
 
-    static let callStackTree = "a MetricKit call-stack tree (MXCallStackTree JSON)"
-
     /// What a file of no readable kind is, when it is a known fragment that memhunt does not read: said
-    /// instead of "no known kind", so the person knows what the file lacks.
-    static func knownFragment(_ bytes: ArraySlice<UInt8>, json: Bool) -> String? {
+    /// instead of "no known kind", so the person knows what the file lacks; with the kind of what it is a piece
+    /// of, when that is known. A call-stack tree is a piece of a MetricKit diagnostic, not of a crash report, so
+    /// a crash report's absence is not left unknown for it; a backtrace may be a crash report's (no kind).
+    static func knownFragment(_ bytes: ArraySlice<UInt8>, json: Bool) -> (shape: String, kind: ArtifactKind?)? {
         if json {
             if ReproText.containsBytes(bytes, "\"callStackRootFrames\""),
                 ReproText.containsBytes(bytes, "\"callStacks\"")
             {
-                return Self.callStackTree + ": frames of binaries, not read"
+                return (
+                    "a MetricKit call-stack tree (MXCallStackTree JSON): frames of binaries, not read",
+                    .diagnosticPayload
+                )
             }
             return nil
         }
@@ -470,8 +470,10 @@ public enum ArtifactReader {
             }
         }
         guard sawThread, frames > 0 else { return nil }
-        return "a thread backtrace of \(frames) \(frames == 1 ? "frame" : "frames") without a crash report's header: "
-            + "no process, exception or termination in it"
+        return (
+            "a thread backtrace of \(frames) \(frames == 1 ? "frame" : "frames") without a crash report's header: "
+                + "no process, exception or termination in it", nil
+        )
     }
 
     /// No NUL bytes and valid UTF-8 (a sniffer: overlong forms are not checked); a sequence cut by the end

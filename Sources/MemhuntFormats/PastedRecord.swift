@@ -690,16 +690,10 @@ struct Scan {
         guard let elision else { return ([], nil, nil) }
         var stack = open
         var cut = elision.offset
-        var dropped: String?
-        var placed: String?
+        var dropped: (name: String, index: Int)?
         if let element = stack.indices.dropFirst().first(where: { stack[$0].inArray }) {
             cut = stack[element].offset
-            let name = Self.name(of: stack, element, in: text)
-            let index = stack[element].element
-            dropped = name + "[\(index)]"
-            if !appended.isEmpty {
-                placed = name + "[\(index)]" + (appended.count == 1 ? "" : "–[\(index + appended.count - 1)]")
-            }
+            dropped = (Self.name(of: stack, element, in: text), stack[element].element)
             stack.removeSubrange(element...)
         }
         var bytes = Array(text[start..<cut])
@@ -719,16 +713,20 @@ struct Scan {
             }
             trim()
         }
+        var placed: String?
         if !appended.isEmpty, stack.last?.byte == UInt8(ascii: "[") {
             for element in appended {
                 if bytes.last != UInt8(ascii: "[") { bytes.append(UInt8(ascii: ",")) }
                 bytes += element
             }
+            placed = dropped.map {
+                "\($0.name)[\($0.index)]" + (appended.count == 1 ? "" : "–[\($0.index + appended.count - 1)]")
+            }
         }
         for container in stack.reversed() {
             bytes.append(container.byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
-        return (bytes, dropped, stack.last?.byte == UInt8(ascii: "[") ? placed : nil)
+        return (bytes, dropped.map { "\($0.name)[\($0.index)]" }, placed)
     }
 
     /// The key of the array that holds the element at `index` of `stack`: `processes`, `threads`.
