@@ -34,6 +34,9 @@ public struct JetsamSnapshot: Sendable, Hashable {
         public var appRank: Int?
         /// Page counts present and unreadable (`lifetimeMax` out of range): its peak is not known.
         public var unreadable: [String] = []
+
+        /// Whether the record lists it suspended: only then is its footprint what it holds in the background.
+        public var isSuspended: Bool { states.contains("suspended") }
     }
 
     public var date: String?

@@ -29,7 +29,8 @@ import Testing
     }
 
     /// A kill for the system's sake points at what the app held in the background only when it was suspended:
-    /// for a frontmost app that step does not apply, so the finding points at how short memory was.
+    /// for a frontmost app that step does not apply, so the finding points at how short memory was, and that
+    /// finding on at a reproduction.
     @Test(arguments: [("frontmost", "compressor-pressure"), ("suspended", "suspended-footprint")])
     func aKillForTheSystemPointsAtAStepThatApplies(state: String, step: String) async throws {
         let directory = try TemporaryDirectory()
@@ -52,6 +53,14 @@ import Testing
         #expect(id == step)
         let target = try #require(result.steps.first { $0.step.id == step })
         #expect(target.status != .notApplicable)
+        // The pressure finding points on the same way: to the background footprint only for a suspended app.
+        let pressure = try #require(result.findings.first { $0.code == "compressor-pressure.at-that-moment" })
+        guard case .step(let after, _) = pressure.next else {
+            Issue.record("next is \(String(describing: pressure.next))")
+            return
+        }
+        #expect(after == (state == "suspended" ? "suspended-footprint" : "simulator-repro"))
+        #expect(result.steps.first { $0.step.id == after }?.status != .notApplicable)
     }
 
     /// A jetsam record shows the app alive at its moment, not that it never ended afterwards: the

@@ -205,7 +205,14 @@ struct CompressorPressureCheck: Check {
                     detail: "The record shows pressure at its moment (" + (event.date ?? "undated") + "): "
                         + evidence.joined(separator: "; ") + ". Compression uses CPU, so the whole system slows.",
                     evidence: pointers,
-                    next: .step("suspended-footprint", "See how much the app held while the system was short.")))
+                    // What the app held in the background answers only for a suspended app (the suspended-footprint
+                    // step does not apply to a frontmost one, and the jetsam record already gives its footprint).
+                    next: record.processes(of: context.subject).first.map { !$0.isSuspended } == true
+                        ? .step(
+                            "simulator-repro",
+                            "The app was not suspended while memory was short: reproduce its screens to see what "
+                                + "they hold.")
+                        : .step("suspended-footprint", "See how much the app held while the system was short.")))
         }
         let rate = Self.rate(record, in: context)
         if case .failure(let refusal)? = rate {

@@ -368,7 +368,7 @@ struct JetsamRankCheck: Check {
                     ? .step("simulator-repro", "It crossed its own footprint limit: find which screen allocates.")
                     // What the app held in the background answers only for a suspended app; a frontmost or
                     // active one was chosen while memory was short, which the compressor's figures show.
-                    : process.states.contains("suspended")
+                    : process.isSuspended
                         ? .step(
                             "suspended-footprint",
                             "The system needed memory: see how much the app held when it was chosen.")

@@ -87,7 +87,7 @@ struct SuspendedFootprintCheck: Check {
                     compressed.map { c in "; \(m.megabytesText) in memory, \(c.megabytesText) compressed" }
                 }
                 ?? ""
-            let suspended = process.states.contains("suspended")
+            let suspended = process.isSuspended
             let state = process.states.first.map { " (\($0))" } ?? ""
             let parts =
                 inMemory.flatMap { m in
