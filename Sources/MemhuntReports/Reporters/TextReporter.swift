@@ -294,20 +294,31 @@ public enum TextReporter: Reporter {
     }
 
     /// A paragraph wrapped at `width` columns (100 when nil) with the given indent; `unbroken`, when given, ends
-    /// it as one word (a verdict's `(step 7)` never splits between its two words).
+    /// it as one word (a verdict's `(step 7)` never splits between its two words). Widths are columns on a
+    /// terminal (`columns`): a dim `(step 7)` counted its escape codes too, and a colored verdict line wrapped
+    /// up to 8 columns early.
     static func wrap(_ text: String, indent: String, width: Int?, unbroken: String? = nil) -> String {
         let width = width ?? 100
         var out = ""
         var line = indent
+        let start = columns(indent[...])
+        var used = start
         let words = text.split(separator: " ", omittingEmptySubsequences: true) + (unbroken.map { [$0[...]] } ?? [])
         for word in words {
-            if line.count + word.count + 1 > width && line.count > indent.count {
+            let taken = columns(word)
+            if used + taken + 1 > width && used > start {
                 out += line + "\n"
                 line = indent
+                used = start
             }
-            line += (line.count > indent.count ? " " : "") + word
+            if used > start {
+                line += " "
+                used += 1
+            }
+            line += word
+            used += taken
         }
-        if line.count > indent.count { out += line + "\n" }
+        if used > start { out += line + "\n" }
         return out
     }
 }
