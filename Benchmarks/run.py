@@ -309,32 +309,43 @@ def run_once(argv, stdout_path):
     return seconds, usage.ru_utime + usage.ru_stime
 
 
-def measure_turns(commands, runs):
-    """`measure_pair` for any number of commands, run in turn (A B C A B C ...)."""
+def warm(paths):
+    """Reads every file under `paths` once, untimed, so that a timed run finds them in the page cache. This
+    machine's kernel pages out whatever has not been touched for 60 s (DAMON: a `pageout` scheme for regions
+    cold for 12 aggregation intervals of 5 s, /sys/kernel/mm/damon/admin/kdamonds/0), so a run that follows
+    two others over a 4 GB fleet read much of it from disk again: the 1,000,000-record row measured memhunt
+    at 152 s wall for 42.7 s of CPU, Python at 96 s for 45.8 s and `cat` at 29 s for 19.7 s (2026-12-02,
+    21:45); by hand, right after a first read, memhunt took 22.1 s and `cat` 19.4 s."""
+    for path in paths:
+        subprocess.run(["sh", "-c", "find -H \"$1\" -type f -print0 | xargs -0 cat > /dev/null", "warm", path],
+                       check=True)
+
+
+def measure_turns(commands, runs, inputs=()):
+    """`measure_pair` for any number of commands, run in turn (A B C A B C ...); the files under `inputs` are
+    read before each run (`warm`)."""
     samples = tuple([] for _ in commands)
     for _ in range(runs):
         for index, (argv, stdout_path) in enumerate(commands):
+            warm(inputs)
             samples[index].append(run_once(argv, stdout_path))
-    return tuple(summarize(argv, taken) for (argv, _), taken in zip(commands, samples))
+    return tuple(summarize(argv, taken, inputs) for (argv, _), taken in zip(commands, samples))
 
 
-def measure_pair(first, second, runs):
+def measure_pair(first, second, runs, inputs=()):
     """`measure` for two commands run in turn (A B A B ...): on this shared 2-core machine the host's speed
     drifts by 30-50 % over a minute (jq on the same file: 30 ms, then 50 ms), and measuring all of one
     command before the other turned that drift into the ratio. Each is (argv, stdout path); returns the
     (times, peak) of each."""
-    samples = ([], [])
-    for _ in range(runs):
-        for index, (argv, stdout_path) in enumerate((first, second)):
-            samples[index].append(run_once(argv, stdout_path))
-    return tuple(summarize(argv, taken) for (argv, _), taken in zip((first, second), samples))
+    return measure_turns([first, second], runs, inputs)
 
 
-def summarize(argv, samples):
+def summarize(argv, samples, inputs=()):
     """Median wall and CPU seconds of `samples`, and peak RSS in MB (/usr/bin/time -v, one more run). CPU
     time moves far less than wall time when other builds share the machine."""
     seconds = statistics.median(s[0] for s in samples)
     cpu = statistics.median(s[1] for s in samples)
+    warm(inputs)
     timed = subprocess.run(["/usr/bin/time", "-v"] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     match = re.search(rb"Maximum resident set size \(kbytes\): (\d+)", timed.stderr)
     peak = int(match.group(1)) / 1024 if match else float("nan")
@@ -356,7 +367,7 @@ def bench_changelog(memhunt, args):
     runs = max(1, min(args.runs, 3))
     m_out, a_out = os.path.join(WORK, "memhunt.json"), os.path.join(WORK, "awk.txt")
     (m_times, m_peak), (a_times, a_peak) = measure_pair(
-        ([memhunt, "inspect", "--format", "json", log], m_out), (["mawk", AWK, log], a_out), runs)
+        ([memhunt, "inspect", "--format", "json", log], m_out), (["mawk", AWK, log], a_out), runs, inputs=(log,))
     m_seconds, a_seconds = m_times[0], a_times[0]
     with open(m_out) as f:
         facts = json.load(f)[0]["facts"]
@@ -407,7 +418,7 @@ def bench_realistic(memhunt, args, style):
     m_out, a_out, w_out = (os.path.join(WORK, "realistic-%s.%s" % (style, e)) for e in ("json", "awk", "wc"))
     (m_times, m_peak), (a_times, a_peak), (w_times, w_peak) = measure_turns(
         [([memhunt, "inspect", "--format", "json", log], m_out), (["mawk", AWK_STYLE[style], log], a_out),
-         (["wc", "-l", log], w_out)], runs)
+         (["wc", "-l", log], w_out)], runs, inputs=(log,))
     with open(m_out) as f:
         facts = json.load(f)[0]["facts"]
     mine = facts["changes.byLog"][os.path.splitext(os.path.basename(log))[0]]
@@ -512,7 +523,7 @@ def bench_fleet(memhunt, args, count=10000):
     (m_times, m_peak), (p_times, p_peak), (f_times, f_peak) = measure_turns(
         [([memhunt, "scan", "--format", "json", folder], m_out),
          ([sys.executable, os.path.join(ROOT, "Benchmarks", "fleet_scan.py"), folder], p_out),
-         (floor, os.devnull)], runs)
+         (floor, os.devnull)], runs, inputs=(folder,))
     with open(m_out) as f:
         document = json.load(f)
     with open(p_out) as f:
