@@ -289,7 +289,25 @@ import Testing
     @Test func anAppNoRecordNamesIsExitTwo() async {
         let run = await memhunt("scan", "--app", "Nowhere", "Fixtures/justsend")
         #expect(run.status == 2)
-        #expect(run.stderr.contains("no record names the app 'Nowhere'"))
+        #expect(run.stderr.contains("no record names the app 'Nowhere'; the records name "))
+        #expect(!run.stderr.contains("could not be read"))
+    }
+
+    /// A file that could not be read may be the app's record: the note says how many there were, not only
+    /// that the records read name other apps.
+    @Test func anAppNoRecordReadNamesCountsTheFilesNotRead() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let record = try String(contentsOfFile: "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", encoding: .utf8)
+        try directory.write("whole.ips", record)
+        try directory.write("cut-1.ips", String(record.prefix(record.count / 2)))
+        try directory.write("cut-2.ips", String(record.prefix(record.count / 3)))
+        let run = await memhunt("scan", "--app", "Nowhere", directory.path)
+        #expect(run.status == 2)
+        #expect(
+            run.stderr.contains(
+                "no record names the app 'Nowhere'; 2 files could not be read: a record among them may name it; "
+                    + "the records name "))
     }
 }
 

@@ -205,14 +205,27 @@ struct ScanCommand: MemhuntCommand {
 
     // MARK: - Output
 
+    /// Why `--app` selected nothing: what was read, what could not be (a file not read may be the app's), and
+    /// the apps the records do name (20 of them, and how many more).
+    static func noRecordNames(_ query: String, in aggregate: ScanAggregate) -> String {
+        let names = aggregate.apps.keys.sorted()
+        var note = "memhunt: no record names the app '\(query)'"
+        if !aggregate.rejected.isEmpty {
+            note +=
+                "; \(Plural.count(aggregate.rejected.count, "file")) could not be read: a record among them may name it"
+        }
+        if !names.isEmpty {
+            note += "; the records name " + names.prefix(20).joined(separator: ", ")
+            if names.count > 20 { note += " and \(names.count - 20) more" }
+        }
+        return note
+    }
+
     func render(_ aggregate: ScanAggregate, format: String, query: String?) -> Memhunt.ExitStatus {
         var selected: [(name: String, figures: ScanAggregate.App)]
         if let query {
             guard let match = aggregate.app(matching: query) else {
-                let known = aggregate.apps.keys.sorted().prefix(20).joined(separator: ", ")
-                console.note(
-                    "memhunt: no record names the app '\(query)'" + (known.isEmpty ? "" : "; the records name \(known)")
-                )
+                console.note(Self.noRecordNames(query, in: aggregate))
                 return .couldNotRun
             }
             selected = [(match.names.joined(separator: ", "), match.figures)]
