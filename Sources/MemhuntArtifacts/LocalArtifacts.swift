@@ -453,7 +453,7 @@ public enum LocalArtifacts {
             artifact.content = content
             artifact.status = .ok
         case .failure(let error):
-            artifact.status = outcome.kind == nil && error.message.hasPrefix("unrecognized") ? .unrecognized : .error
+            artifact.status = outcome.isUnrecognized ? .unrecognized : .error
             artifact.error = error.description
         }
         return artifact

@@ -105,8 +105,10 @@ public enum ArtifactReader {
     /// the flaw; text of no known kind says the flaw after its own words.
     public static func namingUTF16Flaw(of bytes: [UInt8], in outcome: ReadOutcome) -> ReadOutcome {
         guard case .failure(let error) = outcome.result, let flaw = utf16Flaw(bytes) else { return outcome }
-        if outcome.kind == nil, error.message.hasPrefix("unrecognized") {
-            return ReadOutcome(kind: nil, result: .failure(FormatError(error.message + "; " + flaw.description)))
+        if outcome.isUnrecognized {
+            return ReadOutcome(
+                kind: outcome.kind, result: .failure(FormatError(error.message + "; " + flaw.description)),
+                isUnrecognized: true)
         }
         return ReadOutcome(kind: outcome.kind, result: .failure(flaw))
     }
@@ -165,9 +167,9 @@ public enum ArtifactReader {
 
     /// The device-side kinds: `.ips` containers, crash text, MetricKit and JetsamEvent JSON.
     private static func readField(_ bytes: [UInt8]) -> ReadOutcome {
-        guard !bytes.isEmpty else { return unrecognized(FormatError("empty file")) }
+        guard !bytes.isEmpty else { return unreadable(FormatError("empty file")) }
         guard isText(bytes.prefix(4096), complete: bytes.count <= 4096) else {
-            return unrecognized(FormatError("binary content, not a text artifact"))
+            return unreadable(FormatError("binary content, not a text artifact"))
         }
         let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         if let (header, bodyOffset) = sniffIPSHeader(bytes) { return readIPS(bytes, header: header, body: bodyOffset) }
@@ -269,7 +271,9 @@ public enum ArtifactReader {
                     kind: .crashReport,
                     result: .failure(FormatError("crash report (bug_type \(bugType)): \(what)", line: 2, offset: body)))
             }
-            return unrecognized(FormatError("unrecognized content (.ips bug_type \(bugType))"))
+            return ReadOutcome(
+                kind: nil, result: .failure(FormatError("unrecognized content (.ips bug_type \(bugType))")),
+                isUnrecognized: true)
         }
     }
 
@@ -418,7 +422,8 @@ public enum ArtifactReader {
         ReadOutcome(kind: artifact.kind, result: .success(artifact))
     }
 
-    private static func unrecognized(_ error: FormatError) -> ReadOutcome {
+    /// No kind, and no reading: an empty or binary file.
+    private static func unreadable(_ error: FormatError) -> ReadOutcome {
         ReadOutcome(kind: nil, result: .failure(error))
     }
 
@@ -427,12 +432,18 @@ public enum ArtifactReader {
     private static func unrecognized(_ bytes: [UInt8]) -> ReadOutcome {
         let start = JSON.skipWhitespace(bytes, from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         let json = start < bytes.count && "{[\"".utf8.contains(bytes[start])
+        // A fragment is named for what it is, not as content of no known kind. One with the kind of what it is a
+        // piece of is an artifact of that kind that could not be read; one without stays unrecognized.
         if let (shape, kind) = knownFragment(bytes[...], json: json) {
             return ReadOutcome(
-                kind: kind, result: .failure(FormatError("unrecognized content (\(shape), \(bytes.count) bytes)")))
+                kind: kind, result: .failure(FormatError("\(shape) (\(bytes.count) bytes)")),
+                isUnrecognized: kind == nil)
         }
-        return unrecognized(
-            FormatError("unrecognized content (\(json ? "JSON" : "text") of no known kind, \(bytes.count) bytes)"))
+        return ReadOutcome(
+            kind: nil,
+            result: .failure(
+                FormatError("unrecognized content (\(json ? "JSON" : "text") of no known kind, \(bytes.count) bytes)")),
+            isUnrecognized: true)
     }
 
     /// What a file of no readable kind is, when it is a known fragment that memhunt does not read: said
@@ -445,7 +456,8 @@ public enum ArtifactReader {
                 ReproText.containsBytes(bytes, "\"callStacks\"")
             {
                 return (
-                    "a MetricKit call-stack tree (MXCallStackTree JSON): frames of binaries, not read",
+                    "a MetricKit call-stack tree (MXCallStackTree JSON) without its diagnostic: frames of binaries, "
+                        + "not read",
                     .diagnosticPayload
                 )
             }

@@ -341,9 +341,14 @@ public struct ReadOutcome: Sendable, Hashable {
     /// (a JetsamEvent header followed by a truncated body is a `jetsamEvent` with an error).
     public var kind: ArtifactKind?
     public var result: Result<ParsedArtifact, FormatError>
+    /// Whether the content is of no kind memhunt reads (text or JSON of no known kind, an `.ips` of another
+    /// bug_type, a thread's backtrace alone), as opposed to an artifact that could not be read (empty,
+    /// binary, broken): said here, not left to the words of the error.
+    public var isUnrecognized: Bool
 
-    public init(kind: ArtifactKind?, result: Result<ParsedArtifact, FormatError>) {
+    public init(kind: ArtifactKind?, result: Result<ParsedArtifact, FormatError>, isUnrecognized: Bool = false) {
         self.kind = kind
         self.result = result
+        self.isUnrecognized = isUnrecognized
     }
 }

@@ -58,9 +58,9 @@ import Testing
         return (differ, recognized)
     }
 
-    /// An error without the `, N bytes)` it ends with when the content was not read.
+    /// An error without the size it ends with when the content was not read (`, 4309 bytes)`, ` (4309 bytes)`).
     static func sizeless(_ error: String?) -> String? {
-        error?.replacingOccurrences(of: #", [0-9]+ bytes\)$"#, with: ")", options: .regularExpression)
+        error?.replacingOccurrences(of: #"[0-9]+ bytes\)$"#, with: "N bytes)", options: .regularExpression)
     }
 
     static func crlf(_ bytes: [UInt8]) -> [UInt8] { bytes.flatMap { $0 == 10 ? [13, 10] : [$0] } }

@@ -45,7 +45,18 @@ import Testing
         #expect(
             read("hello\nworld")
                 == ReadOutcome(
-                    kind: nil, result: .failure(FormatError("unrecognized content (text of no known kind, 11 bytes)"))))
+                    kind: nil, result: .failure(FormatError("unrecognized content (text of no known kind, 11 bytes)")),
+                    isUnrecognized: true))
+    }
+
+    /// An empty or binary file could not be read; it is not content of no known kind.
+    @Test func emptyAndBinaryFilesAreUnreadableNotUnrecognized() {
+        let empty = ArtifactReader.read([])
+        #expect(failure(empty)?.message == "empty file")
+        #expect(!empty.isUnrecognized)
+        let binary = ArtifactReader.read([0x00, 0x01, 0xFF, 0x7F])
+        #expect(failure(binary)?.message == "binary content, not a text artifact")
+        #expect(!binary.isUnrecognized)
     }
 
     @Test func jsonThatIsNotAnArtifact() {

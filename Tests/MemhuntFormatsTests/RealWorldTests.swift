@@ -81,6 +81,7 @@ struct RealWorldTests {
             case (.unrecognized?, .failure(let error)):
                 #expect(outcome.kind == nil, "\(file)")
                 #expect(error.message.hasPrefix("unrecognized content ("), "\(file)")
+                #expect(outcome.isUnrecognized, "\(file)")
             case (.jetsamFailure?, .failure(let error)):
                 #expect(outcome.kind == .jetsamEvent)
                 #expect(error.message.hasPrefix("JetsamEvent body is not valid JSON: "), "\(file)")

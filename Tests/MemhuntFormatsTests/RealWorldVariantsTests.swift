@@ -52,12 +52,16 @@ import Testing
         #expect(dump.maxDepth == 4)
     }
 
-    /// One thread's backtrace without the report around it is named as such, not as text of no known kind.
+    /// One thread's backtrace without the report around it is named as such, not as text of no known kind; it
+    /// is still of no kind memhunt reads.
     @Test func aThreadBacktraceWithoutItsReportIsNamed() throws {
         #expect(
             try failure("bad/thread-backtrace-without-header.txt")
-                == "unrecognized content (a thread backtrace of 5 frames without a crash report's header: no "
-                + "process, exception or termination in it, 632 bytes)")
+                == "a thread backtrace of 5 frames without a crash report's header: no "
+                + "process, exception or termination in it (632 bytes)")
+        let outcome = ArtifactReader.read(try Repo.bytes("bad/thread-backtrace-without-header.txt"))
+        #expect(outcome.kind == nil)
+        #expect(outcome.isUnrecognized)
     }
 
     /// A piece of a MetricKit diagnostic: its kind says so (never "may be a crash report"), its error what it is.
@@ -67,8 +71,10 @@ import Testing
         guard case .failure(let error) = outcome.result else { throw Failure("\(outcome)") }
         #expect(
             error.message
-                == "unrecognized content (a MetricKit call-stack tree (MXCallStackTree JSON): frames of binaries, "
-                + "not read, 368 bytes)")
+                == "a MetricKit call-stack tree (MXCallStackTree JSON) without its diagnostic: frames of binaries, "
+                + "not read (368 bytes)")
+        // Of a kind memhunt knows, so not "unrecognized": a piece that could not be read.
+        #expect(!outcome.isUnrecognized)
     }
 
     /// The real `jetsam_vm-thrashing.crash`: the book's author kept one whole process between two `...`; it is
