@@ -78,6 +78,13 @@ public enum Attacher {
         } else {
             post.attachments = []
         }
-        return try await tracker.attach(post, session: session)
+        let outcome = try await tracker.attach(post, session: session)
+        guard outcome.action == .alreadyPosted else { return outcome }
+        // The post that stayed is another attach's, made at the same moment. One of this same run says what this
+        // one said: the run is posted. One of another run does not, and with this post removed this run's
+        // findings would be nowhere: they go into the one that stayed, as a run after it would put them
+        // (`updated`, with what changed since it); `already posted` is said only when that post says the same.
+        let again = try await tracker.attach(post, session: session)
+        return again.action == .unchanged ? outcome : again
     }
 }

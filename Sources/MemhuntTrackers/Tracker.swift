@@ -52,7 +52,9 @@ public func tracker(for target: String, environment: [String: String]) throws(Tr
 
 /// What became of an attach.
 public struct TrackerOutcome: Sendable, Equatable {
-    /// `alreadyPosted`: another attach of the run posted at the same moment; this one's post was removed.
+    /// `alreadyPosted`: another attach posted at the same moment, and its post, which stayed, says what this
+    /// one's said (another attach of the same run); this one's post was removed. When it says something else
+    /// (another run's findings), this run's findings replace them there, and the outcome is `updated`.
     public enum Action: String, Sendable {
         case posted, updated, unchanged
         case alreadyPosted = "already posted"

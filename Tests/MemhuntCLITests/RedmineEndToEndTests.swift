@@ -220,6 +220,50 @@ struct RedmineEndToEndTests {
         #expect(later.notes == after.notes && later.files == after.files && later.journals == after.journals)
     }
 
+    /// Two different runs of one hunt attached at the same moment, as two processes: one note stays, and it holds
+    /// the findings of the run that said `updated`, with what changed since the other; neither says `already
+    /// posted` (the run whose note was removed said so before, and its findings were on the issue nowhere).
+    @Test(.enabled(if: BinaryTests.binary != nil))
+    func twoRunsAtOnceLeaveOneNoteWithTheLaterRunsFindings() async throws {
+        let (url, key) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let hunt = UUID().uuidString
+        let first = try await findings(directory, name: "first.json", hunt: hunt)
+        let second = try await findings(
+            directory, name: "second.json", hunt: hunt, run: "5e6f7a8b-0000-4000-8000-000000000000",
+            without: "jetsam-rank.high-rank")
+        let firstRun = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first))) as? [String: Any])?[
+                "run"] as? [String: Any])?["id"] as? String)
+        let (created, made) = try await api(
+            "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt two runs at once"}}"#)
+        #expect(created == 201)
+        let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
+        let target = "redmine:\(url)#\(id)"
+        async let one = BinaryTests.execute(
+            ["attach", first, "--to", target], environment: ["REDMINE_API_KEY": key])
+        async let two = BinaryTests.execute(
+            ["attach", second, "--to", target], environment: ["REDMINE_API_KEY": key])
+        let runs = try await [one, two]
+        #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
+        let said = runs.map {
+            $0.stderr.contains(": updated ") ? "updated" : $0.stderr.contains(": posted ") ? "posted" : $0.stderr
+        }
+        #expect(said.sorted() == ["posted", "updated"], "\(said)")
+        let (notes, _, _) = try await issue(id)
+        #expect(notes.count == 1)
+        let note = try #require(notes.first)
+        if said[1] == "updated" {
+            #expect(note.contains(" run=5e6f7a8b codes="), "\(note)")
+            #expect(
+                note.contains("Since run \(firstRun.prefix(8)): 1 finding resolved (jetsam-rank.high-rank), 0 new."))
+        } else {
+            #expect(note.contains(" run=\(firstRun.prefix(8)) codes="), "\(note)")
+            #expect(note.contains("Since run 5e6f7a8b: 0 findings resolved, 1 new (jetsam-rank.high-rank)."))
+        }
+    }
+
     @Test func aNewIssueIsOpenedOnceAndFoundAgain() async throws {
         let (url, key) = try #require(Self.redmine)
         let directory = try TemporaryDirectory()

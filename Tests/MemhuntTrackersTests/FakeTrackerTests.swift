@@ -148,6 +148,38 @@ import Testing
         #expect(try await attach("github:acme/race#7", server).action == .unchanged)
     }
 
+    /// Two different runs of one hunt attached at the same moment (the "race" repository: neither sees the other's
+    /// comment before posting): one comment stays, and the attach whose comment was removed puts its own
+    /// findings into it, as a run after it would, and says `updated`. It said `already posted`, and its run's
+    /// findings were nowhere.
+    @Test func twoRunsAtOnceLeaveOneCommentWithBothRunsAccountedFor() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        let environment = environment(server)
+        let configuration = fast()
+        async let first = Attacher.attach(
+            sampleDocument(), to: "github:acme/race#8", environment: environment, options: AttachOptions(),
+            configuration: configuration)
+        async let second = Attacher.attach(
+            nextRun(), to: "github:acme/race#8", environment: environment, options: AttachOptions(),
+            configuration: configuration)
+        let (a, b) = try await (first, second)
+        #expect(Set([a.action, b.action]) == [.posted, .updated], "\(a.action), \(b.action)")
+        let bodies = try await comments(server, "acme/race#8")
+        #expect(bodies.count == 1)
+        // The comment holds the findings of the run that updated it, and what changed since the other.
+        let (run, changes) =
+            a.action == .updated
+            ? ("0a1b2c3d", "Since run 1b2c3d4e: 1 finding resolved (c.mid), 1 new (a.low).")
+            : ("1b2c3d4e", nextRunChanges)
+        #expect(bodies.first?.contains(" run=\(run) ") == true, "\(bodies)")
+        #expect(bodies.first?.contains("\n\(changes)\n") == true, "\(bodies)")
+        let requests = try #require(try await state(server)["requests"] as? [String])
+        #expect(requests.filter { $0 == "POST /repos/acme/race/issues/8/comments" }.count == 2)
+        #expect(requests.filter { $0.hasPrefix("DELETE /repos/acme/race/issues/comments/") }.count == 1)
+        #expect(requests.filter { $0.hasPrefix("PATCH /repos/acme/race/issues/comments/") }.count == 1)
+    }
+
     @Test func aLostAnswerIsCheckedNotPostedTwice() async throws {
         let server = try await fake()
         defer { server.stop() }
