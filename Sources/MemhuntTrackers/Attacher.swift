@@ -84,7 +84,17 @@ public enum Attacher {
         // one said: the run is posted. One of another run does not, and with this post removed this run's
         // findings would be nowhere: they go into the one that stayed, as a run after it would put them
         // (`updated`, with what changed since it); `already posted` is said only when that post says the same.
-        let again = try await tracker.attach(post, session: session)
+        let again: TrackerOutcome
+        do {
+            again = try await tracker.attach(post, session: session)
+        } catch {
+            // Said with what came before it: this attach's own post was removed as a duplicate.
+            var error = error
+            error.message =
+                "another attach of this hunt posted at the same moment, and its post stayed (\(outcome.location)); "
+                + "this one's was removed, and then reading or editing the one that stayed failed: " + error.message
+            throw error
+        }
         return again.action == .unchanged ? outcome : again
     }
 }

@@ -180,6 +180,45 @@ import Testing
         #expect(requests.filter { $0.hasPrefix("PATCH /repos/acme/race/issues/comments/") }.count == 1)
     }
 
+    /// The same, where the token may comment but not edit: the attach whose comment was removed fails, and says
+    /// that its comment was removed as another's duplicate and what then failed; the other run's comment stays.
+    @Test func twoRunsAtOnceWhereEditsAreRefusedSayWhatHappened() async throws {
+        let server = try await fake()
+        defer { server.stop() }
+        let environment = environment(server)
+        let configuration = fast()
+        func attach(_ document: FindingsDocument) async -> Result<TrackerOutcome, TrackerError> {
+            do {
+                return .success(
+                    try await Attacher.attach(
+                        document, to: "github:acme/racelocked#9", environment: environment, options: AttachOptions(),
+                        configuration: configuration))
+            } catch {
+                return .failure(error)
+            }
+        }
+        async let first = attach(sampleDocument())
+        async let second = attach(nextRun())
+        let results = await [first, second]
+        let posted = results.compactMap { try? $0.get() }
+        let failed = results.compactMap { result -> TrackerError? in
+            if case .failure(let error) = result { return error }
+            return nil
+        }
+        #expect(posted.map(\.action) == [.posted], "\(results)")
+        let error = try #require(failed.first)
+        #expect(
+            error.message.hasPrefix(
+                "another attach of this hunt posted at the same moment, and its post stayed (http://127.0.0.1:"),
+            "\(error.message)")
+        #expect(
+            error.message.hasSuffix(
+                "this one's was removed, and then reading or editing the one that stayed failed: editing comment "
+                    + "1001: HTTP 403 Forbidden: Resource not accessible by integration"),
+            "\(error.message)")
+        #expect(try await comments(server, "acme/racelocked#9").count == 1)
+    }
+
     @Test func aLostAnswerIsCheckedNotPostedTwice() async throws {
         let server = try await fake()
         defer { server.stop() }

@@ -18,7 +18,8 @@ Repositories named for a fault: "missing" (404 Not Found), "limited" (the first 
 1), "secondary" (the first POST: 403 secondary rate limit with retry-after: 1), "primary" (every POST: 403
 with x-ratelimit-remaining: 0), "lost" (the first POST is done, then the connection closes without an
 answer), "strict" (body limit 200 characters instead of 65,536), "big" (every POST: 413), "race" (a list lags:
-it leaves out the comments of the last second, so attaches started together all look before any of them posts).
+it leaves out the comments of the last second, so attaches started together all look before any of them posts),
+"racelocked" (as "race", and every edit of a comment: 403, as for a token that may comment but not edit).
 
 GitLab (under /api/v4, PRIVATE-TOKEN auth: 401 {"message": "401 Unauthorized"}):
 
@@ -229,7 +230,7 @@ class Handler(BaseHTTPRequestHandler):
         if len(parts) == 6 and parts[3] == "issues" and parts[5] == "comments":
             key = f"{repo}#{parts[4]}"
             with LOCK:
-                items = [dict(id=c["id"], body=c["body"], created_at=c["created_at"], html_url=f"{base}/{repo}/issues/{parts[4]}#issuecomment-{c['id']}") for c in listed(COMMENTS.get(key, []), name == "race")]
+                items = [dict(id=c["id"], body=c["body"], created_at=c["created_at"], html_url=f"{base}/{repo}/issues/{parts[4]}#issuecomment-{c['id']}") for c in listed(COMMENTS.get(key, []), name in ("race", "racelocked"))]
             if self.command == "GET":
                 return self.page(items, query, url.path)
             if self.command == "POST":
@@ -245,6 +246,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(201, dict(comment, html_url=html), {"Location": f"{base}/repos/{repo}/issues/comments/{comment['id']}"})
         # /repos/O/R/issues/comments/ID
         if len(parts) == 6 and parts[3] == "issues" and parts[4] == "comments" and self.command == "PATCH":
+            if name == "racelocked":
+                return self.answer(403, {"message": "Resource not accessible by integration", "documentation_url": DOCS})
             with LOCK:
                 for comments in COMMENTS.values():
                     for c in comments:
