@@ -25,6 +25,36 @@ import Testing
     }
 }
 
+/// `memhunt mcp` with a tool call running (`Tests/Support/mcp_cancel.py`, raw JSON-RPC lines): a ping is
+/// answered meanwhile, `notifications/cancelled` kills the call's external check within seconds and leaves the
+/// call unanswered, the next call runs. Before, requests were answered one at a time and a cancellation was
+/// ignored: the ping waited for the run, and the run's `sleep 60` ran on.
+@Suite struct MCPCancellationTests {
+    @Test(.enabled(if: BinaryTests.binary != nil, "needs the built memhunt executable"))
+    func aCancelledCallStopsAndAPingIsAnsweredWhileACallRuns() async throws {
+        let python = try #require(Tool.which("python3"))
+        let binary = try #require(BinaryTests.binary)
+        let run = try await Tool.run(python, ["Tests/Support/mcp_cancel.py", binary])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(3000))")
+        #expect(run.stdout.contains("ok: a ping is answered while the run runs"))
+        #expect(run.stdout.contains("ok: the cancelled run's external check is gone"))
+        #expect(run.stdout.contains("ok: the cancelled run is never answered"))
+    }
+
+    /// A bounded call whose task is cancelled answers nil at once, even when the cancellation comes before the
+    /// call waits.
+    @Test func aCancelledBoundedCallAnswersNil() async {
+        let task = Task {
+            await MCPHunts.bounded(600) {
+                try? await Task.sleep(nanoseconds: 30_000_000_000)
+                return 1
+            }
+        }
+        task.cancel()
+        #expect(await task.value == nil)
+    }
+}
+
 /// The server's JSON-RPC handling in this process: what each request is answered with.
 @Suite struct MCPServerTests {
     static func server(allowNetwork: Bool = false, allowExec: Bool = false) -> MCPServer {

@@ -50,6 +50,29 @@ import Testing
         #expect(Self.isGone(pid))
     }
 
+    /// Cancelling the task that launched a child kills its group as the timeout does, and says so.
+    @Test func aCancelledLaunchKillsTheWholeGroup() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let task = Task {
+            await ProcessRunner.launch(
+                executable: "/bin/sh", arguments: ["-c", "sleep 30 & echo $! > \(dir.path)/pid; wait"],
+                environment: ["PATH": "/usr/bin:/bin"], directory: nil, input: [], timeout: 600, stdoutLimit: 1 << 10,
+                stderrLimit: 1 << 10)
+        }
+        var text = ""
+        for _ in 0..<600 where text.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+            text = (try? String(contentsOfFile: dir.path + "/pid", encoding: .utf8)) ?? ""
+        }
+        let pid = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        task.cancel()
+        // No wall-clock bound: the ending says it was the cancellation, not the 600 s timeout.
+        #expect(await task.value.ending == .cancelled)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(Self.isGone(pid))
+    }
+
     @Test func aCheckThatAnswersAndLeavesAChildBehindIsNotHeldByIt() async throws {
         // The leftover inherits stdout and stderr; before, memhunt waited for their EOF: 30 s, "timed out".
         let (outcome, seconds) = await Self.timed(

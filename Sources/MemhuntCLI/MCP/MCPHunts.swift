@@ -107,7 +107,9 @@ final class MCPHunts {
         }
         guard let answered else {
             ended[id] =
-                "step \(index + 1) ran past the timeout of \(Int(configuration.timeout)) s (memhunt mcp --timeout)"
+                Task.isCancelled
+                ? "step \(index + 1) was cancelled while it ran"
+                : "step \(index + 1) ran past the timeout of \(Int(configuration.timeout)) s (memhunt mcp --timeout)"
             return .failure("session \(id): \(ended[id]!); start another with hunt_start")
         }
         walk = answered.walk
@@ -166,25 +168,43 @@ final class MCPHunts {
         var response: TriageWalk.Response
     }
 
-    /// `work`'s value, or nil when `seconds` pass first (the work is then left to end on its own).
+    /// `work`'s value, or nil when `seconds` pass first or the calling task is cancelled (the work is then left
+    /// to end on its own).
     static func bounded<T: Sendable>(_ seconds: TimeInterval, _ work: @escaping @Sendable () async -> T) async -> T? {
         let race = Race<T>()
-        return await withCheckedContinuation { continuation in
-            race.continuation = continuation
-            Task { race.finish(await work()) }
-            // The deadline on a Dispatch timer, not a task: a cooperative pool kept busy (by the work itself, or
-            // by blocking code) must not delay it (in the parallel test suite, a task's sleep fired after 12 s).
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { race.finish(nil) }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                race.wait(continuation)
+                Task { race.finish(await work()) }
+                // The deadline on a Dispatch timer, not a task: a cooperative pool kept busy (by the work itself,
+                // or by blocking code) must not delay it (in the parallel test suite, a task's sleep fired after
+                // 12 s).
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { race.finish(nil) }
+            }
+        } onCancel: {
+            race.finish(nil)
         }
     }
 
-    /// The first of two to finish resumes the continuation.
+    /// The first of the work, the deadline and a cancellation to finish resumes the continuation; one that
+    /// finishes before the continuation waits (a cancellation at once) is kept for it.
     final class Race<T: Sendable>: @unchecked Sendable {
         private let lock = NSLock()
-        var continuation: CheckedContinuation<T?, Never>?
+        private var continuation: CheckedContinuation<T?, Never>?
+        private var result: T??
+
+        func wait(_ waiting: CheckedContinuation<T?, Never>) {
+            let early: T?? = lock.withLock {
+                if result == nil { continuation = waiting }
+                return result
+            }
+            if let early { waiting.resume(returning: early) }
+        }
 
         func finish(_ value: T?) {
             let waiting: CheckedContinuation<T?, Never>? = lock.withLock {
+                guard result == nil else { return nil }
+                result = .some(value)
                 defer { continuation = nil }
                 return continuation
             }

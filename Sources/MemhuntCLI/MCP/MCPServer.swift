@@ -4,13 +4,22 @@ import MemhuntCore
 /// A JSON value as `JSONSerialization` reads and writes it.
 typealias JSONObject = [String: Any]
 
-/// The Model Context Protocol server: one JSON-RPC 2.0 message per line, answered in order.
+/// The Model Context Protocol server: one JSON-RPC 2.0 message per line.
+///
+/// Requests are handled as they come and answered as they finish: a ping or a list is answered while a tool call
+/// runs. Tool calls and resource reads, which share the hunt sessions and the latest findings, run one at a
+/// time in the order they came. `notifications/cancelled` stops its request and leaves it unanswered, as the
+/// protocol asks: a tool call's memhunt is killed, a hunt step is left to end on its own (its session ends), a
+/// call still waiting for its turn does not run.
 ///
 /// Both eras of the protocol: the `initialize` handshake (revisions 2024-11-05 to 2025-11-25) and the
 /// per-request envelope of 2026-07-28 (`server/discover`; each request's `_meta` names the revision). A message
 /// that is not valid JSON-RPC is answered with a JSON-RPC error, a tool that fails with an error result
 /// (`isError`); nothing a client sends ends the server but the end of its input.
-final class MCPServer {
+///
+/// Unchecked: its one mutable part, `tools` (the sessions and the latest findings), is reached only through
+/// `gate`, one request at a time.
+final class MCPServer: @unchecked Sendable {
     struct Configuration: Sendable {
         var allowNetwork: Bool
         var allowExec: Bool
@@ -58,14 +67,142 @@ final class MCPServer {
         tools = MCPTools(configuration: configuration, console: console)
     }
 
-    /// Reads and answers messages until the end of stdin.
+    /// Tool calls and resource reads, one at a time.
+    let gate = SerialGate()
+
+    /// Reads messages until the end of stdin, answers each as it finishes, and returns once every request read
+    /// is answered (or cancelled).
     func serve() async {
-        while let line = console.stdin.readLine(maxLength: Self.maxLineBytes) {
+        let flight = InFlight()
+        var tasks: [Task<Void, Never>] = []
+        for await line in Self.lines(console.stdin) {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
-            guard let answer = await handle(line) else { continue }
-            console.stdout.write(Self.encode(answer) + "\n")
+            let (id, cancels) = Self.peek(line)
+            if let cancels {
+                flight.cancel(cancels)
+                continue
+            }
+            let entry = flight.register(id)
+            let task = Task {
+                let answer = await self.handle(line)
+                // A cancelled request is not answered.
+                guard flight.finish(entry), let answer else { return }
+                self.console.stdout.write(Self.encode(answer) + "\n")
+            }
+            flight.attach(task, to: entry)
+            tasks.append(task)
         }
+        for task in tasks { await task.value }
         tools.close()
+    }
+
+    /// The lines of `input`, read on a thread of their own: a read blocks, and the cooperative pool (two threads
+    /// on two cores) must stay free for the requests being answered.
+    static func lines(_ input: InputReader) -> AsyncStream<String> {
+        AsyncStream { continuation in
+            Thread.detachNewThread {
+                while let line = input.readLine(maxLength: maxLineBytes) { continuation.yield(line) }
+                continuation.finish()
+            }
+        }
+    }
+
+    /// A message's id as JSON text (a request's), or the id a `notifications/cancelled` names.
+    static func peek(_ line: String) -> (id: String?, cancels: String?) {
+        guard let message = (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [])) as? JSONObject
+        else { return (nil, nil) }
+        let id = message["id"].flatMap(validID).flatMap(literal)
+        if id == nil, message["method"] as? String == "notifications/cancelled" {
+            let requestID = (message["params"] as? JSONObject)?["requestId"]
+            return (nil, requestID.flatMap(validID).flatMap(literal))
+        }
+        return (id, nil)
+    }
+
+    /// The requests being answered, by id (as JSON text: `7` and `"7"` are two ids).
+    final class InFlight: @unchecked Sendable {
+        final class Entry: @unchecked Sendable {
+            let id: String?
+            var task: Task<Void, Never>?
+            var cancelled = false
+            var done = false
+            init(id: String?) { self.id = id }
+        }
+        private let lock = NSLock()
+        private var entries: [String: Entry] = [:]
+
+        func register(_ id: String?) -> Entry {
+            let entry = Entry(id: id)
+            lock.withLock { if let id { entries[id] = entry } }
+            return entry
+        }
+
+        func attach(_ task: Task<Void, Never>, to entry: Entry) {
+            let cancel: Bool = lock.withLock {
+                entry.task = task
+                return entry.cancelled
+            }
+            if cancel { task.cancel() }
+        }
+
+        /// Whether the request is to be answered (not cancelled); it is no longer in flight.
+        func finish(_ entry: Entry) -> Bool {
+            lock.withLock {
+                entry.done = true
+                if let id = entry.id, entries[id] === entry { entries[id] = nil }
+                return !entry.cancelled
+            }
+        }
+
+        /// Cancels the request with this id, when it is still in flight (an unknown or answered one is ignored).
+        func cancel(_ id: String) {
+            let task: Task<Void, Never>? = lock.withLock {
+                guard let entry = entries[id], !entry.done else { return nil }
+                entry.cancelled = true
+                return entry.task
+            }
+            task?.cancel()
+        }
+    }
+
+    /// A first-come, first-served lock for async code.
+    final class SerialGate: @unchecked Sendable {
+        private let lock = NSLock()
+        private var busy = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func enter() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let enters: Bool = lock.withLock {
+                    guard busy else {
+                        busy = true
+                        return true
+                    }
+                    waiting.append(continuation)
+                    return false
+                }
+                if enters { continuation.resume() }
+            }
+        }
+
+        func leave() {
+            let next: CheckedContinuation<Void, Never>? = lock.withLock {
+                guard !waiting.isEmpty else {
+                    busy = false
+                    return nil
+                }
+                return waiting.removeFirst()
+            }
+            next?.resume()
+        }
+
+        /// `work`, when its turn comes and its task is not cancelled by then.
+        func run<T>(_ work: () async throws -> T) async throws -> T {
+            await enter()
+            defer { leave() }
+            try Task.checkCancellation()
+            return try await work()
+        }
     }
 
     /// One line compact, no line break inside (JSONSerialization escapes those in strings).
@@ -228,16 +365,16 @@ final class MCPServer {
                     code: .invalidParams,
                     message: "Unknown tool: \(name)\(Suggestion.hint(for: name, among: tools.names))")
             }
-            return await tools.call(name, arguments: arguments).json
+            return try await gate.run { await tools.call(name, arguments: arguments).json }
         case "resources/list":
-            return ["resources": tools.resources]
+            return try await gate.run { ["resources": tools.resources] }
         case "resources/templates/list":
             return ["resourceTemplates": []]
         case "resources/read":
             guard let uri = params["uri"] as? String else {
                 throw Failure(code: .invalidParams, message: "Invalid params: \"uri\" must be a string")
             }
-            guard let contents = tools.read(uri) else {
+            guard let contents = try await gate.run({ tools.read(uri) }) else {
                 throw Failure(code: .resourceNotFound, message: "Resource not found", data: ["uri": uri])
             }
             return ["contents": [contents]]

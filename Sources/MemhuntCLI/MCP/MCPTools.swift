@@ -393,6 +393,7 @@ final class MCPTools {
             child.problem =
                 "did not finish within \(Int(configuration.timeout)) s (memhunt mcp --timeout) and was stopped"
         case .flooded: child.problem = "wrote more than 256 MB and was stopped"
+        case .cancelled: child.problem = "was stopped: the call was cancelled"
         case .signaled(let signal):
             child.problem =
                 "ended by signal \(signal) (a crash, or more memory than the limit of \(configuration.memoryLimitMB) MB)"

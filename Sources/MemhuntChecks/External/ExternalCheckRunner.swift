@@ -52,6 +52,8 @@ public struct ProcessCheckRunner: ExternalCheckRunner {
         case .flooded:
             return CheckOutput(
                 failure: "'\(name)' printed more than \(stdoutLimit >> 10) KB on stdout and was stopped" + stderrNote)
+        case .cancelled:
+            return CheckOutput(failure: "'\(name)' was stopped: the run was cancelled" + stderrNote)
         case .exited(let status) where status != 0:
             return CheckOutput(failure: "'\(name)' exited with status \(status)" + stderrNote)
         case .signaled(let signal):

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""`memhunt mcp` answers while a tool call runs, and a cancelled call stops and stays unanswered.
+
+Usage: mcp_cancel.py MEMHUNT_BINARY (run from the repository root: the artifact is Fixtures/justsend/...).
+Exits 0 when every check holds, 1 with the failed check on stderr.
+
+Raw JSON-RPC lines on the server's stdin and stdout, as a stdio client writes them: a `run` whose playbook's
+external check sleeps (its shell writes its pid to a file, then becomes `sleep 60`), a ping answered while it
+runs, `notifications/cancelled` for the run, the sleep gone within seconds, no answer to the run ever, another
+ping answered, and the server ending when its input ends.
+"""
+
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def fail(message):
+    print("FAILED: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    print("ok: " + message)
+
+
+def main():
+    binary = sys.argv[1]
+    folder = tempfile.mkdtemp(prefix="memhunt-mcp-cancel.")
+    pidfile = os.path.join(folder, "sleep.pid")
+    playbook = os.path.join(folder, "slow.yaml")
+    with open(playbook, "w") as f:
+        f.write(
+            "id: slow\n"
+            "title: A slow check\n"
+            "summary: One external check that sleeps.\n"
+            "steps:\n"
+            "  - id: jetsam-record\n"
+            "    title: Jetsam record\n"
+            "    reads: [jetsam-event]\n"
+            "    checks:\n"
+            f"      - exec: [sh, -c, 'echo $$ > {pidfile}; exec sleep 60']\n"
+            "        timeout: 120\n")
+    server = subprocess.Popen([binary, "mcp", "--allow-exec"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, cwd=os.getcwd())
+    answers = []
+    pending = b""
+
+    def send(message):
+        server.stdin.write((json.dumps(message) + "\n").encode())
+        server.stdin.flush()
+
+    def read_until(predicate, seconds):
+        """Reads answers until one satisfies `predicate` (returned) or `seconds` pass (None)."""
+        nonlocal pending
+        end = time.monotonic() + seconds
+        while True:
+            for answer in answers:
+                if predicate(answer):
+                    return answer
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([server.stdout], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(server.stdout.fileno(), 65536)
+            if not chunk:
+                return None
+            pending += chunk
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                answers.append(json.loads(line))
+
+    def answered(request_id):
+        return lambda answer: answer.get("id") == request_id
+
+    try:
+        send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                         "clientInfo": {"name": "mcp_cancel", "version": "1"}}})
+        check(read_until(answered(0), 30) is not None, "initialize is answered")
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+              "params": {"name": "run", "arguments": {
+                  "artifacts": ["Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips"], "playbook": playbook}}})
+        end = time.monotonic() + 60
+        while not os.path.exists(pidfile) or not open(pidfile).read().strip():
+            if time.monotonic() > end:
+                fail("the run's external check did not start within 60 s")
+            time.sleep(0.05)
+        pid = int(open(pidfile).read().strip())
+        print("ok: the run's external check started (pid %d)" % pid)
+        send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        check(read_until(answered(2), 10) is not None, "a ping is answered while the run runs")
+        check(not any(a.get("id") == 1 for a in answers), "the run has not answered yet")
+        send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "test"}})
+        end = time.monotonic() + 15
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            if time.monotonic() > end:
+                fail("the cancelled run's external check (pid %d) still runs after 15 s" % pid)
+            time.sleep(0.05)
+        print("ok: the cancelled run's external check is gone")
+        send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "checks", "arguments": {}}})
+        third = read_until(answered(3), 30)
+        check(third is not None and not third["result"].get("isError"), "the next tool call runs and is answered")
+        server.stdin.close()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            fail("the server did not end within 20 s of the end of its input")
+        read_until(lambda answer: False, 0.5)
+        check(server.returncode == 0, "the server ends with status 0 at the end of its input")
+        check(not any(a.get("id") == 1 for a in answers), "the cancelled run is never answered")
+    finally:
+        if server.poll() is None:
+            server.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
