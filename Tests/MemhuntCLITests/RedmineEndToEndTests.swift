@@ -220,14 +220,11 @@ struct RedmineEndToEndTests {
         #expect(later.notes == after.notes && later.files == after.files && later.journals == after.journals)
     }
 
-    /// Two different runs of one hunt attached at the same moment, as two processes: one note stays, and it holds
-    /// the findings of the run that said `updated`, with what changed since the other; neither says `already
-    /// posted` (the run whose note was removed said so before, and its findings were on the issue nowhere).
-    @Test(.enabled(if: BinaryTests.binary != nil))
-    func twoRunsAtOnceLeaveOneNoteWithTheLaterRunsFindings() async throws {
-        let (url, key) = try #require(Self.redmine)
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    /// Two findings documents of one hunt, the second (run 5e6f7a8b) without the first's
+    /// `jetsam-rank.high-rank`, the first's run id, and a new issue for them.
+    func twoRunsAndAnIssue(_ directory: TemporaryDirectory, subject: String) async throws -> (
+        first: String, second: String, firstRun: String, issue: Int
+    ) {
         let hunt = UUID().uuidString
         let first = try await findings(directory, name: "first.json", hunt: hunt)
         let second = try await findings(
@@ -237,9 +234,21 @@ struct RedmineEndToEndTests {
             ((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first))) as? [String: Any])?[
                 "run"] as? [String: Any])?["id"] as? String)
         let (created, made) = try await api(
-            "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt two runs at once"}}"#)
+            "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"\#(subject)"}}"#)
         #expect(created == 201)
         let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
+        return (first, second, firstRun, id)
+    }
+
+    /// Two different runs of one hunt attached at the same moment, as two processes: one note stays, and it holds
+    /// the findings of the run that said `updated`, with what changed since the other; neither says `already
+    /// posted` (the run whose note was removed said so before, and its findings were on the issue nowhere).
+    @Test(.enabled(if: BinaryTests.binary != nil))
+    func twoRunsAtOnceLeaveOneNoteWithTheLaterRunsFindings() async throws {
+        let (url, key) = try #require(Self.redmine)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (first, second, firstRun, id) = try await twoRunsAndAnIssue(directory, subject: "memhunt two runs at once")
         let target = "redmine:\(url)#\(id)"
         async let one = BinaryTests.execute(
             ["attach", first, "--to", target], environment: ["REDMINE_API_KEY": key])
@@ -348,18 +357,7 @@ struct RedmineEndToEndTests {
         let (url, key) = try #require(Self.redmine)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let hunt = UUID().uuidString
-        let first = try await findings(directory, name: "first.json", hunt: hunt)
-        let second = try await findings(
-            directory, name: "second.json", hunt: hunt, run: "5e6f7a8b-0000-4000-8000-000000000000",
-            without: "jetsam-rank.high-rank")
-        let firstRun = try #require(
-            ((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first))) as? [String: Any])?[
-                "run"] as? [String: Any])?["id"] as? String)
-        let (created, made) = try await api(
-            "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt two runs"}}"#)
-        #expect(created == 201)
-        let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
+        let (first, second, firstRun, id) = try await twoRunsAndAnIssue(directory, subject: "memhunt two runs")
         let target = "redmine:\(url)#\(id)"
         let environment = ["REDMINE_API_KEY": key]
         let one = await memhunt(["attach", first, "--to", target], environment: environment)
