@@ -74,7 +74,9 @@ final class MCPServer: @unchecked Sendable {
     /// is answered (or cancelled).
     func serve() async {
         let flight = InFlight()
-        var tasks: [Task<Void, Never>] = []
+        // The requests not known to be answered, kept to be waited for at the end; the answered ones are dropped
+        // as more come, so a long session does not keep one per request.
+        var tasks: [(entry: InFlight.Entry, task: Task<Void, Never>)] = []
         for await line in Self.lines(console.stdin) {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             let (id, cancels) = Self.peek(line)
@@ -90,9 +92,10 @@ final class MCPServer: @unchecked Sendable {
                 self.console.stdout.write(Self.encode(answer) + "\n")
             }
             flight.attach(task, to: entry)
-            tasks.append(task)
+            if tasks.count >= 64 { tasks.removeAll { flight.isDone($0.entry) } }
+            tasks.append((entry, task))
         }
-        for task in tasks { await task.value }
+        for (_, task) in tasks { await task.value }
         tools.close()
     }
 
@@ -153,6 +156,9 @@ final class MCPServer: @unchecked Sendable {
                 return !entry.cancelled
             }
         }
+
+        /// Whether the request has finished (answered or not).
+        func isDone(_ entry: Entry) -> Bool { lock.withLock { entry.done } }
 
         /// Cancels the request with this id, when it is still in flight (an unknown or answered one is ignored).
         func cancel(_ id: String) {
