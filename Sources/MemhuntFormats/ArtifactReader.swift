@@ -271,9 +271,7 @@ public enum ArtifactReader {
                     kind: .crashReport,
                     result: .failure(FormatError("crash report (bug_type \(bugType)): \(what)", line: 2, offset: body)))
             }
-            return ReadOutcome(
-                kind: nil, result: .failure(FormatError("unrecognized content (.ips bug_type \(bugType))")),
-                isUnrecognized: true)
+            return unrecognized(FormatError("unrecognized content (.ips bug_type \(bugType))"))
         }
     }
 
@@ -427,6 +425,11 @@ public enum ArtifactReader {
         ReadOutcome(kind: nil, result: .failure(error))
     }
 
+    /// No kind: content of none that memhunt reads.
+    private static func unrecognized(_ error: FormatError) -> ReadOutcome {
+        ReadOutcome(kind: nil, result: .failure(error), isUnrecognized: true)
+    }
+
     /// Never quotes the content: a manifest entry or an operand may point at a private file (a
     /// `.git-credentials` used to have its token printed here); only a guess at its shape and its size.
     private static func unrecognized(_ bytes: [UInt8]) -> ReadOutcome {
@@ -435,15 +438,11 @@ public enum ArtifactReader {
         // A fragment is named for what it is, not as content of no known kind. One with the kind of what it is a
         // piece of is an artifact of that kind that could not be read; one without stays unrecognized.
         if let (shape, kind) = knownFragment(bytes[...], json: json) {
-            return ReadOutcome(
-                kind: kind, result: .failure(FormatError("\(shape) (\(bytes.count) bytes)")),
-                isUnrecognized: kind == nil)
+            let error = FormatError("\(shape) (\(bytes.count) bytes)")
+            return kind.map { ReadOutcome(kind: $0, result: .failure(error)) } ?? unrecognized(error)
         }
-        return ReadOutcome(
-            kind: nil,
-            result: .failure(
-                FormatError("unrecognized content (\(json ? "JSON" : "text") of no known kind, \(bytes.count) bytes)")),
-            isUnrecognized: true)
+        return unrecognized(
+            FormatError("unrecognized content (\(json ? "JSON" : "text") of no known kind, \(bytes.count) bytes)"))
     }
 
     /// What a file of no readable kind is, when it is a known fragment that memhunt does not read: said
