@@ -79,14 +79,16 @@ final class MCPServer: @unchecked Sendable {
         var tasks: [(entry: InFlight.Entry, task: Task<Void, Never>)] = []
         for await line in Self.lines(console.stdin) {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
-            let (id, cancels) = Self.peek(line)
+            // Parsed once: the id is wanted here, the rest by `handle`.
+            let message = Parsed(value: Self.parse(line))
+            let (id, cancels) = Self.peek(message.value)
             if let cancels {
                 flight.cancel(cancels)
                 continue
             }
             let entry = flight.register(id)
             let task = Task {
-                let answer = await self.handle(line)
+                let answer = await self.handle(parsed: message.value)
                 // A cancelled request is not answered.
                 guard flight.finish(entry), let answer else { return }
                 self.console.stdout.write(Self.encode(answer) + "\n")
@@ -110,10 +112,19 @@ final class MCPServer: @unchecked Sendable {
         }
     }
 
+    /// A line as JSON, nil when it is none.
+    static func parse(_ line: String) -> Any? {
+        try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+    }
+
+    /// A parsed line, handed to the task that answers it. Unchecked: `JSONSerialization`'s values are read only.
+    struct Parsed: @unchecked Sendable {
+        let value: Any?
+    }
+
     /// A message's id as JSON text (a request's), or the id a `notifications/cancelled` names.
-    static func peek(_ line: String) -> (id: String?, cancels: String?) {
-        guard let message = (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [])) as? JSONObject
-        else { return (nil, nil) }
+    static func peek(_ parsed: Any?) -> (id: String?, cancels: String?) {
+        guard let message = parsed as? JSONObject else { return (nil, nil) }
         let id = message["id"].flatMap(validID).flatMap(literal)
         if id == nil, message["method"] as? String == "notifications/cancelled" {
             let requestID = (message["params"] as? JSONObject)?["requestId"]
@@ -222,9 +233,13 @@ final class MCPServer: @unchecked Sendable {
     }
 
     /// The answer to one line, or nil for a notification (and a response, which this server never asks for).
-    func handle(_ line: String) async -> JSONObject? {
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
-        else { return Self.error(id: NSNull(), Failure(code: .parseError, message: "Parse error: not JSON")) }
+    func handle(_ line: String) async -> JSONObject? { await handle(parsed: Self.parse(line)) }
+
+    /// The answer to a line as `parse` read it (nil: not JSON).
+    func handle(parsed: Any?) async -> JSONObject? {
+        guard let parsed else {
+            return Self.error(id: NSNull(), Failure(code: .parseError, message: "Parse error: not JSON"))
+        }
         guard let message = parsed as? JSONObject else {
             let why = parsed is [Any] ? "batches are not supported" : "a request is a JSON object"
             return Self.error(id: NSNull(), Failure(code: .invalidRequest, message: "Invalid Request: \(why)"))
