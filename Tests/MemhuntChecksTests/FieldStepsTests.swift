@@ -1,3 +1,4 @@
+import Foundation
 import MemhuntCore
 import MemhuntTestSupport
 import Testing
@@ -129,6 +130,29 @@ import Testing
         #expect(suspended.detail.contains("an average over the payload's period, not one moment"))
         #expect(suspended.detail.hasSuffix("If a background app does not release memory, another app dies instead."))
         #expect(result.findings.contains { $0.title == "JustSend ended for memory 3 times in the field (MetricKit)" })
+    }
+
+    /// Each count of exits in its own number: "1 memory-pressure exit", not "1 … exits".
+    @Test func metricKitExitsAreCountedInWords() async throws {
+        let fixture = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: Repo.fixture("metrickit")).first {
+                $0.hasSuffix(".json")
+            })
+        let text = try String(contentsOfFile: Repo.fixture("metrickit") + "/" + fixture, encoding: .utf8)
+        #expect(text.contains(#""cumulativeMemoryPressureExitCount": 3"#))
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(
+            fixture,
+            Array(
+                text.replacingOccurrences(
+                    of: #""cumulativeMemoryPressureExitCount": 3"#, with: #""cumulativeMemoryPressureExitCount": 1"#
+                ).utf8))
+        let result = try await Hunt.run([directory.path], app: "JustSend")
+        let exits = try #require(result.findings.first { $0.title.hasPrefix("JustSend ended for memory") })
+        #expect(exits.title == "JustSend ended for memory 1 time in the field (MetricKit)")
+        #expect(
+            exits.detail == "MetricKit counts 0 memory-limit exits and 1 memory-pressure exit while in the background.")
     }
 
     @Test func badInputsAreListedAndTheGoodFactsRemain() async throws {

@@ -94,8 +94,10 @@ struct MetricKitMemoryCheck: Check {
                     code: Code.exits.code,
                     severity: .warning,
                     title: "\(app) ended for memory " + Plural.count(exits, "time") + " in the field (MetricKit)",
-                    detail: "MetricKit counts \(metrics.payload.memoryResourceLimitExits ?? 0) memory-limit exits and "
-                        + "\(metrics.payload.memoryPressureExits ?? 0) memory-pressure exits while in the background.",
+                    detail: "MetricKit counts "
+                        + Plural.count(metrics.payload.memoryResourceLimitExits ?? 0, "memory-limit exit") + " and "
+                        + Plural.count(metrics.payload.memoryPressureExits ?? 0, "memory-pressure exit")
+                        + " while in the background.",
                     evidence: [Evidence(source: metrics.artifact.source, pointer: "/applicationExitMetrics")]
                 ))
         }
