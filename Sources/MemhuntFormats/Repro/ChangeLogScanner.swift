@@ -122,15 +122,19 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// 100,000 (view, item) pairs (more are counted under `(other)`), a cache of 16,384 parsed change tails of
 /// at most 1 KiB (a repeated tail is hashed, not reparsed) and one of 16,384 line tails of at most 512
 /// bytes (24 MiB of keys at worst); when one is full, both are emptied and fill again with the tails that
-/// follow (`flushCaches`). Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
+/// follow (`flushCaches`). The lines read in parts add 4,096 prefixes of at most 512 bytes (2 MiB) and 4,096
+/// short items (160 KiB). Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
 /// 354 MB RSS.
 ///
-/// A tail the caches do not hold is parsed as bytes too (`parseChange`): a log with more distinct tails than
-/// the caches hold (issue 30's realistic log, 200 views with 1-4 of ~30 properties in any order, about
-/// 440,000 distinct line tails in 1 GiB) goes that way on most lines. Release build, the shared 2-core box
-/// (load average 1.2-2.6), `memhunt inspect --format json` of Benchmarks/changelog_gen.py's 1 GiB logs:
-/// console 26.3 to 6.9-8.2 s, `log show --style ndjson` 11.6 to 2.5 s, `--style json` 20.2 to 4.6 s, the
-/// same JSON out (Benchmarks/README.md, "Logs shaped like real ones").
+/// A tail the caches do not hold is parsed as bytes too (`parseChange`). While the caches do not pay (a log with
+/// more distinct tails than they hold: issue 30's realistic log, 200 views with 1-4 of ~30 properties in any
+/// order, about 440,000 distinct line tails in 1 GiB), a line is read in parts instead (`bypassedChange`): its
+/// process column and view's name through a table of their own, each item by its bytes (`ShortItemCache` for
+/// the short ones), nothing of the line kept. Release build, `memhunt inspect --format json` of
+/// Benchmarks/changelog_gen.py's 1 GiB logs, the same JSON out: console 26.3 to 6.9-8.2 s (the byte parse,
+/// shared box, load 1.2-2.6), then 4.0 to 2.1-2.3 s (`bypassedChange`, 2026-12-03, load 0.6-1.0, the old
+/// binary run beside it); `log show --style ndjson` 11.6 to 2.5 s, then 1.07 to 0.98 s; `--style json` 20.2
+/// to 4.6 s, then 1.71 to 1.20 s (Benchmarks/README.md, "Logs shaped like real ones").
 ///
 /// The per-line path touches bytes only: `memchr` finds newlines, the time of day and its fraction are
 /// read 8 bytes at a time, the line after its timestamp is hashed 8 bytes at a time into an open-addressed
@@ -207,6 +211,12 @@ public struct ChangeLogScanner: Sendable {
     /// What a line tail resolves to, indexed by the values of `lineTails` (which are also the order its keys
     /// were added in).
     private var lineTargets: [LineTarget] = []
+    /// The bytes of change lines from `tailFrom` to their colon, to the index of their `PrefixTarget`: the
+    /// lines that miss the caches resolve their view and process through them (`bypassedChange`).
+    private var prefixTails: ByteKeyTable
+    private var prefixTargets: [PrefixTarget] = []
+    /// Short items by view, to their ids and pair slots.
+    private var itemCache = ShortItemCache()
     /// Whether the caches pay: of each `cacheWindow` change-line candidates, how many were found without a
     /// parse (`cacheHits`); when fewer than half were, the next `16 * cacheWindow` candidates are parsed without
     /// looking them up or keeping them (`bypassLeft`), then the caches are tried again. See `cachesPay()`.
@@ -214,6 +224,10 @@ public struct ChangeLogScanner: Sendable {
     private var cacheTried = 0
     private var cacheHits = 0
     private var bypassLeft = 0
+    /// Windows the caches are left alone for after the next window where they do not pay: 16, twice as many
+    /// after each such window in a row, at most `maxBypassWindows`.
+    private var bypassWindows = 16
+    static let maxBypassWindows = 1024
     /// Change-line candidates parsed while the caches were left alone (for the tests).
     private(set) var bypassed = 0
     /// The last name `processID` resolved and its id: a JSON record's lines, and lines without a timestamp,
@@ -250,7 +264,12 @@ public struct ChangeLogScanner: Sendable {
         var line: Int
         var timestamp: [UInt8]?
     }
-    private var burst: Burst?
+    /// The open burst, when `inBurst`. Not an optional: `burst!.evaluations += 1` copied and destroyed the
+    /// whole burst (its three arrays) on every line, with `closeBurst`'s copies 11 % of the instructions of
+    /// issue 30's realistic console log (callgrind, 16 MiB).
+    private var burst = Burst(
+        id: -1, triggerView: -1, trigger: [], views: [], distinct: 0, evaluations: 0, line: 0, timestamp: nil)
+    private var inBurst = false
     private var burstCount = 0
     private var top: [Burst] = []
     private var lastMillis: Int64?
@@ -282,6 +301,8 @@ public struct ChangeLogScanner: Sendable {
         self.lineCap = max(lineCap, 16)
         changeTails = ByteKeyTable(capacity: cacheCapacity)
         lineTails = ByteKeyTable(capacity: cacheCapacity)
+        // A log has few process columns and views' names: 4,096 of them, 2 MiB of keys at worst.
+        prefixTails = ByteKeyTable(capacity: min(cacheCapacity, 4096))
         cacheWindow = max(2, cacheCapacity / 4)
     }
 
@@ -423,22 +444,25 @@ public struct ChangeLogScanner: Sendable {
             return
         }
         if Self.endsLikeChange(line) {
-            if let timestamp {
-                if let found = change(line, tailFrom: 0) {
-                    return record(
-                        found.entry, process: process.map { processID($0) } ?? lineProcess(line, found),
-                        timestamp: timestamp, millis: leadingTimestamp(timestamp)?.millis)
-                }
+            // The timestamp first: its end is where the line's cached tail starts.
+            let stamp = timestamp == nil ? leadingTimestamp(line) : nil
+            let tailFrom = stamp?.length ?? 0
+            let counted: Bool
+            if bypassLeft > 0 {
+                bypassLeft -= 1
+                bypassed += 1
+                lastTarget = -1
+                counted = bypassedChange(line, tailFrom: tailFrom, timestamp: timestamp, stamp: stamp, process: process)
+            } else if let found = change(line, tailFrom: tailFrom) {
+                record(
+                    found.entry, process: process.map { processID($0) } ?? lineProcess(line, found),
+                    timestamp: timestamp ?? stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
+                    millis: timestamp.map { leadingTimestamp($0)?.millis } ?? stamp?.millis)
+                counted = true
             } else {
-                // The timestamp first: its end is where the line's cached tail starts.
-                let stamp = leadingTimestamp(line)
-                if let found = change(line, tailFrom: stamp?.length ?? 0) {
-                    return record(
-                        found.entry, process: process.map { processID($0) } ?? lineProcess(line, found),
-                        timestamp: stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
-                        millis: stamp?.millis)
-                }
+                counted = false
             }
+            if counted { return }
         }
         if json, Self.opensJSON(line[first]) {
             jsonLine(line, first: first)
@@ -524,36 +548,267 @@ public struct ChangeLogScanner: Sendable {
     /// The line names its process (if at all) between `tailFrom` and the view's name, so a line tail also
     /// keeps where.
     private mutating func change(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Found? {
-        let lookUp = bypassLeft == 0
-        if !lookUp {
-            bypassLeft -= 1
-            bypassed += 1
-            lastTarget = -1
-        } else if tailFrom > 0 {
-            return lineTailEntry(line, tailFrom: tailFrom)
-        }
-        guard let (index, _, viewStart) = changeEntry(line, lookUp: lookUp), entries[index].view >= 0 else {
-            return nil
-        }
+        if tailFrom > 0 { return lineTailEntry(line, tailFrom: tailFrom) }
+        guard let (index, _, viewStart) = changeEntry(line), entries[index].view >= 0 else { return nil }
         return Found(entry: index, name: Self.processName(line, from: tailFrom, to: viewStart), target: nil)
     }
 
+    // MARK: - Lines whose tails rarely repeat
+
+    /// A change-line candidate while the caches are left alone (`tried(hit:)`): true when it was a change line
+    /// and counted.
+    ///
+    /// Its parts are resolved apart: the bytes from `tailFrom` to its colon (the process column and the view's
+    /// name; a log has few of them) through `prefixTails`, each item by its bytes (`NameTable`), each (view,
+    /// item) pair through `PairTable`; nothing of the line is kept. The line and change-tail caches key the
+    /// whole tail, and issue 30's realistic console log (200 views, 1-4 of ~30 properties a line, in any order)
+    /// has too many of those to keep; parsing each tail into an entry that was dropped after it was recorded
+    /// (the way before) searched back for the view's name, checked its bytes and hashed it again on every line.
+    /// An items text with a byte that is not ASCII goes that way still (`parseChangeByCharacters`).
+    private mutating func bypassedChange(
+        _ line: UnsafeBufferPointer<UInt8>, tailFrom: Int, timestamp: UnsafeBufferPointer<UInt8>?,
+        stamp: (millis: Int64, length: Int)?, process: ArraySlice<UInt8>?
+    ) -> Bool {
+        guard let (colon, isUnchanged) = Self.changeColon(line) else { return false }
+        // A colon inside the leading timestamp (a line of its items alone): the way before.
+        guard colon >= tailFrom else {
+            return parsedChange(line, tailFrom: tailFrom, timestamp: timestamp, stamp: stamp, process: process)
+        }
+        let from = colon + 2
+        let to = isUnchanged ? from : line.count - 9
+        // Items are not empty and commas part them: at most half the text's bytes, rounded up. On the stack
+        // for a line of ordinary length (arrays kept from line to line cost their uniqueness checks, 4 %).
+        return withUnsafeTemporaryAllocation(of: SplitItem.self, capacity: (to - from) / 2 + 1) { split in
+            guard let items = split.baseAddress else { return false }
+            var count = 0
+            if !isUnchanged {
+                guard let split = Self.splitItems(line, from: from, to: to, into: items) else {
+                    return parsedChange(
+                        line, tailFrom: tailFrom, timestamp: timestamp, stamp: stamp, process: process)
+                }
+                count = split
+                guard count > 0 else { return false }
+                for index in 0..<count {
+                    let head = line[Int(items[index].start)]
+                    guard head == UInt8(ascii: "@") || head == UInt8(ascii: "_") || head == UInt8(ascii: "\\")
+                    else { return false }
+                }
+            }
+            // The items are valid: the view is added now, if its name is one (as `parseChange` adds it).
+            let target = prefixTarget(line, tailFrom: tailFrom, colon: colon)
+            guard target.view >= 0 else { return false }
+            let view = Int(target.view)
+            var selfChanged = false
+            // The items first, then their pairs (as `parseChange` and `record` do: past the pair cap, `(other)`
+            // is an item too). A short item seen with this view before is one look-up in `itemCache`.
+            for index in 0..<count {
+                let bytes = items[index].bytes(in: line)
+                if let cached = itemCache.find(bytes, view: view) {
+                    items[index].item = cached.item
+                    items[index].slot = cached.slot
+                    if cached.isSelf { selfChanged = true }
+                } else {
+                    items[index].item = Int32(self.items.id(bytes: bytes).id)
+                    items[index].slot = -1
+                    if Self.equals(bytes, "@self") { selfChanged = true }
+                }
+            }
+            let processID: Int32
+            if let process {
+                processID = self.processID(process)
+            } else if target.process >= 0 {
+                processID = target.process
+            } else if target.processEnd > target.processStart {
+                processID = self.processID(
+                    line[Int(target.processStart) + tailFrom..<Int(target.processEnd) + tailFrom])
+                if let index = target.index { prefixTargets[index].process = processID }
+            } else {
+                processID = -1
+            }
+            for index in 0..<count {
+                var slot = Int(items[index].slot)
+                if slot < 0 {
+                    slot = pairSlot(view: view, item: Int(items[index].item))
+                    let bytes = items[index].bytes(in: line)
+                    itemCache.keep(
+                        bytes, view: view, item: items[index].item, slot: Int32(slot),
+                        isSelf: Self.equals(bytes, "@self"))
+                }
+                pairCounts[slot] += 1
+            }
+            if evaluated(
+                view: view, isUnchanged: isUnchanged, selfChanged: selfChanged, process: processID,
+                timestamp: timestamp ?? stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
+                millis: timestamp.map { leadingTimestamp($0)?.millis } ?? stamp?.millis)
+            {
+                // `@dependencies` and the items that are no `@` one changed: what triggered the burst.
+                var trigger: [Int32] = []
+                for index in 0..<count {
+                    let bytes = items[index].bytes(in: line)
+                    if bytes[0] != UInt8(ascii: "@") || Self.equals(bytes, "@dependencies") {
+                        trigger.append(items[index].item)
+                    }
+                }
+                burst.trigger = trigger
+            }
+            return true
+        }
+    }
+
+    /// An item of a line: where it is, its id and its pair's slot (-1: not known yet).
+    struct SplitItem {
+        var start: Int32
+        var end: Int32
+        var item: Int32 = 0
+        var slot: Int32 = -1
+
+        @inline(__always)
+        func bytes(in line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: line[Int(start)..<Int(end)])
+        }
+    }
+
+    /// `splitItemBytes` into `items`: how many there are, or nil when a byte is not ASCII. `items` holds at
+    /// least `(to - from) / 2 + 1`. Most bytes are none of `,<([>)]` and ASCII: one test of a 64-bit mask
+    /// each (the switch per byte of `splitItemBytes` was 9 % of issue 30's realistic console log).
+    static func splitItems(
+        _ line: UnsafeBufferPointer<UInt8>, from: Int, to: Int, into items: UnsafeMutablePointer<SplitItem>
+    ) -> Int? {
+        guard let base = line.baseAddress else { return 0 }
+        // The bytes that matter, 0-63 and 64-127: `(` `)` `,` `<` `>`, and `[` `]`.
+        let low: UInt64 = 1 << 40 | 1 << 41 | 1 << 44 | 1 << 60 | 1 << 62
+        let high: UInt64 = 1 << (91 - 64) | 1 << (93 - 64)
+        var count = 0
+        var depth = 0
+        var start = from
+        var index = from
+        @inline(__always) func add(_ start: Int, _ end: Int) {
+            var lower = start
+            var upper = end
+            while lower < upper, isSpace(base[lower]) { lower += 1 }
+            while upper > lower, isSpace(base[upper - 1]) { upper -= 1 }
+            if lower < upper {
+                items[count] = SplitItem(start: Int32(lower), end: Int32(upper))
+                count += 1
+            }
+        }
+        while index < to {
+            let byte = base[index]
+            if byte < 128, (byte < 64 ? low : high) >> UInt64(byte & 63) & 1 == 0 {
+                index += 1
+                continue
+            }
+            if byte >= 0x80 { return nil }
+            switch byte {
+            case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1)
+            case UInt8(ascii: ",") where depth == 0:
+                add(start, index)
+                start = index + 1
+            default: break
+            }
+            index += 1
+        }
+        add(start, to)
+        return count
+    }
+
+    /// A change-line candidate parsed into an entry that is dropped after it is recorded (the caches left
+    /// alone): true when it was a change line and counted.
+    private mutating func parsedChange(
+        _ line: UnsafeBufferPointer<UInt8>, tailFrom: Int, timestamp: UnsafeBufferPointer<UInt8>?,
+        stamp: (millis: Int64, length: Int)?, process: ArraySlice<UInt8>?
+    ) -> Bool {
+        guard let (index, _, viewStart) = changeEntry(line, lookUp: false), entries[index].view >= 0 else {
+            return false
+        }
+        let found = Found(entry: index, name: Self.processName(line, from: tailFrom, to: viewStart), target: nil)
+        record(
+            index, process: process.map { processID($0) } ?? lineProcess(line, found),
+            timestamp: timestamp ?? stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
+            millis: timestamp.map { leadingTimestamp($0)?.millis } ?? stamp?.millis)
+        return true
+    }
+
+    /// What the bytes of a change line from `tailFrom` to its colon resolve to: the view, where the line names
+    /// its process and that process's id once used. They depend on these bytes alone, unless the view's name
+    /// reaches back before `tailFrom` (into a leading timestamp): such a line is worked out and not kept.
+    private struct PrefixTarget {
+        /// The view's id; -1: the name is no view's.
+        var view: Int32
+        /// The process's name, from `tailFrom` (empty: none), and its id once used (-1 before).
+        var processStart: Int32 = 0
+        var processEnd: Int32 = 0
+        var process: Int32 = -1
+        /// Its index in `prefixTargets`; nil for one that is not kept.
+        var index: Int?
+    }
+
+    /// The `PrefixTarget` of `line[tailFrom..<colon]`, found in `prefixTails` or worked out (and kept when it
+    /// may be). Called once the line's items are valid: a view's name seen for the first time is added.
+    private mutating func prefixTarget(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int, colon: Int) -> PrefixTarget {
+        let key = UnsafeBufferPointer(rebasing: line[tailFrom..<colon])
+        let hash = ByteKeyTable.hash(key)
+        var found = prefixTails.lookup(key, hash: hash)
+        if let index = found.value { return prefixTargets[Int(index)] }
+        let start = Self.viewStart(line, colon: colon)
+        // `parseChange`'s name: the word before the colon, less a ` body` before it.
+        var nameEnd = colon
+        if colon - start >= 5, line[colon - 5] == 32, Self.matches(line, at: colon - 4, "body") { nameEnd = colon - 5 }
+        var target = PrefixTarget(view: -1)
+        if nameEnd > start {
+            let name = UnsafeBufferPointer(rebasing: line[start..<nameEnd])
+            if Self.isNameHead(name[0]) && !name.dropFirst().contains(where: { !Self.isNameByte($0) }) {
+                target.view = Int32(viewID(name))
+            } else if let normalized = ViewTypeName.normalized(name) {
+                target.view = Int32(Array(normalized.utf8).withUnsafeBufferPointer { viewID($0) })
+            }
+        }
+        if target.view >= 0, let name = Self.processName(line, from: tailFrom, to: start) {
+            target.processStart = Int32(name.lowerBound - tailFrom)
+            target.processEnd = Int32(name.upperBound - tailFrom)
+        }
+        guard start >= tailFrom, key.count <= Self.maxLineTail else { return target }
+        if prefixTails.isFull {
+            prefixTails.removeAll()
+            prefixTargets.removeAll(keepingCapacity: true)
+            found = prefixTails.lookup(key, hash: hash)
+        }
+        target.index = prefixTargets.count
+        prefixTails.insert(key, hash: hash, slot: found.slot, value: Int32(prefixTargets.count))
+        prefixTargets.append(target)
+        return target
+    }
+
     /// Counts one change-line candidate looked up in the caches, `hit` when no parse was needed. At the end of
-    /// each window where fewer than half were hits, the caches are left alone for the next 16 windows: a log
-    /// whose lines rarely repeat (issue 30's realistic console log: 7,218 of 13,517 change lines in a 2 MB
-    /// stretch had a tail not seen earlier in it) paid for two look-ups that missed in tables of 16,384 tails
-    /// and for keeping every tail, on top of the parse. Release builds before and after, `memhunt inspect
-    /// --format json` of 256 MiB logs of `changelog_gen.py`, five alternating runs each, medians (load 3-4):
-    /// console 1.025 to 0.877 s wall, 1.119 to 1.034 s CPU; `log show --style ndjson` 0.355 to 0.314 s wall,
-    /// 0.538 to 0.496 s CPU; the benchmark's repeating log, whose windows are all hits, 0.233 and 0.221 s wall,
-    /// 0.373 and 0.384 s CPU (the same). The same JSON out. Leaving the caches off for good was worse there:
-    /// 0.36-0.45 s against 0.84-0.96 s.
+    /// each window where fewer than three quarters were hits, the caches are left alone for the next 16
+    /// windows, twice as many after each such window in a row (at most `maxBypassWindows`): a log whose lines
+    /// rarely repeat (issue 30's realistic console log: 7,218 of 13,517 change lines in a 2 MB stretch had a
+    /// tail not seen earlier in it) paid for two look-ups that missed in tables of 16,384 tails and for keeping
+    /// every tail, on top of the parse. Release builds before and after, `memhunt inspect --format json` of
+    /// 256 MiB logs of `changelog_gen.py`, five alternating runs each, medians (load 3-4): console 1.025 to
+    /// 0.877 s wall, 1.119 to 1.034 s CPU; `log show --style ndjson` 0.355 to 0.314 s wall, 0.538 to 0.496 s
+    /// CPU; the benchmark's repeating log, whose windows are all hits, 0.233 and 0.221 s wall, 0.373 and
+    /// 0.384 s CPU (the same). The same JSON out. Leaving the caches off for good was worse there: 0.36-0.45 s
+    /// against 0.84-0.96 s.
+    ///
+    /// Three quarters and the doubling came with `bypassedChange` (2026-12-03), which made a line past the
+    /// caches cost less than a window of half misses: callgrind, the first 64 MiB of the realistic console
+    /// log, 529,032 lines: at "half", 102,768 change lines went through the caches (windows that passed at
+    /// 50-75 % hits) at about 2,100 instructions each against 1,580 past them; at three quarters, 12,734, and
+    /// the whole run 2,955 to 2,858 million instructions (1,875 of them the SHA-256). The benchmark's log:
+    /// every window passes, 0.74 s for its 1 GiB before and after.
     @inline(__always)
     private mutating func tried(hit: Bool) {
         cacheTried += 1
         if hit { cacheHits += 1 }
         guard cacheTried == cacheWindow else { return }
-        if cacheHits * 2 < cacheTried { bypassLeft = 16 * cacheWindow }
+        if cacheHits * 4 < cacheTried * 3 {
+            bypassLeft = bypassWindows * cacheWindow
+            bypassWindows = min(2 * bypassWindows, Self.maxBypassWindows)
+        } else {
+            bypassWindows = 16
+        }
         cacheTried = 0
         cacheHits = 0
     }
@@ -721,21 +976,52 @@ public struct ChangeLogScanner: Sendable {
     private static func changeKey(_ line: UnsafeBufferPointer<UInt8>) -> (
         tail: UnsafeBufferPointer<UInt8>, colon: Int, start: Int, isUnchanged: Bool
     )? {
+        guard let (colon, isUnchanged) = changeColon(line) else { return nil }
+        let start = viewStart(line, colon: colon)
+        return (UnsafeBufferPointer(rebasing: line[start..<line.count]), colon - start, start, isUnchanged)
+    }
+
+    /// Where the `": "` before the items of a line that `endsLikeChange` is (the last one; for `: unchanged.`,
+    /// the one before it), and whether it is `: unchanged.`; nil when there is none.
+    @inline(__always)
+    static func changeColon(_ line: UnsafeBufferPointer<UInt8>) -> (colon: Int, isUnchanged: Bool)? {
         let n = line.count
-        let isUnchanged = line[n - 9] != 32
-        let tail = isUnchanged ? n - 11 : n - 9
-        var colon = isUnchanged ? tail - 1 : tail - 2
-        if isUnchanged {
-            guard line[colon] == UInt8(ascii: ":") else { return nil }
-        } else {
-            while colon > 0, !(line[colon] == UInt8(ascii: ":") && line[colon + 1] == 32) { colon -= 1 }
-            guard colon > 0 else { return nil }
+        if line[n - 9] != 32 {
+            return line[n - 12] == UInt8(ascii: ":") ? (n - 12, true) : nil
         }
-        var start = wordStart(line, before: colon)
+        // A colon at 1...n - 11 followed by a space: 8 bytes a step back from the end, the colons in a word found
+        // at once (its bytes XOR `:` that are zero).
+        guard let base = line.baseAddress else { return nil }
+        var end = n - 10
+        while end - 8 >= 1 {
+            let word =
+                UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
+                ^ 0x3A3A_3A3A_3A3A_3A3A
+            var colons = ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
+            while colons != 0 {
+                let bit = 63 - colons.leadingZeroBitCount
+                let colon = end - 8 + bit / 8
+                if base[colon + 1] == 32 { return (colon, false) }
+                colons &= ~(1 << UInt64(bit))
+            }
+            end -= 8
+        }
+        while end > 1 {
+            end -= 1
+            if base[end] == UInt8(ascii: ":"), base[end + 1] == 32 { return (end, false) }
+        }
+        return nil
+    }
+
+    /// Where the view's name of a change line whose `": "` is at `colon` starts: the word before the colon,
+    /// or the one before `body` (`ParentView body: …` names ParentView).
+    @inline(__always)
+    static func viewStart(_ line: UnsafeBufferPointer<UInt8>, colon: Int) -> Int {
+        let start = wordStart(line, before: colon)
         if colon - start == 4, matches(line, at: start, "body"), start >= 2, line[start - 1] == 32 {
-            start = wordStart(line, before: start - 1)  // `ParentView body: …` names ParentView
+            return wordStart(line, before: start - 1)
         }
-        return (UnsafeBufferPointer(rebasing: line[start..<n]), colon - start, start, isUnchanged)
+        return start
     }
 
     /// Whether the last entry was parsed for a line that missed the cache and must not stay.
@@ -976,11 +1262,6 @@ public struct ChangeLogScanner: Sendable {
     ) {
         let entry = entries[index]
         let view = Int(entry.view)
-        evaluations += 1
-        if process >= 0 { processEvaluations[Int(process)] += 1 }
-        if entry.isUnchanged { unchanged += 1 }
-        viewEvaluations[view] += 1
-        if entry.selfChanged { viewSelfChanged[view] += 1 }
         for position in Int(entry.itemStart)..<Int(entry.itemStart + entry.itemCount) {
             var slot = Int(pairSlots[position])
             if slot < 0 {
@@ -989,6 +1270,27 @@ public struct ChangeLogScanner: Sendable {
             }
             pairCounts[slot] += 1
         }
+        if evaluated(
+            view: view, isUnchanged: entry.isUnchanged, selfChanged: entry.selfChanged, process: process,
+            timestamp: timestamp, millis: millis)
+        {
+            let trigger = Int(entry.triggerStart)..<Int(entry.triggerStart + entry.triggerCount)
+            burst.trigger = Array(triggerIDs[trigger])
+        }
+        if uncached { dropUncached() }
+    }
+
+    /// Counts an evaluation of `view` (its items counted by the caller); true when it started a burst, whose
+    /// trigger the caller then sets.
+    private mutating func evaluated(
+        view: Int, isUnchanged: Bool, selfChanged: Bool, process: Int32, timestamp: UnsafeBufferPointer<UInt8>?,
+        millis: Int64?
+    ) -> Bool {
+        evaluations += 1
+        if process >= 0 { processEvaluations[Int(process)] += 1 }
+        if isUnchanged { unchanged += 1 }
+        viewEvaluations[view] += 1
+        if selfChanged { viewSelfChanged[view] += 1 }
 
         let startsBurst: Bool
         if let millis, let lastMillis {
@@ -996,19 +1298,22 @@ public struct ChangeLogScanner: Sendable {
         } else {
             startsBurst = separated
         }
-        if burst == nil || startsBurst {
+        let started = !inBurst || startsBurst
+        if started {
             closeBurst()
-            let trigger = Int(entry.triggerStart)..<Int(entry.triggerStart + entry.triggerCount)
+            var views: [Int32] = []
+            views.reserveCapacity(20)  // one allocation, not one per doubling
             burst = Burst(
-                id: burstCount, triggerView: entry.view, trigger: Array(triggerIDs[trigger]), views: [], distinct: 0,
+                id: burstCount, triggerView: Int32(view), trigger: [], views: views, distinct: 0,
                 evaluations: 0, line: lineNumber, timestamp: timestamp.map(Array.init))
+            inBurst = true
             burstCount += 1
         }
-        burst!.evaluations += 1
-        if viewBurstMark[view] != burst!.id {
-            viewBurstMark[view] = burst!.id
-            burst!.distinct += 1
-            if burst!.views.count < 20 { burst!.views.append(entry.view) }
+        burst.evaluations += 1
+        if viewBurstMark[view] != burst.id {
+            viewBurstMark[view] = burst.id
+            burst.distinct += 1
+            if burst.views.count < 20 { burst.views.append(Int32(view)) }
         }
         lastMillis = millis
         separated = false
@@ -1017,7 +1322,7 @@ public struct ChangeLogScanner: Sendable {
             // Copied when the bytes go away (`keepLastTimestamp`), not per line: the copy was 6 % of a scan.
             lastTimestampBytes = timestamp
         }
-        if uncached { dropUncached() }
+        return started
     }
 
     /// The counter of (`view`, `item`), created on first use; past `maxPairs` new pairs count under `(other)`
@@ -1040,17 +1345,19 @@ public struct ChangeLogScanner: Sendable {
     }
 
     private mutating func closeBurst() {
-        guard let burst else { return }
-        self.burst = nil
+        guard inBurst else { return }
+        inBurst = false
         if top.count < 10 {
             top.append(burst)
-        } else if let weakest = top.indices.min(by: {
-            (top[$0].distinct, -top[$0].line) < (top[$1].distinct, -top[$1].line)
-        }),
-            burst.distinct > top[weakest].distinct
-        {
-            top[weakest] = burst
+            return
         }
+        // The weakest kept: fewest distinct views, the latest of those (the first such in `top`).
+        var weakest = 0
+        for index in 1..<top.count
+        where (top[index].distinct, -top[index].line) < (top[weakest].distinct, -top[weakest].line) {
+            weakest = index
+        }
+        if burst.distinct > top[weakest].distinct { top[weakest] = burst }
     }
 
     // MARK: - log show --style json / ndjson
@@ -1471,5 +1778,61 @@ struct PairTable {
     @inline(__always)
     private static func position(_ key: Int, mask: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+}
+
+/// An item of at most 16 bytes and a view, to the item's id and the pair's slot: direct-mapped, keyed by the
+/// item's bytes as two words (the first 8 and the last 8, overlapping when shorter), its length and the view,
+/// so a hit compares three words and needs no hash of the bytes and no `memcmp`. Ids and slots never change
+/// once given (names and pairs are never removed), so an entry stays true; a newer key takes its place.
+///
+/// Issue 30's realistic console log (1-4 items a line, most of them short) looked each item up in `NameTable`
+/// and each pair in `PairTable`: two hashes, two probes and a `memcmp`.
+struct ShortItemCache {
+    private struct Entry {
+        var first: UInt64 = 0
+        var last: UInt64 = 0
+        /// Length (low 8 bits, 0: empty) and view (above them).
+        var tag: UInt64 = 0
+        var item: Int32 = 0
+        var slot: Int32 = 0
+        var isSelf = false
+    }
+    private static let size = 4096
+    private var entries: [Entry] = []
+
+    /// The key of `bytes` (1...16 of them, followed in memory by 8 bytes of the line: an item ends before
+    /// ` changed.`) and `view`, or nil for a longer item.
+    @inline(__always)
+    private static func key(_ bytes: UnsafeBufferPointer<UInt8>, view: Int) -> (UInt64, UInt64, UInt64, Int)? {
+        let count = bytes.count
+        guard count > 0, count <= 16, let base = bytes.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        var first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        var last: UInt64 = 0
+        if count < 8 {
+            first &= (1 << UInt64(8 * count)) - 1
+        } else {
+            last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        }
+        let tag = UInt64(truncatingIfNeeded: view) << 8 | UInt64(count)
+        let mixed = (first ^ last &* 0x9E37_79B9_7F4A_7C15 ^ tag) &* 0xBF58_476D_1CE4_E5B9
+        return (first, last, tag, Int(truncatingIfNeeded: mixed >> 40) & (size - 1))
+    }
+
+    /// The item's id, the pair's slot and whether the item is `@self`, when kept.
+    @inline(__always)
+    func find(_ bytes: UnsafeBufferPointer<UInt8>, view: Int) -> (item: Int32, slot: Int32, isSelf: Bool)? {
+        guard !entries.isEmpty, let (first, last, tag, index) = Self.key(bytes, view: view) else { return nil }
+        let entry = entries[index]
+        guard entry.tag == tag, entry.first == first, entry.last == last else { return nil }
+        return (entry.item, entry.slot, entry.isSelf)
+    }
+
+    /// Keeps what `bytes` with `view` resolved to (a longer item is not kept).
+    mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>, view: Int, item: Int32, slot: Int32, isSelf: Bool) {
+        guard let (first, last, tag, index) = Self.key(bytes, view: view) else { return }
+        if entries.isEmpty { entries = Array(repeating: Entry(), count: Self.size) }
+        entries[index] = Entry(first: first, last: last, tag: tag, item: item, slot: slot, isSelf: isSelf)
     }
 }
