@@ -51,6 +51,36 @@ import Testing
         }
     }
 
+    /// `changelog`: while the caches were left alone, a line read in parts kept its bytes before the colon,
+    /// `n`, from the line `n: @self changed.` (view `n`), and the line `2026-08-12 14:03:05.04n: @self
+    /// changed.`, whose `n` runs into its timestamp (no change line), found them and was counted. Only a
+    /// scanner with small caches (2 tails, as the target picked) read lines in parts here. Lines with and
+    /// without a leading timestamp now keep their prefixes apart.
+    @Test func aPrefixAfterATimestampIsNotALineOfItsOwn() throws {
+        let bytes = try Repo.bytes("fuzz/changelog-prefix-after-timestamp.log")
+        let cap = 16 + Int(bytes.last!) * 16
+        var whole = ChangeLogScanner(lineCap: cap)
+        whole.feed(bytes[...])
+        let summary = whole.finish()
+        for capacity in [1, 2, 4, 8, 16, 32] {
+            var small = ChangeLogScanner(lineCap: cap, cacheCapacity: capacity)
+            small.feed(bytes[...])
+            #expect(small.finish() == summary, "caches of \(capacity)")
+        }
+        // The same two lines alone, after enough distinct lines that the caches step aside.
+        let lines =
+            (0..<40).map { "2026-08-12 14:03:04.\(100 + $0) Memo[1:2] V\($0): _x changed." }
+            + ["n: @self changed.", "2026-08-12 14:03:05.04n: @self changed.", "n: @self changed."]
+        let text = Array((lines.joined(separator: "\n") + "\n").utf8)
+        var small = ChangeLogScanner(lineCap: 65_536, cacheCapacity: 2)
+        small.feed(text[...])
+        let bypassed = small.bypassed
+        let log = small.finish()
+        #expect(bypassed > 30)
+        #expect(log.views["n"] == 2, "\(log.views)")
+        #expect(log.evaluations == 42)
+    }
+
     /// `heap`: line 25's blanks before BINARY are a space and eight tabs. Each tab counted two columns, and the
     /// field's end was found by stepping back that many characters: past its start, a range that trapped. The
     /// row now reads with its type and binary.

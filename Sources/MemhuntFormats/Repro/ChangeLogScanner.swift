@@ -122,8 +122,8 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// 100,000 (view, item) pairs (more are counted under `(other)`), a cache of 16,384 parsed change tails of
 /// at most 1 KiB (a repeated tail is hashed, not reparsed) and one of 16,384 line tails of at most 512
 /// bytes (24 MiB of keys at worst); when one is full, both are emptied and fill again with the tails that
-/// follow (`flushCaches`). The lines read in parts add 4,096 prefixes of at most 512 bytes (2 MiB) and 4,096
-/// short items (160 KiB). Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
+/// follow (`flushCaches`). The lines read in parts add twice 4,096 prefixes of at most 512 bytes (4 MiB) and
+/// 4,096 short items (160 KiB). Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
 /// 354 MB RSS.
 ///
 /// A tail the caches do not hold is parsed as bytes too (`parseChange`). While the caches do not pay (a log with
@@ -211,10 +211,14 @@ public struct ChangeLogScanner: Sendable {
     /// What a line tail resolves to, indexed by the values of `lineTails` (which are also the order its keys
     /// were added in).
     private var lineTargets: [LineTarget] = []
-    /// The bytes of change lines from `tailFrom` to their colon, to the index of their `PrefixTarget`: the
-    /// lines that miss the caches resolve their view and process through them (`bypassedChange`).
-    private var prefixTails: ByteKeyTable
-    private var prefixTargets: [PrefixTarget] = []
+    /// The bytes of change lines from `tailFrom` to their colon, to their `PrefixTarget`: the lines that miss
+    /// the caches resolve their view and process through them (`bypassedChange`). Lines with a leading
+    /// timestamp and lines without one have a table each: the same bytes resolve differently in them (the
+    /// `changelog` fuzz target found `n: @self changed.` kept from a line of its own and then counted after
+    /// `2026-08-12 14:03:05.04`, where the name runs into the timestamp; a process name is read differently
+    /// after a timestamp too).
+    private var prefixes: PrefixTable
+    private var plainPrefixes: PrefixTable
     /// Short items by view, to their ids and pair slots.
     private var itemCache = ShortItemCache()
     /// Whether the caches pay: of each `cacheWindow` change-line candidates, how many were found without a
@@ -301,8 +305,9 @@ public struct ChangeLogScanner: Sendable {
         self.lineCap = max(lineCap, 16)
         changeTails = ByteKeyTable(capacity: cacheCapacity)
         lineTails = ByteKeyTable(capacity: cacheCapacity)
-        // A log has few process columns and views' names: 4,096 of them, 2 MiB of keys at worst.
-        prefixTails = ByteKeyTable(capacity: min(cacheCapacity, 4096))
+        // A log has few process columns and views' names: 4,096 of each kind, 2 MiB of keys at worst.
+        prefixes = PrefixTable(capacity: min(cacheCapacity, 4096))
+        plainPrefixes = PrefixTable(capacity: min(cacheCapacity, 4096))
         cacheWindow = max(2, cacheCapacity / 4)
     }
 
@@ -559,7 +564,7 @@ public struct ChangeLogScanner: Sendable {
     /// and counted.
     ///
     /// Its parts are resolved apart: the bytes from `tailFrom` to its colon (the process column and the view's
-    /// name; a log has few of them) through `prefixTails`, each item by its bytes (`NameTable`), each (view,
+    /// name; a log has few of them) through a table of prefixes, each item by its bytes (`NameTable`), each (view,
     /// item) pair through `PairTable`; nothing of the line is kept. The line and change-tail caches key the
     /// whole tail, and issue 30's realistic console log (200 views, 1-4 of ~30 properties a line, in any order)
     /// has too many of those to keep; parsing each tail into an entry that was dropped after it was recorded
@@ -621,7 +626,13 @@ public struct ChangeLogScanner: Sendable {
             } else if target.processEnd > target.processStart {
                 processID = self.processID(
                     line[Int(target.processStart) + tailFrom..<Int(target.processEnd) + tailFrom])
-                if let index = target.index { prefixTargets[index].process = processID }
+                if let index = target.index {
+                    if tailFrom > 0 {
+                        prefixes.targets[index].process = processID
+                    } else {
+                        plainPrefixes.targets[index].process = processID
+                    }
+                }
             } else {
                 processID = -1
             }
@@ -771,17 +782,26 @@ public struct ChangeLogScanner: Sendable {
         var processStart: Int32 = 0
         var processEnd: Int32 = 0
         var process: Int32 = -1
-        /// Its index in `prefixTargets`; nil for one that is not kept.
+        /// Its index in its table's `targets`; nil for one that is not kept.
         var index: Int?
     }
 
-    /// The `PrefixTarget` of `line[tailFrom..<colon]`, found in `prefixTails` or worked out (and kept when it
+    /// Prefixes (`ByteKeyTable`) to their targets; emptied when full.
+    private struct PrefixTable {
+        var keys: ByteKeyTable
+        var targets: [PrefixTarget] = []
+        init(capacity: Int) { keys = ByteKeyTable(capacity: capacity) }
+    }
+
+    /// The `PrefixTarget` of `line[tailFrom..<colon]`, found in its table or worked out (and kept when it
     /// may be). Called once the line's items are valid: a view's name seen for the first time is added.
     private mutating func prefixTarget(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int, colon: Int) -> PrefixTarget {
         let key = UnsafeBufferPointer(rebasing: line[tailFrom..<colon])
         let hash = ByteKeyTable.hash(key)
-        var found = prefixTails.lookup(key, hash: hash)
-        if let index = found.value { return prefixTargets[Int(index)] }
+        var found = tailFrom > 0 ? prefixes.keys.lookup(key, hash: hash) : plainPrefixes.keys.lookup(key, hash: hash)
+        if let index = found.value {
+            return tailFrom > 0 ? prefixes.targets[Int(index)] : plainPrefixes.targets[Int(index)]
+        }
         let start = Self.viewStart(line, colon: colon)
         // `parseChange`'s name: the word before the colon, less a ` body` before it.
         var nameEnd = colon
@@ -800,14 +820,17 @@ public struct ChangeLogScanner: Sendable {
             target.processEnd = Int32(name.upperBound - tailFrom)
         }
         guard start >= tailFrom, key.count <= Self.maxLineTail else { return target }
-        if prefixTails.isFull {
-            prefixTails.removeAll()
-            prefixTargets.removeAll(keepingCapacity: true)
-            found = prefixTails.lookup(key, hash: hash)
+        func keep(_ table: inout PrefixTable) {
+            if table.keys.isFull {
+                table.keys.removeAll()
+                table.targets.removeAll(keepingCapacity: true)
+                found = table.keys.lookup(key, hash: hash)
+            }
+            target.index = table.targets.count
+            table.keys.insert(key, hash: hash, slot: found.slot, value: Int32(table.targets.count))
+            table.targets.append(target)
         }
-        target.index = prefixTargets.count
-        prefixTails.insert(key, hash: hash, slot: found.slot, value: Int32(prefixTargets.count))
-        prefixTargets.append(target)
+        if tailFrom > 0 { keep(&prefixes) } else { keep(&plainPrefixes) }
         return target
     }
 
