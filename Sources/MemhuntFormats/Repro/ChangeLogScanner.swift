@@ -222,8 +222,9 @@ public struct ChangeLogScanner: Sendable {
     /// Short items by view, to their ids and pair slots.
     private var itemCache = ShortItemCache()
     /// Whether the caches pay: of each `cacheWindow` change-line candidates, how many were found without a
-    /// parse (`cacheHits`); when fewer than half were, the next `16 * cacheWindow` candidates are parsed without
-    /// looking them up or keeping them (`bypassLeft`), then the caches are tried again. See `cachesPay()`.
+    /// parse (`cacheHits`); when fewer than three quarters were, the next `bypassWindows * cacheWindow`
+    /// candidates are read without looking them up or keeping them (`bypassLeft`), then the caches are tried
+    /// again. See `tried(hit:)`.
     private let cacheWindow: Int
     private var cacheTried = 0
     private var cacheHits = 0
@@ -452,17 +453,19 @@ public struct ChangeLogScanner: Sendable {
             // The timestamp first: its end is where the line's cached tail starts.
             let stamp = timestamp == nil ? leadingTimestamp(line) : nil
             let tailFrom = stamp?.length ?? 0
+            // The record's timestamp, or the line's own.
+            let at = timestamp ?? stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) }
+            let millis = timestamp.map { leadingTimestamp($0)?.millis } ?? stamp?.millis
             let counted: Bool
             if bypassLeft > 0 {
                 bypassLeft -= 1
                 bypassed += 1
                 lastTarget = -1
-                counted = bypassedChange(line, tailFrom: tailFrom, timestamp: timestamp, stamp: stamp, process: process)
+                counted = bypassedChange(line, tailFrom: tailFrom, timestamp: at, millis: millis, process: process)
             } else if let found = change(line, tailFrom: tailFrom) {
                 record(
-                    found.entry, process: process.map { processID($0) } ?? lineProcess(line, found),
-                    timestamp: timestamp ?? stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
-                    millis: timestamp.map { leadingTimestamp($0)?.millis } ?? stamp?.millis)
+                    found.entry, process: process.map { processID($0) } ?? lineProcess(line, found), timestamp: at,
+                    millis: millis)
                 counted = true
             } else {
                 counted = false
@@ -572,12 +575,12 @@ public struct ChangeLogScanner: Sendable {
     /// An items text with a byte that is not ASCII goes that way still (`parseChangeByCharacters`).
     private mutating func bypassedChange(
         _ line: UnsafeBufferPointer<UInt8>, tailFrom: Int, timestamp: UnsafeBufferPointer<UInt8>?,
-        stamp: (millis: Int64, length: Int)?, process: ArraySlice<UInt8>?
+        millis: Int64?, process: ArraySlice<UInt8>?
     ) -> Bool {
         guard let (colon, isUnchanged) = Self.changeColon(line) else { return false }
         // A colon inside the leading timestamp (a line of its items alone): the way before.
         guard colon >= tailFrom else {
-            return parsedChange(line, tailFrom: tailFrom, timestamp: timestamp, stamp: stamp, process: process)
+            return parsedChange(line, tailFrom: tailFrom, timestamp: timestamp, millis: millis, process: process)
         }
         let from = colon + 2
         let to = isUnchanged ? from : line.count - 9
@@ -589,7 +592,7 @@ public struct ChangeLogScanner: Sendable {
             if !isUnchanged {
                 guard let split = Self.splitItems(line, from: from, to: to, into: items) else {
                     return parsedChange(
-                        line, tailFrom: tailFrom, timestamp: timestamp, stamp: stamp, process: process)
+                        line, tailFrom: tailFrom, timestamp: timestamp, millis: millis, process: process)
                 }
                 count = split
                 guard count > 0 else { return false }
@@ -649,8 +652,7 @@ public struct ChangeLogScanner: Sendable {
             }
             if evaluated(
                 view: view, isUnchanged: isUnchanged, selfChanged: selfChanged, process: processID,
-                timestamp: timestamp ?? stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
-                millis: timestamp.map { leadingTimestamp($0)?.millis } ?? stamp?.millis)
+                timestamp: timestamp, millis: millis)
             {
                 // `@dependencies` and the items that are no `@` one changed: what triggered the burst.
                 var trigger: [Int32] = []
@@ -759,7 +761,7 @@ public struct ChangeLogScanner: Sendable {
     /// alone): true when it was a change line and counted.
     private mutating func parsedChange(
         _ line: UnsafeBufferPointer<UInt8>, tailFrom: Int, timestamp: UnsafeBufferPointer<UInt8>?,
-        stamp: (millis: Int64, length: Int)?, process: ArraySlice<UInt8>?
+        millis: Int64?, process: ArraySlice<UInt8>?
     ) -> Bool {
         guard let (index, _, viewStart) = changeEntry(line, lookUp: false), entries[index].view >= 0 else {
             return false
@@ -767,8 +769,7 @@ public struct ChangeLogScanner: Sendable {
         let found = Found(entry: index, name: Self.processName(line, from: tailFrom, to: viewStart), target: nil)
         record(
             index, process: process.map { processID($0) } ?? lineProcess(line, found),
-            timestamp: timestamp ?? stamp.map { UnsafeBufferPointer(rebasing: line[0..<$0.length]) },
-            millis: timestamp.map { leadingTimestamp($0)?.millis } ?? stamp?.millis)
+            timestamp: timestamp, millis: millis)
         return true
     }
 
@@ -803,18 +804,8 @@ public struct ChangeLogScanner: Sendable {
             return tailFrom > 0 ? prefixes.targets[Int(index)] : plainPrefixes.targets[Int(index)]
         }
         let start = Self.viewStart(line, colon: colon)
-        // `parseChange`'s name: the word before the colon, less a ` body` before it.
-        var nameEnd = colon
-        if colon - start >= 5, line[colon - 5] == 32, Self.matches(line, at: colon - 4, "body") { nameEnd = colon - 5 }
         var target = PrefixTarget(view: -1)
-        if nameEnd > start {
-            let name = UnsafeBufferPointer(rebasing: line[start..<nameEnd])
-            if Self.isNameHead(name[0]) && !name.dropFirst().contains(where: { !Self.isNameByte($0) }) {
-                target.view = Int32(viewID(name))
-            } else if let normalized = ViewTypeName.normalized(name) {
-                target.view = Int32(Array(normalized.utf8).withUnsafeBufferPointer { viewID($0) })
-            }
-        }
+        if let name = Self.viewName(line, start: start, colon: colon) { target.view = Int32(viewID(name, in: line)) }
         if target.view >= 0, let name = Self.processName(line, from: tailFrom, to: start) {
             target.processStart = Int32(name.lowerBound - tailFrom)
             target.processEnd = Int32(name.upperBound - tailFrom)
@@ -1135,30 +1126,14 @@ public struct ChangeLogScanner: Sendable {
         let notAChange = Entry(
             view: -1, isUnchanged: false, selfChanged: false, itemStart: Int32(itemIDs.count), itemCount: 0,
             triggerStart: Int32(triggerIDs.count), triggerCount: 0)
-        var nameEnd = colon
-        if colon >= 5, key[colon - 5] == 32, Self.matches(key, at: colon - 4, "body") {
-            // The last space before the colon is the one before `body` (a name holds no `body` after a space
-            // but this one: the old `lastIndex(of: 32)` found it too).
-            nameEnd = colon - 5
-        }
-        guard nameEnd > 0 else { return notAChange }
-        // A name of the ASCII bytes a type's name holds is read in place. Any other (a mangled symbol such as
-        // `$s7Courier11ContentViewV`, generic arguments elided as `‹…›`, a non-ASCII letter) goes by
-        // `ViewTypeName`, which demangles plain nominal types and keeps the rest as written (issue 28).
-        var normalized: [UInt8]?
-        if !Self.isNameHead(key[0]) || (1..<nameEnd).contains(where: { !Self.isNameByte(key[$0]) }) {
-            guard let name = ViewTypeName.normalized(UnsafeBufferPointer(rebasing: key[0..<nameEnd])) else {
-                return notAChange
-            }
-            normalized = Array(name.utf8)
-        }
+        guard let name = Self.viewName(key, start: 0, colon: colon) else { return notAChange }
         var ranges: [Range<Int>] = []
         swap(&ranges, &itemRanges)
         defer { swap(&ranges, &itemRanges) }
         ranges.removeAll(keepingCapacity: true)
         if !isUnchanged {
             guard Self.splitItemBytes(key, from: colon + 2, to: key.count - 9, into: &ranges) else {
-                return parseChangeByCharacters(key, nameEnd: nameEnd, colon: colon, normalized: normalized)
+                return parseChangeByCharacters(key, name: name, colon: colon)
             }
             guard !ranges.isEmpty else { return notAChange }
             for range in ranges {
@@ -1168,7 +1143,7 @@ public struct ChangeLogScanner: Sendable {
                 }
             }
         }
-        let view = viewID(of: key, nameEnd: nameEnd, normalized: normalized)
+        let view = viewID(name, in: key)
         var entry = Entry(
             view: Int32(view), isUnchanged: isUnchanged, selfChanged: false, itemStart: Int32(itemIDs.count),
             itemCount: Int32(ranges.count), triggerStart: Int32(triggerIDs.count), triggerCount: 0)
@@ -1187,10 +1162,39 @@ public struct ChangeLogScanner: Sendable {
         return entry
     }
 
-    /// The id of the view named by `key[0..<nameEnd]`, or by its `normalized` name when it has one.
-    private mutating func viewID(of key: UnsafeBufferPointer<UInt8>, nameEnd: Int, normalized: [UInt8]?) -> Int {
-        guard let normalized else { return viewID(UnsafeBufferPointer(rebasing: key[0..<nameEnd])) }
-        return normalized.withUnsafeBufferPointer { viewID($0) }
+    /// A change line's view name, as `viewName` reads it: bytes of the line as written, or the normalized name.
+    enum ViewName {
+        case written(Range<Int>)
+        case normalized([UInt8])
+    }
+
+    /// The view's name in `bytes[start..<colon]` (the word before a change line's colon), less a ` body` before
+    /// the colon; nil when it is no view's name. A name of the ASCII bytes a type's name holds is read in place.
+    /// Any other (a mangled symbol such as `$s7Courier11ContentViewV`, generic arguments elided as `‹…›`, a
+    /// non-ASCII letter) goes by `ViewTypeName`, which demangles plain nominal types and keeps the rest as
+    /// written (issue 28). `parseChange` and the lines read in parts (`prefixTarget`) both read names so.
+    static func viewName(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, colon: Int) -> ViewName? {
+        var nameEnd = colon
+        if colon - start >= 5, bytes[colon - 5] == 32, matches(bytes, at: colon - 4, "body") {
+            // The last space before the colon is the one before `body` (a name holds no `body` after a space
+            // but this one: the old `lastIndex(of: 32)` found it too).
+            nameEnd = colon - 5
+        }
+        guard nameEnd > start else { return nil }
+        if isNameHead(bytes[start]), !(start + 1..<nameEnd).contains(where: { !isNameByte(bytes[$0]) }) {
+            return .written(start..<nameEnd)
+        }
+        return ViewTypeName.normalized(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd])).map {
+            .normalized(Array($0.utf8))
+        }
+    }
+
+    /// The id of the view `name` names (a range of `bytes`, or its normalized bytes).
+    private mutating func viewID(_ name: ViewName, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        switch name {
+        case .written(let range): viewID(UnsafeBufferPointer(rebasing: bytes[range]))
+        case .normalized(let normalized): normalized.withUnsafeBufferPointer { viewID($0) }
+        }
     }
 
     /// The id of the view named by `bytes`, added with its counters on first sight.
@@ -1206,7 +1210,7 @@ public struct ChangeLogScanner: Sendable {
 
     /// `parseChange` for an items text that is not all ASCII (the name is valid): split by `Character`s.
     private mutating func parseChangeByCharacters(
-        _ key: UnsafeBufferPointer<UInt8>, nameEnd: Int, colon: Int, normalized: [UInt8]?
+        _ key: UnsafeBufferPointer<UInt8>, name: ViewName, colon: Int
     ) -> Entry {
         let notAChange = Entry(
             view: -1, isUnchanged: false, selfChanged: false, itemStart: Int32(itemIDs.count), itemCount: 0,
@@ -1216,7 +1220,7 @@ public struct ChangeLogScanner: Sendable {
         guard !itemTexts.isEmpty, itemTexts.allSatisfy({ ["@", "_", "\\"].contains($0.first) }) else {
             return notAChange
         }
-        let view = viewID(of: key, nameEnd: nameEnd, normalized: normalized)
+        let view = viewID(name, in: key)
         var entry = Entry(
             view: Int32(view), isUnchanged: false, selfChanged: itemTexts.contains("@self"),
             itemStart: Int32(itemIDs.count), itemCount: Int32(itemTexts.count), triggerStart: Int32(triggerIDs.count),
