@@ -135,7 +135,8 @@ struct ReferenceChangeLogScanner: Sendable {
             summary.itemCounts[view] = Dictionary(
                 uniqueKeysWithValues: viewItemCounts[id].map { (items.names[$0.key], $0.value) })
         }
-        summary.fanOut = top.sorted { ($1.distinct, $0.line) < ($0.distinct, $1.line) }.map { burst in
+        // Ties of distinct views and line (the bursts of one JSON record): the earlier burst first.
+        summary.fanOut = top.sorted { ($1.distinct, $0.line, $0.id) < ($0.distinct, $1.line, $1.id) }.map { burst in
             FanOutStat(
                 triggerView: name(burst.trigger.view), triggerItems: burst.trigger.trigger.map { items.names[$0] },
                 views: burst.views.map(name), distinctViews: burst.distinct, evaluations: burst.evaluations,
@@ -376,7 +377,7 @@ struct ReferenceChangeLogScanner: Sendable {
         if top.count < 10 {
             top.append(burst)
         } else if let weakest = top.indices.min(by: {
-            (top[$0].distinct, -top[$0].line) < (top[$1].distinct, -top[$1].line)
+            (top[$0].distinct, -top[$0].line, -top[$0].id) < (top[$1].distinct, -top[$1].line, -top[$1].id)
         }),
             burst.distinct > top[weakest].distinct
         {

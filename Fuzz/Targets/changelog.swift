@@ -1,5 +1,5 @@
-// libFuzzer target `changelog`: the change-log scanner, differential: chunked feeding, small caches and the
-// pre-rewrite scanner must agree.
+// libFuzzer target `changelog`: the change-log scanner, differential: chunked feeding, small caches, a log read
+// in two parts by two scanners and the pre-rewrite scanner must agree.
 // Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
 @testable import MemhuntFormats
 
@@ -24,6 +24,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var small = ChangeLogScanner(lineCap: cap, cacheCapacity: capacity)
     small.feed(bytes[...])
     precondition(small.finish() == summary, "caches of \(capacity) change the summary")
+    // Cut after a line (the third byte picks where): a second scanner reads the rest and the first absorbs it,
+    // or, when it cannot, reads the rest itself. Either way the summary is the whole's.
+    let near = bytes.count * Int(bytes.dropFirst(2).first ?? 0) / 256
+    if let newline = bytes[near...].firstIndex(of: 10) {
+        let cut = newline + 1
+        var head = ChangeLogScanner(lineCap: cap)
+        head.feed(bytes[..<cut])
+        var rest = ChangeLogScanner(lineCap: cap, cacheCapacity: capacity, continuing: true)
+        rest.feed(bytes[cut...])
+        if !head.absorb(rest) { head.feed(bytes[cut...]) }
+        precondition(head.finish() == summary, "a cut after byte \(cut) changes the summary")
+    }
     var reference = ReferenceChangeLogScanner(lineCap: cap)
     reference.feed(bytes[...])
     let expected = reference.finish()

@@ -14,7 +14,8 @@ import Testing
 #endif
 
 /// Change logs are scanned and hashed from mappings of the file: a file cut short under its mapping is named
-/// and the process lives on; a file that grew after its `stat` is read to its end.
+/// and the process lives on; a file that grew after its `stat` is read to its end. Each in one part and in two
+/// (`.always`: a large log's way where a probe finds it pays).
 @Suite(.serialized) struct MappedFileTests {
     /// Lines of a change log, `count` of them, each 32 bytes.
     static func log(lines count: Int, from first: Int = 0) -> String {
@@ -52,7 +53,9 @@ import Testing
 
     /// 8 MiB written, cut to 2 MiB after the `stat` (and after the first 64 KiB were read): the windows past
     /// 2 MiB read as zeros, and the artifact is an error that says why, not a summary of zeros.
-    @Test func aChangeLogCutShortWhileReadIsAnError() throws {
+    @Test(arguments: [LocalArtifacts.Parts.never, .always]) func aChangeLogCutShortWhileReadIsAnError(
+        parts: LocalArtifacts.Parts
+    ) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let text = Self.log(lines: 262_144)
@@ -61,7 +64,9 @@ import Testing
         let (fd, head) = try Self.openWithHead(dir.path + "/cut.log")
         defer { close(fd) }
         #expect(ftruncate(fd, 2 << 20) == 0 || truncate(dir.path + "/cut.log", 2 << 20) == 0)
-        switch LocalArtifacts.streamChangeLog(fd, head: head, more: true, size: text.utf8.count, hash: true) {
+        switch LocalArtifacts.streamChangeLog(
+            fd, head: head, more: true, size: text.utf8.count, hash: true, parts: parts)
+        {
         case .success(let read): Issue.record("read \(read.total) bytes of a file cut to 2 MiB")
         case .failure(let failure): #expect(failure.message == "the file was truncated while it was read")
         }
@@ -69,7 +74,9 @@ import Testing
 
     /// 4 MiB at the `stat`, 1 MiB appended before the stream: the mapped part and the read rest make one
     /// digest of every byte in order and counts of every line.
-    @Test func aChangeLogThatGrewAfterItsStatIsReadToItsEnd() throws {
+    @Test(arguments: [LocalArtifacts.Parts.never, .always]) func aChangeLogThatGrewAfterItsStatIsReadToItsEnd(
+        parts: LocalArtifacts.Parts
+    ) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let first = Self.log(lines: 131_072)
@@ -81,7 +88,9 @@ import Testing
         handle.seekToEndOfFile()
         handle.write(Data(more.utf8))
         handle.closeFile()
-        switch LocalArtifacts.streamChangeLog(fd, head: head, more: true, size: first.utf8.count, hash: true) {
+        switch LocalArtifacts.streamChangeLog(
+            fd, head: head, more: true, size: first.utf8.count, hash: true, parts: parts)
+        {
         case .failure(let failure): Issue.record("failed: \(failure.message)")
         case .success(let read):
             #expect(read.total == 5 << 20)
@@ -93,7 +102,9 @@ import Testing
 
     /// With every mapping slot taken (64), the log is read with `pread` from its first window on: the same
     /// digest and counts.
-    @Test func aLogIsReadWhenNoMappingIsLeft() throws {
+    @Test(arguments: [LocalArtifacts.Parts.never, .always]) func aLogIsReadWhenNoMappingIsLeft(
+        parts: LocalArtifacts.Parts
+    ) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let text = Self.log(lines: 131_072)
@@ -112,12 +123,67 @@ import Testing
         #expect(held.count <= 64)
         let (fd, head) = try Self.openWithHead(dir.path + "/log.txt")
         defer { close(fd) }
-        switch LocalArtifacts.streamChangeLog(fd, head: head, more: true, size: text.utf8.count, hash: true) {
+        switch LocalArtifacts.streamChangeLog(
+            fd, head: head, more: true, size: text.utf8.count, hash: true, parts: parts)
+        {
         case .failure(let failure): Issue.record("failed: \(failure.message)")
         case .success(let read):
             #expect(read.total == 4 << 20)
             #expect(read.digest == SHA256.hex(Array(text.utf8)))
             #expect(read.summary.evaluations == 131_072)
         }
+    }
+
+    /// Read in two parts, a log gives the summary and digest it gives in one: a console log (the second part
+    /// absorbed), a `--style json` log cut inside a record and one with a kill line after the cut (the second
+    /// part read again by the first scanner).
+    @Test(arguments: ["console", "json", "kill"]) func aLogReadInTwoPartsIsTheLogReadInOne(style: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var text: String
+        switch style {
+        case "json":
+            text = "["
+            for index in 0..<40_000 {
+                text +=
+                    (index == 0 ? "" : ",") + """
+                        {
+                          "timestamp" : "2026-08-12 14:03:\(String(format: "%02d", index / 1000 % 60)).\(String(format: "%03d", index % 1000))000+0900",
+                          "processImagePath" : "/private/var/containers/Bundle/Application/X/Memo.app/Memo",
+                          "eventMessage" : "View\(index % 97): _state, @self changed.",
+                          "processID" : 48211
+                        }
+                        """
+            }
+            text += "]\n"
+        default:
+            text = Self.log(lines: 131_072)
+            if style == "kill" {
+                text +=
+                    "2026-08-12 14:03:06.000 Df kernel[0:1f2a] memorystatus: killing_specific_process pid 48211 "
+                    + "[Memo] (per-process-limit 100 341s rf:- type:app) 2148532KB - memorystatus_available_pages: 73240\n"
+                text += Self.log(lines: 1000)
+            }
+        }
+        try dir.write("log", text)
+        var results: [(summary: ChangeLogSummary, total: Int, digest: String?)] = []
+        for parts in [LocalArtifacts.Parts.never, .always] {
+            let (fd, head) = try Self.openWithHead(dir.path + "/log")
+            defer { close(fd) }
+            switch LocalArtifacts.streamChangeLog(
+                fd, head: head, more: true, size: text.utf8.count, hash: true, parts: parts)
+            {
+            case .failure(let failure): Issue.record("failed: \(failure.message)")
+            case .success(let read): results.append(read)
+            }
+        }
+        try #require(results.count == 2)
+        #expect(results[1].summary == results[0].summary)
+        #expect(results[1].total == text.utf8.count)
+        #expect(results[1].digest == SHA256.hex(Array(text.utf8)))
+        #expect(results[0].digest == results[1].digest)
+        let evaluations = ["console": 131_072, "json": 40_000, "kill": 132_072][style]
+        #expect(results[1].summary.evaluations == evaluations)
+        #expect(results[1].summary.kills.kills.count == (style == "kill" ? 1 : 0))
     }
 }

@@ -45,6 +45,18 @@ import Testing
         // 4,096 lines) stay on in a log this small.
         #expect(chunked.bypassed > 100, "\(style): \(chunked.bypassed) lines parsed past the caches")
         #expect(whole.bypassed == 0)
+        // Read in two parts (a large log's way), cut after a line at a quarter, half and three quarters: the same
+        // summary, the second part absorbed or (inside a `--style json` record) read again by the first.
+        for quarter in 1...3 {
+            let cut = try #require(bytes[(bytes.count * quarter / 4)...].firstIndex(of: 10)) + 1
+            var first = ChangeLogScanner(part: .first)
+            first.feed(bytes[..<cut])
+            var second = ChangeLogScanner(part: .rest)
+            second.feed(bytes[cut...])
+            if !first.absorb(second) { first.feed(bytes[cut...]) }
+            let parts = first.finish()
+            #expect(parts == summary, "\(style): cut after byte \(cut)")
+        }
 
         #expect(summary.evaluations == reference["evaluations"] as? Int, "\(style)")
         #expect(summary.evaluations > 200, "\(style): the log holds change lines")

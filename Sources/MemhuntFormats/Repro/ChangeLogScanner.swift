@@ -123,7 +123,8 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// at most 1 KiB (a repeated tail is hashed, not reparsed) and one of 16,384 line tails of at most 512
 /// bytes (24 MiB of keys at worst); when one is full, both are emptied and fill again with the tails that
 /// follow (`flushCaches`). The lines read in parts add twice 4,096 prefixes of at most 512 bytes (4 MiB) and
-/// 4,096 short items (160 KiB). Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
+/// 4,096 short items (160 KiB). A log read in two parts at once (`init(part:)`, `absorb(_:)`) has two scanners
+/// whose caches hold half as many tails each. Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
 /// 354 MB RSS.
 ///
 /// A tail the caches do not hold is parsed as bytes too (`parseChange`). While the caches do not pay (a log with
@@ -276,6 +277,16 @@ public struct ChangeLogScanner: Sendable {
         id: -1, triggerView: -1, trigger: [], views: [], distinct: 0, evaluations: 0, line: 0, timestamp: nil)
     private var inBurst = false
     private var burstCount = 0
+    /// Whether this scanner reads the lines that follow another's (`init(lineCap:continuing:)`), to be folded
+    /// into it (`absorb(_:)`): such a scanner keeps what the join needs of its first burst.
+    private let continues: Bool
+    /// A continuing scanner's first burst: all its distinct views in order of first evaluation (`Burst.views`
+    /// keeps 20), the burst once it closed, and what the burst rule read at its first evaluation (`separated`,
+    /// the millis).
+    private var firstBurstViews: [Int32] = []
+    private var firstBurst: Burst?
+    private var separatedBeforeFirst = false
+    private var firstMillis: Int64?
     private var top: [Burst] = []
     private var lastMillis: Int64?
     private var separated = false
@@ -300,10 +311,25 @@ public struct ChangeLogScanner: Sendable {
     /// A scanner that skips lines longer than `lineCap` bytes.
     public init(lineCap: Int = 65_536) { self.init(lineCap: lineCap, cacheCapacity: Self.maxCached) }
 
+    /// Which part of a log read in two parts a scanner reads: the first, or the rest, which `absorb(_:)` folds
+    /// into the first. The rest's first line is not the file's (no byte order mark), and its scanner keeps what
+    /// joining its first burst to the first part's last takes.
+    public enum Part: Sendable {
+        case first, rest
+    }
+
+    /// A scanner for one part of a log read in two: its caches hold half as many tails, so the two take the
+    /// memory of one (1 GiB of issue 30's realistic console log peaked at 34 MB RSS with full ones, 30 MB read
+    /// in one part).
+    public init(part: Part) {
+        self.init(lineCap: 65_536, cacheCapacity: Self.maxCached / 2, continuing: part == .rest)
+    }
+
     /// A scanner whose caches hold `cacheCapacity` tails each (a power of two): small ones let tests and the
     /// fuzz target reach the paths of full caches.
-    init(lineCap: Int, cacheCapacity: Int) {
+    init(lineCap: Int, cacheCapacity: Int, continuing: Bool = false) {
         self.lineCap = max(lineCap, 16)
+        continues = continuing
         changeTails = ByteKeyTable(capacity: cacheCapacity)
         lineTails = ByteKeyTable(capacity: cacheCapacity)
         // A log has few process columns and views' names: 4,096 of each kind, 2 MiB of keys at worst.
@@ -348,8 +374,7 @@ public struct ChangeLogScanner: Sendable {
 
     /// Ends the input (a last line without newline counts) and returns the summary. Call once.
     public mutating func finish() -> ChangeLogSummary {
-        if !pending.isEmpty || pendingOverflow { flushPending(overflow: pendingOverflow) }
-        flushRecord()
+        endInput()
         closeBurst()
         func name(_ id: Int32) -> String { views.names[Int(id)] }
         var summary = ChangeLogSummary(
@@ -364,7 +389,7 @@ public struct ChangeLogScanner: Sendable {
             if viewSelfChanged[id] > 0 { summary.selfChangedByView[view] = viewSelfChanged[id] }
             summary.itemCounts[view] = itemCounts[id]
         }
-        summary.fanOut = top.sorted { ($1.distinct, $0.line) < ($0.distinct, $1.line) }.map { burst in
+        summary.fanOut = top.sorted { Self.ranks($0, above: $1) }.map { burst in
             FanOutStat(
                 triggerView: name(burst.triggerView), triggerItems: burst.trigger.map { items.names[Int($0)] },
                 views: burst.views.map(name), distinctViews: burst.distinct, evaluations: burst.evaluations,
@@ -375,6 +400,116 @@ public struct ChangeLogScanner: Sendable {
         for (id, process) in processes.names.enumerated() { summary.processes[process] = processEvaluations[id] }
         summary.kills = killLines.result
         return summary
+    }
+
+    /// The end of the input: a last line without a newline, and a JSON record no `}` closed.
+    private mutating func endInput() {
+        if !pending.isEmpty || pendingOverflow { flushPending(overflow: pendingOverflow) }
+        flushRecord()
+    }
+
+    // MARK: - Two parts of one log
+
+    /// Folds in `second`, a scanner of the `.rest` part fed the lines that follow this one's, so
+    /// that `finish()` gives what one scanner fed both parts gives: true. Call `finish()` next, and nothing
+    /// else. False, with nothing changed, where the two cannot say that exactly; the caller then feeds the
+    /// second part to this scanner:
+    /// - this scanner's input does not end at a line's end, or ends inside a JSON record that holds a value
+    ///   it reads (the record's other lines are the second's);
+    /// - `second` read a kill line (kill records join with the ones before them);
+    /// - the two hold more names or pairs together than one scanner counts apart (past a cap, the order of
+    ///   first sight decides what goes under `(other)`).
+    ///
+    /// Names are added in the order `second` first saw them, after this one's: one scanner's order. The
+    /// burst open at this one's end goes on into `second`'s first one when the burst rule says so (the gap
+    /// between their evaluations' millis, or a line between them that is no change line): all of that
+    /// burst's views are kept for this. Tops join because `keep` keeps the 10 highest bursts whatever the
+    /// order they come in.
+    public mutating func absorb(_ second: ChangeLogScanner) -> Bool {
+        var second = second
+        second.endInput()
+        guard !continues, second.continues, pending.isEmpty, !pendingOverflow, !recordMessage.isSet,
+            !recordTimestamp.isSet,
+            !recordProcess.isSet, second.killLines.result.isEmpty,
+            views.names.count + second.views.names.count < Self.maxNames,
+            items.names.count + second.items.names.count < Self.maxNames,
+            processes.names.count + second.processes.names.count < Self.maxNames,
+            pairs + second.pairs < Self.maxPairs
+        else { return false }
+        let viewMap = second.views.names.map { name in
+            let (id, isNew) = views.id(name)
+            if isNew {
+                viewEvaluations.append(0)
+                viewSelfChanged.append(0)
+                viewBurstMark.append(-1)
+            }
+            return Int32(id)
+        }
+        let itemMap = second.items.names.map { Int32(items.id($0).id) }
+        let processMap = second.processes.names.map { name in
+            let (id, isNew) = processes.id(name)
+            if isNew { processEvaluations.append(0) }
+            return Int32(id)
+        }
+        for (id, count) in second.viewEvaluations.enumerated() { viewEvaluations[Int(viewMap[id])] += count }
+        for (id, count) in second.viewSelfChanged.enumerated() { viewSelfChanged[Int(viewMap[id])] += count }
+        for (id, count) in second.processEvaluations.enumerated() {
+            processEvaluations[Int(processMap[id])] += count
+        }
+        for slot in second.pairCounts.indices {
+            let mine = pairSlot(
+                view: Int(viewMap[Int(second.pairView[slot])]), item: Int(itemMap[Int(second.pairItem[slot])]))
+            pairCounts[mine] += second.pairCounts[slot]
+        }
+        let lineOffset = lineNumber
+        lineNumber += second.lineNumber
+        skipped += second.skipped
+        unchanged += second.unchanged
+        evaluations += second.evaluations
+        if firstTimestamp == nil { firstTimestamp = second.firstTimestamp }
+        if second.firstTimestamp != nil { lastTimestamp = second.lastTimestamp }
+        guard second.burstCount > 0 else {
+            separated = separated || second.separated
+            return true
+        }
+        // Whether the second's first evaluation goes on with the burst open here (`evaluated`'s rule).
+        let joins: Bool
+        if !inBurst {
+            joins = false
+        } else if let millis = second.firstMillis, let lastMillis {
+            joins = abs(millis - lastMillis) <= Self.burstGap
+        } else {
+            joins = !(separated || second.separatedBeforeFirst)
+        }
+        let idOffset = burstCount - (joins ? 1 : 0)
+        func mapped(_ burst: Burst) -> Burst {
+            var burst = burst
+            burst.id += idOffset
+            burst.line += lineOffset
+            burst.triggerView = viewMap[Int(burst.triggerView)]
+            burst.trigger = burst.trigger.map { itemMap[Int($0)] }
+            burst.views = burst.views.map { viewMap[Int($0)] }
+            return burst
+        }
+        let secondFirst = second.inBurst && second.burst.id == 0 ? second.burst : second.firstBurst
+        if joins, let secondFirst {
+            burst.evaluations += secondFirst.evaluations
+            for view in second.firstBurstViews.map({ Int(viewMap[Int($0)]) }) where viewBurstMark[view] != burst.id {
+                viewBurstMark[view] = burst.id
+                burst.distinct += 1
+                if burst.views.count < 20 { burst.views.append(Int32(view)) }
+            }
+        }
+        for kept in second.top where !(joins && kept.id == 0) { keep(mapped(kept)) }
+        if !(joins && second.burst.id == 0) {
+            closeBurst()
+            burst = mapped(second.burst)
+            inBurst = second.inBurst
+        }
+        burstCount += second.burstCount - (joins ? 1 : 0)
+        lastMillis = second.lastMillis
+        separated = second.separated
+        return true
     }
 
     /// Scans all of `bytes`; fails when no line is a change line or a kill line.
@@ -431,7 +566,7 @@ public struct ChangeLogScanner: Sendable {
         }
         // A UTF-8 byte order mark (a Windows editor's save) is not part of the first line: with it, the first
         // view's name began with U+FEFF and its line was not counted.
-        let bom = lineNumber == 1 && line.starts(with: [0xEF, 0xBB, 0xBF])
+        let bom = lineNumber == 1 && !continues && line.starts(with: [0xEF, 0xBB, 0xBF])
         handle(bom ? UnsafeBufferPointer(rebasing: line[3...]) : line, timestamp: nil, json: true)
     }
 
@@ -1345,6 +1480,10 @@ public struct ChangeLogScanner: Sendable {
         millis: Int64?
     ) -> Bool {
         evaluations += 1
+        if continues && evaluations == 1 {
+            separatedBeforeFirst = separated
+            firstMillis = millis
+        }
         if process >= 0 { processEvaluations[Int(process)] += 1 }
         if isUnchanged { unchanged += 1 }
         viewEvaluations[view] += 1
@@ -1372,6 +1511,7 @@ public struct ChangeLogScanner: Sendable {
             viewBurstMark[view] = burst.id
             burst.distinct += 1
             if burst.views.count < 20 { burst.views.append(Int32(view)) }
+            if continues && burst.id == 0 { firstBurstViews.append(Int32(view)) }
         }
         lastMillis = millis
         separated = false
@@ -1405,17 +1545,28 @@ public struct ChangeLogScanner: Sendable {
     private mutating func closeBurst() {
         guard inBurst else { return }
         inBurst = false
+        if continues && burst.id == 0 { firstBurst = burst }
+        keep(burst)
+    }
+
+    /// Keeps `candidate` among the 10 bursts that rank highest (`ranks`), whatever the order they come in: the
+    /// kept ones are the 10 highest of all bursts, which is what lets `absorb(_:)` join two scanners' tops.
+    /// Fed in order, a burst comes after all kept ones and enters when it has more distinct views than the
+    /// weakest.
+    private mutating func keep(_ candidate: Burst) {
         if top.count < 10 {
-            top.append(burst)
+            top.append(candidate)
             return
         }
-        // The weakest kept: fewest distinct views, the latest of those (the first such in `top`).
         var weakest = 0
-        for index in 1..<top.count
-        where (top[index].distinct, -top[index].line) < (top[weakest].distinct, -top[weakest].line) {
-            weakest = index
-        }
-        if burst.distinct > top[weakest].distinct { top[weakest] = burst }
+        for index in 1..<top.count where Self.ranks(top[weakest], above: top[index]) { weakest = index }
+        if Self.ranks(candidate, above: top[weakest]) { top[weakest] = candidate }
+    }
+
+    /// The order of `ChangeLogSummary.fanOut`: more distinct views first, then the earlier line, then the
+    /// earlier burst (the bursts of one JSON record share its line).
+    private static func ranks(_ burst: Burst, above other: Burst) -> Bool {
+        (burst.distinct, -burst.line, -burst.id) > (other.distinct, -other.line, -other.id)
     }
 
     // MARK: - log show --style json / ndjson
