@@ -402,7 +402,9 @@ public enum LocalArtifacts {
             case .measured(let from): size >= from
             }
         if more, large, ProcessInfo.processInfo.activeProcessorCount > 1 {
-            return streamChangeLogInParts(fd, head: head, size: size, hash: hash, always: parts == .always)
+            return streamChangeLogInParts(fd, head: head, size: size, hash: hash, always: parts == .always).map {
+                ($0.summary, $0.total, $0.digest)
+            }
         }
         var scanner = ChangeLogScanner()
         return stream(fd, head: head, more: more, size: size, hash: hash) { scanner.feed($0) }.map {
@@ -417,20 +419,33 @@ public enum LocalArtifacts {
         case measured(from: Int)
     }
 
+    /// How `streamChangeLogInParts` read a log: in one part (the probe found two would not pay, or no line
+    /// to cut after), in two (the first scanner absorbed the second), or in two with the second read again.
+    enum PartsRead: Equatable {
+        case onePart, absorbed, readAgain
+    }
+
     /// Change logs from this size on may be read in two parts (`streamChangeLogInParts`).
     static let partsFrom = 32 << 20
 
-    /// The offset just after the first newline in `near..<before`, found within 64 KiB of `near`, when it is
-    /// past `after`; nil otherwise (a file of long lines is read in one part).
+    /// Where to cut a log in two, within 64 KiB of `near`: after the first line there that starts with `}`
+    /// (one that ends a `log show --style json` record, so the first part holds whole records and the second
+    /// is absorbed), else after the first newline; nil when there is none before `before` (a file of long lines
+    /// is read in one part) or `near` is not past `after`.
     static func lineStart(_ fd: Int32, near: Int, after: Int, before: Int) -> Int? {
         let count = min(65_536, before - near)
         guard near > after, count > 0 else { return nil }
         var window = [UInt8](repeating: 0, count: count)
-        let read = window.withUnsafeMutableBytes { fill(fd, $0, offset: near) }
-        guard let read, let newline = window[..<read].firstIndex(of: 10), near + newline + 1 < before else {
-            return nil
+        guard let read = window.withUnsafeMutableBytes({ fill(fd, $0, offset: near) }) else { return nil }
+        let bytes = window[..<read]
+        guard let newline = bytes.firstIndex(of: 10) else { return nil }
+        var start = newline + 1
+        while start < read, let end = bytes[start...].firstIndex(of: 10) {
+            let first = bytes[start..<end].firstIndex { $0 != 32 && $0 != 9 }
+            if let first, bytes[first] == UInt8(ascii: "}") { return near + end + 1 < before ? near + end + 1 : nil }
+            start = end + 1
         }
-        return near + newline + 1
+        return near + newline + 1 < before ? near + newline + 1 : nil
     }
 
     /// A large change log, read in two parts at once where that pays.
@@ -448,7 +463,7 @@ public enum LocalArtifacts {
     /// (`ChangeLogScanner.absorb`); where it cannot say what one scanner would (a cut inside a JSON record, kill
     /// lines in the second part, names past a cap), it reads the second part again itself.
     static func streamChangeLogInParts(_ fd: Int32, head: [UInt8], size: Int, hash: Bool, always: Bool) -> Result<
-        (summary: ChangeLogSummary, total: Int, digest: String?), StreamFailure
+        (summary: ChangeLogSummary, total: Int, digest: String?, way: PartsRead), StreamFailure
     > {
         var first = ChangeLogScanner(part: .first)
         var hasher = hash ? SHA256() : nil
@@ -481,7 +496,7 @@ public enum LocalArtifacts {
             reader.finished.wait()
             reader.close()
             if let failure = reader.failure { return .failure(failure) }
-            return .success((first.finish(), probeEnd + reader.total, reader.hasher.map(Self.hex)))
+            return .success((first.finish(), probeEnd + reader.total, reader.hasher.map(Self.hex), .onePart))
         }
         let second = SecondPart()
         let hashed = Hashing(hasher)
@@ -512,10 +527,11 @@ public enum LocalArtifacts {
         tail.close()
         if let failure = tail.failure { return .failure(failure) }
         let total = size + tail.total
-        if !first.absorb(second.scanner) {
+        let absorbed = first.absorb(second.scanner)
+        if !absorbed {
             if let failure = windows(fd, from: cut, to: total, { first.feed($0) }) { return .failure(failure) }
         }
-        return .success((first.finish(), total, tail.hasher.map(Self.hex)))
+        return .success((first.finish(), total, tail.hasher.map(Self.hex), absorbed ? .absorbed : .readAgain))
     }
 
     /// A digest's hex.

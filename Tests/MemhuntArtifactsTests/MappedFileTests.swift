@@ -185,5 +185,14 @@ import Testing
         let evaluations = ["console": 131_072, "json": 40_000, "kill": 132_072][style]
         #expect(results[1].summary.evaluations == evaluations)
         #expect(results[1].summary.kills.kills.count == (style == "kill" ? 1 : 0))
+        // Cut after a line that ends a record, a `--style json` log is absorbed too; a kill line after the cut
+        // makes the first scanner read the second part again.
+        let (fd, head) = try Self.openWithHead(dir.path + "/log")
+        defer { close(fd) }
+        let read = try LocalArtifacts.streamChangeLogInParts(
+            fd, head: head, size: text.utf8.count, hash: true, always: true
+        ).get()
+        #expect(read.way == (style == "kill" ? .readAgain : .absorbed))
+        #expect(read.summary == results[0].summary)
     }
 }
