@@ -122,7 +122,8 @@ public struct MemoryKillLog: Sendable, Hashable {
 /// one kill (same pid, among the last 8 records, none of whose facts it would overwrite) join one record;
 /// a `(non-fatal)` crossing is a record of its own, never joined with a kill.
 ///
-/// Memory: at most `maxKills` records (names of at most 256 bytes) and `maxProblems` problem texts.
+/// Memory: at most `maxKills` records (names of at most 256 bytes) and `maxProblems` problem texts; a
+/// journaling reader (a log's second part) also keeps up to `maxJournal` records and problems as read.
 public struct MemoryKillLines: Sendable {
     static let maxKills = 10_000
     static let maxProblems = 20
@@ -131,7 +132,22 @@ public struct MemoryKillLines: Sendable {
 
     private(set) var log = MemoryKillLog()
 
+    /// What was read, in order and before any join, when kept (`journaling`): the reader of a log's second part
+    /// keeps it so the first part's reader can read the same after its own (`replay`). Nil once it would hold
+    /// more than `maxJournal` entries.
+    private(set) var journal: [Entry]?
+    static let maxJournal = 20_000
+
+    /// A record or a problem as read, with its line.
+    enum Entry: Sendable {
+        case record(MemoryKill)
+        case problem(line: Int, text: String)
+    }
+
     public init() {}
+
+    /// A reader that keeps its journal (see `journal`).
+    init(journaling: Bool) { journal = journaling ? [] : nil }
 
     /// The records so far.
     public var result: MemoryKillLog { log }
@@ -159,22 +175,44 @@ public struct MemoryKillLines: Sendable {
         let stamp = timestamp.map { String(decoding: $0, as: UTF8.self) } ?? Self.leadingTimestamp(bytes)
         switch Self.parse(bytes) {
         case nil: return
-        case .problem(let text)?: note("line \(number): " + text)
+        case .problem(let text)?: note(line: number, text)
         case .record(var kill, let problem)?:
-            if let problem { note("line \(number): " + problem) }
+            if let problem { note(line: number, problem) }
             kill.line = number
             kill.timestamp = stamp
             add(kill)
         }
     }
 
-    private mutating func note(_ text: String) {
+    /// Reads what `later` read, its lines `lineOffset` further on, as if this reader had read them after its
+    /// own: records join with this one's last ones. False, with nothing read, when `later` kept no journal
+    /// (it was not made `journaling`, or read more than `maxJournal` records and problems).
+    mutating func replay(_ later: MemoryKillLines, lineOffset: Int) -> Bool {
+        guard let entries = later.journal else { return false }
+        for entry in entries {
+            switch entry {
+            case .problem(let line, let text): note(line: line + lineOffset, text)
+            case .record(var kill):
+                kill.line += lineOffset
+                add(kill)
+            }
+        }
+        return true
+    }
+
+    private mutating func note(line: Int, _ text: String) {
+        if journal != nil { keep(.problem(line: line, text: text)) }
         log.problemCount += 1
-        if log.problems.count < Self.maxProblems { log.problems.append(text) }
+        if log.problems.count < Self.maxProblems { log.problems.append("line \(line): " + text) }
+    }
+
+    private mutating func keep(_ entry: Entry) {
+        if journal!.count < Self.maxJournal { journal!.append(entry) } else { journal = nil }
     }
 
     /// Joins `kill` to the record of the same kill among the last few, or appends it.
     private mutating func add(_ kill: MemoryKill) {
+        if journal != nil { keep(.record(kill)) }
         if kill.killed, kill.pid != nil || kill.inDebugger {
             let lower = max(0, log.kills.count - Self.joinWindow)
             for index in stride(from: log.kills.count - 1, through: lower, by: -1) {

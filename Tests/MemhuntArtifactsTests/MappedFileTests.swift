@@ -134,10 +134,11 @@ import Testing
         }
     }
 
-    /// Read in two parts, a log gives the summary and digest it gives in one: a console log (the second part
-    /// absorbed), a `--style json` log cut inside a record and one with a kill line after the cut (the second
-    /// part read again by the first scanner).
-    @Test(arguments: ["console", "json", "kill"]) func aLogReadInTwoPartsIsTheLogReadInOne(style: String) throws {
+    /// Read in two parts, a log gives the summary and digest it gives in one: a console log, a `--style json`
+    /// log and one with a kill line after the cut (the second part absorbed), and one of 10,050 views, past the
+    /// cap of 10,000 names (the second part read again by the first scanner).
+    @Test(arguments: ["console", "json", "kill", "names"])
+    func aLogReadInTwoPartsIsTheLogReadInOne(style: String) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         var text: String
@@ -156,6 +157,8 @@ import Testing
                         """
             }
             text += "]\n"
+        case "names":
+            text = (0..<131_072).map { "View\($0 % 10_050): @self, _pa changed.\n" }.joined()
         default:
             text = Self.log(lines: 131_072)
             if style == "kill" {
@@ -182,17 +185,17 @@ import Testing
         #expect(results[1].total == text.utf8.count)
         #expect(results[1].digest == SHA256.hex(Array(text.utf8)))
         #expect(results[0].digest == results[1].digest)
-        let evaluations = ["console": 131_072, "json": 40_000, "kill": 132_072][style]
+        let evaluations = ["console": 131_072, "json": 40_000, "kill": 132_072, "names": 131_072][style]
         #expect(results[1].summary.evaluations == evaluations)
         #expect(results[1].summary.kills.kills.count == (style == "kill" ? 1 : 0))
-        // Cut after a line that ends a record, a `--style json` log is absorbed too; a kill line after the cut
-        // makes the first scanner read the second part again.
+        // Cut after a line that ends a record, a `--style json` log is absorbed too; names past the cap make the
+        // first scanner read the second part again.
         let (fd, head) = try Self.openWithHead(dir.path + "/log")
         defer { close(fd) }
         let read = try LocalArtifacts.streamChangeLogInParts(
             fd, head: head, size: text.utf8.count, hash: true, always: true
         ).get()
-        #expect(read.way == (style == "kill" ? .readAgain : .absorbed))
+        #expect(read.way == (style == "names" ? .readAgain : .absorbed))
         #expect(read.summary == results[0].summary)
     }
 }

@@ -123,11 +123,18 @@ import Testing
         #expect(result.refused == 12)
     }
 
-    /// A kill line after the cut: refused (kill records join with the ones before them); before it, absorbed.
-    @Test func aKillLineAfterTheCutIsRefused() {
+    /// Kill lines on both sides of the cut: the second part's records are read after the first's, joining with
+    /// them (a kill's `exceeded` line and its `killing` line, cut apart, are one record), and every cut is
+    /// absorbed.
+    @Test func killLinesAfterTheCutJoinTheOnesBefore() {
         let lines = [
             "2026-08-12 14:03:05.000 Memo[1:2] LibraryScreen: @self changed.",
+            "2026-08-12 14:03:05.104 Df kernel[0:1f2a] memorystatus: Memo [48211] exceeded mem limit: ActiveHard "
+                + "2098 MB (fatal)",
+            "2026-08-12 14:03:05.110 Memo[1:2] LibraryRow: _thumbnail changed.",
             "2026-08-12 14:03:06.000 Df kernel[0:1f2a] memorystatus: killing_specific_process pid 48211 [Memo] "
+                + "(per-process-limit 100 341s rf:- type:app) 2148532KB - memorystatus_available_pages: 73240",
+            "2026-08-12 14:03:06.100 Df kernel[0:1f2a] memorystatus: killing_specific_process pid 994 "
                 + "(per-process-limit 100 341s rf:- type:app) 2148532KB - memorystatus_available_pages: 73240",
             "2026-08-12 14:03:07.000 Memo[1:2] LibraryRow: _thumbnail changed.",
         ]
@@ -135,10 +142,14 @@ import Testing
         var whole = ChangeLogScanner()
         whole.feed(bytes[...])
         let summary = whole.finish()
-        #expect(summary.kills.kills.count == 1)
+        #expect(summary.kills.kills.count == 2)
+        #expect(summary.kills.kills.last?.pid == 994)
+        #expect(summary.kills.kills.first?.limitMB == 2098)
+        #expect(summary.kills.kills.first?.footprintKB == 2_148_532)
+        #expect(summary.kills.problemCount == 1)
         let result = everyCut(bytes)
-        #expect(result.refused == 1)
-        #expect(result.absorbed == 2)
+        #expect(result.refused == 0)
+        #expect(result.absorbed == lines.count)
     }
 
     /// The fixtures' change logs, kill logs and fuzz findings, cut after every line.

@@ -335,6 +335,7 @@ public struct ChangeLogScanner: Sendable {
     init(lineCap: Int, cacheCapacity: Int, continuing: Bool = false) {
         self.lineCap = max(lineCap, 16)
         continues = continuing
+        killLines = MemoryKillLines(journaling: continuing)
         changeTails = ByteKeyTable(capacity: cacheCapacity)
         lineTails = ByteKeyTable(capacity: cacheCapacity)
         // A log has few process columns and views' names: 4,096 of each kind, 2 MiB of keys at worst.
@@ -421,7 +422,8 @@ public struct ChangeLogScanner: Sendable {
     /// second part to this scanner:
     /// - this scanner's input does not end at a line's end, or ends inside a JSON record that holds a value
     ///   it reads (the record's other lines are the second's);
-    /// - `second` read a kill line (kill records join with the ones before them);
+    /// - `second` read more than 20,000 kill records and problems (it keeps them as read, before any join,
+    ///   for this one to read after its own: `MemoryKillLines.replay`);
     /// - the two hold more names or pairs together than one scanner counts apart (past a cap, the order of
     ///   first sight decides what goes under `(other)`).
     ///
@@ -435,7 +437,7 @@ public struct ChangeLogScanner: Sendable {
         second.endInput()
         guard !continues, second.continues, pending.isEmpty, !pendingOverflow, !recordMessage.isSet,
             !recordTimestamp.isSet,
-            !recordProcess.isSet, second.killLines.result.isEmpty,
+            !recordProcess.isSet, second.killLines.journal != nil,
             views.names.count + second.views.names.count < Self.maxNames,
             items.names.count + second.items.names.count < Self.maxNames,
             processes.names.count + second.processes.names.count < Self.maxNames,
@@ -467,6 +469,8 @@ public struct ChangeLogScanner: Sendable {
             pairCounts[mine] += second.pairCounts[slot]
         }
         let lineOffset = lineNumber
+        // The second's kill records join with this one's last ones, as one reader's would.
+        _ = killLines.replay(second.killLines, lineOffset: lineOffset)
         lineNumber += second.lineNumber
         skipped += second.skipped
         unchanged += second.unchanged
