@@ -214,7 +214,11 @@ struct ReferenceChangeLogScanner: Sendable {
                 processCounts[id] += 1
             }
             record(change, timestamp: stamp?.1, millis: stamp?.0?.millis)
-        } else if json, "{}[]\"".utf8.contains(line[first]) {
+        } else if json, "{}[]\"".utf8.contains(line[first]),
+            line[first] != UInt8(ascii: "[")
+                || line[(first + 1)...].first(where: { $0 != 32 && $0 != 9 }).map { "{[]\"".utf8.contains($0) } ?? true
+        {
+            // `[{` opens `--style json`; `[Network] request …` is a console line like any other.
             jsonLine(line, first: first)
         } else {
             // A change line cut by an elision counts with its whole items (issue 28): cut at the last `", "`.

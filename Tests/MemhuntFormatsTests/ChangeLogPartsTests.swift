@@ -46,7 +46,7 @@ import Testing
         "",
         "LibraryRow: @self changed.",
         "LibraryRow: _isSelected changed.",
-        "Network: request 12 finished in 80 ms",
+        "[Network] request 12 finished in 80 ms",
         "LibraryScreen: @self changed.",
         "SidebarView: @self, _selection changed.",
         "2026-08-12 14:03:06.000 MemoWidget[48212:1] WidgetView: _entry changed.",
@@ -56,9 +56,9 @@ import Testing
         "2026-08-12 14:03:06.045 Memo[48211:3456789] LibraryRow: _thumbnail changed.",
     ]
 
-    /// Bursts that go on across the cut (50 ms apart or closer) and ones a line or a gap ends, lines with and
-    /// without a timestamp, two processes, an `unchanged.`: every cut gives the whole's summary, and every cut
-    /// is absorbed.
+    /// Bursts that go on across the cut (50 ms apart or closer) and ones a line or a gap ends (a blank line, a
+    /// subsystem's `[Network] …` line), lines with and without a timestamp, two processes, an `unchanged.`:
+    /// every cut gives the whole's summary, and every cut is absorbed.
     @Test func burstsJoinAcrossTheCutAsOneScannerJoinsThem() {
         let bytes = Array((Self.lines.joined(separator: "\n") + "\n").utf8)
         var whole = ChangeLogScanner()

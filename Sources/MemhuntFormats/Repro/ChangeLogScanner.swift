@@ -618,7 +618,7 @@ public struct ChangeLogScanner: Sendable {
             }
             if counted { return }
         }
-        if json, Self.opensJSON(line[first]) {
+        if json, Self.opensJSON(line[first]), Self.isJSON(line, first: first) {
             jsonLine(line, first: first)
         } else {
             // A change line cut by an elision (`MessageRow: @self, @identity, _mess…`, a console's cut): the
@@ -654,6 +654,21 @@ public struct ChangeLogScanner: Sendable {
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "\""): true
         default: false
+        }
+    }
+
+    /// Whether a line that `opensJSON` is one of `log show`'s JSON: one that opens with `[` is when what follows
+    /// (past blanks) is nothing, `{`, `[`, `]` or `"` (`[{`). A subsystem's line in a console paste, `[Network]
+    /// request 12 finished`, was read as JSON, found no key and left the burst open: the views before and after
+    /// it were counted as one burst where the scanner's rule ends it.
+    private static func isJSON(_ line: UnsafeBufferPointer<UInt8>, first: Int) -> Bool {
+        guard line[first] == UInt8(ascii: "[") else { return true }
+        var index = first + 1
+        while index < line.count, line[index] == 32 || line[index] == 9 { index += 1 }
+        guard index < line.count else { return true }
+        switch line[index] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "\""): return true
+        default: return false
         }
     }
 
