@@ -231,4 +231,40 @@ import Testing
         #expect(kill.ageSeconds == 12)
         #expect(kill.seen == [.kernel, .report])
     }
+
+    /// A log's second part keeps what it read as read (`journaling`), and the first part's reader replays it
+    /// after its own: a kill cut from its other line joins it, problems keep their lines, shifted. Past
+    /// `maxJournal` entries the journal is dropped and the replay refused, so the caller reads the part again.
+    @Test func aSecondPartsKillsJoinTheFirstsOnReplay() {
+        func take(_ reader: inout MemoryKillLines, _ text: String, _ number: Int) {
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { reader.take($0, number: number, timestamp: nil) }
+        }
+        let exceeded =
+            "2026-08-12 14:03:05.104 Df kernel[0:1f2a] memorystatus: Memo [48211] exceeded mem limit: "
+            + "ActiveHard 2098 MB (fatal)"
+        let killing =
+            "2026-08-12 14:03:05.105 Df kernel[0:1f2a] memorystatus: killing_specific_process pid 48211 "
+            + "[Memo] (per-process-limit 100 341s rf:- type:app) 2148532KB - memorystatus_available_pages: 73240"
+        var first = MemoryKillLines()
+        take(&first, exceeded, 7)
+        var later = MemoryKillLines(journaling: true)
+        take(&later, killing, 2)
+        let replayed = first.replay(later, lineOffset: 10)
+        #expect(replayed)
+        #expect(first.result.kills.count == 1)
+        #expect(first.result.kills.first?.limitMB == 2098)
+        #expect(first.result.kills.first?.footprintKB == 2_148_532)
+        #expect(first.result.kills.first?.line == 7)
+
+        var many = MemoryKillLines(journaling: true)
+        for number in 1...(MemoryKillLines.maxJournal + 1) {
+            take(&many, killing.replacingOccurrences(of: "pid 48211", with: "pid \(number)"), number)
+        }
+        #expect(many.journal == nil)
+        var other = MemoryKillLines()
+        let refused = !other.replay(many, lineOffset: 0)
+        #expect(refused)
+        #expect(other.result.isEmpty)
+    }
 }
