@@ -216,9 +216,9 @@ struct ReferenceChangeLogScanner: Sendable {
             record(change, timestamp: stamp?.1, millis: stamp?.0?.millis)
         } else if json, "{}[]\"".utf8.contains(line[first]),
             line[first] != UInt8(ascii: "[")
-                || line[(first + 1)...].first(where: { $0 != 32 && $0 != 9 }).map { "{[]\"".utf8.contains($0) } ?? true
+                || line[(first + 1)...].first(where: { $0 != 32 && $0 != 9 }).map { $0 == UInt8(ascii: "{") } ?? true
         {
-            // `[{` opens `--style json`; `[Network] request …` is a console line like any other.
+            // `[{` opens `--style json`; `[Network] request …` and a printed `["a": 1]` are console lines.
             jsonLine(line, first: first)
         } else {
             // A change line cut by an elision counts with its whole items (issue 28): cut at the last `", "`.

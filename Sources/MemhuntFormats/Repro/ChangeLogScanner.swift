@@ -658,18 +658,15 @@ public struct ChangeLogScanner: Sendable {
     }
 
     /// Whether a line that `opensJSON` is one of `log show`'s JSON: one that opens with `[` is when what follows
-    /// (past blanks) is nothing, `{`, `[`, `]` or `"` (`[{`). A subsystem's line in a console paste, `[Network]
-    /// request 12 finished`, was read as JSON, found no key and left the burst open: the views before and after
-    /// it were counted as one burst where the scanner's rule ends it.
+    /// (past blanks) is nothing or `{` (`[{`, the array's start). A subsystem's line in a console paste,
+    /// `[Network] request 12 finished`, or a printed Swift array or dictionary (`[1, 2]`, `["a": 1]`), was read
+    /// as JSON, found no key and left the burst open: the views before and after it were counted as one burst
+    /// where the scanner's rule ends it.
     private static func isJSON(_ line: UnsafeBufferPointer<UInt8>, first: Int) -> Bool {
         guard line[first] == UInt8(ascii: "[") else { return true }
         var index = first + 1
         while index < line.count, line[index] == 32 || line[index] == 9 { index += 1 }
-        guard index < line.count else { return true }
-        switch line[index] {
-        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "\""): return true
-        default: return false
-        }
+        return index == line.count || line[index] == UInt8(ascii: "{")
     }
 
     /// Where to cut a line that ends in an elision (`…` or `...`) after at least one whole item: at its last
