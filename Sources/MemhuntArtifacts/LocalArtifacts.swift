@@ -450,18 +450,23 @@ public enum LocalArtifacts {
 
     /// A large change log, read in two parts at once where that pays.
     ///
-    /// First a probe: the 2 MiB after the head are scanned and hashed on this thread, the second MiB timed
-    /// (each thread's CPU time). Two parts pay where scanning takes more than half again as long as hashing:
-    /// three threads then share two cores, and each maps its own windows. Issue 30's realistic console log
-    /// (scanning 1.5 s, hashing 0.65 s a GiB): 1.87 to 1.53 s, medians of five runs alternating with the one-part
-    /// binary, the same JSON, 29.6 MB peak RSS against 30.4; the benchmark's uniform log (scanning about as long
-    /// as hashing) went from 0.77 to 0.91-1.09 s in two parts, so the probe keeps it in one.
+    /// First a probe: the 4 MiB after the head are scanned and hashed on this thread, each MiB timed (each
+    /// thread's CPU time). Two parts pay where scanning takes well over as long as hashing: three threads then
+    /// share two cores, and each maps its own windows. The lowest ratio of the last three windows decides, above
+    /// 1.75. Measured (release build, five runs each, a fuzzer on the other core): the benchmark's uniform log
+    /// 1.03-1.56, issue 30's realistic console log 2.10-2.83, its `--style json` 1.97-2.89 and ndjson 1.50-2.37
+    /// (in steady state, scanning it takes about 1.5 times as long as hashing: two parts neither gain nor lose).
+    /// Timing the second of 2 MiB alone put the uniform log at 1.08-1.89 and split it two runs in six.
+    ///
+    /// Release builds, alternating runs, the same JSON: the realistic console log 1.47 to 1.24 s (medians of
+    /// seven, 09:20, load 1.2), 30 MB peak RSS; its `--style json` 1.65 to 1.14 s (three); the uniform log, read
+    /// in two parts, went from 0.77 to 0.91-1.09 s, so the probe keeps it in one.
     ///
     /// In two parts, cut after a line halfway through the rest: this thread scans the first part, a thread of its
     /// own the second, and a third hashes the rest of the file (`windows`). Bytes past the size at `stat` (a log
     /// still written) go to the second part and the hash. The first scanner then absorbs the second
-    /// (`ChangeLogScanner.absorb`); where it cannot say what one scanner would (a cut inside a JSON record, kill
-    /// lines in the second part, names past a cap), it reads the second part again itself.
+    /// (`ChangeLogScanner.absorb`); where it cannot say what one scanner would (a cut inside a JSON record,
+    /// more than 20,000 kill records in the second part, names past a cap), it reads the second part again.
     static func streamChangeLogInParts(_ fd: Int32, head: [UInt8], size: Int, hash: Bool, always: Bool) -> Result<
         (summary: ChangeLogSummary, total: Int, digest: String?, way: PartsRead), StreamFailure
     > {
@@ -471,23 +476,22 @@ public enum LocalArtifacts {
             first.feed($0)
             hasher?.update($0)
         }
-        let probeEnd = min(size, head.count + 2 * ChunkReader.chunk)
+        let probeEnd = min(size, head.count + 4 * ChunkReader.chunk)
         var windowsProbed = 0
-        var scanning = 0
-        var hashing = 0
+        // The lowest ratio of scanning to hashing among the windows after the first (whose caches are cold).
+        var ratio = Double.infinity
         let probed = windows(fd, from: head.count, to: probeEnd) { bytes in
             let start = threadTime()
             first.feed(bytes)
             let scanned = threadTime()
             hasher?.update(bytes)
             if windowsProbed > 0 {
-                scanning += scanned - start
-                hashing += threadTime() - scanned
+                ratio = min(ratio, Double(scanned - start) / Double(max(1, threadTime() - scanned)))
             }
             windowsProbed += 1
         }
         if let probed { return .failure(probed) }
-        let pays = always || hasher == nil || scanning * 2 > hashing * 3
+        let pays = always || hasher == nil || ratio > 1.75
         guard pays, let cut = lineStart(fd, near: probeEnd + (size - probeEnd) / 2, after: probeEnd, before: size)
         else {
             let reader = ChunkReader(fd: fd, from: probeEnd, mapTo: size, hasher: hasher)
