@@ -72,15 +72,15 @@ import Testing
         }
     }
 
-    /// 4 MiB at the `stat`, 1 MiB appended before the stream: the mapped part and the read rest make one
+    /// 8 MiB at the `stat`, 1 MiB appended before the stream: the mapped part and the read rest make one
     /// digest of every byte in order and counts of every line.
     @Test(arguments: [LocalArtifacts.Parts.never, .always]) func aChangeLogThatGrewAfterItsStatIsReadToItsEnd(
         parts: LocalArtifacts.Parts
     ) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let first = Self.log(lines: 131_072)
-        let more = Self.log(lines: 32_768, from: 131_072)
+        let first = Self.log(lines: 262_144)
+        let more = Self.log(lines: 32_768, from: 262_144)
         try dir.write("grows.log", first)
         let (fd, head) = try Self.openWithHead(dir.path + "/grows.log")
         defer { close(fd) }
@@ -93,10 +93,10 @@ import Testing
         {
         case .failure(let failure): Issue.record("failed: \(failure.message)")
         case .success(let read):
-            #expect(read.total == 5 << 20)
+            #expect(read.total == 9 << 20)
             #expect(read.digest == SHA256.hex(Array((first + more).utf8)))
-            #expect(read.summary.evaluations == 163_840)
-            #expect(read.summary.views["View000999"] == 163)
+            #expect(read.summary.evaluations == 294_912)
+            #expect(read.summary.views["View000999"] == 294)
         }
     }
 
@@ -107,7 +107,7 @@ import Testing
     ) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let text = Self.log(lines: 131_072)
+        let text = Self.log(lines: 262_144)
         try dir.write("log.txt", text)
         try dir.write("page", String(repeating: "p", count: memhunt_page_size()))
         let pageFD = open(dir.path + "/page", O_RDONLY)
@@ -128,9 +128,9 @@ import Testing
         {
         case .failure(let failure): Issue.record("failed: \(failure.message)")
         case .success(let read):
-            #expect(read.total == 4 << 20)
+            #expect(read.total == 8 << 20)
             #expect(read.digest == SHA256.hex(Array(text.utf8)))
-            #expect(read.summary.evaluations == 131_072)
+            #expect(read.summary.evaluations == 262_144)
         }
     }
 
@@ -158,9 +158,9 @@ import Testing
             }
             text += "]\n"
         case "names":
-            text = (0..<131_072).map { "View\($0 % 10_050): @self, _pa changed.\n" }.joined()
+            text = (0..<262_144).map { "View\($0 % 10_050): @self, _pa changed.\n" }.joined()
         default:
-            text = Self.log(lines: 131_072)
+            text = Self.log(lines: 262_144)
             if style == "kill" {
                 text +=
                     "2026-08-12 14:03:06.000 Df kernel[0:1f2a] memorystatus: killing_specific_process pid 48211 "
@@ -185,7 +185,7 @@ import Testing
         #expect(results[1].total == text.utf8.count)
         #expect(results[1].digest == SHA256.hex(Array(text.utf8)))
         #expect(results[0].digest == results[1].digest)
-        let evaluations = ["console": 131_072, "json": 40_000, "kill": 132_072, "names": 131_072][style]
+        let evaluations = ["console": 262_144, "json": 40_000, "kill": 263_144, "names": 262_144][style]
         #expect(results[1].summary.evaluations == evaluations)
         #expect(results[1].summary.kills.kills.count == (style == "kill" ? 1 : 0))
         // Cut after a line that ends a record, a `--style json` log is absorbed too; names past the cap make the
