@@ -115,8 +115,9 @@ for target in "${targets[@]}"; do
     # of any length the helpers treat alike, 522 against 343 at 4 KiB (three fuzzers on the 2 cores).
     max_len=${FUZZ_MAX_LEN:-16384}
     [ "$target" = reprotext ] && max_len=${FUZZ_MAX_LEN:-1024}
-    # changelog runs five scanners (two of them on a cut input's parts) and the reference per input; with caches of 1 to 32 tails picked by the
-    # input, a full cache no longer needs 16,384 distinct lines, and 4 KiB holds dozens of lines: 38,364
+    # changelog runs five scanners (two of them on a cut input's parts) and the reference per input; with
+    # caches of 1 to 32 tails picked by the input, a full cache no longer needs 16,384 distinct lines, and
+    # 4 KiB holds dozens of lines: 38,364
     # executions in a minute against 26,434 at 16 KiB (beside one other fuzzer).
     [ "$target" = changelog ] && max_len=${FUZZ_MAX_LEN:-4096}
     # -reload=0: one fuzzer writes each corpus, so nothing new appears in it from outside; libFuzzer's default
