@@ -495,18 +495,15 @@ public enum LocalArtifacts {
         guard pays, let cut = lineStart(fd, near: probeEnd + (size - probeEnd) / 2, after: probeEnd, before: size)
         else {
             let reader = ChunkReader(fd: fd, from: probeEnd, mapTo: size, hasher: hasher)
-            DispatchQueue.global().async { reader.produce() }
-            reader.consume { first.feed($0) }
-            reader.finished.wait()
-            reader.close()
+            reader.drain { first.feed($0) }
             if let failure = reader.failure { return .failure(failure) }
             return .success((first.finish(), probeEnd + reader.total, reader.hasher.map(Self.hex), .onePart))
         }
-        let second = SecondPart()
-        let hashed = Hashing(hasher)
+        let second = PartWork(ChangeLogScanner(part: .rest))
+        let hashed = PartWork(hasher)
         // Threads of their own: on two cores, libdispatch's pool runs two blocks at a time.
         let scanner = Thread {
-            second.failure = windows(fd, from: cut, to: size) { second.scanner.feed($0) }
+            second.failure = windows(fd, from: cut, to: size) { second.value.feed($0) }
             second.done.signal()
         }
         // The scanner takes room on the stack for a line's items (up to 512 KiB for a 64 KiB line).
@@ -514,7 +511,7 @@ public enum LocalArtifacts {
         scanner.start()
         if hash {
             Thread {
-                hashed.failure = windows(fd, from: probeEnd, to: size) { hashed.hasher?.update($0) }
+                hashed.failure = windows(fd, from: probeEnd, to: size) { hashed.value?.update($0) }
                 hashed.done.signal()
             }.start()
         } else {
@@ -524,14 +521,11 @@ public enum LocalArtifacts {
         second.done.wait()
         hashed.done.wait()
         if let failure = failure ?? second.failure ?? hashed.failure { return .failure(failure) }
-        let tail = ChunkReader(fd: fd, from: size, mapTo: size, hasher: hashed.hasher)
-        DispatchQueue.global().async { tail.produce() }
-        tail.consume { second.scanner.feed($0) }
-        tail.finished.wait()
-        tail.close()
+        let tail = ChunkReader(fd: fd, from: size, mapTo: size, hasher: hashed.value)
+        tail.drain { second.value.feed($0) }
         if let failure = tail.failure { return .failure(failure) }
         let total = size + tail.total
-        let absorbed = first.absorb(second.scanner)
+        let absorbed = first.absorb(second.value)
         if !absorbed {
             if let failure = windows(fd, from: cut, to: total, { first.feed($0) }) { return .failure(failure) }
         }
@@ -558,15 +552,12 @@ public enum LocalArtifacts {
         var buffer: UnsafeMutableRawBufferPointer?
         defer { buffer?.deallocate() }
         while offset < to {
-            let aligned = offset - offset % memhunt_page_size()
-            let length = min(ChunkReader.chunk, to - aligned)
-            var handle: Int32 = -1
-            if let address = memhunt_map(fd, Int64(aligned), length, &handle) {
-                body(UnsafeRawBufferPointer(start: address + (offset - aligned), count: aligned + length - offset))
-                let truncated = memhunt_mapped_truncated(handle) != 0
-                memhunt_unmap(handle)
+            if let window = mapWindow(fd, at: offset, end: to) {
+                body(window.bytes)
+                let truncated = memhunt_mapped_truncated(window.handle) != 0
+                memhunt_unmap(window.handle)
                 if truncated { return StreamFailure(message: "the file was truncated while it was read") }
-                offset = aligned + length
+                offset = window.next
                 continue
             }
             let window = buffer ?? UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.chunk, alignment: 64)
@@ -583,6 +574,22 @@ public enum LocalArtifacts {
         return nil
     }
 
+    /// The window of `fd` from `offset`, mapped from the page it is on and at most `ChunkReader.chunk` bytes long,
+    /// not past `end`: its bytes from `offset`, its mapping's handle, and where the next window starts; nil when
+    /// it cannot be mapped (a file system that cannot map, or 64 mappings live).
+    static func mapWindow(_ fd: Int32, at offset: Int, end: Int) -> (
+        bytes: UnsafeRawBufferPointer, handle: Int32, next: Int
+    )? {
+        let aligned = offset - offset % memhunt_page_size()
+        let length = min(ChunkReader.chunk, end - aligned)
+        var handle: Int32 = -1
+        guard let address = memhunt_map(fd, Int64(aligned), length, &handle) else { return nil }
+        return (
+            UnsafeRawBufferPointer(start: address + (offset - aligned), count: aligned + length - offset), handle,
+            aligned + length
+        )
+    }
+
     /// Hands `head` and then the rest of the file to `feed`, window by window: a reader thread maps the file
     /// 1 MiB at a time and hashes each window after handing it over (`streamChangeLog`). The bytes read and the
     /// digest.
@@ -592,18 +599,9 @@ public enum LocalArtifacts {
         head.withUnsafeBytes { feed($0) }
         let reader = ChunkReader(fd: fd, from: head.count, mapTo: size, hasher: hash ? SHA256() : nil)
         head.withUnsafeBytes { reader.hasher?.update($0) }
-        if more {
-            DispatchQueue.global().async { reader.produce() }
-            reader.consume { feed($0) }
-            reader.finished.wait()
-            reader.close()
-        }
+        if more { reader.drain(into: feed) }
         if let failure = reader.failure { return .failure(failure) }
-        let digest = reader.hasher.map { hasher in
-            var hasher = hasher
-            return hasher.finalizeHex()
-        }
-        return .success((head.count + reader.total, digest))
+        return .success((head.count + reader.total, reader.hasher.map(Self.hex)))
     }
     private static func opendirReason(_ path: String) -> String {
         guard let directory = opendir(path) else { return reason(errno) }
@@ -640,20 +638,13 @@ public enum LocalArtifacts {
     }
 }
 
-/// The second part of a change log read in two parts: its scanner, fed on a thread of its own, and how its
-/// reading ended (`done`).
-private final class SecondPart: @unchecked Sendable {
-    var scanner = ChangeLogScanner(part: .rest)
+/// What a thread of a change log read in two parts works on (the second part's scanner, or the hash), and how
+/// its reading ended: read by the calling thread only after `done`.
+private final class PartWork<Value>: @unchecked Sendable {
+    var value: Value
     var failure: LocalArtifacts.StreamFailure?
     let done = DispatchSemaphore(value: 0)
-}
-
-/// The digest of a change log read in two parts, worked out on a thread of its own.
-private final class Hashing: @unchecked Sendable {
-    var hasher: SHA256?
-    var failure: LocalArtifacts.StreamFailure?
-    let done = DispatchSemaphore(value: 0)
-    init(_ hasher: SHA256?) { self.hasher = hasher }
+    init(_ value: Value) { self.value = value }
 }
 
 /// The reading side of `LocalArtifacts.stream`: `produce` on one thread, `consume` on another.
@@ -748,6 +739,15 @@ private final class ChunkReader: @unchecked Sendable {
         }
     }
 
+    /// Produces on a thread of libdispatch's pool and hands the bytes to `body` on this one, to the end; then
+    /// unmaps what is left. `failure` and `total` are then final.
+    func drain(into body: (UnsafeRawBufferPointer) -> Void) {
+        DispatchQueue.global().async { self.produce() }
+        consume(body)
+        finished.wait()
+        close()
+    }
+
     /// Unmaps what is still mapped; after `consume` returned and `finished`.
     func close() {
         for slot in 0..<Self.slots { release(slot) }
@@ -765,15 +765,11 @@ private final class ChunkReader: @unchecked Sendable {
     /// Puts the next bytes in `views[slot]`: their count, 0 at the end, -1 on a read error.
     private func fill(_ slot: Int) -> Int {
         if offset < mapEnd {
-            let aligned = offset - offset % memhunt_page_size()
-            let length = min(Self.chunk, mapEnd - aligned)
-            var handle: Int32 = -1
-            if let address = memhunt_map(fd, Int64(aligned), length, &handle) {
-                mappings[slot] = handle
-                views[slot] = UnsafeRawBufferPointer(
-                    start: address + (offset - aligned), count: aligned + length - offset)
-                offset = aligned + length
-                return views[slot].count
+            if let window = LocalArtifacts.mapWindow(fd, at: offset, end: mapEnd) {
+                mappings[slot] = window.handle
+                views[slot] = window.bytes
+                offset = window.next
+                return window.bytes.count
             }
             mapEnd = offset  // a file system that cannot map, or 64 mappings live: read from here on
         }

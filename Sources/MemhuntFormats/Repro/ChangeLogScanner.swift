@@ -280,7 +280,7 @@ public struct ChangeLogScanner: Sendable {
         timed: false)
     private var inBurst = false
     private var burstCount = 0
-    /// Whether this scanner reads the lines that follow another's (`init(lineCap:continuing:)`), to be folded
+    /// Whether this scanner reads the lines that follow another's (`init(part: .rest)`), to be folded
     /// into it (`absorb(_:)`): such a scanner keeps what the join needs of its first burst.
     private let continues: Bool
     /// A continuing scanner's first burst: all its distinct views in order of first evaluation (`Burst.views`
@@ -443,21 +443,9 @@ public struct ChangeLogScanner: Sendable {
             processes.names.count + second.processes.names.count < Self.maxNames,
             pairs + second.pairs < Self.maxPairs
         else { return false }
-        let viewMap = second.views.names.map { name in
-            let (id, isNew) = views.id(name)
-            if isNew {
-                viewEvaluations.append(0)
-                viewSelfChanged.append(0)
-                viewBurstMark.append(-1)
-            }
-            return Int32(id)
-        }
+        let viewMap = second.views.names.map { Int32(viewCounted(views.id($0))) }
         let itemMap = second.items.names.map { Int32(items.id($0).id) }
-        let processMap = second.processes.names.map { name in
-            let (id, isNew) = processes.id(name)
-            if isNew { processEvaluations.append(0) }
-            return Int32(id)
-        }
+        let processMap = second.processes.names.map { Int32(processCounted(processes.id($0))) }
         for (id, count) in second.viewEvaluations.enumerated() { viewEvaluations[Int(viewMap[id])] += count }
         for (id, count) in second.viewSelfChanged.enumerated() { viewSelfChanged[Int(viewMap[id])] += count }
         for (id, count) in second.processEvaluations.enumerated() {
@@ -1089,10 +1077,15 @@ public struct ChangeLogScanner: Sendable {
         {
             return last.id
         }
-        let (id, isNew) = processes.id(String(decoding: name, as: UTF8.self))
-        if isNew { processEvaluations.append(0) }
+        let id = processCounted(processes.id(String(decoding: name, as: UTF8.self)))
         lastProcess = (Array(name), Int32(id))
         return Int32(id)
+    }
+
+    /// A process id from `processes`, its counter added when the name is new.
+    private mutating func processCounted(_ found: (id: Int, isNew: Bool)) -> Int {
+        if found.isNew { processEvaluations.append(0) }
+        return found.id
     }
 
     /// Where the process's name is in `line[from..<to]`: the first word (split at spaces and tabs) holding a
@@ -1354,14 +1347,17 @@ public struct ChangeLogScanner: Sendable {
     }
 
     /// The id of the view named by `bytes`, added with its counters on first sight.
-    private mutating func viewID(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        let (view, isNew) = views.id(bytes: bytes)
-        if isNew {
+    private mutating func viewID(_ bytes: UnsafeBufferPointer<UInt8>) -> Int { viewCounted(views.id(bytes: bytes)) }
+
+    /// A view id from `views`, its counters added when the name is new (a line's bytes, or a name `absorb`
+    /// takes from another scanner).
+    private mutating func viewCounted(_ found: (id: Int, isNew: Bool)) -> Int {
+        if found.isNew {
             viewEvaluations.append(0)
             viewSelfChanged.append(0)
             viewBurstMark.append(-1)
         }
-        return view
+        return found.id
     }
 
     /// `parseChange` for an items text that is not all ASCII (the name is valid): split by `Character`s.
