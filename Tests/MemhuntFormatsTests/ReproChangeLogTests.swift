@@ -418,6 +418,38 @@ import Testing
         #expect(log.bursts == 1)
     }
 
+    /// Past 16,384 distinct names the table of names' bytes is full, and the names met since are kept in a
+    /// second table: 20,000 views, twice each, count as the first 10,000 and `(other)`. On the second pass the
+    /// last 3,616 are found in that table, and a view cycling past its 16,384 entries is worked out again.
+    @Test(arguments: [20_000, 40_000])
+    func namesPastTheFullTableOfBytes(views: Int) {
+        let pass = (0..<views).map { "V\($0): _x changed." }
+        let log = scan((pass + pass).joined(separator: "\n") + "\n")
+        #expect(log.evaluations == 2 * views)
+        #expect(log.views.count == 10_001)
+        #expect(log.views["V0"] == 2)
+        #expect(log.views["V1"] == 2)
+        #expect(log.views["V9999"] == 2)
+        #expect(log.views["V10000"] == nil)
+        #expect(log.views["(other)"] == 2 * (views - 10_000))
+        #expect(log.itemCounts["(other)"] == ["_x": 2 * (views - 10_000)])
+    }
+
+    /// Past 100,000 (view, item) pairs a new pair counts under its view's `(other)`: 10,000 views of 12 items
+    /// each, twice. The first 100,000 pairs are views 0 to 8,332 and four items of view 8,333.
+    @Test func pairsPastTheCap() {
+        var pass: [String] = []
+        for view in 0..<10_000 { for item in 0..<12 { pass.append("V\(view): _p\(item) changed.") } }
+        let log = scan((pass + pass).joined(separator: "\n") + "\n")
+        #expect(log.evaluations == 240_000)
+        #expect(log.itemCounts["V0"]?.count == 12)
+        #expect(log.itemCounts["V0"]?["_p11"] == 2)
+        #expect(log.itemCounts["V8332"]?["_p11"] == 2)
+        #expect(log.itemCounts["V8333"] == ["_p0": 2, "_p1": 2, "_p2": 2, "_p3": 2, "(other)": 16])
+        #expect(log.itemCounts["V9999"] == ["(other)": 24])
+        #expect(log.itemCounts.values.reduce(0) { $0 + $1.values.reduce(0, +) } == 240_000)
+    }
+
     /// A line is looked up by its bytes after its timestamp: the same tail under another time or date is the
     /// same entry, and a view's name that would reach back into the timestamp (none may hold its `:`) is no
     /// change line whatever the time. Caches of one and two tails (always full) give the same summary.

@@ -21,19 +21,34 @@ struct ByteKeyTable {
     /// length and bytes elsewhere (issue 30's realistic log, where most lines miss the caches: `lookup` was
     /// 19 % of the samples, most of it waiting on those reads).
     private var slots: [UInt64] = []
-    private var hashes: [UInt64] = []
-    private var starts: [Int32] = []
-    private var lengths: [Int32] = []
+    /// Per key, in the order added: its hash, where its bytes are, and its value, in one place: a look-up that
+    /// misses the caches waits on this entry and the key's bytes, where four arrays (hashes, starts, lengths,
+    /// values) took a miss each (a log of 3,000 views: `lookup` was 13 % of the samples).
+    private var keys: [Key] = []
     private var bytes: [UInt8] = []
-    private var values: [Int32] = []
 
-    init(capacity: Int) {
-        precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
-        self.capacity = capacity
+    private struct Key {
+        var hash: UInt64
+        var start: Int32
+        var length: Int32
+        var value: Int32
     }
 
-    var count: Int { values.count }
-    var isFull: Bool { values.count >= capacity }
+    /// Bytes of keys at most (the keys of a table of many long ones are bounded by this, not `capacity` alone).
+    let byteBudget: Int
+
+    init(capacity: Int, byteBudget: Int = .max) {
+        precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
+        self.capacity = capacity
+        self.byteBudget = byteBudget
+    }
+
+    var count: Int { keys.count }
+    var isFull: Bool { keys.count >= capacity }
+
+    /// Whether a key of `length` bytes may be inserted: fewer than `capacity` keys, and its bytes within
+    /// `byteBudget`.
+    func hasRoom(for length: Int) -> Bool { keys.count < capacity && bytes.count + length <= byteBudget }
 
     /// The value stored for `key` (whose `hash` is `ByteKeyTable.hash(key)`), or nil and the slot `insert`
     /// takes for it.
@@ -45,11 +60,13 @@ struct ByteKeyTable {
         while true {
             let stored = slots[slot]
             if stored == 0 { return (nil, slot) }
-            let index = Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1
-            if stored & 0xFFFF_FFFF_0000_0000 == tag, hashes[index] == hash, Int(lengths[index]) == key.count,
-                bytes.withUnsafeBufferPointer({ Self.equal($0.baseAddress! + Int(starts[index]), key) })
-            {
-                return (values[index], slot)
+            if stored & 0xFFFF_FFFF_0000_0000 == tag {
+                let found = keys[Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1]
+                if found.hash == hash, Int(found.length) == key.count,
+                    bytes.withUnsafeBufferPointer({ Self.equal($0.baseAddress! + Int(found.start), key) })
+                {
+                    return (found.value, slot)
+                }
             }
             slot = (slot + 1) & mask
         }
@@ -57,36 +74,30 @@ struct ByteKeyTable {
 
     /// Whether the key added `index`th (0-based) is `key`: a guess checked without hashing.
     func key(_ index: Int, equals key: UnsafeBufferPointer<UInt8>) -> Bool {
-        Int(lengths[index]) == key.count
-            && bytes.withUnsafeBufferPointer { Self.equal($0.baseAddress! + Int(starts[index]), key) }
+        Int(keys[index].length) == key.count
+            && bytes.withUnsafeBufferPointer { Self.equal($0.baseAddress! + Int(keys[index].start), key) }
     }
 
     /// Empties the table, keeping its storage.
     mutating func removeAll() {
-        guard !values.isEmpty else { return }
+        guard !keys.isEmpty else { return }
         slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        hashes.removeAll(keepingCapacity: true)
-        starts.removeAll(keepingCapacity: true)
-        lengths.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
         bytes.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
     }
 
     /// Adds `key` with `value` at the `slot` a `lookup` of it returned, with no insert in between.
     mutating func insert(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64, slot: Int, value: Int32) {
-        precondition(!isFull, "insert into a full table")
+        precondition(hasRoom(for: key.count), "insert into a full table")
         var slot = slot
-        if slots.isEmpty || 2 * (values.count + 1) > slots.count && slots.count < 2 * capacity {
+        if slots.isEmpty || 2 * (keys.count + 1) > slots.count && slots.count < 2 * capacity {
             grow()
             slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
             while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
         }
-        slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(values.count + 1)
-        hashes.append(hash)
-        starts.append(Int32(bytes.count))
-        lengths.append(Int32(key.count))
+        slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(keys.count + 1)
+        keys.append(Key(hash: hash, start: Int32(bytes.count), length: Int32(key.count), value: value))
         bytes.append(contentsOf: key)
-        values.append(value)
     }
 
     /// Twice the slots (64 at first, twice `capacity` at most), the keys placed again by their hashes.
@@ -94,7 +105,8 @@ struct ByteKeyTable {
         let count = min(2 * capacity, max(64, 2 * slots.count))
         var grown = [UInt64](repeating: 0, count: count)
         let mask = count - 1
-        for (index, hash) in hashes.enumerated() {
+        for (index, key) in keys.enumerated() {
+            let hash = key.hash
             var slot = Int(truncatingIfNeeded: hash) & mask
             while grown[slot] != 0 { slot = (slot + 1) & mask }
             grown[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(index + 1)

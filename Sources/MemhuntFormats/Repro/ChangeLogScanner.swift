@@ -186,6 +186,9 @@ public struct ChangeLogScanner: Sendable {
     private var pairCounts: [Int] = []
     /// Pairs counted against `maxPairs` (those under `(other)` are not).
     private var pairs = 0
+    /// The id of the item `(other)` once past `maxPairs`: looked up by its `String` on every new pair of a log
+    /// of thousands of views before.
+    private var otherItem: Int?
 
     /// A parsed `Type: items changed.` tail. Its items are `itemIDs[itemStart..<itemStart + itemCount]`, their
     /// counters `pairSlots[…]` (-1 until the first evaluation resolves them); `view == -1` marks a tail that is
@@ -338,9 +341,11 @@ public struct ChangeLogScanner: Sendable {
         killLines = MemoryKillLines(journaling: continuing)
         changeTails = ByteKeyTable(capacity: cacheCapacity)
         lineTails = ByteKeyTable(capacity: cacheCapacity)
-        // A log has few process columns and views' names: 4,096 of each kind, 2 MiB of keys at worst.
-        prefixes = PrefixTable(capacity: min(cacheCapacity, 4096))
-        plainPrefixes = PrefixTable(capacity: min(cacheCapacity, 4096))
+        // A log has few process columns and views' names, up to 16,384 of each kind (2 MiB of keys at most): an
+        // app of thousands of views has more than the 4,096 kept before, and the table emptied when full kept
+        // hardly any (`prefixTarget`).
+        prefixes = PrefixTable(capacity: min(2 * cacheCapacity, Self.maxPrefixes))
+        plainPrefixes = PrefixTable(capacity: min(2 * cacheCapacity, Self.maxPrefixes))
         cacheWindow = max(2, cacheCapacity / 4)
     }
 
@@ -931,12 +936,15 @@ public struct ChangeLogScanner: Sendable {
         var index: Int?
     }
 
-    /// Prefixes (`ByteKeyTable`) to their targets; emptied when full.
+    /// Prefixes (`ByteKeyTable`, 2 MiB of keys at most) to their targets; emptied when full.
     private struct PrefixTable {
         var keys: ByteKeyTable
         var targets: [PrefixTarget] = []
-        init(capacity: Int) { keys = ByteKeyTable(capacity: capacity) }
+        init(capacity: Int) { keys = ByteKeyTable(capacity: capacity, byteBudget: 2 << 20) }
     }
+
+    /// Prefixes kept at most per table: the cap on views' names (10,000) with room for a few process columns.
+    static let maxPrefixes = 16_384
 
     /// The `PrefixTarget` of `line[tailFrom..<colon]`, found in its table or worked out (and kept when it
     /// may be). Called once the line's items are valid: a view's name seen for the first time is added.
@@ -956,7 +964,7 @@ public struct ChangeLogScanner: Sendable {
         }
         guard start >= tailFrom, key.count <= Self.maxLineTail else { return target }
         func keep(_ table: inout PrefixTable) {
-            if table.keys.isFull {
+            if !table.keys.hasRoom(for: key.count) {
                 table.keys.removeAll()
                 table.targets.removeAll(keepingCapacity: true)
                 found = table.keys.lookup(key, hash: hash)
@@ -1556,7 +1564,9 @@ public struct ChangeLogScanner: Sendable {
         var key = view << 32 | item
         if let slot = pairSlotByKey.slot(key) { return Int(slot) }
         if pairs >= Self.maxPairs {
-            key = view << 32 | items.id(Self.other).id
+            let other = otherItem ?? items.id(Self.other).id
+            otherItem = other
+            key = view << 32 | other
             if let slot = pairSlotByKey.slot(key) { return Int(slot) }
         } else {
             pairs += 1
@@ -1942,6 +1952,11 @@ struct NameTable {
     private var ids: [String: Int] = [:]
     /// Name bytes to ids; bytes that decode to the same `String` (invalid UTF-8) share the id.
     private var byBytes = ByteKeyTable(capacity: 16_384)
+    /// Once `byBytes` is full, the bytes met since, emptied when full: an id never changes once given (names
+    /// are never removed, and past the cap a new name is `(other)` for good), so any id kept stays true. Past
+    /// 16,384 distinct names (10,000 and the ones counted under `(other)`), every line of one of the others
+    /// made a `String` and looked it up twice in `ids` (in a log of 30,000 views, 13,616 of them).
+    private var recent = ByteKeyTable(capacity: 16_384, byteBudget: 1 << 20)
 
     /// The id of `name`, and whether it was added now.
     mutating func id(_ name: String) -> (id: Int, isNew: Bool) {
@@ -1960,9 +1975,22 @@ struct NameTable {
         let hash = ByteKeyTable.hash(bytes)
         let found = byBytes.lookup(bytes, hash: hash)
         if let id = found.value { return (Int(id), false) }
+        guard byBytes.isFull else {
+            let result = id(String(decoding: bytes, as: UTF8.self))
+            if bytes.count <= ChangeLogScanner.maxNameLength {
+                byBytes.insert(bytes, hash: hash, slot: found.slot, value: Int32(result.id))
+            }
+            return result
+        }
+        var seen = recent.lookup(bytes, hash: hash)
+        if let id = seen.value { return (Int(id), false) }
         let result = id(String(decoding: bytes, as: UTF8.self))
-        if !byBytes.isFull, bytes.count <= ChangeLogScanner.maxNameLength {
-            byBytes.insert(bytes, hash: hash, slot: found.slot, value: Int32(result.id))
+        if bytes.count <= ChangeLogScanner.maxNameLength {
+            if !recent.hasRoom(for: bytes.count) {
+                recent.removeAll()
+                seen = recent.lookup(bytes, hash: hash)
+            }
+            recent.insert(bytes, hash: hash, slot: seen.slot, value: Int32(result.id))
         }
         return result
     }
@@ -1975,49 +2003,63 @@ struct JSONValueBuffer {
 }
 
 /// `view << 32 | item` keys to `Int32` slots: open addressing (linear probing) in a table kept at most half
-/// full, keys compared in a parallel array. Keys are never removed.
+/// full, each key and its slot packed in one word (view and item below 2^20 each, the slot below 2^24: the caps
+/// keep them far below). A key and its slot in two arrays took two cache misses a probe once the table outgrew
+/// the caches (a log of 3,000 views has 90,000 pairs). Keys are never removed.
 struct PairTable {
-    private var keys: [Int] = []
-    /// Slot + 1 per position; 0 is empty.
-    private var values: [Int32] = []
+    /// `view << 44 | item << 24 | slot + 1`; 0 is empty.
+    private var entries: [UInt64] = []
     private var count = 0
 
     /// The slot stored for `key`, or nil.
     func slot(_ key: Int) -> Int32? {
-        guard !values.isEmpty else { return nil }
-        let mask = values.count - 1
-        var position = Self.position(key, mask: mask)
+        guard !entries.isEmpty else { return nil }
+        let packed = Self.packed(key)
+        let mask = entries.count - 1
+        var position = Self.position(packed, mask: mask)
         while true {
-            let value = values[position]
-            if value == 0 { return nil }
-            if keys[position] == key { return value - 1 }
+            let entry = entries[position]
+            if entry == 0 { return nil }
+            if entry >> 24 == packed { return Int32(truncatingIfNeeded: entry & 0xFF_FFFF) - 1 }
             position = (position + 1) & mask
         }
     }
 
     /// Adds `key` (not in the table) with `slot`.
     mutating func insert(_ key: Int, slot: Int32) {
-        if 2 * (count + 1) > values.count { grow() }
-        let mask = values.count - 1
-        var position = Self.position(key, mask: mask)
-        while values[position] != 0 { position = (position + 1) & mask }
-        keys[position] = key
-        values[position] = slot + 1
+        precondition(slot >= 0 && slot < 0xFF_FFFF, "a pair's slot past 2^24")
+        if 2 * (count + 1) > entries.count { grow() }
+        let packed = Self.packed(key)
+        let mask = entries.count - 1
+        var position = Self.position(packed, mask: mask)
+        while entries[position] != 0 { position = (position + 1) & mask }
+        entries[position] = packed << 24 | UInt64(slot + 1)
         count += 1
     }
 
     private mutating func grow() {
-        let old = (keys, values)
-        let size = max(1024, values.count * 2)
-        keys = [Int](repeating: 0, count: size)
-        values = [Int32](repeating: 0, count: size)
-        count = 0
-        for (key, value) in zip(old.0, old.1) where value != 0 { insert(key, slot: value - 1) }
+        let old = entries
+        entries = [UInt64](repeating: 0, count: max(1024, entries.count * 2))
+        let mask = entries.count - 1
+        for entry in old where entry != 0 {
+            var position = Self.position(entry >> 24, mask: mask)
+            while entries[position] != 0 { position = (position + 1) & mask }
+            entries[position] = entry
+        }
+    }
+
+    /// `view << 20 | item` of `view << 32 | item`.
+    @inline(__always)
+    private static func packed(_ key: Int) -> UInt64 {
+        let view = UInt64(truncatingIfNeeded: key >> 32)
+        let item = UInt64(truncatingIfNeeded: key & 0xFFFF_FFFF)
+        precondition(view < 1 << 20 && item < 1 << 20, "a view or item id past 2^20")
+        return view << 20 | item
     }
 
     @inline(__always)
-    private static func position(_ key: Int, mask: Int) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    private static func position(_ packed: UInt64, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 }
 
@@ -2029,14 +2071,14 @@ struct PairTable {
 /// Issue 30's realistic console log (1-4 items a line, most of them short) looked each item up in `NameTable`
 /// and each pair in `PairTable`: two hashes, two probes and a `memcmp`.
 struct ShortItemCache {
+    /// 32 bytes: two to a cache line.
     private struct Entry {
         var first: UInt64 = 0
         var last: UInt64 = 0
         /// Length (low 8 bits, 0: empty) and view (above them).
         var tag: UInt64 = 0
-        var item: Int32 = 0
-        var slot: Int32 = 0
-        var isSelf = false
+        /// The item's id (low 31 bits), whether it is `@self` (bit 31) and the pair's slot (high 32 bits).
+        var payload: UInt64 = 0
     }
     private static let size = 4096
     private var entries: [Entry] = []
@@ -2066,13 +2108,19 @@ struct ShortItemCache {
         guard !entries.isEmpty, let (first, last, tag, index) = Self.key(bytes, view: view) else { return nil }
         let entry = entries[index]
         guard entry.tag == tag, entry.first == first, entry.last == last else { return nil }
-        return (entry.item, entry.slot, entry.isSelf)
+        return (
+            Int32(truncatingIfNeeded: entry.payload & 0x7FFF_FFFF), Int32(truncatingIfNeeded: entry.payload >> 32),
+            entry.payload & 0x8000_0000 != 0
+        )
     }
 
     /// Keeps what `bytes` with `view` resolved to (a longer item is not kept).
     mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>, view: Int, item: Int32, slot: Int32, isSelf: Bool) {
         guard let (first, last, tag, index) = Self.key(bytes, view: view) else { return }
         if entries.isEmpty { entries = Array(repeating: Entry(), count: Self.size) }
-        entries[index] = Entry(first: first, last: last, tag: tag, item: item, slot: slot, isSelf: isSelf)
+        let payload =
+            UInt64(UInt32(truncatingIfNeeded: slot)) << 32 | UInt64(UInt32(truncatingIfNeeded: item) & 0x7FFF_FFFF)
+            | (isSelf ? 0x8000_0000 : 0)
+        entries[index] = Entry(first: first, last: last, tag: tag, payload: payload)
     }
 }
