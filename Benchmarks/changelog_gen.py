@@ -19,7 +19,7 @@ The reference counter reads a log of any of the styles with Python's own tools (
 per-(view, item) counts, `@self` per view, `unchanged.` lines, per-process evaluations and bursts. It is the
 other side of the differential test (`ChangeLogDifferentialTests`) and of `Benchmarks/run.py`'s rows.
 
-    Benchmarks/changelog_gen.py write PATH --style console|ndjson|json [--size-mb 16] [--seed 30]
+    Benchmarks/changelog_gen.py write PATH --style console|ndjson|json [--size-mb 16] [--seed 30] [--views 200]
     Benchmarks/changelog_gen.py count PATH --style console|ndjson|json     (prints the counts as JSON)
 """
 import argparse
@@ -48,7 +48,9 @@ def view_names(rng, count=200):
     names = []
     for index in range(count):
         stem, kind = STEMS[index % len(STEMS)], KINDS[(index // len(STEMS)) % len(KINDS)]
-        base = "%s%s" % (stem, kind)
+        # Past the first 200 (an app of thousands of views), each base has a number of its own, so every name
+        # is distinct; the first 200 are the same as with 200 views.
+        base = "%s%s" % (stem, kind) if index < 200 else "%s%s%d" % (stem, kind, index // 200)
         shape = index % 7
         if shape == 0:
             name = "FeatureModule%d.%s" % (index % 13, base)
@@ -112,10 +114,10 @@ def messages(rng, names, props):
         yield None, "gap", 0
 
 
-def write(path, style, size, seed=30):
-    """Writes about `size` bytes of a log of `style`; deterministic for the same arguments."""
+def write(path, style, size, seed=30, views=200):
+    """Writes about `size` bytes of a log of `style` with `views` views; deterministic for the same arguments."""
     rng = random.Random(seed)
-    names = view_names(rng)
+    names = view_names(rng, views)
     props = {name: rng.sample(PROPERTIES, rng.randrange(4, 11)) for name in names}
     clock = datetime.datetime(2026, 8, 12, 14, 3, 5)
     micros = 0
@@ -385,9 +387,10 @@ def main():
     parser.add_argument("--style", choices=("console", "ndjson", "json"), default="console")
     parser.add_argument("--size-mb", type=float, default=16)
     parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument("--views", type=int, default=200)
     args = parser.parse_args()
     if args.action == "write":
-        write(args.path, args.style, int(args.size_mb * 1024 * 1024), args.seed)
+        write(args.path, args.style, int(args.size_mb * 1024 * 1024), args.seed, args.views)
     else:
         json.dump(count(args.path, args.style), sys.stdout, sort_keys=True, indent=1)
         print()
