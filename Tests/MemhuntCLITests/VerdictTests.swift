@@ -1,5 +1,5 @@
 import MemhuntCore
-import MemhuntReports
+@testable import MemhuntReports
 import MemhuntTestSupport
 import Testing
 
@@ -56,6 +56,18 @@ import Testing
                 "Not answered until an app is named, though the artifacts are given: step 3 (Resident size while suspended)."
             ))
         #expect(!texts.contains { $0.hasPrefix("No evidence, for lack of artifacts:") && $0.contains("step 3") })
+    }
+
+    /// A long list or map is counted in the walk, in the singular for one ("1 entries" before).
+    @Test func aLongFactIsCountedInTheWalk() async throws {
+        let result = try await Hunt.run(["justsend"], app: "JustSend")
+        let document = FindingsDocument(result, run: FindingsDocument.RunInfo(id: "count"))
+        let long = FactValue.string(String(repeating: "x", count: 130))
+        #expect(
+            TextReporter.fact("k", .object(["only": long]), in: document) == "1 entry (all in the findings document)")
+        #expect(
+            TextReporter.fact("k", .array([long, long]), in: document) == "2 entries (all in the findings document)")
+        #expect(TextReporter.fact("k", .int(725), in: document) == "725")
     }
 
     @Test func anAppTheArtifactsDoNotListLeavesTheStepUnansweredForIt() async throws {

@@ -104,9 +104,8 @@ public enum TextReporter: Reporter {
     static func fact(_ key: String, _ value: FactValue, in document: FindingsDocument) -> String {
         let text = document.formatted(key, value)
         guard text.count > 120 else { return text }
-        if let items = value.arrayValue { return "\(items.count) entries (all in the findings document)" }
-        if let entries = value.objectValue { return "\(entries.count) entries (all in the findings document)" }
-        return text
+        guard let count = value.arrayValue?.count ?? value.objectValue?.count else { return text }
+        return "\(count) \(count == 1 ? "entry" : "entries") (all in the findings document)"
     }
 
     /// "JustSend", "JustSend (named by the crash reports)", "not chosen".
