@@ -1,7 +1,8 @@
 import MemhuntCore
-@testable import MemhuntReports
 import MemhuntTestSupport
 import Testing
+
+@testable import MemhuntReports
 
 /// The verdict at the top: one sentence per step from its strongest finding, then what is missing.
 @Suite struct VerdictTests {
