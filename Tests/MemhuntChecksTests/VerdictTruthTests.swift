@@ -247,6 +247,22 @@ import Testing
         )
     }
 
+    /// The summary keeps a burst's first 20 views: a burst of 25 lists 20 and says so, where "25 different views
+    /// … : A, B, …" named 20 as if they were all.
+    @Test func aWideBurstSaysItsListIsTheFirstViews() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("wide.log", (0..<25).map { "V\($0): _x changed.\n" }.joined())
+        let result = try await Hunt.run([directory.path], app: nil)
+        let fanOut = try #require(result.findings.first { $0.code == "change-log.fan-out" })
+        #expect(
+            fanOut.detail.hasPrefix(
+                "After V0: _x changed, 25 different views evaluated in the same burst (25 evaluations), the first 20 "
+                    + "of them: V0, V1,"))
+        #expect(fanOut.detail.contains("V19. Views that subscribe"))
+        #expect(!fanOut.detail.contains("V20"))
+    }
+
     /// A "SQLite page cache" region is in almost every app: not file-lock evidence. The termination reason's
     /// locked files are the system's own words, quoted as such.
     @Test func deadlockCodeShowsOnlyWhatTheReportShows() async throws {

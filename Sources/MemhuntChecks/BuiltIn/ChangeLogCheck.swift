@@ -338,7 +338,9 @@ struct ChangeLogCheck: Check {
                 title: trigger.isEmpty
                     ? "Fan-out: \(views), starting with \(burst.triggerView)"
                     : "Fan-out: \(views) after one \(trigger) change",
-                detail: start + " evaluated in the same burst (\(burst.evaluations) evaluations): "
+                // The summary keeps the first 20 views of a burst: a longer one is named as that many.
+                detail: start + " evaluated in the same burst (\(burst.evaluations) evaluations)"
+                    + (burst.views.count < burst.distinctViews ? ", the first \(burst.views.count) of them: " : ": ")
                     + burst.views.joined(separator: ", ") + ". Views that subscribe to a store they do not draw "
                     + "re-run on every publish.",
                 evidence: [Evidence(source: log.source, line: burst.line)],
