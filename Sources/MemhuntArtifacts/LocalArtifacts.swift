@@ -526,6 +526,8 @@ public enum LocalArtifacts {
         if let failure = tail.failure { return .failure(failure) }
         let total = size + tail.total
         let absorbed = first.absorb(second.value)
+        // The second scanner's tables go before the first's summary is built (`ChangeLogScanner.finish`).
+        second.value = ChangeLogScanner(part: .rest)
         if !absorbed {
             if let failure = windows(fd, from: cut, to: total, { first.feed($0) }) { return .failure(failure) }
         }
