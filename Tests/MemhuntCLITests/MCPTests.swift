@@ -27,8 +27,9 @@ import Testing
 
 /// `memhunt mcp` with a tool call running (`Tests/Support/mcp_cancel.py`, raw JSON-RPC lines): a ping is
 /// answered meanwhile, `notifications/cancelled` kills the call's external check within seconds and leaves the
-/// call unanswered, the next call runs. Before, requests were answered one at a time and a cancellation was
-/// ignored: the ping waited for the run, and the run's `sleep 60` ran on.
+/// call unanswered, the next call runs; a cancelled hunt step (`hunt_answer`) stops its check the same way.
+/// Before, requests were answered one at a time and a cancellation was ignored: the ping waited for the run, and
+/// the run's `sleep 60` ran on (a hunt step's, until this test).
 @Suite struct MCPCancellationTests {
     @Test(.enabled(if: BinaryTests.binary != nil, "needs the built memhunt executable"))
     func aCancelledCallStopsAndAPingIsAnsweredWhileACallRuns() async throws {
@@ -39,19 +40,25 @@ import Testing
         #expect(run.stdout.contains("ok: a ping is answered while the run runs"))
         #expect(run.stdout.contains("ok: the cancelled run's external check is gone"))
         #expect(run.stdout.contains("ok: the cancelled run is never answered"))
+        #expect(run.stdout.contains("ok: the cancelled hunt step's external check is gone"))
+        #expect(run.stdout.contains("ok: the cancelled hunt step is never answered"))
     }
 
     /// A bounded call whose task is cancelled answers nil at once, even when the cancellation comes before the
     /// call waits.
     @Test func aCancelledBoundedCallAnswersNil() async {
+        let (ended, signal) = AsyncStream<Bool>.makeStream()
         let task = Task {
             await MCPHunts.bounded(600) {
-                try? await Task.sleep(nanoseconds: 30_000_000_000)
+                signal.yield((try? await Task.sleep(nanoseconds: 30_000_000_000)) == nil)
                 return 1
             }
         }
         task.cancel()
         #expect(await task.value == nil)
+        // The work is cancelled with the call (its sleep throws), not left to sleep its 30 s.
+        var cancelled = ended.makeAsyncIterator()
+        #expect(await cancelled.next() == true)
     }
 }
 
@@ -196,15 +203,19 @@ import Testing
         #expect(Self.code(none) == -32002)
     }
 
-    /// A step that outlives the call's timeout: the call answers, the work is left behind.
+    /// A step that outlives the call's timeout: the call answers, and the work is cancelled.
     @Test func aBoundedCallAnswersAtItsDeadline() async {
         // No wall-clock bound (the suite runs in parallel on two cores): the answer is nil, the deadline's, not
         // the work's 1, which it would have been had the call waited for the work.
+        let (ended, signal) = AsyncStream<Bool>.makeStream()
         let value = await MCPHunts.bounded(0.2) {
-            try? await Task.sleep(nanoseconds: 30_000_000_000)
+            signal.yield((try? await Task.sleep(nanoseconds: 30_000_000_000)) == nil)
             return 1
         }
         #expect(value == nil)
+        // The work's sleep throws when the deadline cancels it; without that it sleeps its 30 s and says false.
+        var cancelled = ended.makeAsyncIterator()
+        #expect(await cancelled.next() == true)
         // Work that ends first gives its value. The deadline is long: in the parallel suite the cooperative pool
         // was once starved for over 5 s by tests that block it, and a 5 s deadline beat `{ 2 }` (a clean clone's CI).
         #expect(await MCPHunts.bounded(600) { 2 } == 2)

@@ -7,7 +7,8 @@ Exits 0 when every check holds, 1 with the failed check on stderr.
 Raw JSON-RPC lines on the server's stdin and stdout, as a stdio client writes them: a `run` whose playbook's
 external check sleeps (its shell writes its pid to a file, then becomes `sleep 60`), a ping answered while it
 runs, `notifications/cancelled` for the run, the sleep gone within seconds, no answer to the run ever, another
-ping answered, and the server ending when its input ends.
+ping answered, the same for a hunt step (`hunt_answer`) whose check sleeps, and the server ending when its input
+ends.
 """
 
 import json
@@ -122,6 +123,35 @@ def main():
         send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "checks", "arguments": {}}})
         third = read_until(answered(3), 30)
         check(third is not None and not third["result"].get("isError"), "the next tool call runs and is answered")
+        # A hunt step cancelled while its external check runs: the check stops too, as a run's does.
+        os.remove(pidfile)
+        send({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "hunt_start", "arguments": {
+            "artifacts": ["Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips"], "playbook": playbook}}})
+        started = read_until(answered(4), 30)
+        if started is None or started["result"].get("isError"):
+            fail("hunt_start was not answered, or with an error: %s" % started)
+        print("ok: a hunt starts")
+        session = started["result"]["structuredContent"]["session"]
+        send({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+              "params": {"name": "hunt_answer", "arguments": {"session": session, "answer": ""}}})
+        end = time.monotonic() + 60
+        while not os.path.exists(pidfile) or not open(pidfile).read().strip():
+            if time.monotonic() > end:
+                fail("the hunt step's external check did not start within 60 s: %s" % answers[-1])
+            time.sleep(0.05)
+        step_pid = int(open(pidfile).read().strip())
+        print("ok: the hunt step's external check started (pid %d)" % step_pid)
+        send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5, "reason": "test"}})
+        end = time.monotonic() + 15
+        while True:
+            try:
+                os.kill(step_pid, 0)
+            except ProcessLookupError:
+                break
+            if time.monotonic() > end:
+                fail("the cancelled hunt step's external check (pid %d) still runs after 15 s" % step_pid)
+            time.sleep(0.05)
+        print("ok: the cancelled hunt step's external check is gone")
         server.stdin.close()
         try:
             server.wait(timeout=20)
@@ -130,6 +160,7 @@ def main():
         read_until(lambda answer: False, 0.5)
         check(server.returncode == 0, "the server ends with status 0 at the end of its input")
         check(not any(a.get("id") == 1 for a in answers), "the cancelled run is never answered")
+        check(not any(a.get("id") == 5 for a in answers), "the cancelled hunt step is never answered")
     finally:
         if server.poll() is None:
             server.kill()

@@ -168,21 +168,26 @@ final class MCPHunts {
         var response: TriageWalk.Response
     }
 
-    /// `work`'s value, or nil when `seconds` pass first or the calling task is cancelled (the work is then left
-    /// to end on its own).
+    /// `work`'s value, or nil when `seconds` pass first or the calling task is cancelled. The work's task is then
+    /// cancelled too: its downloads and external checks stop (they honour cancellation), where before they ran on
+    /// in the server after the call had answered.
     static func bounded<T: Sendable>(_ seconds: TimeInterval, _ work: @escaping @Sendable () async -> T) async -> T? {
         let race = Race<T>()
+        let task = Task { race.finish(await work()) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 race.wait(continuation)
-                Task { race.finish(await work()) }
                 // The deadline on a Dispatch timer, not a task: a cooperative pool kept busy (by the work itself,
                 // or by blocking code) must not delay it (in the parallel test suite, a task's sleep fired after
-                // 12 s).
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { race.finish(nil) }
+                // 12 s). Cancelling work that has ended does nothing.
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                    race.finish(nil)
+                    task.cancel()
+                }
             }
         } onCancel: {
             race.finish(nil)
+            task.cancel()
         }
     }
 

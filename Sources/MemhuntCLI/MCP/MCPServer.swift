@@ -9,8 +9,8 @@ typealias JSONObject = [String: Any]
 /// Requests are handled as they come and answered as they finish: a ping or a list is answered while a tool call
 /// runs. Tool calls and resource reads, which share the hunt sessions and the latest findings, run one at a
 /// time in the order they came. `notifications/cancelled` stops its request and leaves it unanswered, as the
-/// protocol asks: a tool call's memhunt is killed, a hunt step is left to end on its own (its session ends), a
-/// call still waiting for its turn does not run.
+/// protocol asks: a tool call's memhunt is killed, a hunt step is cancelled (its downloads and external checks
+/// stop, its session ends), a call still waiting for its turn does not run.
 ///
 /// Both eras of the protocol: the `initialize` handshake (revisions 2024-11-05 to 2025-11-25) and the
 /// per-request envelope of 2026-07-28 (`server/discover`; each request's `_meta` names the revision). A message
