@@ -102,7 +102,8 @@ final class MCPHunts {
         let answered = await Self.bounded(configuration.timeout) { [walk] in
             var walk = walk
             let response = await walk.respond(answer, step: index, candidates: candidates, proposal: proposal)
-            try? walk.save()
+            // A step cut off (its checks cancelled) is not kept: its session ends.
+            if !Task.isCancelled { try? walk.save() }
             return Answered(walk: walk, response: response)
         }
         guard let answered else {
