@@ -82,6 +82,32 @@ def main():
     def answered(request_id):
         return lambda answer: answer.get("id") == request_id
 
+    def started_check(what):
+        """The pid the external check of `what` wrote once it started (within 60 s)."""
+        end = time.monotonic() + 60
+        while not os.path.exists(pidfile) or not open(pidfile).read().strip():
+            if time.monotonic() > end:
+                fail("the %s's external check did not start within 60 s" % what)
+            time.sleep(0.05)
+        pid = int(open(pidfile).read().strip())
+        print("ok: the %s's external check started (pid %d)" % (what, pid))
+        return pid
+
+    def cancel(request_id, pid, what):
+        """Cancels request `request_id` and sees the process `pid` gone within 15 s."""
+        send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+              "params": {"requestId": request_id, "reason": "test"}})
+        end = time.monotonic() + 15
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            if time.monotonic() > end:
+                fail("the cancelled %s's external check (pid %d) still runs after 15 s" % (what, pid))
+            time.sleep(0.05)
+        print("ok: the cancelled %s's external check is gone" % what)
+
     try:
         send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
               "params": {"protocolVersion": "2025-11-25", "capabilities": {},
@@ -91,27 +117,11 @@ def main():
         send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
               "params": {"name": "run", "arguments": {
                   "artifacts": ["Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips"], "playbook": playbook}}})
-        end = time.monotonic() + 60
-        while not os.path.exists(pidfile) or not open(pidfile).read().strip():
-            if time.monotonic() > end:
-                fail("the run's external check did not start within 60 s")
-            time.sleep(0.05)
-        pid = int(open(pidfile).read().strip())
-        print("ok: the run's external check started (pid %d)" % pid)
+        pid = started_check("run")
         send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
         check(read_until(answered(2), 10) is not None, "a ping is answered while the run runs")
         check(not any(a.get("id") == 1 for a in answers), "the run has not answered yet")
-        send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "test"}})
-        end = time.monotonic() + 15
-        while True:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                break
-            if time.monotonic() > end:
-                fail("the cancelled run's external check (pid %d) still runs after 15 s" % pid)
-            time.sleep(0.05)
-        print("ok: the cancelled run's external check is gone")
+        cancel(1, pid, "run")
         # Many requests in a row (the server drops the answered ones from what it waits for as more come).
         for request_id in range(100, 250):
             send({"jsonrpc": "2.0", "id": request_id, "method": "ping"})
@@ -134,24 +144,7 @@ def main():
         session = started["result"]["structuredContent"]["session"]
         send({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
               "params": {"name": "hunt_answer", "arguments": {"session": session, "answer": ""}}})
-        end = time.monotonic() + 60
-        while not os.path.exists(pidfile) or not open(pidfile).read().strip():
-            if time.monotonic() > end:
-                fail("the hunt step's external check did not start within 60 s: %s" % answers[-1])
-            time.sleep(0.05)
-        step_pid = int(open(pidfile).read().strip())
-        print("ok: the hunt step's external check started (pid %d)" % step_pid)
-        send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5, "reason": "test"}})
-        end = time.monotonic() + 15
-        while True:
-            try:
-                os.kill(step_pid, 0)
-            except ProcessLookupError:
-                break
-            if time.monotonic() > end:
-                fail("the cancelled hunt step's external check (pid %d) still runs after 15 s" % step_pid)
-            time.sleep(0.05)
-        print("ok: the cancelled hunt step's external check is gone")
+        cancel(5, started_check("hunt step"), "hunt step")
         server.stdin.close()
         try:
             server.wait(timeout=20)
