@@ -35,7 +35,7 @@ struct ByteKeyTable {
     }
 
     /// Bytes of keys at most (the keys of a table of many long ones are bounded by this, not `capacity` alone).
-    let byteBudget: Int
+    private let byteBudget: Int
 
     init(capacity: Int, byteBudget: Int = .max) {
         precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
@@ -84,6 +84,13 @@ struct ByteKeyTable {
         slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         keys.removeAll(keepingCapacity: true)
         bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Empties the table and gives its storage back (a finished scanner's); its capacity and budget stay.
+    mutating func release() {
+        slots = []
+        keys = []
+        bytes = []
     }
 
     /// Adds `key` with `value` at the `slot` a `lookup` of it returned, with no insert in between.
