@@ -404,8 +404,9 @@ def bench_realistic(memhunt, args, style, views=200):
     """A realistic log of `style` (see changelog_gen.py) beside mawk and `wc -l`; counts against the reference.
     With more than 200 views, a quarter of --size-mb (the shape of a large app, not a target of the issue)."""
     gen = changelog_gen()
-    size_mb = args.size_mb if views == 200 else max(1, args.size_mb // 4)
-    log = os.path.join(WORK, "realistic-%s-%s%dmb.log" % (style, "" if views == 200 else "%dviews-" % views, size_mb))
+    large = views != 200
+    size_mb = max(1, args.size_mb // 4) if large else args.size_mb
+    log = os.path.join(WORK, "realistic-%s-%s%dmb.log" % (style, "%dviews-" % views if large else "", size_mb))
     if not os.path.exists(log):
         print("generating %s ..." % log, file=sys.stderr)
         gen.write(log, style, size_mb * 1024 * 1024, views=views)
@@ -420,7 +421,7 @@ def bench_realistic(memhunt, args, style, views=200):
         expected = json.load(f)
     size = os.path.getsize(log)
     runs = max(1, min(args.runs, 3))
-    m_out, a_out, w_out = (os.path.join(WORK, "realistic-%s%s.%s" % (style, "" if views == 200 else "-%d" % views, e))
+    m_out, a_out, w_out = (os.path.join(WORK, "realistic-%s%s.%s" % (style, "-%d" % views if large else "", e))
                            for e in ("json", "awk", "wc"))
     (m_times, m_peak), (a_times, a_peak), (w_times, w_peak) = measure_turns(
         [([memhunt, "inspect", "--format", "json", log], m_out), (["mawk", AWK_STYLE[style], log], a_out),
@@ -430,11 +431,11 @@ def bench_realistic(memhunt, args, style, views=200):
     mine = facts["changes.byLog"][os.path.splitext(os.path.basename(log))[0]]
     work = "%s log %.0f MB" % ({"console": "realistic console", "ndjson": "log show ndjson",
                                 "json": "log show json"}[style], size / 1e6)
-    if views != 200:
+    if large:
         work = "console, %s views, %.0f MB" % (format(views, ","), size / 1e6)
     rate = size / m_times[0] / 1e6
     ratio = m_times[0] / a_times[0]
-    if views != 200:
+    if large:
         target, ok = "none of its own (a large app's shape)", None
     elif style == "console":
         target, ok = ">= 1000 MB/s, <= 0.2 x mawk, <= 32 MB", rate >= 1000 and ratio <= 0.2 and m_peak <= 32
