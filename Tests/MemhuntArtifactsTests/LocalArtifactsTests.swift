@@ -33,12 +33,42 @@ enum SHA256Hex {
         defer { dir.remove() }
         let fifo = dir.path + "/pipe"
         #expect(mkfifo(fifo, 0o600) == 0)
-        for path in [fifo, "/dev/zero", "/dev/null"] where FileManager.default.fileExists(atPath: path) {
-            let artifact = LocalArtifacts.load(path: path)
-            #expect(artifact.status == .error, "\(path)")
-            #expect(artifact.error == "not a regular file", "\(path)")
+        // Also when a folder listed the entry as a regular file (a fleet scan's walk) and it was swapped since:
+        // opened without waiting, found not to be one, closed unread.
+        for listedRegular in [false, true] {
+            for path in [fifo, "/dev/zero", "/dev/null"] where FileManager.default.fileExists(atPath: path) {
+                let artifact = LocalArtifacts.load(path: path, listedRegular: listedRegular)
+                #expect(artifact.status == .error, "\(path)")
+                #expect(artifact.error == "not a regular file", "\(path)")
+            }
+            let missing = LocalArtifacts.load(path: dir.path + "/missing", listedRegular: listedRegular)
+            #expect(missing.error == "no such file or directory")
+            #expect(LocalArtifacts.load(path: dir.path, listedRegular: listedRegular).status == .error)
         }
-        #expect(LocalArtifacts.load(path: dir.path + "/missing").error == "no such file or directory")
+    }
+
+    @Test func aWalkSaysWhichFilesItsFoldersListedAsRegular() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("a/record.ips", try Repo.bytes(jetsam))
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path + "/linked.ips", withDestinationPath: Repo.fixture(jetsam))
+        let walk = FileWalk([dir.path])
+        var entries: [String: Bool] = [:]
+        while let entry = walk.nextEntry() { entries[entry.path] = entry.listedRegular }
+        // A link is followed by `stat` as before; only a regular file's entry is opened first.
+        #expect(entries == [dir.path + "/a/record.ips": true, dir.path + "/linked.ips": false])
+        let opened = LocalArtifacts.load(path: dir.path + "/a/record.ips", hash: true, listedRegular: true)
+        let stated = LocalArtifacts.load(path: dir.path + "/a/record.ips", hash: true)
+        #expect(opened.status == .ok)
+        #expect(opened.kind == .jetsamEvent)
+        #expect(opened == stated)
+        // The size comes from `fstat` then: a document over the limit is still refused unread.
+        let refused = LocalArtifacts.load(path: dir.path + "/a/record.ips", documentLimit: 1024, listedRegular: true)
+        #expect(refused.status == .error)
+        #expect(refused.sha256 == nil)
+        #expect(refused.error?.hasPrefix("larger than the ") == true)
+        #expect(refused.error?.hasSuffix("limit for documents (\(try Repo.bytes(jetsam).count) bytes)") == true)
     }
 
     @Test func largeDocumentsAreRefusedFromTheirSizeWithoutBeingRead() throws {

@@ -69,7 +69,7 @@ struct ScanCommand: MemhuntCommand {
             return Digest(high: high, low: low)
         }
 
-        func take() -> String? { lock.withLock { walk.next() } }
+        func take() -> (path: String, listedRegular: Bool)? { lock.withLock { walk.nextEntry() } }
     }
 
     func execute() async throws -> Memhunt.ExitStatus {
@@ -120,9 +120,10 @@ struct ScanCommand: MemhuntCommand {
                     var local = ScanAggregate()
                     var lines = ""
                     defer { flush(&lines, console: console, atLeast: 0) }
-                    while let path = work.take() {
+                    while let (path, listedRegular) = work.take() {
                         // Hashed so that the same file reached twice (two operands, a copy in the fleet) counts once.
-                        let artifact = LocalArtifacts.load(path: path, hash: true, streamChangeLogs: false)
+                        let artifact = LocalArtifacts.load(
+                            path: path, hash: true, streamChangeLogs: false, listedRegular: listedRegular)
                         if artifact.status == .ok, work.isDuplicate(artifact.sha256) {
                             local.duplicates += 1
                         } else {
