@@ -283,12 +283,7 @@ public enum LocalArtifacts {
             case .failure(let failure):
                 return Artifact(source: source, localPath: path, status: .error, error: failure.message)
             case .success(let (summary, total, digest)):
-                artifact.sha256 = digest
-                artifact.size = total
-                let content = ParsedArtifact.log(summary)
-                artifact.kind = content.kind
-                artifact.content = content
-                return artifact
+                return changeLog(summary, source: source, path: path, size: total, sha256: digest)
             }
         }
         if route == .xctestLog {
@@ -335,6 +330,17 @@ public enum LocalArtifacts {
         }
         let headCount = bytes.count
         if size > documentLimit {
+            // A change log whose first change or kill line is past its first 64 KiB: streamed like one, in bounded
+            // memory, before it is refused as a document.
+            if streamChangeLogs, bytes.count == headCapacity, ArtifactSniffer.mayBeChangeLogPastHead(bytes) {
+                switch streamChangeLog(fd, head: bytes, more: true, size: size, hash: hash) {
+                case .failure(let failure):
+                    return Artifact(source: source, localPath: path, status: .error, error: failure.message)
+                case .success(let (summary, total, digest)) where summary.evaluations > 0 || !summary.kills.isEmpty:
+                    return changeLog(summary, source: source, path: path, size: total, sha256: digest)
+                case .success: break
+                }
+            }
             return Artifact(
                 source: source, localPath: path, size: size, status: .error,
                 error:
@@ -372,9 +378,31 @@ public enum LocalArtifacts {
             ? ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))
             : ArtifactReader.read(content, detected: head ? detected : nil)
         if text != nil { outcome = ArtifactReader.namingUTF16Flaw(of: bytes, in: outcome) }
-        let artifact = Artifact(
-            source: source, localPath: path, sha256: hasher?.finalizeHex(), size: bytes.count, status: .ok)
+        let sha256 = hasher?.finalizeHex()
+        if streamChangeLogs, let summary = lateChangeLog(content, outcome: outcome) {
+            return changeLog(summary, source: source, path: path, size: bytes.count, sha256: sha256)
+        }
+        let artifact = Artifact(source: source, localPath: path, sha256: sha256, size: bytes.count, status: .ok)
         return classify(artifact, outcome: outcome)
+    }
+
+    /// The summary of `content`, read whole and of no known kind (`outcome`), when it is a change log all the same:
+    /// its first change or kill line comes after its first 64 KiB (`ArtifactSniffer.mayBeChangeLogPastHead`).
+    static func lateChangeLog(_ content: [UInt8], outcome: ReadOutcome) -> ChangeLogSummary? {
+        guard outcome.isUnrecognized, content.count > 65_536,
+            ArtifactSniffer.mayBeChangeLogPastHead(Array(content.prefix(65_536)))
+        else { return nil }
+        return try? ChangeLogScanner.parse(content).get()
+    }
+
+    /// The artifact of a change log read whole: its summary, size and digest.
+    static func changeLog(
+        _ summary: ChangeLogSummary, source: String, path: String?, size: Int, sha256: String?
+    ) -> Artifact {
+        let content = ParsedArtifact.log(summary)
+        return Artifact(
+            source: source, localPath: path, kind: content.kind, sha256: sha256, size: size, status: .ok,
+            content: content)
     }
 
     /// `prefix` followed by what `read(2)` gives until `capacity` bytes or the end of the file; nil on a read

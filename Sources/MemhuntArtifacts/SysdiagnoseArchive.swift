@@ -278,6 +278,9 @@ private final class MemberCollector {
         let content = text ?? bytes
         var outcome = ArtifactReader.read(content)
         if text != nil { outcome = ArtifactReader.namingUTF16Flaw(of: bytes, in: outcome) }
+        if let summary = LocalArtifacts.lateChangeLog(content, outcome: outcome) {
+            return LocalArtifacts.changeLog(summary, source: source, path: nil, size: bytes.count, sha256: sha256)
+        }
         let artifact = Artifact(source: source, sha256: sha256, size: bytes.count, status: .ok)
         return LocalArtifacts.classify(artifact, outcome: outcome)
     }

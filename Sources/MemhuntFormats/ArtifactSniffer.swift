@@ -52,6 +52,26 @@ public enum ArtifactSniffer {
         }
     }
 
+    /// Whether a file the document reader found of no known kind, or refused as too large, may still be a change
+    /// log whose first change or kill line comes after its first 64 KiB (`head`): text that is no crash report,
+    /// manifest or other text kind, or `log show`'s JSON (an `"eventMessage"` key, no `.ips` header, no
+    /// JetsamEvent or MetricKit keys). A device's console holds megabytes of other subsystems' lines before
+    /// SwiftUI prints its first change: such a log was "unrecognized content", and over 64 MB refused as a
+    /// document too large, while the change lines were in it. Only the scanner, over the whole file, can say.
+    public static func mayBeChangeLogPastHead(_ head: [UInt8]) -> Bool {
+        let window = Array(head.prefix(65_536))
+        let start = JSON.skipWhitespace(window, from: window.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        guard start < window.count else { return false }
+        if window[start] == UInt8(ascii: "{") || window[start] == UInt8(ascii: "[") {
+            return ReproText.containsBytes(window[...], "\"eventMessage\"")
+                && ArtifactReader.sniffIPSHeader(window) == nil
+                && ArtifactReader.jsonKindHint(window) == nil
+        }
+        return ArtifactReader.isText(window[...], complete: head.count <= 65_536)
+            && !CrashParser.isCrashText(window[start...]) && !looksLikeManifest(window)
+            && ReproReader.detect(window) == nil
+    }
+
     /// Whether the bytes start like a manifest: a JSON list of strings or objects, a JSON object whose first
     /// key is `artifacts` (unlike an `.ips` header line), or a YAML list or `artifacts:` mapping, after blank
     /// and `#` comment lines. Looks at the first 512 bytes only.

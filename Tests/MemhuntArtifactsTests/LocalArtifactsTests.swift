@@ -129,6 +129,65 @@ enum SHA256Hex {
         #expect(summary.processes == ["Chat": 20_000])
     }
 
+    /// A device's console holds other subsystems' lines before SwiftUI prints its first change: a log whose first
+    /// change line is past its first 64 KiB is a change log all the same, read whole under the document limit
+    /// and streamed over it. It was "unrecognized content" (and over 64 MB "larger than the limit").
+    @Test func aChangeLogWhoseFirstChangeLineIsLateIsOne() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let noise =
+            "2026-08-12 14:03:05.045743+0900 Memo[48211:3456791] [Network] request 1973763 GET "
+            + "https://api.example.com/v1/items?page=12 finished in 1042 ms\n"
+        let changes =
+            "2026-08-12 14:03:06.001000+0900 Memo[48211:3456789] RootView: @self, _count changed.\n"
+            + "2026-08-12 14:03:06.002000+0900 Memo[48211:3456789] TimelineRow: @self changed.\n"
+            + "2026-08-12 14:03:06.003000+0900 Memo[48211:3456789] SettingsSheet: unchanged.\n"
+        let text = String(repeating: noise, count: 1_000) + changes + noise
+        #expect(text.utf8.count > 128 << 10)
+        try dir.write("late.log", text)
+        for limit in [LocalArtifacts.documentLimit, 100 << 10] {
+            let artifact = LocalArtifacts.load(path: dir.path + "/late.log", documentLimit: limit)
+            #expect(artifact.status == .ok, "\(limit): \(artifact.error ?? "")")
+            #expect(artifact.kind == .changeLog)
+            #expect(artifact.size == text.utf8.count)
+            #expect(artifact.sha256 == SHA256.hex(Array(text.utf8)))
+            guard case .repro(.changeLog(let summary))? = artifact.content else {
+                Issue.record("\(limit): not a change log: \(String(describing: artifact.kind))")
+                continue
+            }
+            #expect(summary.evaluations == 3)
+            #expect(summary.unchangedCount == 1)
+            #expect(summary.views == ["RootView": 1, "TimelineRow": 1, "SettingsSheet": 1])
+            #expect(summary.processes == ["Memo": 3])
+            #expect(summary.lines == 1_004)
+        }
+        // `log show --style ndjson`: the same, its first change record past 64 KiB of other records.
+        let other =
+            #"{"eventMessage":"[Network] request 12 finished in 40 ms","processImagePath":"\/Applications\/Chat.app\/Chat","#
+            + #""timestamp":"2026-09-02 19:02:24.184510+0900","processID":8931}"# + "\n"
+        let change = other.replacingOccurrences(
+            of: "[Network] request 12 finished in 40 ms", with: "RootView: @self changed.")
+        let records = String(repeating: other, count: 1_000) + change + change
+        try dir.write("late.ndjson", records)
+        for limit in [LocalArtifacts.documentLimit, 100 << 10] {
+            let artifact = LocalArtifacts.load(path: dir.path + "/late.ndjson", documentLimit: limit)
+            guard case .repro(.changeLog(let summary))? = artifact.content else {
+                Issue.record("\(limit): not a change log: \(artifact.error ?? "")")
+                continue
+            }
+            #expect(summary.evaluations == 2)
+            #expect(summary.processes == ["Chat": 2])
+        }
+        // Text with no change or kill line anywhere is what it was: of no known kind, or refused for its size.
+        try dir.write("noise.log", String(repeating: noise, count: 1_000))
+        let unknown = LocalArtifacts.load(path: dir.path + "/noise.log")
+        #expect(unknown.status == .unrecognized)
+        #expect(unknown.error?.hasPrefix("unrecognized content (text of no known kind") == true)
+        let refused = LocalArtifacts.load(path: dir.path + "/noise.log", documentLimit: 100 << 10)
+        #expect(refused.status == .error)
+        #expect(refused.error?.hasPrefix("larger than the ") == true)
+    }
+
     /// An `xcodebuild test` log over the document limit is one artifact, streamed: its build output is skipped,
     /// its test cases counted and its metric line read with its line number, and it is hashed whole.
     @Test func anXcodebuildLogIsStreamedWhateverItsSize() throws {

@@ -61,6 +61,35 @@ import Testing
                 + "\"memorystatus\"' --style ndjson > memorystatus.ndjson` and give that file")
     }
 
+    /// A log among the archive's `logs/` whose first change line is past its first 64 KiB is read as the change
+    /// log it is, as the file alone is (`LocalArtifacts.lateChangeLog`).
+    @Test func aLogMemberWhoseFirstChangeLineIsLateIsAChangeLog() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try await SysdiagnoseFixture.python(
+            """
+            import io, sys, tarfile
+            noise = b"2026-08-12 14:03:05.045743+0900 Memo[48211:3456791] [Network] request 12 finished in 40 ms\\n"
+            data = noise * 1000 + b"2026-08-12 14:03:06.001000+0900 Memo[48211:3456789] RootView: @self changed.\\n"
+            with tarfile.open(sys.argv[1] + "/sysdiagnose.tar.gz", "w:gz") as t:
+                info = tarfile.TarInfo("\(top)/logs/Memo/console.log")
+                info.size = len(data)
+                t.addfile(info, io.BytesIO(data))
+            """, in: dir.path)
+        let archive = dir.path + "/sysdiagnose.tar.gz"
+        let artifacts = await ArtifactStore(cacheDirectory: dir.path + "/cache").collect([archive])
+        let member = try #require(artifacts.first { $0.source.hasSuffix("/logs/Memo/console.log") })
+        #expect(member.status == .ok, "\(member.error ?? "")")
+        #expect(member.kind == .changeLog)
+        guard case .repro(.changeLog(let summary))? = member.content else {
+            Issue.record("not a change log: \(member.error ?? "")")
+            return
+        }
+        #expect(summary.evaluations == 1)
+        #expect(summary.views == ["RootView": 1])
+        #expect(summary.lines == 1_001)
+    }
+
     /// The acceptance of issue 28 item 1: the same step 1-4 facts as the JetsamEvent given alone.
     @Test func theArchiveGivesTheSameStepOneToFourFactsAsTheFileAlone() async throws {
         let dir = try TemporaryDirectory()
