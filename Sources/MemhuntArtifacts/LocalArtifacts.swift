@@ -183,8 +183,9 @@ public enum LocalArtifacts {
     ///
     /// The size comes from `stat` first (`fstat` of the opened file when `listedRegular`: its folder listed it
     /// as a regular file): a document over `documentLimit` is refused without being read.
-    /// Change logs, which can be gigabytes, are detected from their first 64 KiB and streamed through the
-    /// scanner in bounded memory (`stream`), and so are `xcodebuild` logs, through theirs. `hash: false` leaves `sha256` nil (a fleet scan, which
+    /// Change logs, which can be gigabytes, are detected from their first 64 KiB (or, when the file is text of
+    /// no known kind, from a change or kill line anywhere in it: `lateChangeLog`, and over `documentLimit` a
+    /// streamed scan) and streamed through the scanner in bounded memory (`stream`), and so are `xcodebuild` logs, through theirs. `hash: false` leaves `sha256` nil (a fleet scan, which
     /// never shows it: SHA-256 was 13 % of its instructions).
     ///
     /// Files are read with `read(2)` into one array sized from `stat`: `FileHandle.read(upToCount:)` made a
