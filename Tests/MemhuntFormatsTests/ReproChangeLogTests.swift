@@ -225,11 +225,14 @@ import Testing
         scanner.feed(Array(distinct.utf8)[...])
         let bypassed = scanner.bypassed
         #expect(bypassed > 150, "\(bypassed) of 200 distinct lines parsed past the caches")
+        // Left alone, they hold nothing: they kept up to their capacity of tails they did not look up.
+        #expect(scanner.cachedTails == 0)
         let repeated = String(repeating: "2026-08-12 14:03:05.000 Memo[1:2] V0: _x changed.\n", count: 200)
         scanner.feed(Array(repeated.utf8)[...])
         // At most the rest of one span goes past the caches once the lines repeat: spans of 16, 32 and 64
         // windows of 2 follow the windows that did not pay, and the third is what 200 lines reach.
         #expect(scanner.bypassed - bypassed <= 128)
+        #expect(scanner.cachedTails > 0)
         let log = scanner.finish()
         #expect(log.evaluations == 400)
         #expect(log.views.count == 200)

@@ -122,7 +122,10 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// 100,000 (view, item) pairs (more are counted under `(other)`), a cache of 16,384 parsed change tails of
 /// at most 1 KiB (a repeated tail is hashed, not reparsed) and one of 16,384 line tails of at most 512
 /// bytes (24 MiB of keys at worst); when one is full, both are emptied and fill again with the tails that
-/// follow (`flushCaches`). The lines read in parts add twice 4,096 prefixes of at most 512 bytes (4 MiB) and
+/// follow (`flushCaches`); while they do not pay, both are emptied and their storage given back, and a trial
+/// fills them to half their capacity at most (`releaseCaches`: 1 GiB of issue 30's realistic console log peaked
+/// at 26.6-26.8 MB RSS instead of 31.0-31.1, its 3,000-view shape at 29.9-33.1 instead of 35.4-36.1, fresh
+/// copies of the release builds run in turn, the same JSON). The lines read in parts add twice 4,096 prefixes of at most 512 bytes (4 MiB) and
 /// 4,096 short items (160 KiB). A log read in two parts at once (`init(part:)`, `absorb(_:)`) has two scanners
 /// whose caches hold half as many tails each. Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
 /// 354 MB RSS.
@@ -235,12 +238,20 @@ public struct ChangeLogScanner: Sendable {
     private var cacheTried = 0
     private var cacheHits = 0
     private var bypassLeft = 0
+    /// Whether the caches are to be emptied and their storage given back before the next candidate left past
+    /// them (`releaseCaches`): set by `tried(hit:)` in the middle of a line whose entry is still in use.
+    private var releasePending = false
+    /// Candidates of the next trial that fill the emptied caches before its window is judged (`tried(hit:)`):
+    /// lines that repeat again would fail a window that starts empty, each first sight a miss.
+    private var warmLeft = 0
     /// Windows the caches are left alone for after the next window where they do not pay: 16, twice as many
     /// after each such window in a row, at most `maxBypassWindows`.
     private var bypassWindows = 16
     static let maxBypassWindows = 1024
     /// Change-line candidates parsed while the caches were left alone (for the tests).
     private(set) var bypassed = 0
+    /// Tails the caches hold now (for the tests).
+    var cachedTails: Int { changeTails.count + lineTails.count }
     /// The last name `processID` resolved and its id: a JSON record's lines, and lines without a timestamp,
     /// are not in `lineTargets` and name their process again on every line.
     private var lastProcess: (name: [UInt8], id: Int32)?
@@ -627,6 +638,7 @@ public struct ChangeLogScanner: Sendable {
             let millis = timestamp.map { leadingTimestamp($0)?.millis } ?? stamp?.millis
             let counted: Bool
             if bypassLeft > 0 {
+                if releasePending { releaseCaches() }
                 bypassLeft -= 1
                 bypassed += 1
                 lastTarget = -1
@@ -1027,12 +1039,17 @@ public struct ChangeLogScanner: Sendable {
     /// every window passes, 0.74 s for its 1 GiB before and after.
     @inline(__always)
     private mutating func tried(hit: Bool) {
+        if warmLeft > 0 {
+            warmLeft -= 1
+            return
+        }
         cacheTried += 1
         if hit { cacheHits += 1 }
         guard cacheTried == cacheWindow else { return }
         if cacheHits * 4 < cacheTried * 3 {
             bypassLeft = bypassWindows * cacheWindow
             bypassWindows = min(2 * bypassWindows, Self.maxBypassWindows)
+            releasePending = true
         } else {
             bypassWindows = 16
         }
@@ -1275,6 +1292,25 @@ public struct ChangeLogScanner: Sendable {
         pairSlots.removeAll(keepingCapacity: true)
         triggerIDs.removeAll(keepingCapacity: true)
         lineTargets.removeAll(keepingCapacity: true)
+        lastTarget = -1
+    }
+
+    /// Empties both caches, as `flushCaches` does, and gives their storage back, while they are left alone
+    /// (`tried(hit:)`): a log whose tails rarely repeat kept them full, of tails it did not look up, for the rest
+    /// of its reading (up to twice 8,192 tails of a log read in two parts: 3.7 MB of their bytes alone in a log of
+    /// 3,000 views, massif). The next trial fills them for a window (`warmLeft`) and is judged on the window
+    /// after it: two windows of tails at most, half the caches' capacity, before the next decision.
+    private mutating func releaseCaches() {
+        releasePending = false
+        warmLeft = cacheWindow
+        dropUncached()
+        changeTails.release()
+        lineTails.release()
+        entries = []
+        itemIDs = []
+        pairSlots = []
+        triggerIDs = []
+        lineTargets = []
         lastTarget = -1
     }
 
