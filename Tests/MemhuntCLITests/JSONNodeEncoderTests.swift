@@ -36,6 +36,13 @@ import Testing
         var url = URL(string: "https://example.org/a/b?x=1")!
         var date = Date(timeIntervalSinceReferenceDate: 12.5)
         var data = Data([0, 1, 2, 250])
+        // Told by their metatypes: as themselves, optional, in arrays and dictionaries.
+        var decimal = Decimal(string: "12.345")!
+        var optionalURL: URL? = URL(string: "file:///tmp/a%20b")
+        var urls: [URL?] = [URL(string: "https://example.org")!, nil]
+        var dates: [String: Date] = ["epoch": Date(timeIntervalSince1970: 0)]
+        var optionalData: Data? = Data([255])
+        var decimals: [Decimal] = [Decimal(1), Decimal(string: "-0.5")!]
         var optionals: [Int?] = [1, nil, 3]
         var missing: String? = nil
         var byInt: [Int: String] = [10: "ten", 9: "nine", -1: "minus one"]
@@ -70,6 +77,9 @@ import Testing
         #expect(text.contains("1.5e+16"))
         #expect(text.contains("\"Infinity\""))
         #expect(!text.contains("missing"))
+        #expect(text.contains("\"https://example.org\""))
+        #expect(text.contains("\"/w==\""))
+        #expect(text.contains("12.345"))
         #expect(JSONText.pretty(Derived()) == (try Self.throughFoundation(Derived())))
         #expect(JSONText.pretty(Derived()).contains("\"super\": {"))
     }
