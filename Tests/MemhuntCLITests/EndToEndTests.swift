@@ -56,6 +56,29 @@ func memhunt(_ arguments: [String], environment: [String: String] = [:]) async -
         #expect(run.stderr == "")
     }
 
+    /// A device's console with 140 KB of other subsystems' lines before SwiftUI's first change: the run reads it
+    /// as the change log it is (it was "unrecognized content", and the change-logging step had no log).
+    @Test func aLogWhoseFirstChangeLineIsLateIsTheRunsChangeLog() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let noise =
+            "2026-08-12 14:03:05.045743+0900 Memo[48211:3456791] [Network] request 1973763 GET "
+            + "https://api.example.com/v1/items?page=12 finished in 1042 ms\n"
+        let changes = (0..<45).map {
+            "2026-08-12 14:03:06.\(100 + $0)000+0900 Memo[48211:3456789] ThumbnailGrid: @self changed.\n"
+        }
+        try dir.write("console.log", String(repeating: noise, count: 1_000) + changes.joined())
+        let run = await memhunt("run", "--app", "Memo", "--format", "json", dir.path + "/console.log")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
+        let artifacts = try #require(document["artifacts"] as? [[String: Any]])
+        #expect(artifacts.first?["kind"] as? String == "change-log")
+        #expect(artifacts.first?["status"] as? String == "ok")
+        let facts = try #require(document["facts"] as? [String: Any])
+        #expect(facts["changes.evaluations"] as? Int == 45)
+        #expect(artifacts.count == 1)
+    }
+
     @Test func textWalkShowsEveryStepAndTheNumbers() async {
         let run = await memhunt("run", "--app", "JustSend", "Fixtures/justsend")
         #expect(run.status == 0)
