@@ -390,8 +390,7 @@ public enum LocalArtifacts {
     /// The summary of `content`, read whole and of no known kind (`outcome`), when it is a change log all the same:
     /// its first change or kill line comes after its first 64 KiB (`ArtifactSniffer.mayBeChangeLogPastHead`).
     static func lateChangeLog(_ content: [UInt8], outcome: ReadOutcome) -> ChangeLogSummary? {
-        guard outcome.isUnrecognized, content.count > 65_536,
-            ArtifactSniffer.mayBeChangeLogPastHead(Array(content.prefix(65_536)))
+        guard outcome.isUnrecognized, content.count > 65_536, ArtifactSniffer.mayBeChangeLogPastHead(content)
         else { return nil }
         return try? ChangeLogScanner.parse(content).get()
     }

@@ -58,6 +58,9 @@ public enum ArtifactSniffer {
     /// JetsamEvent or MetricKit keys). A device's console holds megabytes of other subsystems' lines before
     /// SwiftUI prints its first change: such a log was "unrecognized content", and over 64 MB refused as a
     /// document too large, while the change lines were in it. Only the scanner, over the whole file, can say.
+    ///
+    /// `head` is the file's first bytes; more may follow them, so a UTF-8 sequence cut at the end of the window
+    /// is text (a late change log whose 65,536th byte fell inside an `é` was unrecognized).
     public static func mayBeChangeLogPastHead(_ head: [UInt8]) -> Bool {
         let window = Array(head.prefix(65_536))
         let start = JSON.skipWhitespace(window, from: window.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
@@ -67,7 +70,7 @@ public enum ArtifactSniffer {
                 && ArtifactReader.sniffIPSHeader(window) == nil
                 && ArtifactReader.jsonKindHint(window) == nil
         }
-        return ArtifactReader.isText(window[...], complete: head.count <= 65_536)
+        return ArtifactReader.isText(window[...], complete: false)
             && !CrashParser.isCrashText(window[start...]) && !looksLikeManifest(window)
             && ReproReader.detect(window) == nil
     }

@@ -178,6 +178,15 @@ enum SHA256Hex {
             #expect(summary.evaluations == 2)
             #expect(summary.processes == ["Chat": 2])
         }
+        // The 65,536th byte inside an `é`: the window's cut sequence is still text.
+        var straddling = String(repeating: noise, count: 65_536 / noise.utf8.count)
+        straddling += String(repeating: "x", count: 65_535 - straddling.utf8.count - 1) + " é\n"
+        #expect(Array(straddling.utf8)[65_535] == 0xC3)
+        try dir.write("straddling.log", straddling + String(repeating: noise, count: 100) + changes)
+        for limit in [LocalArtifacts.documentLimit, 64 << 10] {
+            let artifact = LocalArtifacts.load(path: dir.path + "/straddling.log", documentLimit: limit)
+            #expect(artifact.kind == .changeLog, "\(limit): \(artifact.error ?? "")")
+        }
         // Text with no change or kill line anywhere is what it was: of no known kind, or refused for its size.
         try dir.write("noise.log", String(repeating: noise, count: 1_000))
         let unknown = LocalArtifacts.load(path: dir.path + "/noise.log")
