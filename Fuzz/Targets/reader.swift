@@ -1,7 +1,8 @@
 // libFuzzer target `reader`: the whole reader as a file meets it: the route taken from the first bytes, then
 // sniffing in order and every parser behind it, given the route's detection as `LocalArtifacts` gives it.
 // The route's detection, when it made one, must be the reader's own on the same bytes (inputs are under the
-// 64 KiB window); content of no known kind then goes where `LocalArtifacts` sends it (`mayBeChangeLogPastHead`). Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
+// 64 KiB window); content of no known kind then goes where `LocalArtifacts` sends it
+// (`mayBeChangeLogPastHead`). Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
 @testable import MemhuntFormats
 
 @_cdecl("LLVMFuzzerTestOneInput")

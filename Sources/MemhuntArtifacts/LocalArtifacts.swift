@@ -337,7 +337,7 @@ public enum LocalArtifacts {
                 switch streamChangeLog(fd, head: bytes, more: true, size: size, hash: hash) {
                 case .failure(let failure):
                     return Artifact(source: source, localPath: path, status: .error, error: failure.message)
-                case .success(let (summary, total, digest)) where summary.evaluations > 0 || !summary.kills.isEmpty:
+                case .success(let (summary, total, digest)) where summary.holdsLines:
                     return changeLog(summary, source: source, path: path, size: total, sha256: digest)
                 case .success: break
                 }

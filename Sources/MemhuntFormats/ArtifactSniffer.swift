@@ -23,16 +23,12 @@ public enum ArtifactSniffer {
     /// it did not): `ArtifactReader.read(_:detected:)` takes it instead of detecting again (each detection was
     /// 4 % of the instructions of `memhunt run` on Fixtures/justsend, callgrind).
     public static func routeAndDetect(_ prefix: [UInt8]) -> (route: ArtifactRoute, detected: ArtifactKind??) {
-        let head = Array(prefix.prefix(65_536))
-        let start = JSON.skipWhitespace(head, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
-        if start < head.count, head[start] == UInt8(ascii: "{") || head[start] == UInt8(ascii: "[") {
+        let (head, start) = window(prefix)
+        if opensJSON(head, at: start) {
             // A change log of `log show --style ndjson` or `json` streams like the text styles: it was read whole
-            // as a document, and refused above the document limit. Only a head with an `"eventMessage"` key (the
-            // scanner's records have one), no `.ips` header line and no JetsamEvent or MetricKit keys is asked,
-            // which is where the document reader, after its JSON kinds, would come to the same change log.
-            if ReproText.containsBytes(head[...], "\"eventMessage\""), ArtifactReader.sniffIPSHeader(head) == nil,
-                ArtifactReader.jsonKindHint(head) == nil, ReproReader.detect(head) == .changeLog
-            {
+            // as a document, and refused above the document limit. Only `log show`'s JSON (`mayBeLogShowJSON`) is
+            // asked, which is where the document reader, after its JSON kinds, would come to the same change log.
+            if mayBeLogShowJSON(head), ReproReader.detect(head) == .changeLog {
                 return (.changeLog, .some(.changeLog))
             }
             // An `.ips` header is a document even when it looks like a manifest. Its header line is parsed only
@@ -59,20 +55,32 @@ public enum ArtifactSniffer {
     /// SwiftUI prints its first change: such a log was "unrecognized content", and over 64 MB refused as a
     /// document too large, while the change lines were in it. Only the scanner, over the whole file, can say.
     ///
-    /// `head` is the file's first bytes; more may follow them, so a UTF-8 sequence cut at the end of the window
+    /// `prefix` is the file's first bytes; more may follow them, so a UTF-8 sequence cut at the end of the window
     /// is text (a late change log whose 65,536th byte fell inside an `é` was unrecognized).
-    public static func mayBeChangeLogPastHead(_ head: [UInt8]) -> Bool {
-        let window = Array(head.prefix(65_536))
-        let start = JSON.skipWhitespace(window, from: window.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
-        guard start < window.count else { return false }
-        if window[start] == UInt8(ascii: "{") || window[start] == UInt8(ascii: "[") {
-            return ReproText.containsBytes(window[...], "\"eventMessage\"")
-                && ArtifactReader.sniffIPSHeader(window) == nil
-                && ArtifactReader.jsonKindHint(window) == nil
-        }
-        return ArtifactReader.isText(window[...], complete: false)
-            && !CrashParser.isCrashText(window[start...]) && !looksLikeManifest(window)
-            && ReproReader.detect(window) == nil
+    public static func mayBeChangeLogPastHead(_ prefix: [UInt8]) -> Bool {
+        let (head, start) = window(prefix)
+        guard start < head.count else { return false }
+        if opensJSON(head, at: start) { return mayBeLogShowJSON(head) }
+        return ArtifactReader.isText(head[...], complete: false) && !CrashParser.isCrashText(head[start...])
+            && !looksLikeManifest(head) && ReproReader.detect(head) == nil
+    }
+
+    /// The first 64 KiB of `prefix` (the sniffers' window) and where its content starts, past a byte order mark
+    /// and whitespace.
+    private static func window(_ prefix: [UInt8]) -> (head: [UInt8], start: Int) {
+        let head = Array(prefix.prefix(65_536))
+        return (head, JSON.skipWhitespace(head, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0))
+    }
+
+    private static func opensJSON(_ head: [UInt8], at start: Int) -> Bool {
+        start < head.count && (head[start] == UInt8(ascii: "{") || head[start] == UInt8(ascii: "["))
+    }
+
+    /// Whether a head that opens JSON may be `log show`'s: an `"eventMessage"` key (the scanner's records have
+    /// one), no `.ips` header line and no JetsamEvent or MetricKit keys.
+    private static func mayBeLogShowJSON(_ head: [UInt8]) -> Bool {
+        ReproText.containsBytes(head[...], "\"eventMessage\"") && ArtifactReader.sniffIPSHeader(head) == nil
+            && ArtifactReader.jsonKindHint(head) == nil
     }
 
     /// Whether the bytes start like a manifest: a JSON list of strings or objects, a JSON object whose first

@@ -90,6 +90,9 @@ public struct ChangeLogSummary: Sendable, Hashable {
         self.processes = processes
     }
 
+    /// Whether the log held a change line or a kill line: what makes a file a change log.
+    public var holdsLines: Bool { evaluations > 0 || !kills.isEmpty }
+
     /// Evaluations of lines that name no process.
     public var unattributedEvaluations: Int { evaluations - processes.values.reduce(0, +) }
 
@@ -125,8 +128,8 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// follow (`flushCaches`); while they do not pay, both are emptied and their storage given back, and a trial
 /// fills them to half their capacity at most (`releaseCaches`: 1 GiB of issue 30's realistic console log peaked
 /// at 26.6-26.8 MB RSS instead of 31.0-31.1, its 3,000-view shape at 29.9-33.1 instead of 35.4-36.1, fresh
-/// copies of the release builds run in turn, the same JSON). The lines read in parts add twice 4,096 prefixes of at most 512 bytes (4 MiB) and
-/// 4,096 short items (160 KiB). A log read in two parts at once (`init(part:)`, `absorb(_:)`) has two scanners
+/// copies of the release builds run in turn, the same JSON). The lines read in parts add twice 4,096 prefixes
+/// of at most 512 bytes (4 MiB) and 4,096 short items (160 KiB). A log read in two parts at once (`init(part:)`, `absorb(_:)`) has two scanners
 /// whose caches hold half as many tails each. Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
 /// 354 MB RSS.
 ///
@@ -562,7 +565,7 @@ public struct ChangeLogScanner: Sendable {
         var scanner = ChangeLogScanner()
         scanner.feed(bytes[...])
         let summary = scanner.finish()
-        guard summary.evaluations > 0 || !summary.kills.isEmpty else {
+        guard summary.holdsLines else {
             return .failure(FormatError("no '<Type>: … changed.' or '<Type>: unchanged.' line"))
         }
         return .success(summary)
@@ -575,7 +578,7 @@ public struct ChangeLogScanner: Sendable {
         var scanner = ChangeLogScanner()
         scanner.feed(head[..<end])
         let summary = scanner.finish()
-        return summary.evaluations > 0 || !summary.kills.isEmpty
+        return summary.holdsLines
     }
 
     // MARK: - Lines
@@ -1283,15 +1286,24 @@ public struct ChangeLogScanner: Sendable {
     /// tails once full, and a log with more distinct tails than they hold (issue 30's realistic console log:
     /// 200 views, 1-4 of ~30 properties in any order) parsed almost every line from then on. Counters, names
     /// and pair slots are not in the caches and stay.
-    private mutating func flushCaches() {
+    private mutating func flushCaches() { emptyCaches(keepingStorage: true) }
+
+    /// Empties both caches and what their values index, keeping their storage for the tails that follow
+    /// (`flushCaches`) or giving it back (`releaseCaches`).
+    private mutating func emptyCaches(keepingStorage: Bool) {
         dropUncached()
-        changeTails.removeAll()
-        lineTails.removeAll()
-        entries.removeAll(keepingCapacity: true)
-        itemIDs.removeAll(keepingCapacity: true)
-        pairSlots.removeAll(keepingCapacity: true)
-        triggerIDs.removeAll(keepingCapacity: true)
-        lineTargets.removeAll(keepingCapacity: true)
+        if keepingStorage {
+            changeTails.removeAll()
+            lineTails.removeAll()
+        } else {
+            changeTails.release()
+            lineTails.release()
+        }
+        entries.removeAll(keepingCapacity: keepingStorage)
+        itemIDs.removeAll(keepingCapacity: keepingStorage)
+        pairSlots.removeAll(keepingCapacity: keepingStorage)
+        triggerIDs.removeAll(keepingCapacity: keepingStorage)
+        lineTargets.removeAll(keepingCapacity: keepingStorage)
         lastTarget = -1
     }
 
@@ -1303,15 +1315,7 @@ public struct ChangeLogScanner: Sendable {
     private mutating func releaseCaches() {
         releasePending = false
         warmLeft = cacheWindow
-        dropUncached()
-        changeTails.release()
-        lineTails.release()
-        entries = []
-        itemIDs = []
-        pairSlots = []
-        triggerIDs = []
-        lineTargets = []
-        lastTarget = -1
+        emptyCaches(keepingStorage: false)
     }
 
     /// Copies the last timestamp out of bytes that are about to go away.
