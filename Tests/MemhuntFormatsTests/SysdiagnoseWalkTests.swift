@@ -139,6 +139,47 @@ extension SysdiagnoseWalk {
         #expect(summary.refused == 1)
     }
 
+    /// A size near `Int.max`, from a pax record or a GNU base-256 field, is refused as any size over the limit
+    /// is (it overflowed the end's sum: a trap, exit 132, in `inspect`, `run` and the MCP server).
+    @Test(arguments: ["pax", "base-256"]) func aSizeNearIntMaxIsRefusedWithoutOverflow(_ how: String) {
+        let member: [UInt8]
+        if how == "pax" {
+            member = TarBytes.pax([("size", String(Int.max))]) + TarBytes.header(top + "logs/huge.log")
+        } else {
+            member = TarBytes.header(
+                top + "logs/huge.log", sizeField: [0x80, 0, 0, 0, 0x7F] + [UInt8](repeating: 0xFF, count: 7))
+        }
+        let stream = TarBytes.member(top + "ps.txt", [1]) + member
+        let (events, summary) = SysdiagnoseWalk.run(stream)
+        #expect(events == [.begin(top + "ps.txt", .named(.processList), 1), .bytes([1]), .end])
+        let offset = how == "pax" ? "2,048" : "1,024"
+        #expect(
+            summary.failure?.message
+                == "at byte \(offset) of the tar stream, member \(top)logs/huge.log declares 9,223,372,036,854,775,807 "
+                + "bytes: the archive would expand past the limit of 8,589,934,592 bytes; it and the members after it "
+                + "are not read")
+        #expect(summary.refused == 1)
+    }
+
+    /// A refused member's name is shown in about a kilobyte, however long its pax path: 500 members of 1 MB paths
+    /// peaked at 1.5 GB and printed 500 MB.
+    @Test func aLongRefusedNameIsCutToItsEnds() {
+        let long = String(repeating: "../", count: 200_000) + "é" + String(repeating: "x", count: 300) + "end.ips"
+        let stream = TarBytes.pax([("path", long)]) + TarBytes.member("ignored", [1, 2]) + TarBytes.end
+        let (events, summary) = SysdiagnoseWalk.run(stream)
+        guard case .refused(let name, let why)? = events.first, events.count == 1 else {
+            Issue.record("\(events.count) events")
+            return
+        }
+        #expect(why == "the name leaves the archive ('..'): refused, never resolved")
+        #expect(name.utf8.count < 1_100)
+        #expect(name.hasPrefix("../../"))
+        #expect(name.contains("…[a name of 600,309 bytes, cut]…"))
+        #expect(name.hasSuffix("xxxend.ips"))
+        #expect(summary.refused == 1)
+        #expect(SysdiagnoseWalk.shown("short/name.ips") == "short/name.ips")
+    }
+
     @Test func aDocumentOverItsLimitIsRefusedAndPassedOver() {
         let limits = ArchiveLimits(members: 100, documentBytes: 1000, expandedBytes: 1 << 20)
         let stream =

@@ -251,25 +251,27 @@ public struct SysdiagnoseWalk: Sendable {
         guard summary.members <= limits.members else {
             halt(
                 "more than \(ArchiveSummary.grouped(limits.members)) members: the rest of the archive, from member "
-                    + "\(member.name), is not read", at: member.offset)
+                    + "\(Self.shown(member.name)), is not read", at: member.offset)
             summary.members -= 1
             return
         }
-        let end = member.offset + 512 + member.size + TarScanner.padding(member.size)
-        guard end <= limits.expandedBytes else {
+        // A declared size near `Int.max` (a pax `size` record, a GNU base-256 field) would overflow the sum: it is
+        // compared with what is left under the limit instead, so it is refused like any size over the limit.
+        let room = limits.expandedBytes - member.offset - 512
+        guard member.size <= room - TarScanner.padding(member.size) else {
             halt(
-                "member \(member.name) declares \(ArchiveSummary.grouped(member.size)) bytes: the archive would expand "
+                "member \(Self.shown(member.name)) declares \(ArchiveSummary.grouped(member.size)) bytes: the archive would expand "
                     + "past the limit of \(ArchiveSummary.grouped(limits.expandedBytes)) bytes; it and the members "
                     + "after it are not read", at: member.offset)
             summary.refused += 1
             return
         }
-        let name = member.name
+        let name = Self.shown(member.name)
         if name.hasPrefix("/") {
             refuse(name, "an absolute path: member names are relative to the archive", member, handle)
             return
         }
-        let components = name.split(separator: "/").filter { $0 != "." }
+        let components = member.name.split(separator: "/").filter { $0 != "." }
         if components.contains("..") {
             refuse(name, "the name leaves the archive ('..'): refused, never resolved", member, handle)
             return
@@ -279,7 +281,8 @@ public struct SysdiagnoseWalk: Sendable {
             summary.folders += 1
             return
         }
-        if case .logArchive(let path) = role {
+        if case .logArchive(let whole) = role {
+            let path = Self.shown(whole)
             let index =
                 logArchiveIndex[path]
                 ?? {
@@ -324,6 +327,24 @@ public struct SysdiagnoseWalk: Sendable {
         open = true
         openRole = role
         handle(.begin(Entry(name: name, path: components.joined(separator: "/"), role: role, size: member.size)))
+    }
+
+    /// The longest member name shown whole, in bytes; a pax path may hold up to `TarScanner.metaLimit`.
+    public static let nameLimit = 1024
+
+    /// `name` as messages and artifacts show it: whole up to `nameLimit` bytes, else its first 512 and last 256
+    /// bytes (cut between characters) around how long it is, so a refused member's name never costs more
+    /// than about a kilobyte however long the archive declares it.
+    public static func shown(_ name: String) -> String {
+        let bytes = Array(name.utf8)
+        guard bytes.count > nameLimit else { return name }
+        var head = 512
+        while head > 0, UTF8.isContinuation(bytes[head]) { head -= 1 }
+        var tail = bytes.count - 256
+        while tail < bytes.count, UTF8.isContinuation(bytes[tail]) { tail += 1 }
+        return String(decoding: bytes[..<head], as: UTF8.self)
+            + "…[a name of \(ArchiveSummary.grouped(bytes.count)) bytes, cut]…"
+            + String(decoding: bytes[tail...], as: UTF8.self)
     }
 
     private mutating func refuse(_ name: String, _ why: String, _ member: TarMember, _ handle: (Event) -> Void) {
