@@ -155,8 +155,13 @@ public enum SysdiagnoseArchive {
                 // The file ended. A gzip stream cut short leaves the tar stream cut short, which the walk names with
                 // its member (so does a gzip stream that ended whole before the tar did).
                 guard more > 0 else {
-                    // Cut after the tar's end: the members are whole, only the check is missing.
                     if !ended && walk.wantsMore { cutAt = consumed }
+                    // Cut after the tar's end: the members arrived whole, but the gzip stream's CRC-32 and length,
+                    // which would tell a changed byte, are missing, so the archive is not called whole.
+                    if !ended && walk.reachedEnd {
+                        return "the gzip stream ends at byte \(ArchiveSummary.grouped(consumed)) of the file, before "
+                            + "its integrity check (CRC-32 and length): the members' bytes could not be verified"
+                    }
                     return nil
                 }
                 count = more

@@ -145,6 +145,33 @@ import Testing
         #expect(artifacts[0].sha256 == SHA256.hex([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))
     }
 
+    /// Cut inside the gzip trailer: every member arrived, but the CRC-32 and length that would tell a changed byte
+    /// are missing, so the archive is not called whole (it was read as ok, with no word).
+    @Test(arguments: [4, 8]) func anArchiveCutInsideItsGzipTrailerSaysItsCheckIsMissing(_ cut: Int) async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try await SysdiagnoseFixture.python(
+            """
+            import gzip, io, sys, tarfile
+            raw = io.BytesIO()
+            with tarfile.open(fileobj=raw, mode="w") as t:
+                t.add(sys.argv[2] + "/Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", arcname="s/crashes_and_spins/a.ips")
+            data = gzip.compress(raw.getvalue())
+            open(sys.argv[1] + "/cut.tar.gz", "wb").write(data[: len(data) - \(cut)])
+            """, in: dir.path)
+        let path = dir.path + "/cut.tar.gz"
+        let artifacts = SysdiagnoseArchive.read(path: path)
+        #expect(artifacts.map(\.source) == [path, path + "!/s/crashes_and_spins/a.ips"])
+        #expect(artifacts[0].status == .error)
+        let error = try #require(artifacts[0].error)
+        #expect(error.hasPrefix("the gzip stream ends at byte "), "\(error)")
+        #expect(
+            error.hasSuffix(
+                " of the file, before its integrity check (CRC-32 and length): the members' bytes could not be verified"
+            ))
+        #expect(artifacts[1].kind == .jetsamEvent)
+    }
+
     @Test func aCorruptGzipStreamIsNamedWithItsByte() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
