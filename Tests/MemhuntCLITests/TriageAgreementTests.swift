@@ -96,6 +96,26 @@ import Testing
                 == .failure(TriageWalk.SelectionError("That drops every candidate: pick 1–1, or give a path.")))
     }
 
+    /// A range past the candidates is refused from its bounds, before it is spelled out (it was an array of
+    /// 9.2 × 10^18 numbers: a crash; `1-300000000` took 19 s and 4.7 GB).
+    @Test func aRangeBeyondTheCandidatesIsRefusedAtOnce() {
+        #expect(
+            TriageWalk.selection("1-9223372036854775807", count: 4)
+                == .failure(
+                    TriageWalk.SelectionError("There is no candidate 9223372036854775807: pick 1–4, or give a path.")))
+        #expect(
+            TriageWalk.selection("1-300000000", count: 4)
+                == .failure(TriageWalk.SelectionError("There is no candidate 300000000: pick 1–4, or give a path.")))
+        #expect(
+            TriageWalk.selection("0-2", count: 4)
+                == .failure(TriageWalk.SelectionError("There is no candidate 0: pick 1–4, or give a path.")))
+        #expect(
+            TriageWalk.selection("2-3", count: 0)
+                == .failure(TriageWalk.SelectionError("There is no candidate 2: no candidate to pick: give a path.")))
+        // Past Int: not a number memhunt reads, so not a selection (a path, say).
+        #expect(TriageWalk.selection("1-99999999999999999999", count: 4) == nil)
+    }
+
     /// `q` stops at the report, playbook and app prompts, before any step: nothing to resume, exit 0.
     @Test(arguments: [["q"], ["the app is slow", "q"], ["the app is slow", "", "q"]])
     func qQuitsAtEveryPromptBeforeTheSteps(_ answers: [String]) async throws {

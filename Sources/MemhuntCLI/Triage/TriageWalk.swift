@@ -517,6 +517,7 @@ struct TriageWalk {
         }
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         guard !parts.isEmpty else { return nil }
+        let range = count == 0 ? "no candidate to pick: give a path" : "pick 1–\(count), or give a path"
         var picked: [Int] = []
         var dropped: [Int] = []
         for part in parts {
@@ -532,12 +533,16 @@ struct TriageWalk {
                 guard low <= high else {
                     return .failure(SelectionError("\(part) is not a range: write the lower number first."))
                 }
+                // Bounds are checked before the range is spelled out: `1-9223372036854775807` is refused at once,
+                // in constant memory.
+                if let wrong = [low, high].first(where: { $0 < 1 || $0 > count }) {
+                    return .failure(SelectionError("There is no candidate \(wrong): \(range)."))
+                }
                 picked += Array(low...high)
             } else {
                 return nil
             }
         }
-        let range = count == 0 ? "no candidate to pick: give a path" : "pick 1–\(count), or give a path"
         if let wrong = (picked + dropped).first(where: { $0 < 1 || $0 > count }) {
             return .failure(SelectionError("There is no candidate \(wrong): \(range)."))
         }
