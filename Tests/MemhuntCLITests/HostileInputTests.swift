@@ -190,6 +190,51 @@ extension HostileInputTests {
 }
 
 extension HostileInputTests {
+    /// `-o` naming the file standard input was redirected from replaced it, exit 0 (`memhunt run - -o x.log <
+    /// x.log`): fd 0 is an input like a named operand.
+    @Test func anOutputThatIsStandardInputIsRefused() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        let log = dir.path + "/drawer-after.log"
+        let original = try Repo.bytes("justsend/drawer-after.log")
+        let json = dir.path + "/g.json"
+        _ = await memhunt("run", "--format", "json", "-o", json, log)
+        let saved = try #require(FileManager.default.contents(atPath: json))
+        for (arguments, input) in [
+            (["run", "-", "-o", log], log), (["report", "-", "--format", "html", "-o", json], json),
+            (["postmortem", "--output", json, "-"], json),
+        ] {
+            let run = try await BinaryTests.execute(arguments, stdin: input)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("it is an input of this run (standard input)"), "\(run.stderr)")
+        }
+        #expect(Self.unchanged(log, original))
+        #expect(FileManager.default.contents(atPath: json) == saved)
+        // Standard input from another file: the output is written.
+        let fine = try await BinaryTests.execute(["report", "-", "-o", dir.path + "/r.txt"], stdin: json)
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
+
+    /// `GITHUB_STEP_SUMMARY` was appended to whatever it named: an input, or a link to one.
+    @Test func theJobSummaryIsNeverAnInput() async throws {
+        let dir = try Self.justsend()
+        defer { dir.remove() }
+        let log = dir.path + "/drawer-after.log"
+        let original = try Repo.bytes("justsend/drawer-after.log")
+        symlink(log, dir.path + "/summary.md")
+        for summary in [log, dir.path + "/summary.md"] {
+            let run = await memhunt(
+                ["run", "--format", "github", log], environment: ["GITHUB_STEP_SUMMARY": summary])
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(
+                run.stderr.contains(
+                    "GITHUB_STEP_SUMMARY names \(summary), an input of this run (\(log)), which memhunt never writes to"
+                ),
+                "\(run.stderr)")
+            #expect(Self.unchanged(log, original))
+        }
+    }
+
     @Test func triagesPostmortemPromptRefusesAnArtifactAndAsksAgain() async throws {
         let dir = try Self.justsend()
         defer { dir.remove() }

@@ -183,6 +183,10 @@ enum Timestamps {
 /// Where `-o` sends a report: stdout (no option, or `-`) or a file written atomically.
 struct ReportDestination {
     var path: String?
+    /// The local files the command reads, and whether one operand is standard input: nothing memhunt writes
+    /// (the report, the job summary) may be one of them.
+    private var inputs: [String] = []
+    private var readsStandardInput = false
 
     init(_ parsed: ParsedCommand) throws {
         let given = parsed.values.string(Options.output)
@@ -192,7 +196,9 @@ struct ReportDestination {
                 reason: .invalidValue("", option: "--output", explanation: "a file path, or - for stdout"))
         }
         path = given == "-" ? nil : given
-        if let path, let input = SameFile.input(replacedBy: path, inputs: Self.inputs(of: parsed)) {
+        inputs = Self.inputs(of: parsed)
+        readsStandardInput = parsed.values.positionals.contains("-")
+        if let path, let input = input(replacedBy: path) {
             throw UsageError(
                 path: parsed.path,
                 reason: .invalidValue(
@@ -201,6 +207,12 @@ struct ReportDestination {
                         "it is an input of this run (\(input)), which memhunt never replaces; name another file"
                 ))
         }
+    }
+
+    /// The input that writing `output` would replace or append to, as the person gave it; nil when none.
+    func input(replacedBy output: String) -> String? {
+        if readsStandardInput, SameFile.isStandardInput(output) { return "standard input" }
+        return SameFile.input(replacedBy: output, inputs: inputs)
     }
 
     /// The local files a command reads: its operands (a folder's files), and its playbook, baseline, template
@@ -239,6 +251,11 @@ extension ReportDestination {
         guard reporter.identifier == GitHubReporter.identifier, let path = console.environment["GITHUB_STEP_SUMMARY"],
             !path.isEmpty
         else { return }
+        // The output rules hold for the job summary too: it is never an input of the run, or a link to one.
+        if let input = input(replacedBy: path) {
+            throw CommandError(
+                "GITHUB_STEP_SUMMARY names \(path), an input of this run (\(input)), which memhunt never writes to")
+        }
         var plain = options
         plain.colored = false
         try JobSummary.append(GitHubReporter.jobSummary(document, options: plain), to: path)

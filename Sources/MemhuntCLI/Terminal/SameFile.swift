@@ -25,6 +25,15 @@ enum SameFile {
         return nil
     }
 
+    /// Whether writing `output` would replace the regular file that standard input was redirected from
+    /// (`memhunt run - -o x.log < x.log`): the same device and inode as fd 0.
+    static func isStandardInput(_ output: String) -> Bool {
+        var input = stat()
+        var info = stat()
+        guard fstat(0, &input) == 0, input.st_mode & S_IFMT == S_IFREG, stat(output, &info) == 0 else { return false }
+        return info.st_dev == input.st_dev && info.st_ino == input.st_ino
+    }
+
     /// The real path of `path`; for a path that does not exist yet, its folder's real path and its name.
     static func resolved(_ path: String) -> String? {
         if let real = realPath(path) { return real }
