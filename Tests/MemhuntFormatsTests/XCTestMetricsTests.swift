@@ -40,6 +40,32 @@ import Testing
         #expect(partial.unreadable.first?.hasPrefix("line 1: Memory Physical: no performanceMetricID") == true)
     }
 
+    /// Impossible values are named unreadable, as `nan` is: `1e308` became `inf MB`, `-32984.8` −31.5 MB, the
+    /// thousands-separated `32,984.8` 0.9 MB, and `0x1p20` was accepted.
+    @Test(arguments: [
+        ("values: [1e308, 24000]", "value '1e308'"), ("values: [-32984.8, 24000]", "value '-32984.8'"),
+        ("values: [32,984.8, 24000]", "value '32,984.8'"), ("values: [0x1p20, 24000]", "value '0x1p20'"),
+        ("values: [24000, 24000]", "average '-1.0'"),
+    ])
+    func anImpossibleValueIsNamedUnreadable(_ values: String, _ named: String) throws {
+        let average = named.hasPrefix("average") ? "-1.0" : "24000.0"
+        let line =
+            "Test Case '-[A b]' measured [Memory Peak Physical, kB] average: \(average), relative standard deviation: "
+            + "0.1%, \(values), performanceMetricID:com.apple.dt.XCTMetric_Memory.physical_peak, baselineName: \"\", "
+            + "baselineAverage: , polarity: prefers smaller, maxPercentRegression: 10.000%, maxStandardDeviation: 10.000%, "
+            + "maxRegression: 0.000, maxStandardDeviation: 0.000\n"
+        let set = try Self.metrics(Array(("Test Case '-[A b]' started.\n" + line).utf8))
+        #expect(set.metrics.isEmpty)
+        #expect(set.unreadable == ["line 2: Memory Peak Physical: \(named) is not a number"], "\(set.unreadable)")
+        // A delta (`Memory Physical`) may be negative; a thousands separator after the average is still read as one.
+        let delta = line.replacingOccurrences(of: "physical_peak", with: "physical")
+            .replacingOccurrences(of: values, with: "values: [-12.5, 3.5]")
+            .replacingOccurrences(of: "average: \(average)", with: "average: -4.5")
+        let read = try Self.metrics(Array(("Test Case '-[A b]' started.\n" + delta).utf8))
+        #expect(read.metrics.first?.values == [-12.5, 3.5])
+        #expect(read.metrics.first?.average == -4.5)
+    }
+
     /// The log streams through `XCTestLogScanner`: fed in chunks of any size, even one byte, it reads the same.
     @Test func aLogFedInChunksReadsAsWhole() throws {
         let bytes = try Repo.bytes("xctest/xcodebuild-baseline-regressed.log")

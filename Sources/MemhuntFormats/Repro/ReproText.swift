@@ -112,6 +112,19 @@ enum ReproText {
         return value
     }
 
+    /// The largest magnitude a measured value may have: every unit's scaling (kB to bytes, and on) stays finite
+    /// and exact enough; `1e308` kB is no measurement.
+    static let measureLimit = 1e15
+
+    /// A measured value as a tool prints it: a finite plain decimal (no hexadecimal float, no thousands
+    /// separator), at most `measureLimit`, and not negative unless the quantity may be (a delta).
+    static func measure(_ text: some StringProtocol, negative: Bool = false) -> Double? {
+        guard let value = decimal(Substring(text)), value.magnitude <= measureLimit, negative || value >= 0 else {
+            return nil
+        }
+        return value
+    }
+
     /// `value` rounded to an `Int` when it fits comfortably (`Int(Double)` traps otherwise).
     static func int(_ value: Double) -> Int? {
         value.isFinite && abs(value) < 4e18 ? Int(value.rounded()) : nil

@@ -135,29 +135,43 @@ public struct XCTestMetrics: Sendable, Hashable {
         let fields = rest[rest.index(after: close)...]
         func field(_ name: String) -> Substring? {
             guard let start = fields.firstRange(of: name + ":") else { return nil }
-            var value = fields[start.upperBound...].drop { $0 == " " }
+            let value = fields[start.upperBound...].drop { $0 == " " }
             if value.first == "[" {
                 guard let end = value.firstIndex(of: "]") else { return value }
                 return value[value.index(after: value.startIndex)..<end]
             }
-            if let end = value.firstIndex(of: ",") { value = value[..<end] }
-            return Substring(value.trimmingSpaces)
-        }
-        func numeric(_ text: Substring?) -> Double?? {
-            guard let text else { return .some(nil) }
-            let trimmed = text.trimmingSpaces.trimming(["%", "\""])
-            if trimmed.isEmpty { return .some(nil) }
-            guard let value = Double(trimmed), value.isFinite else { return nil }
-            return .some(value)
+            // A comma straight before a digit is a thousands separator (`32,984.8`), not the field's end: the
+            // number is kept whole so that it is named unreadable, never read as 32.
+            var end = value.endIndex
+            var index = value.startIndex
+            while let comma = value[index...].firstIndex(of: ",") {
+                let next = value.index(after: comma)
+                if next == value.endIndex || !(value[next].isASCII && value[next].isNumber) {
+                    end = comma
+                    break
+                }
+                index = next
+            }
+            return Substring(value[..<end].trimmingSpaces)
         }
         guard let id = field("performanceMetricID") else {
             return .failure(FormatError("\(displayName): no performanceMetricID"))
         }
+        // Xcode's values are plain decimals; a negative one is possible only for a delta (`Memory Physical`),
+        // never for a peak, a time or a count.
+        let mayBeNegative = id.hasSuffix(".physical")
+        func numeric(_ text: Substring?) -> Double?? {
+            guard let text else { return .some(nil) }
+            let trimmed = text.trimmingSpaces.trimming(["%", "\""])
+            if trimmed.isEmpty { return .some(nil) }
+            guard let value = ReproText.measure(trimmed, negative: mayBeNegative) else { return nil }
+            return .some(value)
+        }
         var values: [Double] = []
-        for text in (field("values") ?? "").split(separator: ",") {
-            guard let value = Double(text.trimmingSpaces), value.isFinite else {
+        for text in Self.listItems(field("values") ?? "") {
+            guard let value = ReproText.measure(text, negative: mayBeNegative) else {
                 return .failure(
-                    FormatError("\(displayName): value \(FormatError.quoted(text.trimmingSpaces)) is not a number"))
+                    FormatError("\(displayName): value \(FormatError.quoted(text)) is not a number"))
             }
             values.append(value)
         }
@@ -176,6 +190,27 @@ public struct XCTestMetrics: Sendable, Hashable {
                 test: test, identifier: String(id), displayName: displayName, unit: unit, values: values,
                 average: average, baselineAverage: baseline, baselineName: baselineName,
                 maxPercentRegression: regression, polarity: field("polarity").map(String.init), line: number))
+    }
+
+    /// The items of a `values: [a, b, …]` list: Xcode separates them with `, `; a comma straight before a digit
+    /// is a thousands separator inside one item (`32,984.8`), kept so that the item is named unreadable.
+    static func listItems(_ list: Substring) -> [String] {
+        var items: [String] = []
+        var start = list.startIndex
+        var index = list.startIndex
+        while index < list.endIndex {
+            if list[index] == "," {
+                let next = list.index(after: index)
+                if next == list.endIndex || !(list[next].isASCII && list[next].isNumber) {
+                    items.append(list[start..<index].trimmingSpaces)
+                    start = next
+                }
+            }
+            index = list.index(after: index)
+        }
+        let last = list[start...].trimmingSpaces
+        if !last.isEmpty || !items.isEmpty { items.append(last) }
+        return items
     }
 
     // MARK: - xcresulttool metrics JSON
