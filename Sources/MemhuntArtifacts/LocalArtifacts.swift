@@ -125,6 +125,8 @@ public enum LocalArtifacts {
     static func stat(_ path: String) -> Stat {
         // stat follows every link and fails with ELOOP on a loop, ENOENT on a dangling link. (It was realpath then
         // lstat: one lstat and readlink per path component, 6 system calls a file in a fleet scan.)
+        // The system reads a path up to its first NUL: `a.ips\0../x` would open `a.ips`, so it is refused whole.
+        guard !path.utf8.contains(0) else { return .failed("the path holds a NUL byte, which no file name can") }
         var info = FileStatus()
         guard systemStat(path, &info) == 0 else { return .failed(reason(errno)) }
         switch info.st_mode & S_IFMT {
@@ -202,7 +204,7 @@ public enum LocalArtifacts {
         let source = source ?? path
         // A file its folder listed as regular is opened first and asked with `fstat`: `stat` then `open` walked
         // its path twice (`fstatat` was 8.8 % of a 10,000-record fleet scan's samples, perf).
-        if listedRegular, let (fd, size) = openRegular(path) {
+        if listedRegular, !path.utf8.contains(0), let (fd, size) = openRegular(path) {
             defer { _ = systemClose(fd) }
             return load(
                 fd, path: path, source: source, size: size, documentLimit: documentLimit, hash: hash,
@@ -375,9 +377,8 @@ public enum LocalArtifacts {
         }
         let content = text ?? bytes
         var outcome =
-            route == .manifest && (try? Manifest.read(content)) != nil
-            ? ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))
-            : ArtifactReader.read(content, detected: head ? detected : nil)
+            (route == .manifest ? Self.manifestOutcome(content) : nil)
+            ?? ArtifactReader.read(content, detected: head ? detected : nil)
         if text != nil { outcome = ArtifactReader.namingUTF16Flaw(of: bytes, in: outcome) }
         let sha256 = hasher?.finalizeHex()
         if streamChangeLogs, let summary = lateChangeLog(content, outcome: outcome) {
@@ -385,6 +386,19 @@ public enum LocalArtifacts {
         }
         let artifact = Artifact(source: source, localPath: path, sha256: sha256, size: bytes.count, status: .ok)
         return classify(artifact, outcome: outcome)
+    }
+
+    /// What a file the sniffer routed as a manifest is: a manifest, one too long to read (an error of its
+    /// own), or nil when it is no manifest after all (it is then read as a document).
+    static func manifestOutcome(_ content: [UInt8]) -> ReadOutcome? {
+        do {
+            _ = try Manifest.read(content)
+            return ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))
+        } catch  where error.description.hasPrefix(Manifest.tooLongWords) {
+            return ReadOutcome(kind: .manifest, result: .failure(FormatError(error.description)))
+        } catch {
+            return nil
+        }
     }
 
     /// The summary of `content`, read whole and of no known kind (`outcome`), when it is a change log all the same:

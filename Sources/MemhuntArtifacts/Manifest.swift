@@ -30,6 +30,9 @@ public enum Manifest {
     /// Whether the bytes start like a manifest (the one sniffer, `ArtifactSniffer.looksLikeManifest`).
     public static func looksLikeManifest(_ bytes: [UInt8]) -> Bool { ArtifactSniffer.looksLikeManifest(bytes) }
 
+    /// How the error of a manifest too long to build begins.
+    static let tooLongWords = "manifest is too long to read: "
+
     /// The entries of a JSON or YAML manifest; the first malformed entry throws (see `read` for all of them).
     public static func parse(_ bytes: [UInt8]) throws(ManifestError) -> [ManifestEntry] {
         try read(bytes).map { result throws(ManifestError) in
@@ -48,7 +51,17 @@ public enum Manifest {
         // UTF-16 after its byte order mark is read as the same text, as every artifact is.
         let bytes = ArtifactReader.utf8(fromUTF16: bytes) ?? bytes
         let items: [Item]
-        if let json = try? JSON.parse(bytes) {
+        var parsed: JSONValue?
+        do {
+            parsed = try JSON.parse(bytes)
+        } catch {
+            // A list too long to build is a manifest over the limit, not YAML nor a document of no known kind
+            // (100,000 entries were "JSON of no known kind", exit 0, where 95,000 met the entry limit).
+            if JSON.isValueLimit(error), ArtifactSniffer.looksLikeManifest(bytes) {
+                throw ManifestError(tooLongWords + error.message)
+            }
+        }
+        if let json = parsed {
             items = try Item.list(json)
         } else {
             let node: YAMLNode

@@ -137,6 +137,12 @@ public enum JSON {
     /// build); now 141 MB and 138 MB, refused at the limit.
     public static let maxValues = 2_000_000
 
+    /// How the value limit's error ends, so a reader can tell it from a syntax error (`isValueLimit`).
+    public static let valueLimitWords = "memhunt's limit for one document"
+
+    /// Whether `error` is the value limit's: the document may be well-formed, only too large to build.
+    public static func isValueLimit(_ error: FormatError) -> Bool { error.message.hasSuffix(valueLimitWords) }
+
     /// The value limit for a document of `count` bytes.
     public static func maxValues(forBytes count: Int) -> Int { min(maxValues, max(100_000, count / 16)) }
 
@@ -409,7 +415,7 @@ private struct Parser {
     mutating func countValue() throws(FormatError) {
         values &+= 1
         guard values <= limit else {
-            throw error("more than \(limit) values in \(buffer.count) bytes, memhunt's limit for one document")
+            throw error("more than \(limit) values in \(buffer.count) bytes, \(JSON.valueLimitWords)")
         }
     }
 

@@ -326,6 +326,35 @@ enum SHA256Hex {
                 == "manifest lists 11 entries, more than the limit of 10 (--max-manifest-entries)")
     }
 
+    /// A manifest whose list is too long to build is a manifest over the limit, not "JSON of no known kind"
+    /// read with exit 0 (100,000 entries were, where 95,000 met the entry limit).
+    @Test func aManifestTooLongToBuildIsNamedAsOne() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("m.json", "[" + (0..<100_000).map { "\"f\($0).ips\"" }.joined(separator: ",") + "]")
+        let artifacts = await ArtifactStore(cacheDirectory: dir.path + "/cache").collect([dir.path + "/m.json"])
+        #expect(artifacts.count == 1)
+        #expect(artifacts[0].kind == .manifest)
+        #expect(artifacts[0].status == .error)
+        #expect(
+            artifacts[0].error?.hasPrefix("manifest is too long to read: more than 100000 values in ") == true,
+            "\(artifacts[0].error ?? "")")
+    }
+
+    /// A NUL byte in a path cut it short where the system read it: `a.ips\0../x` opened a.ips.
+    @Test func aPathWithANULByteIsRefusedWhole() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("a.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        try dir.write("m.json", #"["a.ips\u0000.txt"]"#)
+        let artifacts = await ArtifactStore(cacheDirectory: dir.path + "/cache").collect([dir.path + "/m.json"])
+        #expect(artifacts.map(\.status) == [.ok, .error])
+        #expect(artifacts.last?.error == "manifest entry 1: the path holds a NUL byte, which no file name can")
+        let direct = LocalArtifacts.load(path: dir.path + "/a.ips\u{0}.txt")
+        #expect(direct.status == .error)
+        #expect(direct.error == "the path holds a NUL byte, which no file name can")
+    }
+
     /// One malformed entry is named with its number and index, and the rest of the manifest is read (it dropped
     /// the whole manifest as "JSON of no known kind"). Defect 9.
     @Test func aMalformedManifestEntryIsNamedAndTheRestIsRead() async throws {

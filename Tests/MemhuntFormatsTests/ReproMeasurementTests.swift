@@ -66,6 +66,12 @@ import Testing
         ("label,footprint_mb\na,1,2\n", FormatError("3 fields but the header has 2", line: 2)),
         ("label,footprint_mb\n\"a,1\n", FormatError("unterminated quoted field", line: 2)),
         ("label,footprint_mb\na,nan\n", FormatError("footprint_mb 'nan' is not a non-negative number", line: 2)),
+        // Impossible magnitudes and hexadecimal floats, which Double reads, are no measurement.
+        ("label,footprint_mb\na,1e308\n", FormatError("footprint_mb '1e308' is not a non-negative number", line: 2)),
+        (
+            "label,footprint_mb\na,0x1p20\n",
+            FormatError("footprint_mb '0x1p20' is not a non-negative number", line: 2)
+        ),
     ])
     func badCSVNamesTheLine(csv: String, error: FormatError) {
         #expect(throws: error) { try MeasurementSet.parse(Array(csv.utf8)).get() }

@@ -78,7 +78,7 @@ public struct LeaksReport: Sendable, Hashable {
     static func size(_ text: Substring) -> Int? {
         let trimmed = text.trimmingSpaces
         if trimmed.hasSuffix(" bytes") { return Int(trimmed.dropLast(" bytes".count).trimmingSpaces) }
-        guard let unit = trimmed.last, let number = Double(trimmed.dropLast()), number.isFinite, number >= 0 else {
+        guard let unit = trimmed.last, let number = ReproText.measure(trimmed.dropLast()) else {
             return Int(trimmed)
         }
         let scale: Double

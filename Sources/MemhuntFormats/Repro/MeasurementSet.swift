@@ -120,7 +120,7 @@ public struct MeasurementSet: Sendable, Hashable {
         }
         func number(_ key: String) throws(FormatError) -> Double? {
             guard let field = fields[key], !field.text.isEmpty else { return nil }
-            guard let value = ReproText.decimal(ReproText.trimmed(field.text)), value >= 0 else {
+            guard let value = ReproText.measure(ReproText.trimmed(field.text)) else {
                 throw FormatError(
                     "\(key) \(FormatError.quoted(field.text)) is not a non-negative number", line: field.line)
             }
