@@ -52,7 +52,20 @@ enum Escape {
     /// For Markdown table cells and inline text: HTML-sensitive characters, pipes and line breaks.
     static func markdown(_ text: String) -> String {
         var out = ""
-        for ch in text {
+        let characters = Array(text)
+        for (index, ch) in characters.enumerated() {
+            // GitHub links `https://…` and `www.…` in text by themselves: a URL inside a name (an app's, a file's)
+            // stays text, by escaping the `:` of `://` and the `.` of `www.` (both render as themselves).
+            if ch == ":", characters[(index + 1)...].starts(with: ["/", "/"]) {
+                out += "\\:"
+                continue
+            }
+            if ch == ".", index >= 3, characters[(index - 3)..<index].map({ $0.lowercased() }) == ["w", "w", "w"],
+                index == 3 || !(characters[index - 4].isLetter || characters[index - 4].isNumber)
+            {
+                out += "\\."
+                continue
+            }
             switch ch {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

@@ -102,10 +102,36 @@ import Testing
         #expect(invocation["startTimeUtc"] == nil, "a run's times would change its log from run to run")
     }
 
+    /// A bidi override or a control character from a name stayed raw in a result's text, where a viewer shows
+    /// the name reversed: escaped as on the terminal, the paragraphs' line feeds kept.
+    @Test func resultTextShowsBidiOverridesEscaped() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let run = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        var findings = try #require(document["findings"] as? [[String: Any]])
+        findings[0]["title"] = "Heavy\u{202E}gnp.exe\u{1B}[31m"
+        document["findings"] = findings
+        try dir.write("doc.json", String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self))
+        let report = await memhunt("report", "--format", "sarif", dir.path + "/doc.json")
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(!report.stdout.contains("\u{202E}") && !report.stdout.contains("\u{1B}"))
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let text = try #require((Self.results(log).first?["message"] as? [String: Any])?["text"] as? String)
+        #expect(text.hasPrefix(#"Heavy\u{202E}gnp.exe\u{1B}[31m"#), "\(text)")
+        #expect(text.contains("\n\n"))
+    }
+
     @Test func pathsBecomeURIReferences() {
         #expect(SARIFReporter.uri("Fixtures/a b/x#1.ips") == "Fixtures/a%20b/x%231.ips")
         #expect(SARIFReporter.uri("/tmp/é.log") == "file:///tmp/%C3%A9.log")
         #expect(SARIFReporter.uri("https://example.com/a.ips?x=1") == "https://example.com/a.ips?x=1")
         #expect(SARIFReporter.ruleName("artifacts.other-app") == "ArtifactsOtherApp")
+        // No path reads as a scheme: its colons are encoded (a file named `javascript:alert(1)` was that URI).
+        #expect(SARIFReporter.uri("javascript:alert(1)") == "javascript%3Aalert(1)")
+        #expect(SARIFReporter.uri("data:text/html,<b>") == "data%3Atext/html,%3Cb%3E")
+        #expect(SARIFReporter.uri("JavaScript:x") == "JavaScript%3Ax")
+        // A URL keeps its scheme; what is no URI character is encoded.
+        #expect(SARIFReporter.uri("HTTPS://example.com/a b\"<.ips") == "https://example.com/a%20b%22%3C.ips")
     }
 }

@@ -1,4 +1,5 @@
 import MemhuntCore
+import MemhuntTestSupport
 import Testing
 
 @testable import MemhuntReports
@@ -20,5 +21,26 @@ import Testing
         // Numbers stay numbers: a plain number, negative or not, is no formula.
         #expect(ScanDocument.csvField("-12.5") == "-12.5")
         #expect(ScanDocument.csvField("725.0") == "725.0")
+    }
+
+    /// A URL inside a name became a live link under GitHub's autolinking: the `:` of `://` and the `.` of `www.`
+    /// are escaped (cmark-gfm renders them as text: `GFMRenderingTests`).
+    @Test func urlsInsideNamesAreNotAutolinked() {
+        #expect(Escape.markdown("App https://evil.example/x") == #"App https\://evil.example/x"#)
+        #expect(Escape.markdown("see WWW.evil.example") == #"see WWW\.evil.example"#)
+        #expect(Escape.markdown("awww.x and 12:30 // a.b") == "awww.x and 12:30 // a.b")
+    }
+
+    /// The same, as GitHub's renderer reads it: no link, and the text as it was.
+    @Test(.enabled(if: Tool.which("cmark-gfm") != nil, "cmark-gfm is not installed (scripts/setup --tests)"))
+    func cmarkGFMRendersEscapedURLsAsText() async throws {
+        let cmark = try #require(Tool.which("cmark-gfm"))
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write(
+            "a.md", "| x |\n|---|\n| " + Escape.markdown("Evil https://evil.example/x www.evil.example") + " |\n")
+        let run = try await Tool.run(cmark, ["-e", "table", "-e", "autolink", dir.path + "/a.md"])
+        #expect(!run.stdout.contains("<a "), "\(run.stdout)")
+        #expect(run.stdout.contains("<td>Evil https://evil.example/x www.evil.example</td>"), "\(run.stdout)")
     }
 }

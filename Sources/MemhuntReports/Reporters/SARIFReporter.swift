@@ -89,6 +89,9 @@ public enum SARIFReporter: Reporter {
         if let next = finding.next {
             text += "\n\nNext: " + document.phrase(next, from: finding.step, options: .init())
         }
+        // Names from outside (an app, a file) may carry bidi overrides or controls: shown escaped, as on the
+        // terminal, so a viewer never shows them reversed. The paragraphs' line feeds stay.
+        text = TerminalText.escaped(text, keepingNewlines: true)
         let locations = finding.evidence.map { evidence in
             Location(
                 physicalLocation: PhysicalLocation(
@@ -144,20 +147,30 @@ public enum SARIFReporter: Reporter {
         return fnv(0) + fnv(0x9E37_79B9_7F4A_7C15)
     }
 
-    /// A source as a URI reference: URLs as given; paths percent-encoded (a relative path stays relative, to
-    /// the checkout, as code scanning resolves it; an absolute one becomes `file://`).
+    /// A source as a URI reference: an http(s) URL with its scheme kept and every other byte outside the URI
+    /// characters percent-encoded; a path percent-encoded with its colons too, so no path (`javascript:alert(1)`,
+    /// `data:…`) can read as a scheme. A relative path stays relative, to the checkout, as code scanning resolves
+    /// it; an absolute one becomes `file://`.
     static func uri(_ source: String) -> String {
-        if source.hasPrefix("http://") || source.hasPrefix("https://") { return source }
-        var out = source.hasPrefix("/") ? "file://" : ""
-        for byte in source.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
-                UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-                UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: ":"):
+        let lowered = source.lowercased()
+        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
+            return scheme + encoded(source.utf8.dropFirst(scheme.utf8.count), keeping: urlBytes)
+        }
+        return (source.hasPrefix("/") ? "file://" : "") + encoded(source.utf8[...], keeping: pathBytes)
+    }
+
+    /// The bytes a path keeps as they are: RFC 3986's unreserved characters, `/` and the sub-delimiters.
+    private static let pathBytes = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/!$&'()*+,;=@".utf8)
+    /// A URL's after its scheme: those, and its `:`, `?`, `#`, `[`, `]` and `%` (already encoded).
+    private static let urlBytes = pathBytes.union(":?#[]%".utf8)
+
+    private static func encoded(_ bytes: Substring.UTF8View, keeping: Set<UInt8>) -> String {
+        var out = ""
+        for byte in bytes {
+            if keeping.contains(byte) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
+            } else {
                 let hex = String(byte, radix: 16, uppercase: true)
                 out += "%" + (hex.count == 1 ? "0" : "") + hex
             }
