@@ -78,7 +78,8 @@ struct HelpTextTests {
                                           info, notice, warning, critical)
                   --baseline <findings>   A saved run (memhunt run --format json): report and
                                           gate only the findings it does not have.
-                  --header <header>       An HTTP header for every download, as 'Name: value'.
+                  --header <header>       An HTTP header for every download, as 'Name: value';
+                                          @FILE reads one a line from FILE.
                   --max-artifact-size <MB>
                                           Refuse downloads larger than this many megabytes.
                                           (default: 256)

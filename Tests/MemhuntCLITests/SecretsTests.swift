@@ -101,6 +101,58 @@ import Testing
         #expect(!run.stdout.contains("GITHUB_TOKEN") && !run.stdout.contains("REDMINE_API_KEY"))
     }
 
+    /// Run as an ordinary user, an `exec:` check read memhunt's tokens from `/proc/$PPID/environ`, and a
+    /// `--header` value from `/proc/$PPID/cmdline`. memhunt is non-dumpable before its first check starts (its
+    /// `/proc` files are then root's), and `--header @FILE` keeps the value off the command line.
+    @Test(
+        .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root"))
+    func aCheckRunAsTheSameUserFindsNoTokenOfMemhunts() async throws {
+        let binary = try #require(BinaryTests.binary)
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        chmod(dir.path, 0o755)
+        try dir.write(
+            "peek.sh",
+            """
+            #!/bin/sh
+            # What a check can read of its parent's: its environment and its command line.
+            cat >/dev/null
+            seen=$( { tr '\\0' '\\n' < /proc/$PPID/environ; tr '\\0' '\\n' < /proc/$PPID/cmdline; } 2>/dev/null \\
+                | grep -c 'tok-' )
+            printf '{"fact": "check.seen", "value": %s}\\n' "$seen"
+            """)
+        chmod(dir.path + "/peek.sh", 0o755)
+        try dir.write(
+            "peek.yaml",
+            """
+            id: peek
+            title: Peek
+            summary: What a check can read of memhunt's.
+            steps:
+              - id: s
+                title: S
+                checks:
+                  - exec: [\(dir.path)/peek.sh]
+            """)
+        try dir.write("headers", "X-Team: tok-header-3301\n")
+        chmod(dir.path + "/headers", 0o644)
+        let run = try await Tool.run(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", binary, "run", "--playbook",
+                dir.path + "/peek.yaml", "--format", "json", "--header", "@" + dir.path + "/headers",
+                "Fixtures/justsend",
+            ],
+            environment: [
+                "REDMINE_API_KEY": "tok-redmine-1", "GITHUB_TOKEN": "tok-github-2", "MEMHUNT_HTTP_TOKEN": "tok-http-3",
+                "HOME": dir.path,
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let facts = try #require(document["facts"] as? [String: Any])
+        #expect(facts["check.seen"] as? Int == 0, "\(facts)")
+    }
+
     @Test func aCheckThatNeverReadsItsRequestDoesNotKillMemhunt() async {
         // 200 KB of parameters fill the pipe; /bin/true exits without reading. Without SIGPIPE ignored,
         // the write raises SIGPIPE and this test process dies (exit 141).
@@ -167,6 +219,23 @@ import Testing
         #expect(try echoed(artifacts[1])["Authorization"] == nil)
         // The same URL named on the command line is the user's: it gets the token.
         #expect(try echoed(artifacts[2])["Authorization"] == "Bearer \(Self.token)")
+    }
+
+    /// `--header @FILE` reads one header a line; a file that cannot be read is a usage error that quotes none of it.
+    @Test func headersFromAFileAreReadAndAMissingFileIsNamed() async throws {
+        let missing = await memhunt(["run", "--header", "@/nonexistent/headers", "Fixtures/justsend"])
+        #expect(missing.status == 64, "\(missing.stderr)")
+        #expect(missing.stderr.contains("@FILE names a readable file of headers"), "\(missing.stderr)")
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("h", "X-Team: \(Self.token)\r\n\nbroken header line\n")
+        let broken = await memhunt(["run", "--header", "@" + dir.path + "/h", "Fixtures/justsend"])
+        #expect(broken.status == 64, "\(broken.stderr)")
+        #expect(!(broken.stdout + broken.stderr).contains(Self.token))
+        try dir.write("h", "X-Team: \(Self.token)\r\n\n")
+        let fine = await memhunt(["run", "--header", "@" + dir.path + "/h", "Fixtures/justsend"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+        #expect(!(fine.stdout + fine.stderr).contains(Self.token))
     }
 
     @Test func aTokenWithALineBreakIsAClearErrorNotADroppedHeader() async throws {

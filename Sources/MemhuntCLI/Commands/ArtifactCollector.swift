@@ -11,7 +11,7 @@ struct ArtifactCollector {
 
     init(_ command: ParsedCommand, console: Console) throws {
         var http = try Self.configuration(console.environment)
-        for header in command.values.strings("--header") {
+        for header in try command.values.strings("--header").flatMap({ try Self.headers($0, command) }) {
             do {
                 let (name, value) = try HTTPConfiguration.header(header)
                 http.headers[name] = value
@@ -111,6 +111,24 @@ struct ArtifactCollector {
 
     /// The defaults, with `MEMHUNT_HTTP_TOKEN` as the bearer token when set. A token with a line break
     /// would split the request (and was silently dropped): refused, without quoting it.
+    /// The headers one `--header` gives: itself, or with `@FILE` (as curl takes it) each non-blank line of the
+    /// file, so that a secret need not stand on the command line, where every local user can read it
+    /// (`/proc/PID/cmdline`, `ps`). The file's content is never quoted in an error.
+    static func headers(_ given: String, _ command: ParsedCommand) throws -> [String] {
+        guard given.hasPrefix("@") else { return [given] }
+        let path = String(given.dropFirst())
+        guard !path.isEmpty, let data = FileManager.default.contents(atPath: path), data.count <= 1 << 16 else {
+            throw UsageError(
+                path: command.path,
+                reason: .invalidValue(
+                    given, option: "--header",
+                    explanation: "@FILE names a readable file of headers, one 'Name: value' a line, of at most 64 KB"))
+        }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+            .filter { !$0.allSatisfy(\.isWhitespace) }
+    }
+
     static func configuration(_ environment: [String: String]) throws -> HTTPConfiguration {
         var http = HTTPConfiguration()
         if let token = environment["MEMHUNT_HTTP_TOKEN"], !token.isEmpty {

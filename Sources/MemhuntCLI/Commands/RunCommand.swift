@@ -14,7 +14,8 @@ struct RunCommand: ReportingCommand {
     static let app = OptionSpec(
         "app", valueName: "name", help: "The app under investigation: a process name or a bundle id.")
     static let header = OptionSpec(
-        "header", valueName: "header", help: "An HTTP header for every download, as 'Name: value'.",
+        "header", valueName: "header",
+        help: "An HTTP header for every download, as 'Name: value'; @FILE reads one a line from FILE.",
         isRepeatable: true)
     static let maxArtifactSize = OptionSpec(
         "max-artifact-size", valueName: "MB", help: "Refuse downloads larger than this many megabytes.",

@@ -51,6 +51,20 @@ enum Leftovers {
         #endif
     }()
 
+    /// Makes memhunt non-dumpable, once, before its first check starts (Linux; elsewhere nothing happens): its
+    /// `/proc/PID/environ`, `mem` and `fd` then belong to root, so a check running as the same user cannot read
+    /// the trackers' tokens and `MEMHUNT_HTTP_TOKEN` from memhunt's environment, though its own has none of them.
+    /// A check's own process is dumpable again after its `execve`, so memhunt still reads its descendants.
+    static let becomeNonDumpable: Void = {
+        #if os(Linux)
+            typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") {
+                let PR_SET_DUMPABLE: Int32 = 4
+                _ = unsafeBitCast(symbol, to: Prctl.self)(PR_SET_DUMPABLE, 0, 0, 0, 0)
+            }
+        #endif
+    }()
+
     static func started(_ pid: pid_t, token: String) {
         lock.withLock {
             running[pid] = []

@@ -73,6 +73,7 @@ public enum ProcessRunner {
         input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int, cancellation: Cancellation = Cancellation()
     ) -> Outcome {
         _ = Leftovers.becomeSubreaper
+        _ = Leftovers.becomeNonDumpable
         var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
         // Close-on-exec, so a check started at the same time by another thread does not inherit these ends
         // (a stray copy of a write end would hold back EOF).
