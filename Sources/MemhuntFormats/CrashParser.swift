@@ -27,6 +27,7 @@ public enum CrashParser {
         let build = body[path: "osVersion", "build"]?.string
         report.osVersion = train.map { $0 + (build.map { " (\($0))" } ?? "") } ?? header?.osVersion
         report.device = body["modelCode"]?.string
+        report.incidentID = nonEmpty(body["incident"]?.string) ?? nonEmpty(header?.incidentID)
         let version = body[path: "bundleInfo", "CFBundleShortVersionString"]?.string
         let buildVersion = body[path: "bundleInfo", "CFBundleVersion"]?.string
         report.appVersion = version.map { $0 + (buildVersion.map { " (\($0))" } ?? "") } ?? buildVersion
@@ -97,6 +98,7 @@ public enum CrashParser {
         report.exceptionCodes = fields["Exception Codes"]
         report.osVersion = fields["OS Version"] ?? header?.osVersion
         report.device = fields["Hardware Model"]
+        report.incidentID = nonEmpty(fields["Incident Identifier"]) ?? nonEmpty(header?.incidentID)
         // iOS's legacy text writes `Version: BUILD (SHORT)` (CFBundleVersion first); the JSON form, macOS's text
         // (an iOS app on a Mac included) and every fact say `SHORT (BUILD)`, as the App Store shows it.
         let mac = ["Mac OS", "macOS"].contains { (fields["OS Version"] ?? "").hasPrefix($0) }

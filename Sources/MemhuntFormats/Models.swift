@@ -200,6 +200,9 @@ public struct CrashReport: Sendable, Hashable {
     public var device: String?
     /// `Version:` / `app_version (build_version)`.
     public var appVersion: String?
+    /// The report's incident identifier (`incident`, `Incident Identifier:`, the header's `incident_id`): what
+    /// identifies it whatever its bytes (a CRLF copy, a paste, UTF-16), as written.
+    public var incidentID: String?
     /// Which thread `frames` are of: `thread 0 (triggered)`, `thread 0 (main thread)`.
     public var framesThread: String?
     /// The top frames (at most 8) of the triggered thread, or of the main thread for a watchdog kill:

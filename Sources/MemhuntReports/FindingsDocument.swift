@@ -238,7 +238,9 @@ extension FindingsDocument.ArtifactRecord {
         status = artifact.status
         diagnostics = (artifact.error.map { [$0] } ?? []) + artifact.notes
         duplicateOf = artifact.duplicateOf
-        if let first = artifact.duplicateOf {
+        if let first = artifact.duplicateOf, let record = artifact.duplicateRecord {
+            diagnostics.append("the same record as \(first) (\(record)), in other bytes: counted once, as that one")
+        } else if let first = artifact.duplicateOf {
             diagnostics.append("the same bytes as \(first) (sha256): counted once, as that one")
         }
         finalURL = artifact.finalURL

@@ -127,7 +127,10 @@ public struct ScanDocument: Encodable {
         if !recordsByKind.isEmpty { out += " (\(Self.counts(recordsByKind)))" }
         out += ", rejected: \(FactValue.grouped(rejected.count))"
         if !skipped.isEmpty { out += ", skipped: \(Self.counts(skipped))" }
-        if duplicates > 0 { out += ", duplicates: \(FactValue.grouped(duplicates)) (the same bytes as a file counted)" }
+        if duplicates > 0 {
+            out +=
+                ", duplicates: \(FactValue.grouped(duplicates)) (the same bytes or the same record as a file counted)"
+        }
         out += "\n"
         for file in rejected { out += "   rejected \(e(file.file)): \(e(file.reason))\n" }
         if let c = compressions {

@@ -215,6 +215,38 @@ extension HostileInputTests {
         #expect(fine.status == 0, "\(fine.stderr)")
     }
 
+    /// The same record in other bytes counted twice: a CRLF copy, the UTF-16 copy, a fenced paste, the JSON
+    /// re-serialised. Records are keyed by what identifies them (a crash's incident, a JetsamEvent's device and
+    /// date), as identical bytes already are; a fragment gives way to the whole record.
+    @Test func theSameRecordInOtherBytesCountsOnce() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let jetsam = try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips")
+        let text = String(decoding: jetsam, as: UTF8.self)
+        try dir.write("a-original.ips", jetsam)
+        try dir.write("b-crlf.ips", text.replacingOccurrences(of: "\n", with: "\r\n"))
+        try dir.write("c-utf16.ips", [0xFF, 0xFE] + [UInt8](text.data(using: .utf16LittleEndian)!))
+        try dir.write("d-pasted.md", "Here is the record:\n\n```\n" + text + "\n```\n")
+        let crash = try Repo.bytes("watchdog/JustSend-2026-08-13-224107.ips")
+        let crashText = String(decoding: crash, as: UTF8.self)
+        try dir.write("e-crash.ips", crash)
+        try dir.write("f-crash-crlf.ips", crashText.replacingOccurrences(of: "\n", with: "\r\n"))
+        let run = await memhunt("run", "--app", "JustSend", "--format", "json", dir.path)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let artifacts = try #require(document["artifacts"] as? [[String: Any]])
+        let duplicates = artifacts.filter { $0["duplicateOf"] != nil }.compactMap { $0["source"] as? String }
+        #expect(
+            duplicates.map { ($0 as NSString).lastPathComponent } == [
+                "b-crlf.ips", "c-utf16.ips", "d-pasted.md", "f-crash-crlf.ips",
+            ], "\(artifacts.map { ($0["source"] ?? "", $0["status"] ?? "") })")
+        let facts = try #require(document["facts"] as? [String: Any])
+        #expect(facts["jetsam.app.peakMB"] as? Double == 725)
+        #expect(facts["crash.reports"] as? Int == 1, "\(facts["crash.reports"] ?? "none")")
+        let crlf = try #require(artifacts.first { ($0["source"] as? String)?.hasSuffix("b-crlf.ips") == true })
+        let words = (crlf["diagnostics"] as? [String] ?? []).joined()
+        #expect(words.contains("the same record as \(dir.path)/a-original.ips (JetsamEvent of device "), "\(words)")
+    }
+
     /// `GITHUB_STEP_SUMMARY` was appended to whatever it named: an input, or a link to one.
     @Test func theJobSummaryIsNeverAnInput() async throws {
         let dir = try Self.justsend()

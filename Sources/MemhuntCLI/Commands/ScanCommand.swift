@@ -52,7 +52,17 @@ struct ScanCommand: MemhuntCommand {
             var low: UInt64
         }
 
+        /// The identities of the records read so far (`Artifact.recordIdentity`): the same record in other bytes
+        /// (a CRLF copy, a paste) is one record too. Only crash reports and JetsamEvents have one.
+        var seenRecords = Set<String>()
+
         init(walk: FileWalk) { self.walk = walk }
+
+        /// Whether a record with this identity was read already (and notes it when not).
+        func isDuplicateRecord(_ identity: String?) -> Bool {
+            guard let identity else { return false }
+            return lock.withLock { !seenRecords.insert(identity).inserted }
+        }
 
         /// Whether bytes with this sha256 (hex) were read already (and notes them when not).
         func isDuplicate(_ sha256: String?) -> Bool {
@@ -124,7 +134,9 @@ struct ScanCommand: MemhuntCommand {
                         // Hashed so that the same file reached twice (two operands, a copy in the fleet) counts once.
                         let artifact = LocalArtifacts.load(
                             path: path, hash: true, streamChangeLogs: false, listedRegular: listedRegular)
-                        if artifact.status == .ok, work.isDuplicate(artifact.sha256) {
+                        if artifact.status == .ok,
+                            work.isDuplicate(artifact.sha256) || work.isDuplicateRecord(artifact.recordIdentity?.key)
+                        {
                             local.duplicates += 1
                         } else {
                             fold(artifact, into: &local, lines: &lines, format: format, query: query, console: console)

@@ -37,6 +37,8 @@ public struct Artifact: Sendable, Hashable {
     /// The source of an earlier artifact with the same bytes (sha256): this one is listed and counted once,
     /// as that one.
     public var duplicateOf: String?
+    /// When `duplicateOf` is the same record in other bytes, not the same bytes: the identity they share.
+    public var duplicateRecord: String?
 
     public init(
         source: String, localPath: String? = nil, kind: ArtifactKind? = nil, sha256: String? = nil,
@@ -65,20 +67,91 @@ extension Artifact {
     public var holdsUnknownContent: Bool { Self.holdsUnknownContent(status: status, size: size) }
 
     /// `artifacts` with every later copy of the same bytes marked as a duplicate of the first: the same file
-    /// given twice, reached through two operands, or listed twice, is one piece of evidence.
+    /// given twice, reached through two operands, or listed twice, is one piece of evidence. So is the same
+    /// record in other bytes (a CRLF copy, the UTF-16 copy, a fenced paste, the JSON re-serialised): two records
+    /// with one `recordIdentity` are one, the complete one kept where the other is a fragment.
     public static func markingDuplicates(_ artifacts: [Artifact]) -> [Artifact] {
-        var first: [String: String] = [:]
-        return artifacts.map { artifact in
-            var artifact = artifact
-            guard artifact.status == .ok, artifact.duplicateOf == nil, let sha = artifact.sha256 else {
-                return artifact
-            }
+        var result = artifacts
+        var first: [String: Int] = [:]
+        // The first record of each identity in words, and each whole record by its full key.
+        var firstRecord: [String: Int] = [:]
+        var wholeRecord: [String: Int] = [:]
+        for index in result.indices {
+            let artifact = result[index]
+            guard artifact.status == .ok, artifact.duplicateOf == nil, let sha = artifact.sha256 else { continue }
             if let earlier = first[sha] {
-                artifact.duplicateOf = earlier
-            } else {
-                first[sha] = artifact.source
+                result[index].duplicateOf = result[earlier].source
+                continue
             }
-            return artifact
+            first[sha] = index
+            guard let identity = artifact.recordIdentity else { continue }
+            func mark(_ dropped: Int, as kept: Int) {
+                result[dropped].duplicateOf = result[kept].source
+                result[dropped].duplicateRecord = identity.description
+            }
+            let earlier = firstRecord[identity.description]
+            if artifact.isCompleteRecord {
+                if let same = wholeRecord[identity.key] {
+                    mark(index, as: same)
+                    continue
+                }
+                wholeRecord[identity.key] = index
+                // A fragment of this record read first gives way to the whole record.
+                if let earlier, !result[earlier].isCompleteRecord, result[earlier].duplicateOf == nil {
+                    mark(earlier, as: index)
+                    firstRecord[identity.description] = index
+                }
+                if earlier == nil { firstRecord[identity.description] = index }
+            } else if let earlier {
+                mark(index, as: earlier)
+            } else {
+                firstRecord[identity.description] = index
+            }
+        }
+        return result
+    }
+
+    /// What identifies the record this artifact holds whatever its bytes, and those words for people: a crash
+    /// report's incident identifier with its process and date; a JetsamEvent's device (`crashReporterKey`) and
+    /// date, else its incident identifier, with its processes (their names, pids, pages and reasons, so an
+    /// edited copy is another record). Nil for other kinds, and when the record carries no such identity. A fragment (a
+    /// partial or elided paste) holds less than the whole: its processes are not compared.
+    public var recordIdentity: (key: String, description: String)? {
+        switch content {
+        case .crashReport(let report)?:
+            guard let incident = report.incidentID else { return nil }
+            let description = "crash report incident \(incident.uppercased())"
+            return (description + "|" + (report.processName ?? "") + "|" + (report.date ?? ""), description)
+        case .jetsamEvent(let event)?:
+            let description: String
+            if let key = event.deviceKey, let date = event.date {
+                description = "JetsamEvent of device \(key) at \(date)"
+            } else if let incident = event.header?.incidentID {
+                description = "JetsamEvent incident \(incident.uppercased())"
+            } else {
+                return nil
+            }
+            guard event.recovery?.isComplete ?? true else { return (description, description) }
+            var hasher = 0xcbf2_9ce4_8422_2325 as UInt64
+            for process in event.processes {
+                let numbers =
+                    "#\(process.pid ?? -1),\(process.rpages),\(process.lifetimeMax ?? 0),\(process.reason ?? "");"
+                for byte in process.name.utf8 + Array(numbers.utf8) {
+                    hasher = (hasher ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                }
+            }
+            return (description + "|\(event.processes.count)|\(hasher)", description)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether the record is whole: not an elided or partial paste.
+    var isCompleteRecord: Bool {
+        switch content {
+        case .crashReport(let report)?: report.recovery?.isComplete ?? true
+        case .jetsamEvent(let event)?: event.recovery?.isComplete ?? true
+        default: true
         }
     }
 
