@@ -23,6 +23,8 @@ public enum PastedRecord {
         public var recovery: Recovery
         /// The original line of each line of `found`'s bytes (1-based; index 0 is line 1 of the bytes).
         public var lineMap: [Int]
+        /// The lines of the paste the record was read from (0-based, the first to past the last).
+        var extent: Range<Int> = 0..<0
     }
 
     /// The record in `bytes`, when they hold one that a plain read could not take as it is; nil when nothing
@@ -30,11 +32,49 @@ public enum PastedRecord {
     public static func recover(_ bytes: [UInt8]) -> Recovered? {
         // Bounded work: a paste is read in its first 16 MiB (a record beyond that is no paste).
         let lines = Cleaned(bytes.count > 16 << 20 ? Array(bytes.prefix(16 << 20)) : bytes)
-        guard let start = lines.firstRecordLine() else { return nil }
-        switch start.kind {
-        case .header, .json: return json(lines, from: start)
-        case .text: return text(lines, from: start.line, header: nil)
+        // A page may hold an older fragment before the record it is about (a header-less body, an elided copy):
+        // the most complete record is read, the earliest of equals, and the others are named. At most 8 records
+        // are looked at.
+        var best: (recovered: Recovered, score: Int, start: Cleaned.Start)?
+        var others: [(start: Cleaned.Start, extent: Range<Int>, score: Int)] = []
+        var from = 0
+        for _ in 0..<8 {
+            guard let start = lines.firstRecordLine(from: from) else { break }
+            let found: Recovered?
+            switch start.kind {
+            case .header, .json: found = json(lines, from: start)
+            case .text: found = text(lines, from: start.line, header: nil)
+            }
+            guard let found else { break }
+            let score = Self.completeness(found)
+            if let current = best {
+                if score > current.score {
+                    others.append((current.start, current.recovered.extent, current.score))
+                    best = (found, score, start)
+                } else {
+                    others.append((start, found.extent, score))
+                }
+            } else {
+                best = (found, score, start)
+            }
+            if score == 2 { break }
+            from = max(found.extent.upperBound, start.line + 1)
         }
+        guard var chosen = best?.recovered else { return nil }
+        for other in others.sorted(by: { $0.extent.lowerBound < $1.extent.lowerBound }) {
+            let what = other.score == 0 ? "an incomplete record" : "a record without its .ips header"
+            chosen.recovery.notes.append(
+                "\(other.extent.count == 1 ? "line" : "lines") \(lines.range(other.extent.lowerBound, other.extent.upperBound - 1)) "
+                    + "hold another record (\(what)): not read, the more complete one is")
+        }
+        return chosen
+    }
+
+    /// 2 for a record read whole with its header (or a legacy crash report read whole), 1 for a whole body
+    /// without its `.ips` header, 0 for an elided or partial one.
+    private static func completeness(_ found: Recovered) -> Int {
+        guard found.recovery.isComplete else { return 0 }
+        return found.recovery.notes.contains { $0.hasPrefix("no .ips header line") } ? 1 : 2
     }
 
     /// Whether a crash report read as legacy text needs recovery: its first non-blank line is not one a crash
@@ -239,6 +279,9 @@ public enum PastedRecord {
         var found: [(start: Int, end: Int)] = []
         var index = elision + 1
         while index < lines.count, found.count < 10_000 {
+            // The record ends at its closing fence, or where prose starts: a process record after them is of
+            // another record ("last week on another phone Weather was killed like this:").
+            if lines.isFence(index) || lines.isProse(index) { break }
             guard lines.trimmed(index).first == UInt8(ascii: "{") else {
                 index += 1
                 continue
@@ -338,7 +381,8 @@ public enum PastedRecord {
         guard !all.isEmpty || elided != nil else { return nil }
         // CRLF line ends are read as LF everywhere (a file saved either way reads the same): no note.
         let state: Recovery.State = elided != nil ? .elided : .recovered
-        return Recovered(found: found, recovery: Recovery(state: state, notes: all), lineMap: map)
+        let extent = (used.min() ?? 0)..<(max(elided ?? 0, used.max() ?? 0) + 1)
+        return Recovered(found: found, recovery: Recovery(state: state, notes: all), lineMap: map, extent: extent)
     }
 
     /// `1–3, 7, 9–12` of sorted line numbers.
@@ -468,6 +512,16 @@ struct Cleaned {
     func isBlank(_ index: Int) -> Bool { trimmed(index).isEmpty }
     func isQuoted(_ index: Int) -> Bool { quoted[index] }
 
+    /// Whether line `index` is a sentence, not a line of a JSON record: it starts with a letter and holds a space
+    /// (JSON's own lines start with a quote, a brace, a bracket, a digit or `true`/`false`/`null`).
+    func isProse(_ index: Int) -> Bool {
+        let line = trimmed(index)
+        guard let first = line.first, (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first) else {
+            return false
+        }
+        return line.contains(0x20) && !["true", "false", "null"].contains { line.starts(with: $0.utf8) }
+    }
+
     func isFence(_ index: Int) -> Bool {
         let line = trimmed(index)
         return line.starts(with: "```".utf8) || line.starts(with: "~~~".utf8)
@@ -487,9 +541,9 @@ struct Cleaned {
 
     /// The first line a record starts on: an `.ips` header (maybe wrapped), a JSON object, or the first line
     /// of a legacy crash report. Objects are tried in order, at most 64, by their known keys.
-    func firstRecordLine() -> Start? {
+    func firstRecordLine(from: Int = 0) -> Start? {
         var tried = 0
-        for index in 0..<count {
+        for index in from..<max(from, count) {
             let line = trimmed(index)
             guard let first = line.first else { continue }
             if first == UInt8(ascii: "{") {

@@ -223,3 +223,54 @@ import Testing
         #expect(ArtifactReader.read(Array(text.utf8)).kind == nil)
     }
 }
+
+/// Pages that hold more than one record (Fixtures/pasted-pages): a record ends at its closing fence or where
+/// prose starts, and the most complete record is read, the others named.
+@Suite struct PastedPagesTests {
+    func read(_ path: String) throws -> ParsedArtifact {
+        try ArtifactReader.read(try Repo.bytes("pasted-pages/" + path)).result.get()
+    }
+
+    /// An elided JetsamEvent in a fence, then prose and another phone's process record: that record was read
+    /// into today's event (Weather at 99,999 pages).
+    @Test func aProcessRecordAfterTheFenceAndProseIsAnotherRecords() throws {
+        guard case .jetsamEvent(let event) = try read("jetsam-elided-then-another-record.md") else {
+            throw Failure("not a JetsamEvent")
+        }
+        #expect(event.processes.map(\.name) == ["kernel_task", "SpringBoard", "Courier"])
+        #expect(!event.processes.contains { $0.rpages == 99_999 })
+        #expect(event.recovery?.state == .elided)
+        #expect(
+            event.recovery?.notes.last
+                == "lines 60–69 hold another record (an incomplete record): not read, the more complete one is")
+    }
+
+    /// A header-less body of the day before, then today's record with its header: today's is read (it was
+    /// skipped as "text around the record" and the older body read in its place).
+    @Test func theWholeRecordIsPreferredToAnEarlierHeaderlessBody() throws {
+        guard case .jetsamEvent(let event) = try read("jetsam-fragment-then-whole.md") else {
+            throw Failure("not a JetsamEvent")
+        }
+        #expect(event.date == "2026-08-12 09:02:11.00 +0900")
+        #expect(event.header?.timestamp != nil)
+        #expect(event.recovery?.state == .recovered)
+        #expect(
+            event.recovery?.notes.last
+                == "lines 4–455 hold another record (a record without its .ips header): not read, the more complete "
+                + "one is")
+    }
+
+    /// An elided legacy crash of another app, then Heavy's whole report: Heavy's is read (`--app Heavy` matched
+    /// nothing beside it).
+    @Test func aWholeCrashReportIsPreferredToAnEarlierElidedOne() throws {
+        guard case .crashReport(let report) = try read("crash-fragment-then-whole.md") else {
+            throw Failure("not a crash report")
+        }
+        #expect(report.appName == "Heavy")
+        #expect(report.kind == .memoryLimit)
+        #expect(report.incidentID == "12345678-1234-1234-1234-123456789ABC")
+        #expect(
+            report.recovery?.notes.last
+                == "lines 4–22 hold another record (an incomplete record): not read, the more complete one is")
+    }
+}
