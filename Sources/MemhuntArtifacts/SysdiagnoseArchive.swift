@@ -105,6 +105,13 @@ public enum SysdiagnoseArchive {
         if let failure = summary.failure {
             archive.status = .error
             archive.error = failure.description
+        } else if summary.overLimit > 0 {
+            // Not all of it was read: never called whole.
+            archive.status = .error
+            archive.error =
+                "\(ArchiveSummary.grouped(summary.overLimit)) members not read: the members read already met memhunt's "
+                + "limit for one archive (\(ArchiveSummary.grouped(limits.documents)) members, "
+                + "\(ArchiveSummary.grouped(limits.documentTotalBytes)) bytes)"
         }
         let bundles = summary.logArchives.map { bundle in
             let name = bundle.path.split(separator: "/").last.map(String.init) ?? bundle.path

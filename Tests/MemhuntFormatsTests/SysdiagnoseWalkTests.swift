@@ -196,6 +196,34 @@ extension SysdiagnoseWalk {
         #expect(summary.failure == nil)
     }
 
+    /// What a run keeps of one archive is bounded: past `documents` members read, or `documentTotalBytes` bytes
+    /// read in all, members are counted and said, not read (100,000 tiny members peaked at 1.1 GB, 40
+    /// JetsamEvents of 34 MB at 1 GB). The walk goes on: named members past the limit are counted too.
+    @Test func membersPastTheArchivesReadLimitsAreCountedNotRead() {
+        let byCount = ArchiveLimits(
+            members: 100, documentBytes: 1000, expandedBytes: 1 << 20, documents: 2, documentTotalBytes: 1 << 20)
+        let stream =
+            (0..<4).flatMap { TarBytes.member(top + "crashes_and_spins/\($0).ips", [1]) }
+            + TarBytes.member(top + "ps.txt", [2])
+            + TarBytes.end
+        let (events, summary) = SysdiagnoseWalk.run(stream, limits: byCount)
+        #expect(events.filter { if case .begin = $0 { true } else { false } }.count == 2)
+        #expect(summary.documents == 2 && summary.overLimit == 3 && summary.overLimitBytes == 3)
+        #expect(summary.failure == nil)
+        #expect(
+            summary.sentences.first?.contains(
+                "3 not read (3 bytes): the members read already met memhunt's limit for one archive") == true)
+        let byBytes = ArchiveLimits(
+            members: 100, documentBytes: 1000, expandedBytes: 1 << 20, documents: 100, documentTotalBytes: 700)
+        let big =
+            (0..<3).flatMap {
+                TarBytes.member(top + "crashes_and_spins/\($0).ips", [UInt8](repeating: 0x20, count: 300))
+            }
+            + TarBytes.end
+        let (_, bytes) = SysdiagnoseWalk.run(big, limits: byBytes)
+        #expect(bytes.documents == 2 && bytes.readBytes == 600 && bytes.overLimit == 1 && bytes.overLimitBytes == 300)
+    }
+
     @Test func theMemberLimitStopsTheArchiveAndNamesWhereItStopped() {
         let limits = ArchiveLimits(members: 3, documentBytes: 1000, expandedBytes: 1 << 20)
         let stream = (0..<5).flatMap { TarBytes.member(top + "summaries/\($0)", [1]) } + TarBytes.end

@@ -51,13 +51,28 @@ public struct ArchiveLimits: Sendable, Hashable {
     /// past it is refused at its header, and nothing after it is read.
     public var expandedBytes: Int
 
-    /// 100,000 members; 64 MB documents (the limit of a file given alone); 8 GiB expanded.
-    public static let standard = ArchiveLimits(members: 100_000, documentBytes: 64 << 20, expandedBytes: 8 << 30)
+    /// Members read as documents or named, at most: each is an artifact the run keeps, so their number bounds
+    /// the run's memory (100,000 tiny members peaked at 1.1 GB). The rest are counted, not read.
+    public var documents: Int
+    /// The bytes of the members read, at most, in all: a parsed record stays in memory for the checks (40
+    /// JetsamEvents of 34 MB peaked at 1 GB). A member that would take the sum past it is counted, not read.
+    public var documentTotalBytes: Int
 
-    public init(members: Int, documentBytes: Int, expandedBytes: Int) {
+    /// 100,000 members; 64 MB documents (the limit of a file given alone); 8 GiB expanded; 10,000 members and
+    /// 128 MB read in all.
+    public static let standard = ArchiveLimits(
+        members: 100_000, documentBytes: 64 << 20, expandedBytes: 8 << 30, documents: 10_000,
+        documentTotalBytes: 128 << 20)
+
+    public init(
+        members: Int, documentBytes: Int, expandedBytes: Int, documents: Int = 10_000,
+        documentTotalBytes: Int = 128 << 20
+    ) {
         self.members = members
         self.documentBytes = documentBytes
         self.expandedBytes = expandedBytes
+        self.documents = documents
+        self.documentTotalBytes = documentTotalBytes
     }
 }
 
@@ -85,6 +100,12 @@ public struct ArchiveSummary: Sendable, Hashable {
     public var named = 0
     /// Members refused (a name that leaves the archive, a link, a document over the limit, cut short).
     public var refused = 0
+    /// Members that would have been read, left unread because the archive's read members met a limit
+    /// (`ArchiveLimits.documents`, `documentTotalBytes`), and their declared bytes.
+    public var overLimit = 0
+    public var overLimitBytes = 0
+    /// The bytes of the members read (documents and named ones).
+    public var readBytes = 0
     /// Files memhunt does not read, and their declared bytes.
     public var skipped = 0
     public var skippedBytes = 0
@@ -107,6 +128,11 @@ public struct ArchiveSummary: Sendable, Hashable {
         ]
         if named > 0 { parts.append("\(named) named and not parsed (no check reads their numbers)") }
         if refused > 0 { parts.append("\(refused) refused") }
+        if overLimit > 0 {
+            parts.append(
+                "\(Self.grouped(overLimit)) not read (\(Self.grouped(overLimitBytes)) bytes): the members read already "
+                    + "met memhunt's limit for one archive")
+        }
         if !logArchives.isEmpty { parts.append(count(logArchives.count, "unified log archive")) }
         parts.append(
             "\(Self.grouped(skipped)) skipped (\(Self.grouped(skippedBytes)) bytes): memhunt does not read them")
@@ -323,6 +349,15 @@ public struct SysdiagnoseWalk: Sendable {
                 member, handle)
             return
         }
+        // What the run keeps of an archive is bounded: past the limits, members are counted, not read.
+        if summary.documents + summary.named >= limits.documents
+            || member.size > limits.documentTotalBytes - summary.readBytes
+        {
+            summary.overLimit += 1
+            summary.overLimitBytes += member.size
+            return
+        }
+        summary.readBytes += member.size
         if role == .document { summary.documents += 1 } else { summary.named += 1 }
         open = true
         openRole = role
