@@ -52,13 +52,13 @@ fi
 # (MemhuntArtifacts) need more of the package: built only when one of them is asked for.
 c_modules=(-I "$out/lib" -I Sources/CYaml -I Sources/CLibcrypto -I Sources/CCurl/include -I Sources/CMappedFile/include
     -I Sources/CZlib)
-if [[ " ${targets[*]} " == *" playbook "* || " ${targets[*]} " == *" manifest "* ]]; then
+if [[ " ${targets[*]} " == *" playbook "* || " ${targets[*]} " == *" manifest "* || " ${targets[*]} " == *" gzip "* ]]; then
     build_lib MemhuntBasics Sources/MemhuntBasics "${c_modules[@]}"
     build_lib MemhuntCore Sources/MemhuntCore "${c_modules[@]}"
     build_lib MemhuntSnapshots Sources/MemhuntSnapshots "${c_modules[@]}"
     build_lib MemhuntChecks Sources/MemhuntChecks "${c_modules[@]}"
 fi
-if [[ " ${targets[*]} " == *" manifest "* ]]; then
+if [[ " ${targets[*]} " == *" manifest "* || " ${targets[*]} " == *" gzip "* ]]; then
     # MemhuntHTTP's libcurl loader (C): compiled with the same sanitizers, into its own archive.
     if [ ! -f "$out/lib/libCCurl.a" ] || [ Sources/CCurl/CCurl.c -nt "$out/lib/libCCurl.a" ]; then
         clang -fsanitize=address,fuzzer-no-link -O1 -g -I Sources/CCurl/include -c Sources/CCurl/CCurl.c \
@@ -92,7 +92,7 @@ for target in "${targets[@]}"; do
         libs=("${c_modules[@]}" -lMemhuntChecks -lMemhuntSnapshots -lMemhuntCore -lMemhuntYAML -lMemhuntFormats
             -lMemhuntBasics -lyaml -lcrypto)
         ;;
-    manifest)
+    manifest | gzip)
         libs=("${c_modules[@]}" -lMemhuntArtifacts -lCMappedFile -lMemhuntHTTP -lCCurl -lMemhuntCore -lMemhuntYAML
             -lMemhuntFormats -lMemhuntBasics -lyaml -lcrypto -lz -ldl)
         ;;

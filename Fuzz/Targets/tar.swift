@@ -1,7 +1,7 @@
 // libFuzzer target `tar`: the tar reader and the sysdiagnose member router (`TarScanner`, `SysdiagnoseWalk`).
-// Each input is read twice: as it is, and with the checksum of every block where a header is expected made right
+// Each input is read three times: as it is, with the checksum of every block where a header is expected made right
 // (so the fuzzer's bytes reach the size, name, pax and GNU long-name paths instead of stopping at the first
-// checksum). Each stream is fed whole and in chunks whose sizes the input picks; the events must be the same
+// checksum), and with its first size made a base-256 number near `Int.max`. Each stream is fed whole and in chunks whose sizes the input picks; the events must be the same
 // (the reader is chunk-invariant), and the walk's counts must add up. Built and run by Fuzz/run.sh; a crash, trap,
 // sanitizer report or failed precondition is a finding.
 @testable import MemhuntFormats
@@ -52,11 +52,23 @@ func withChecksums(_ input: [UInt8]) -> [UInt8] {
     return bytes
 }
 
+/// `bytes` with the first header's size field made a GNU base-256 number near `Int.max` (its low bytes from
+/// the input), then its checksum made right: the sums of offsets and sizes must not overflow.
+func withHugeSize(_ input: [UInt8]) -> [UInt8] {
+    guard input.count >= 512 else { return input }
+    var bytes = input
+    bytes[124] = 0x80
+    for i in 125..<128 { bytes[i] = 0 }
+    bytes[128] = 0x7F
+    for i in 129..<136 { bytes[i] = 0xF0 | (input[i] & 0x0F) }
+    return withChecksums(bytes)
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     let sizes = input.prefix(4).map { Int($0) + 1 }
-    for bytes in [input, withChecksums(input)] {
+    for bytes in [input, withChecksums(input), withHugeSize(input)] {
         let whole = scan(bytes, sizes: [max(1, bytes.count)])
         let chunked = scan(bytes, sizes: sizes.isEmpty ? [1] : sizes)
         precondition(whole.events == chunked.events, "the events depend on the chunks")
@@ -64,7 +76,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(whole.cut == chunked.cut, "the truncation depends on the chunks")
 
         // The walk, within small limits so that each is met by some input.
-        var walk = SysdiagnoseWalk(limits: ArchiveLimits(members: 8, documentBytes: 1000, expandedBytes: 8192))
+        var walk = SysdiagnoseWalk(
+            limits: ArchiveLimits(
+                members: 8, documentBytes: 1000, expandedBytes: 8192, documents: 3, documentTotalBytes: 1500))
         var open = false
         var document = false
         var handed = 0
@@ -100,9 +114,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(!open, "a member left open")
         let accounted =
             summary.folders + summary.documents + summary.named + summary.refused + summary.skipped
-            + summary.logArchives.reduce(0) { $0 + $1.members }
+            + summary.overLimit + summary.logArchives.reduce(0) { $0 + $1.members }
         precondition(accounted == summary.members, "the counts do not add up to the members")
         precondition(summary.members <= 8, "the member limit was passed")
+        precondition(summary.documents + summary.named <= 3, "the read members' limit was passed")
+        precondition(summary.readBytes <= 1500, "the read bytes' limit was passed")
         _ = summary.sentences
     }
     return 0

@@ -277,6 +277,75 @@ def artifacts(s):
     s.entry(a, "special/empty-folder.ips", "an empty folder named like a file", None, None)
 
 
+def tar_header(name, size=0, size_field=None, type_flag=b"0"):
+    """One ustar header block; `size_field` (12 bytes) replaces the octal size."""
+    block = bytearray(512)
+    block[0:len(name[:100])] = name[:100]
+    block[100:108] = b"0000644\0"
+    block[124:136] = size_field if size_field is not None else b"%011o\0" % size
+    block[136:148] = b"00000000000\0"
+    block[156:157] = type_flag
+    block[257:265] = b"ustar\x0000"
+    block[148:156] = b" " * 8
+    block[148:156] = b"%06o\0 " % sum(block)
+    return bytes(block)
+
+
+def tar_member(name, data, type_flag=b"0"):
+    return tar_header(name, len(data), type_flag=type_flag) + data + b"\0" * ((512 - len(data) % 512) % 512)
+
+
+def pax(records):
+    body = b""
+    for key, value in records:
+        rest = b" " + key + b"=" + value + b"\n"
+        length = len(rest) + 1
+        while len(str(length)) + len(rest) != length:
+            length += 1
+        body += str(length).encode() + rest
+    return tar_member(b"././@PaxHeader", body, b"x")
+
+
+def round_four(s):
+    """Issue 43's shapes: tar sizes near Int.max, a gzip trailer cut, long refused names, many members,
+    impossible metric values, fenced pastes that hold two records, re-encoded duplicates."""
+    import gzip
+    a = "artifacts/round-four"
+    top = b"sysdiagnose_2026.08.11_11-20-56+0900_iPhone-OS_iPhone_23A341/"
+    jetsam = s.fixture("justsend/JetsamEvent-2026-08-11-112056.ips")
+    end = b"\0" * 1024
+    s.add(a, "tar-pax-size-intmax.tar.gz",
+          gzip.compress(pax([(b"size", b"9223372036854775807")]) + tar_header(top + b"logs/huge.log") + end),
+          "a .tar.gz whose pax size is Int.max", "sysdiagnose", "error")
+    s.add(a, "tar-base256-size-intmax.tar",
+          tar_header(top + b"ps.txt", 0) + tar_header(top + b"logs/huge.log", size_field=b"\x80\0\0\0\x7f" + b"\xff" * 7)
+          + end, "a tar whose GNU base-256 size is Int.max", "sysdiagnose", "error")
+    whole = gzip.compress(tar_member(top + b"crashes_and_spins/JetsamEvent-2026-08-11-112056.ips", jetsam) + end)
+    s.add(a, "tar-trailer-cut.tar.gz", whole[:-4], "a .tar.gz cut inside its gzip trailer", "sysdiagnose", "error")
+    long_names = b"".join(pax([(b"path", b"../" * 20_000 + b"%d.ips" % i)]) + tar_member(b"x", b"1") for i in range(50))
+    s.add(a, "tar-long-refused-names.tar.gz", gzip.compress(long_names + end),
+          "50 members with 60 KB pax paths holding '..'", "sysdiagnose", None)
+    many = b"".join(tar_member(top + b"logs/f%05d.log" % i, b"line %d\n" % i) for i in range(11_000))
+    s.add(a, "tar-many-members.tar.gz", gzip.compress(many + end), "11,000 tiny log members", "sysdiagnose", "error")
+    metric = ("Test Case '-[A b]' measured [Memory Peak Physical, kB] average: 24000.0, relative standard deviation: "
+              "0.1%, values: [{}], performanceMetricID:com.apple.dt.XCTMetric_Memory.physical_peak, "
+              "baselineName: \"\", baselineAverage: , maxPercentRegression: 10.000%\n")
+    for tag, values in [("inf", "1e308, 24000"), ("negative", "-32984.8, 24000"), ("thousands", "32,984.8, 24000"),
+                        ("hex", "0x1p20, 24000")]:
+        s.add(a, f"xcodebuild-{tag}.log", "Test Suite 'All tests' started.\nTest Case '-[A b]' started.\n"
+              + metric.format(values), f"an xcodebuild log with an impossible value ({tag})", "xctest-metrics", None)
+    for name in ("jetsam-elided-then-another-record.md", "jetsam-fragment-then-whole.md",
+                 "crash-fragment-then-whole.md"):
+        s.add(a, "pages/" + name, s.fixture("pasted-pages/" + name), "a page of two records: " + name, None, "ok")
+    text = jetsam.decode()
+    s.add(a, "dup/a.ips", jetsam, "a JetsamEvent", "jetsam-event", "ok")
+    s.add(a, "dup/b-crlf.ips", text.replace("\n", "\r\n"), "the same JetsamEvent with CRLF", "jetsam-event", "ok")
+    s.add(a, "dup/c-utf16.ips", b"\xff\xfe" + text.encode("utf-16-le"), "the same JetsamEvent in UTF-16",
+          "jetsam-event", "ok")
+    s.add(a, "dup/d-fenced.md", "The record:\n\n```\n" + text + "\n```\n", "the same JetsamEvent fenced",
+          "jetsam-event", "ok")
+
+
 def manifests(s):
     m = "manifests"
     s.add(m, "target.ips", s.fixture("justsend/JetsamEvent-2026-08-11-112056.ips"), "a manifest's target",
@@ -447,6 +516,7 @@ def main():
     root, repo, binary = sys.argv[1:4]
     s = Suite(root, repo)
     artifacts(s)
+    round_four(s)
     manifests(s)
     documents(s, binary)
     playbooks(s)
