@@ -55,6 +55,26 @@ public struct RunDiff: Sendable {
         case unchanged
         /// In BEFORE; AFTER had no artifact for its step, so nothing says whether it is resolved.
         case notRemeasured = "not-remeasured"
+        /// In BEFORE, not in AFTER, which measured its step; it was no problem (an info finding: a fix that
+        /// held, a comparison), so it is no problem resolved either.
+        case noLongerSaid = "no-longer-said"
+    }
+
+    /// The one rule for a finding of an earlier run that a later run does not raise again, for `diff`, the
+    /// tracker notes, the postmortem's verification and everything that says "resolved": when `after` did not
+    /// measure its step (no artifact there, none of the subject's, or the step is not in the playbook), it is
+    /// not re-measured; when it did, a problem (notice or above) is resolved, anything else is no longer said.
+    /// `step` and `severity` are the earlier finding's; nil when only its code is known (a tracker's marker),
+    /// then `after`'s code catalog tells its check and severity, and the step that runs the check is asked.
+    public static func state(
+        ofGone code: String, step: String?, severity: Severity?, in after: FindingsDocument
+    ) -> FindingState {
+        let record =
+            step.flatMap { after.step(id: $0) }
+            ?? after.codeCatalog?[code].flatMap { info in after.steps.first { $0.checks.contains(info.check) } }
+        guard let record, record.status == .clear || record.status == .finding else { return .notRemeasured }
+        guard let severity = severity ?? after.codeCatalog?[code]?.severity else { return .notRemeasured }
+        return severity >= .notice ? .resolved : .noLongerSaid
     }
 
     public struct FindingChange: Sendable {
@@ -143,8 +163,8 @@ public struct RunDiff: Sendable {
                 changes.append(FindingChange(state: .unchanged, before: old, after: remaining[pick].element))
                 remaining.remove(at: pick)
             } else {
-                let measured = after.step(id: old.step).map { $0.status == .clear || $0.status == .finding } ?? false
-                changes.append(FindingChange(state: measured ? .resolved : .notRemeasured, before: old, after: nil))
+                let state = Self.state(ofGone: old.code, step: old.step, severity: old.severity, in: after)
+                changes.append(FindingChange(state: state, before: old, after: nil))
             }
         }
         for (_, new) in remaining { changes.append(FindingChange(state: .new, before: nil, after: new)) }

@@ -73,9 +73,10 @@ extension RunDiff {
 
     /// "Findings: 6 resolved, 2 unchanged, 0 new · regressions: none (tolerance 5 %)".
     public var summaryLine: String {
-        let counts = [FindingState.resolved, .unchanged, .new, .notRemeasured].compactMap { state -> String? in
+        let counts = [FindingState.resolved, .unchanged, .new, .notRemeasured, .noLongerSaid].compactMap {
+            state -> String? in
             let n = findings.count { $0.state == state }
-            return n == 0 && state == .notRemeasured ? nil : "\(n) \(state.rawValue)"
+            return n == 0 && (state == .notRemeasured || state == .noLongerSaid) ? nil : "\(n) \(state.rawValue)"
         }
         let regressions = regressedFacts.count + newSevereFindings.count
         return "Findings: " + counts.joined(separator: ", ") + " · regressions: "

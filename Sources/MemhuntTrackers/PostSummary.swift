@@ -97,7 +97,7 @@ struct PostSummary {
     func text(_ syntax: TextSyntax, limit: Int, marker: String) -> String {
         Self.fitted(findings.count, limit: limit, size: \.count) { details, rows in
             var blocks = [syntax.heading + syntax.escape(title)]
-            // The change line names only runs and codes (letters, digits, `-`, `.`): it is written as it reads.
+            // The change line names only runs, codes (letters, digits, `-`, `.`) and counts (`×2`): written as it reads.
             if let changes { blocks.append(changes) }
             if rows > 0 {
                 blocks.append(([syntax.tableHead] + findings.prefix(rows).map(syntax.row)).joined(separator: "\n"))

@@ -182,16 +182,33 @@ public struct TrackerPost: Sendable {
         let before =
             listed.map { Self.counts(Self.counted($0)) } ?? Self.counts(Self.field("codes", in: existing) ?? "")
         let now = Self.counts(codes)
-        func gone(_ from: [String: Int], _ other: [String: Int]) -> (Int, [String]) {
-            let lost = from.compactMap { code, n in n > (other[code] ?? 0) ? (code, n - (other[code] ?? 0)) : nil }
-            return (lost.reduce(0) { $0 + $1.1 }, lost.map(\.0).sorted())
+        func gone(_ from: [String: Int], _ other: [String: Int]) -> [(code: String, count: Int)] {
+            from.compactMap { code, n in n > (other[code] ?? 0) ? (code, n - (other[code] ?? 0)) : nil }
+                .sorted { $0.code < $1.code }
         }
-        let (resolved, resolvedCodes) = gone(before, now)
-        let (added, addedCodes) = gone(now, before)
-        func named(_ codes: [String]) -> String { codes.isEmpty ? "" : " (" + codes.joined(separator: ", ") + ")" }
+        // What this run no longer raises, by the one rule of `RunDiff`: resolved only where this run measured
+        // the finding's step again and the finding was a problem; not re-measured where it had no artifact.
+        var resolved: [(code: String, count: Int)] = []
+        var unmeasured: [(code: String, count: Int)] = []
+        for lost in gone(before, now) {
+            switch RunDiff.state(ofGone: lost.code, step: nil, severity: nil, in: document) {
+            case .resolved: resolved.append(lost)
+            case .noLongerSaid: break
+            default: unmeasured.append(lost)
+            }
+        }
+        let added = gone(now, before)
+        // The count in the sentence is the list's: a code raised twice is listed with its count.
+        func total(_ list: [(code: String, count: Int)]) -> Int { list.reduce(0) { $0 + $1.count } }
+        func named(_ list: [(code: String, count: Int)]) -> String {
+            list.isEmpty
+                ? ""
+                : " (" + list.map { $0.count > 1 ? "\($0.code) ×\($0.count)" : $0.code }.joined(separator: ", ") + ")"
+        }
         changes =
-            "Since run \(previous): \(Plural.count(resolved, "finding")) resolved\(named(resolvedCodes)), "
-            + "\(added) new\(named(addedCodes))."
+            "Since run \(previous): \(Plural.count(total(resolved), "finding")) resolved\(named(resolved)), "
+            + (unmeasured.isEmpty ? "" : "\(total(unmeasured)) not re-measured\(named(unmeasured)), ")
+            + "\(total(added)) new\(named(added))."
     }
 
     /// The value of ` key=` in a marker (`run`, `codes`).

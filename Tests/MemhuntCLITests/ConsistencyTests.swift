@@ -59,6 +59,52 @@ import Testing
         #expect(runs >= 4 * 2 * 12)
     }
 
+    /// Across two runs, one rule: a finding the later run does not raise again is resolved only where that run
+    /// measured its step and the finding was a problem (notice or above); not re-measured where the step had no
+    /// artifact; no longer said where it was no problem. The verdict's count is the list's. Over the pair the
+    /// diff and postmortem tests use, both ways, and every fixture folder against `justsend-fixed` and itself.
+    @Test func acrossRunsResolvedMeansMeasuredAgain() async throws {
+        func document(_ folder: String) async throws -> FindingsDocument {
+            FindingsDocument(
+                try await Hunt.run([folder], app: "JustSend"), run: FindingsDocument.RunInfo(id: folder))
+        }
+        var pairs = [("justsend", "justsend-fixed"), ("justsend-fixed", "justsend")]
+        for folder in Self.fixtureFolders.map({ ($0 as NSString).lastPathComponent }) {
+            pairs += [(folder, "justsend-fixed"), (folder, folder)]
+        }
+        var resolvedSeen = 0
+        var unmeasuredSeen = 0
+        for (first, second) in pairs {
+            await Task.yield()
+            let before = try await document(first)
+            let after = try await document(second)
+            let diff = RunDiff(before: before, after: after)
+            for change in diff.findings {
+                let finding = change.finding
+                let status = after.step(id: finding.step)?.status
+                let measured = status == .clear || status == .finding
+                switch change.state {
+                case .resolved:
+                    resolvedSeen += 1
+                    #expect(measured && finding.severity >= .notice, "\(first) → \(second): \(finding.code) resolved")
+                case .notRemeasured:
+                    unmeasuredSeen += 1
+                    #expect(!measured, "\(first) → \(second): \(finding.code) not re-measured, its step measured")
+                case .noLongerSaid:
+                    #expect(measured && finding.severity < .notice, "\(first) → \(second): \(finding.code)")
+                case .unchanged, .new: break
+                }
+            }
+            let resolved = diff.findings.count { $0.state == .resolved }
+            // A verdict that counts resolved findings counts these (one that the fix does not hold counts none).
+            if diff.verdict.contains(" resolved") {
+                #expect(diff.verdict.contains(Plural.count(resolved, "finding") + " resolved"), "\(diff.verdict)")
+            }
+            if resolved == 0 { #expect(!diff.verdict.contains(" resolved"), "\(first) → \(second): \(diff.verdict)") }
+        }
+        #expect(resolvedSeen > 0 && unmeasuredSeen > 0)
+    }
+
     @Test(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout"))
     func realWorldFilesNeverContradictThemselves() async throws {
         var runs = 0

@@ -39,7 +39,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout.contains(
-                "The fix holds: 623 → 103 MB (variation.maxMB); RootView +11 → +1 per gesture; 8 findings resolved."))
+                "The fix holds: 623 → 103 MB (variation.maxMB); RootView +11 → +1 per gesture; 6 findings resolved."))
         #expect(run.stdout.contains("repro.peakMB              611 → 102 MB              -509 MB (×0.17)       better"))
         #expect(run.stdout.contains("RootView       +11 → +1"))
         // Not measured after the fix is not "removed": the 725 MB peak did not go away, it was not read again.
@@ -52,7 +52,12 @@ import Testing
         #expect(run.stdout.contains("not-remeasured warning  JustSend held 122 MB while suspended"))
         #expect(
             run.stdout.hasSuffix(
-                "Findings: 8 resolved, 1 unchanged, 0 new, 5 not-remeasured · regressions: none (tolerance 5 %)\n"))
+                "Findings: 6 resolved, 1 unchanged, 0 new, 5 not-remeasured, 2 no-longer-said · regressions: none "
+                    + "(tolerance 5 %)\n"))
+        // A positive finding (a fix that held, a comparison) is no problem resolved.
+        #expect(
+            run.stdout.contains(
+                "no-longer-said info     The fix holds: one-block-after-fix 102 MB vs 2500-blocks 103 MB"))
 
         let markdown = await memhunt(
             "diff", dir.path + "/before.json", dir.path + "/after.json", "--format", "markdown")

@@ -9,20 +9,31 @@ import Testing
 @testable import MemhuntTrackers
 
 /// A small findings document with two findings of different severities (`findings` replaces them: code,
-/// severity, title). Another `app` is another hunt.
+/// severity, title), all of check `c` of step `s`, which the run measured (`measured: false`: it had no
+/// artifact). Another `app` is another hunt.
 func sampleDocument(
     runID: String = "0a1b2c3d-run", detail: String = "detail", title: String = "The hunt", app: String = "JustSend",
-    findings: [(String, String, String)] = [("a.low", "info", "Low one"), ("b.high", "critical", "High one")]
+    findings: [(String, String, String)] = [("a.low", "notice", "Low one"), ("b.high", "critical", "High one")],
+    measured: Bool = true
 ) -> FindingsDocument {
     let listed = findings.map { code, severity, title in
         #"{"code":"\#(code)","step":"s","check":"c","severity":"\#(severity)","title":"\#(title)","detail":"\#(detail)","evidence":[]}"#
     }
+    let catalog = [("a.low", "notice"), ("b.high", "critical"), ("c.mid", "warning"), ("d.info", "info")].map {
+        #""\#($0.0)":{"check":"c","severity":"\#($0.1)","meaning":"m"}"#
+    }
+    let step = """
+        {"number":1,"id":"s","title":"S","inspects":"i","tells":"t","reads":[],"checks":["c"],"checksRun":["c"],
+         "status":"\(measured ? (findings.isEmpty ? "clear" : "finding") : "no-artifact")","facts":{},"findings":[],
+         "failures":[],"presentation":{"headline":[],"comparisons":[],"series":[],"events":[],"impact":[],
+         "strengths":[]}}
+        """
     let json = """
         {"schema":"memhunt.findings/3","tool":{"name":"memhunt","version":"0"},
          "run":{"id":"\(runID)"},
          "playbook":{"id":"p","title":"\(title)","summary":"s","origin":"built-in:p"},
          "subject":{"app":"\(app)","origin":"given"},
-         "steps":[],"facts":{},"factCatalog":{},
+         "steps":[\(step)],"facts":{},"factCatalog":{},"codeCatalog":{\(catalog.joined(separator: ","))},
          "findings":[\(listed.joined(separator: ","))],
          "artifacts":[],
          "summary":{"findings":{},"steps":{},"artifacts":{},"failedChecks":0},
@@ -209,7 +220,7 @@ let nextRunChanges = "Since run 0a1b2c3d: 1 finding resolved (a.low), 1 new (c.m
 
                 |_. Severity |_. Code |_. Finding |
                 | *critical* | @b.high@ | High one |
-                | info | @a.low@ | Low one |
+                | notice | @a.low@ | Low one |
 
                 h3. b.high: High one
 
@@ -276,6 +287,21 @@ let nextRunChanges = "Since run 0a1b2c3d: 1 finding resolved (a.low), 1 new (c.m
         twice.compare(
             with: "memhunt:hunt=\(first.hunt) run=0a1b2c3d post=0123456789abcdef", codes: ["a.low", "b.high"])
         #expect(twice.changes == "Since run 0a1b2c3d: 1 finding resolved (b.high), 1 new (a.low).")
+        // Not measured again is not resolved, and a finding that was no problem is no problem resolved: the
+        // count is the list's, a code raised twice listed with its count.
+        var unmeasured = try Attacher.post(
+            sampleDocument(runID: "4e5f6a7b", findings: [], measured: false), options: AttachOptions())
+        unmeasured.compare(
+            with: "memhunt:hunt=\(first.hunt) run=0a1b2c3d post=0123456789abcdef",
+            codes: ["a.low", "b.high", "b.high", "d.info"])
+        #expect(
+            unmeasured.changes
+                == "Since run 0a1b2c3d: 0 findings resolved, 4 not re-measured (a.low, b.high ×2, d.info), 0 new.")
+        var measured = try Attacher.post(sampleDocument(runID: "5f6a7b8c", findings: []), options: AttachOptions())
+        measured.compare(
+            with: "memhunt:hunt=\(first.hunt) run=0a1b2c3d post=0123456789abcdef",
+            codes: ["a.low", "b.high", "b.high", "d.info"])
+        #expect(measured.changes == "Since run 0a1b2c3d: 3 findings resolved (a.low, b.high ×2), 0 new.")
         var legacy = try Attacher.post(nextRun(), options: AttachOptions())
         legacy.compare(with: "<!-- memhunt:run=0a1b2c3d-run codes=a.low post=0123456789abcdef -->")
         #expect(legacy.changes == nil)
