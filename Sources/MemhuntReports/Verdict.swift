@@ -118,6 +118,18 @@ extension Verdict {
                         + named.joined(separator: "; ") + more + ".",
                     step: nil, codes: []))
         }
+        // An empty file holds nothing, so it is no evidence of anything; still, it was given: it is named.
+        let empty = artifacts.filter { $0.status != .ok && $0.size == 0 }
+        if !empty.isEmpty {
+            let names = empty.prefix(3).map { Artifact.fileName(of: $0.source) }.joined(separator: ", ")
+            let more = empty.count > 3 ? ", and \(empty.count - 3) more" : ""
+            sentences.append(
+                Sentence(
+                    text: Plural.count(empty.count, "file") + " given " + (empty.count == 1 ? "is" : "are")
+                        + " empty, so " + (empty.count == 1 ? "it holds" : "they hold") + " nothing to read: "
+                        + names + more + ".",
+                    step: nil, codes: []))
+        }
         if !missing.isEmpty {
             sentences.append(
                 Sentence(

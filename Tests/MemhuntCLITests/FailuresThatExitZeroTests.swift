@@ -82,6 +82,26 @@ import Testing
         #expect(err.captured.contains("memhunt: exit 2: -: standard input"))
     }
 
+    /// The same unusable operand, the same answer: an empty or a binary file named on the command line is exit 2
+    /// in `run`, `inspect` and `scan`, with the same words (inspect and scan said exit 0).
+    @Test func anEmptyOrBinaryOperandIsTheSameAnswerEverywhere() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("empty.ips", "")
+        try dir.write("binary.ips", (0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
+        for (name, why) in [("empty.ips", "empty file"), ("binary.ips", "binary content, not a text artifact")] {
+            for command in ["run", "inspect", "scan"] {
+                let run = await memhunt(command, dir.path + "/" + name)
+                #expect(run.status == 2, "\(command) \(name)")
+                #expect(
+                    run.stderr.contains("memhunt: exit 2: \(dir.path)/\(name): \(why)"), "\(command): \(run.stderr)")
+            }
+        }
+        // In a folder they are rejected files of a fleet, not operands: scan and inspect go on, exit 0.
+        #expect(await memhunt("scan", dir.path).status == 0)
+        #expect(await memhunt("inspect", dir.path).status == 0)
+    }
+
     /// `inspect` and `scan` of an operand that cannot be read are exit 2, as `run` is, with the reason on
     /// stderr; the other operands are still shown.
     @Test(arguments: ["inspect", "scan"])

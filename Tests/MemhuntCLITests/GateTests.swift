@@ -2,20 +2,38 @@ import Foundation
 import MemhuntTestSupport
 import Testing
 
-/// Exit 2, after the whole report, whenever the hunt could not be done as asked; the reason on stderr.
+/// Exit 2 whenever the hunt could not be done as asked; the reason on stderr.
 @Suite struct GateTests {
-    @Test func aMissingOperandIsExitTwoWithTheReason() async throws {
-        let run = await memhunt("run", "--fail-on", "warning", "/nonexistent")
+    /// A path that does not exist stops the run before the walk with one `Error:` line, as an unknown `--app`
+    /// does (it printed eight steps of guidance first).
+    @Test func aMissingOperandStopsBeforeTheWalk() async throws {
+        for format in ["text", "json"] {
+            let run = await memhunt("run", "--fail-on", "warning", "--format", format, "/nonexistent")
+            #expect(run.status == 2)
+            #expect(run.stderr == "Error: /nonexistent: no such file or directory\n", "\(run.stderr)")
+            #expect(run.stdout == "")
+        }
+        let device = await memhunt("run", "Fixtures/justsend", "/dev/null")
+        #expect(device.status == 2)
+        #expect(device.stderr == "Error: /dev/null: not a regular file\n", "\(device.stderr)")
+    }
+
+    /// An operand that can be opened but not read as anything (empty, binary) is exit 2 after the report, and
+    /// the verdict names it.
+    @Test func anEmptyOperandIsExitTwoAfterTheReport() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("empty.ips", "")
+        let run = await memhunt("run", "--format", "json", dir.path + "/empty.ips")
         #expect(run.status == 2)
-        #expect(run.stderr.contains("memhunt: exit 2: /nonexistent: no such file or directory"))
-        #expect(run.stdout.contains("Summary: "), "the report is written first")
-        let json = await memhunt("run", "--format", "json", "/nonexistent")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let gate = try #require(document["gate"] as? [String: Any])
-        #expect(gate["exitStatus"] as? Int == 2)
-        #expect(gate["reason"] as? String == "/nonexistent: no such file or directory")
+        #expect(gate["reason"] as? String == "\(dir.path)/empty.ips: empty file")
         let artifact = try #require((document["artifacts"] as? [[String: Any]])?.first)
         #expect(artifact["isOperand"] as? Bool == true)
+        let verdict = try #require(document["verdict"] as? [String: Any])
+        let sentences = (verdict["sentences"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        #expect(sentences.contains("1 file given is empty, so it holds nothing to read: empty.ips."), "\(sentences)")
     }
 
     @Test func anAppThatMatchesNothingIsExitTwoWithASuggestion() async {

@@ -31,14 +31,21 @@ struct InspectCommand: MemhuntCommand {
         var factCatalog: [String: FactInfo]
     }
 
+    /// Whether an artifact is nothing memhunt can read: not read at all (no bytes), or read and of no kind with
+    /// an error (empty, binary). Text of no known kind is `unrecognized`, not this.
+    static func isUnusable(_ artifact: Artifact) -> Bool {
+        artifact.status == .error && (artifact.size == nil || artifact.kind == nil)
+    }
+
     func execute() async throws -> Memhunt.ExitStatus {
         let collector = try ArtifactCollector(console: console, command: parsed)
         defer { collector.removeCache() }
         var entries: [Entry] = []
         let artifacts = await collector.collect(parsed.values.positionals)
-        // What could not be read at all (no bytes: missing, a device, refused) makes the inspection one that could
-        // not be done as asked; content that is broken is what inspect shows, exit 0.
-        var unread = artifacts.filter { $0.isOperand && $0.status == .error && $0.size == nil }.map {
+        // An operand that is nothing memhunt can read (missing, a device, refused, empty, binary) makes the
+        // inspection one that could not be done as asked, as in `run` and `scan`; content of a known kind that is
+        // broken is what inspect shows, exit 0.
+        var unread = artifacts.filter { $0.isOperand && Self.isUnusable($0) }.map {
             let why = $0.error ?? "cannot be read"
             return why.hasPrefix($0.source) ? why : "\($0.source): \(why)"
         }

@@ -100,13 +100,22 @@ struct ScanCommand: MemhuntCommand {
         var aggregate = await Self.scan(walk, format: format, query: query, console: console)
         // A folder of no file is named too (as `run` names it), not passed over in silence.
         unread += walk.emptyOperands.map { "\($0): no files to read" }
+        // A file named as an operand that is nothing memhunt can read (empty, binary) is exit 2, as in `run` and
+        // `inspect`, with the same words; only rejected operands are read again to tell.
+        let rejected = Set(aggregate.rejected.map(\.file))
+        for operand in operands where !isRemote(operand) && rejected.contains(operand) {
+            let artifact = LocalArtifacts.load(path: operand, hash: false, streamChangeLogs: false)
+            if InspectCommand.isUnusable(artifact) {
+                unread.append("\(operand): \(artifact.error ?? "cannot be read")")
+            }
+        }
         let remote = operands.filter(isRemote)
         if !remote.isEmpty {
             let collector = try ArtifactCollector(console: console, command: parsed)
             defer { collector.removeCache() }
             var lines = ""
             for artifact in await collector.collect(remote) {
-                if artifact.isOperand, artifact.status == .error, artifact.size == nil {
+                if artifact.isOperand, InspectCommand.isUnusable(artifact) {
                     let why = artifact.error ?? "cannot be read"
                     unread.append(why.hasPrefix(artifact.source) ? why : "\(artifact.source): \(why)")
                 }
