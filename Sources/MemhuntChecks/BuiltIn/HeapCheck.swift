@@ -106,10 +106,11 @@ struct HeapCheck: Check {
     static let nonObject = "non-object\t\t"
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
-        let reports = context.artifacts(of: .heap).compactMap { artifact -> (Artifact, HeapReport)? in
-            guard case .repro(.heap(let report))? = artifact.content else { return nil }
-            return (artifact, report)
-        }.sorted { ($0.1.date ?? "", $0.0.source) < ($1.1.date ?? "", $1.0.source) }
+        let reports = CaptureOrder.sorted(
+            context.artifacts(of: .heap).compactMap { artifact -> (Artifact, HeapReport)? in
+                guard case .repro(.heap(let report))? = artifact.content else { return nil }
+                return (artifact, report)
+            }, date: \.date)
         guard let (artifact, newest) = reports.last else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
         let newestTallies = Self.tallies(newest)

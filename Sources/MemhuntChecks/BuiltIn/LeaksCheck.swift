@@ -58,10 +58,11 @@ struct LeaksCheck: Check {
     )
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
-        let reports = context.artifacts(of: .leaks).compactMap { artifact -> (Artifact, LeaksReport)? in
-            guard case .repro(.leaks(let report))? = artifact.content else { return nil }
-            return (artifact, report)
-        }.sorted { ($0.1.date ?? "", $0.0.source) < ($1.1.date ?? "", $1.0.source) }
+        let reports = CaptureOrder.sorted(
+            context.artifacts(of: .leaks).compactMap { artifact -> (Artifact, LeaksReport)? in
+                guard case .repro(.leaks(let report))? = artifact.content else { return nil }
+                return (artifact, report)
+            }, date: \.date)
         guard let (artifact, newest) = reports.last else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
         output.record(Fact.reports, .int(reports.count))
