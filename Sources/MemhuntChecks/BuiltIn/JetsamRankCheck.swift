@@ -9,15 +9,21 @@ struct JetsamRankCheck: Check {
         static let records = FactDescription(
             "jetsam.records", .count, "JetsamEvent records among the artifacts.", better: .neutral)
         static let processes = FactDescription(
-            "jetsam.processes", .count, "Processes listed in the chosen record (the newest that lists the app).",
+            "jetsam.processes", .count,
+            "Processes listed in the chosen record (the newest that lists the app; with no app, said only when "
+                + "every record lists as many).",
             better: .neutral)
         static let pageSize = FactDescription(
-            "jetsam.pageSize", .bytes, "Bytes per page: 16,384, or 4,096 on A7/A8 devices.", better: .neutral)
+            "jetsam.pageSize", .bytes,
+            "Bytes per page of the chosen record: 16,384, or 4,096 on A7/A8 devices (with no app, said only when "
+                + "every record has that page size).", better: .neutral)
         static let largestProcess = FactDescription(
-            "jetsam.largestProcess", .text, "The record's largestProcess field.")
+            "jetsam.largestProcess", .text,
+            "The chosen record's largestProcess field (with no app, said only when every record names it).")
         static let topProcesses = FactDescription(
             "jetsam.topProcesses", .list,
-            "The record's ten largest processes by lifetime peak: {name, peakMB, app}, largest first.")
+            "The chosen record's ten largest processes by lifetime peak: {name, peakMB, app}, largest first (with "
+                + "no app, said only when there is one record).")
         static let peakMB = FactDescription(
             "jetsam.app.peakMB", .megabytes,
             "The subject's lifetime peak: lifetimeMax pages, never below rpages (records up to iOS 12).")
@@ -129,15 +135,25 @@ struct JetsamRankCheck: Check {
         guard let record = JetsamRecord.chosen(in: context) else { return CheckOutput(noInput: true) }
         let event = record.event
         output.record(Fact.records, .int(records.count))
+        // With no app, no record is the subject's: a value of one record is said as the run's only where every
+        // record gives it (six JetsamEvents said 16,384-byte pages, two of them of 4 KiB pages).
+        let oneRecord = context.subject.app != nil || records.count == 1
+        func agreed<T: Equatable>(_ value: (JetsamSnapshot) -> T) -> Bool {
+            oneRecord || records.allSatisfy { value($0.event) == value(event) }
+        }
         // An incomplete record (elided, or process records pasted alone) does not list every process: no count,
         // no ten largest. Process records alone give no page size.
-        if event.complete { output.record(Fact.processes, .int(event.processes.count)) }
-        if event.pageSizeKnown { output.record(Fact.pageSize, .int(Int(clamping: event.pageSize))) }
-        output.record(Fact.largestProcess, event.largestProcess.map(FactValue.string))
+        if event.complete, agreed({ $0.complete ? $0.processes.count : -1 }) {
+            output.record(Fact.processes, .int(event.processes.count))
+        }
+        if event.pageSizeKnown, agreed({ $0.pageSizeKnown ? $0.pageSize : 0 }) {
+            output.record(Fact.pageSize, .int(Int(clamping: event.pageSize)))
+        }
+        if agreed(\.largestProcess) { output.record(Fact.largestProcess, event.largestProcess.map(FactValue.string)) }
         let largest = event.processes.enumerated().sorted { a, b in
             a.element.peakPages != b.element.peakPages ? a.element.peakPages > b.element.peakPages : a.offset < b.offset
         }
-        if event.complete, event.pageSizeKnown {
+        if event.complete, event.pageSizeKnown, oneRecord {
             output.record(
                 Fact.topProcesses.key,
                 .array(

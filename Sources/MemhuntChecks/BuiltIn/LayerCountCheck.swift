@@ -11,6 +11,9 @@ struct LayerCountCheck: Check {
             measure: true)
         static let count = FactDescription(
             "layers.count", .count, "The largest layer count of a view dump or measurement.", measure: true)
+        static let countOf = FactDescription(
+            "layers.countOf", .text,
+            "The file layers.count is from (a view dump or measurements), when several artifacts count layers.")
     }
 
     /// The findings it emits, declared once for the description and the body.
@@ -38,6 +41,7 @@ struct LayerCountCheck: Check {
         facts: [
             Fact.coreAnimationMB,
             Fact.count,
+            Fact.countOf,
         ],
         codes: [
             Code.structure
@@ -56,12 +60,15 @@ struct LayerCountCheck: Check {
             (a.variant == nil ? 0 : 1, -a.coreAnimationMB!) < (b.variant == nil ? 0 : 1, -b.coreAnimationMB!)
         }
         var layerSource: (count: Int, evidence: Evidence, lines: Int?)?
+        var counts = 0
         for artifact in context.artifacts(of: .viewHierarchy) {
             guard case .repro(.viewHierarchy(let dump))? = artifact.content else { continue }
+            counts += 1
             if dump.layers > (layerSource?.count ?? -1) {
                 layerSource = (dump.layers, Evidence(source: artifact.source), nil)
             }
         }
+        for sample in samples where sample.layers != nil { counts += 1 }
         for sample in samples {
             if let layers = sample.layers, layers > (layerSource?.count ?? -1) {
                 layerSource = (layers, sample.evidence, sample.inputLines)
@@ -71,9 +78,19 @@ struct LayerCountCheck: Check {
         var output = CheckOutput()
         output.record(Fact.coreAnimationMB, withCA?.coreAnimationMB.map(FactValue.oneDecimal))
         output.record(Fact.count, layerSource.map { .int($0.count) })
+        // One count of several is said with where it is from.
+        if counts > 1 {
+            output.record(Fact.countOf, layerSource.map { .string(Artifact.fileName(of: $0.evidence.source)) })
+        }
         let lines = layerSource?.lines ?? samples.compactMap(\.inputLines).max()
         output.headline(Fact.coreAnimationMB, "CoreAnimation")
-        output.headline(Fact.count, "layers", layerSource.map { "\(FactValue.grouped($0.count)) layers" })
+        output.headline(
+            Fact.count, "layers",
+            layerSource.map {
+                "\(FactValue.grouped($0.count)) layers"
+                    + (counts > 1
+                        ? " (the largest of \(counts) counts: \(Artifact.fileName(of: $0.evidence.source)))" : "")
+            })
 
         var reasons: [String] = []
         var evidence: [Evidence] = []

@@ -1,0 +1,65 @@
+import Foundation
+import MemhuntCore
+import MemhuntReports
+import MemhuntTestSupport
+import Testing
+
+@testable import MemhuntCLI
+
+/// Every sentence true across the records of one run (issue 44): a value of one record is not said as the
+/// run's, and one count of several says where it is from.
+@Suite struct TruthRoundFourTests {
+    /// Two JetsamEvents of 4 KiB and 16 KiB pages, 7 and 16 processes, with no app: no record is the
+    /// subject's, so the values they do not share are not said as one (6 records once said 16,384-byte pages,
+    /// two of them of 4 KiB pages, and 11 processes, one of them with 442).
+    @Test func factsTheRecordsDoNotShareAreNotSaidAsOne() async throws {
+        let operands = [
+            "Fixtures/formats/jetsam-4k-ios10.crash", "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips",
+        ]
+        let run = await memhunt(["run", "--format", "json"] + operands)
+        let document = try FindingsDocument.decode(Array(run.stdout.utf8))
+        #expect(document.facts["jetsam.records"] == 2)
+        for key in ["jetsam.pageSize", "jetsam.processes", "jetsam.largestProcess", "jetsam.topProcesses"] {
+            #expect(document.facts[key] == nil, "\(key) = \(String(describing: document.facts[key]))")
+        }
+        // The subject's record is the chosen one: its values are said.
+        let named = try FindingsDocument.decode(
+            Array(await memhunt(["run", "--app", "JustSend", "--format", "json"] + operands).stdout.utf8))
+        #expect(named.facts["jetsam.pageSize"] == 16_384)
+        #expect(named.facts["jetsam.processes"] == 16)
+        // One record, no app: its values are the run's.
+        let one = try FindingsDocument.decode(
+            Array(await memhunt("run", "--format", "json", operands[1]).stdout.utf8))
+        #expect(one.facts["jetsam.pageSize"] == 16_384)
+    }
+
+    /// The largest layer count of several says which artifact it is of.
+    @Test func theLargestOfSeveralLayerCountsSaysWhereItIsFrom() async throws {
+        let run = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
+        let document = try FindingsDocument.decode(Array(run.stdout.utf8))
+        #expect(document.facts["layers.count"] == 3_573)
+        #expect(document.facts["layers.countOf"] == .string("pviews-detail.txt"))
+        let alone = try FindingsDocument.decode(
+            Array(await memhunt("run", "--format", "json", "Fixtures/justsend/pviews-detail.txt").stdout.utf8))
+        #expect(alone.facts["layers.countOf"] == nil)
+    }
+}
+
+/// One app, one row: a name and a bundle id that a record ties together (a crash report carries both) are one
+/// app in every scan table, with or without `--app` (`JustSend` 10 records and `com.example.JustSend` 1 were
+/// two rows).
+@Suite struct OneAppOneRowTests {
+    @Test func aNameAndItsBundleIDAreOneRow() async throws {
+        let run = await memhunt("scan", "Fixtures")
+        #expect(run.stdout.contains("\nJustSend, com.example.JustSend  11 records\n"), "\(run.stdout.prefix(2000))")
+        #expect(!run.stdout.contains("\ncom.example.JustSend  "))
+        #expect(!run.stdout.contains("\nJustSend  10 records"))
+        let named = await memhunt("scan", "--app", "JustSend", "Fixtures")
+        #expect(named.stdout.contains("JustSend, com.example.JustSend  11 records"))
+        // Without the crash report that ties them, the MetricKit payload's bundle id is an app of its own.
+        let untied = await memhunt(
+            "scan", "Fixtures/metrickit/MXMetricPayload-2026-08-10.json",
+            "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips")
+        #expect(untied.stdout.contains("\ncom.example.JustSend  1 record\n"), "\(untied.stdout.prefix(1500))")
+    }
+}
