@@ -71,6 +71,11 @@ public struct ScanRecord: Sendable, Hashable, Encodable {
     public var compressions: UInt64?
     /// One entry per app name (the largest process when a record lists a name twice), largest peak first.
     public var apps: [App]
+    /// Names the record ties to one app (a crash report's process name and bundle id): one app in every
+    /// table of a scan. Not written in the record's line.
+    public var ties: [[String]] = []
+
+    enum CodingKeys: String, CodingKey { case file, kind, time, product, build, compressions, apps }
 
     public init(
         file: String, kind: String, time: Double? = nil, product: String? = nil, build: String? = nil,
@@ -111,6 +116,10 @@ public struct ScanRecord: Sendable, Hashable, Encodable {
                 file: file, kind: ArtifactKind.crashReport.rawValue, time: snapshot.time, product: report.device,
                 build: report.osVersion ?? report.header?.osVersion,
                 apps: name.map { [App(name: $0, reason: snapshot.kind.rawValue)] } ?? [])
+            // The report names its app and bundle id together: they are one app.
+            let names = Set(
+                [snapshot.app, snapshot.process, snapshot.bundleID].compactMap { $0 }.filter { !$0.isEmpty })
+            if names.count > 1 { ties = [names.sorted()] }
         case .metricPayload(let payload):
             let snapshot = MetricKitSnapshot(payload)
             let name = snapshot.bundleID
@@ -289,6 +298,8 @@ public struct ScanAggregate: Sendable {
     /// unsigned): left out of `compressions`.
     public var compressionsNotCounts = 0
     public var apps: [String: App] = [:]
+    /// Names the records tie to one app (`ScanRecord.ties`), each name to the others.
+    public var ties: [String: Set<String>] = [:]
     /// The largest peaks of any app, at most `outlierCount`.
     public var outliers: [Sample] = []
     /// App Store Connect responses: Apple's aggregates, apart from the records.
@@ -298,6 +309,9 @@ public struct ScanAggregate: Sendable {
 
     /// Folds one record in.
     public mutating func add(_ record: ScanRecord) {
+        for names in record.ties {
+            for name in names { ties[name, default: []].formUnion(names.filter { $0 != name }) }
+        }
         records += 1
         recordsByKind[record.kind, default: 0] += 1
         if let compressions = JetsamEvent.count(record.compressions) {
@@ -347,6 +361,7 @@ public struct ScanAggregate: Sendable {
         compressions += other.compressions
         compressionsNotCounts += other.compressionsNotCounts
         for (name, figures) in other.apps { apps[name, default: App()].merge(figures) }
+        for (name, others) in other.ties { ties[name, default: []].formUnion(others) }
         for sample in other.outliers { Self.keep(sample, in: &outliers, limit: Self.outlierCount) }
         appStoreConnect += other.appStoreConnect
     }
@@ -360,17 +375,45 @@ public struct ScanAggregate: Sendable {
     }
 
     /// The figures of every app whose name matches `query` (ignoring case; `com.example.JustSend` matches
-    /// `JustSend`), merged; nil when none does.
+    /// `JustSend`), with every name the records tie to them, merged; nil when none does.
     public func app(matching query: String) -> (names: [String], figures: App)? {
         let wanted = query.lowercased()
-        let names = apps.keys.filter { name in
+        let matched = apps.keys.filter { name in
             let lower = name.lowercased()
             return lower == wanted || lower.hasSuffix("." + wanted) || wanted.hasSuffix("." + lower)
-        }.sorted()
-        guard !names.isEmpty else { return nil }
+        }
+        guard !matched.isEmpty else { return nil }
+        let names = matched.reduce(into: Set<String>()) { $0.formUnion(tied(to: $1)) }.sorted()
         var figures = App()
         for name in names { figures.merge(apps[name]!) }
         return (names, figures)
+    }
+
+    /// `name` and every app name the records tie to it, directly or through others (only names with figures).
+    func tied(to name: String) -> Set<String> {
+        var group: Set<String> = [name]
+        var pending = [name]
+        while let next = pending.popLast() {
+            for other in ties[next] ?? [] where group.insert(other).inserted { pending.append(other) }
+        }
+        return group.filter { apps[$0] != nil }
+    }
+
+    /// Every app, the names the records tie together as one (`JustSend, com.example.JustSend`), most records
+    /// first, then by name.
+    public var groupedApps: [(name: String, figures: App)] {
+        var done = Set<String>()
+        var groups: [(name: String, figures: App)] = []
+        for name in apps.keys.sorted() where !done.contains(name) {
+            let names = tied(to: name).sorted()
+            done.formUnion(names)
+            var figures = App()
+            for member in names { figures.merge(apps[member]!) }
+            groups.append((names.joined(separator: ", "), figures))
+        }
+        return groups.sorted {
+            $0.figures.records != $1.figures.records ? $0.figures.records > $1.figures.records : $0.name < $1.name
+        }
     }
 }
 

@@ -252,9 +252,8 @@ struct ScanCommand: MemhuntCommand {
             }
             selected = [(match.names.joined(separator: ", "), match.figures)]
         } else {
-            selected = aggregate.apps.map { ($0.key, $0.value) }.sorted {
-                $0.figures.records != $1.figures.records ? $0.figures.records > $1.figures.records : $0.name < $1.name
-            }
+            // A name and a bundle id that the records tie together are one app, as with --app.
+            selected = aggregate.groupedApps
         }
         let document = ScanDocument(aggregate, apps: selected, query: query)
         switch format {
