@@ -64,7 +64,7 @@ extension FindingsDocument.Gate {
         // An app named only in files that could not be read may be the subject of what they hold: not a hunt that
         // could not be done (the verdict names the unread files).
         if document.subject.origin == .given, document.subject.matched == false, let app = document.subject.app,
-            unreadNaming.isEmpty
+            unreadNaming.isEmpty, document.subject.absenceAnswered != true
         {
             reasons.append(
                 unmatchedApp(

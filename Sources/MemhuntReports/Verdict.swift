@@ -78,6 +78,15 @@ extension Verdict {
             let text = top.title.first?.isUppercase == true ? top.title : step.title + ": " + top.title
             sentences.append(Sentence(text: Self.sentence(text), step: step.id, codes: [top.code]))
         }
+        // What was said of the subject from artifacts that name no app, when no artifact names it, is said as such.
+        let assumed = steps.filter { $0.findings.contains { $0.code == EngineFindings.unattributed.code } }
+        if !assumed.isEmpty, let app = subject.app {
+            sentences.append(
+                Sentence(
+                    text: "No artifact of one app names \(app): what " + Self.list(assumed)
+                        + " say is of artifacts that name no app, read as its because it was named.",
+                    step: nil, codes: [EngineFindings.unattributed.code]))
+        }
         if !failed.isEmpty {
             sentences.append(
                 Sentence(

@@ -63,3 +63,40 @@ import Testing
         #expect(untied.stdout.contains("\ncom.example.JustSend  1 record\n"), "\(untied.stdout.prefix(1500))")
     }
 }
+
+/// An app the artifacts leave out is an answer, not a usage error; artifacts of other apps leave a step
+/// unanswered, not without artifacts; what names no app is said to be read as the subject's only by its name.
+@Suite struct AbsentAppTests {
+    @Test func anAppAJetsamEventLeavesOutIsAnAnswer() async throws {
+        let run = await memhunt("run", "--app", "Weather", "--format", "json", "Fixtures/justsend")
+        #expect(run.status == 0, "\(run.stderr)")
+        let document = try FindingsDocument.decode(Array(run.stdout.utf8))
+        #expect(document.subject.absenceAnswered == true)
+        let notListed = try #require(document.findings.first { $0.code == "jetsam-rank.not-listed" })
+        #expect(notListed.title == "Weather is not in the jetsam record")
+        #expect(
+            notListed.detail.contains(
+                "A JetsamEvent lists every process alive when it is taken: Weather was not running then"))
+        #expect(document.gate.exitStatus == 0)
+        // A close spelling of a name the artifacts carry is a typo more likely than an absence: exit 2 stays.
+        let typo = await memhunt("run", "--app", "JustSnd", "Fixtures/justsend")
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("did you mean 'JustSend'?"))
+    }
+
+    @Test func otherAppsArtifactsLeaveAStepUnansweredAndAnonymousOnesAreSaidAsAssumed() async throws {
+        let run = await memhunt("run", "--app", "JustSendWidget", "--format", "json", "Fixtures/justsend")
+        let document = try FindingsDocument.decode(Array(run.stdout.utf8))
+        #expect(document.step(id: "change-logging")?.status == .unanswered)
+        let assumed = document.findings.filter { $0.code == "artifacts.unattributed" }
+        #expect(assumed.map(\.step) == ["simulator-repro", "coreanimation-layers", "structure-variation"])
+        #expect(
+            document.verdict?.sentences.contains {
+                $0.text.hasPrefix("No artifact of one app names JustSendWidget: what step 5 (Simulator reproduction)")
+            } == true)
+        // The app its change logs name: nothing is assumed.
+        let own = try FindingsDocument.decode(
+            Array(await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend").stdout.utf8))
+        #expect(!own.findings.contains { $0.code == "artifacts.unattributed" })
+    }
+}

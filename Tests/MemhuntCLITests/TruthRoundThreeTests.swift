@@ -50,6 +50,9 @@ extension TruthRoundThreeTests {
         let named = await memhunt("run", "--app", "ShareExtension", directory.path)
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stdout.contains("1 file given could not be read, so what it holds is not known: issue-paste.txt"))
+        // Without a JetsamEvent (which lists every living process) an app no artifact names is a usage error.
+        try FileManager.default.removeItem(atPath: directory.path + "/JetsamEvent.ips")
+        try directory.write("JustSend.ips", try Repo.bytes("watchdog/JustSend-2026-08-13-224107.ips"))
         let nowhere = await memhunt("run", "--app", "Nowhere", directory.path)
         #expect(nowhere.status == 2)
         #expect(nowhere.stderr.contains("--app Nowhere matches nothing in any artifact read"))

@@ -130,7 +130,8 @@ extension RunCommand {
     static func requireApp(_ app: String?, in artifacts: [Artifact]) throws {
         guard let app else { return }
         let subject = StepEngine.resolveSubject(app: app, artifacts: artifacts)
-        guard subject.matched == false, unreadFiles(naming: app, in: artifacts).isEmpty else { return }
+        guard subject.matched == false, subject.absenceAnswered != true, unreadFiles(naming: app, in: artifacts).isEmpty
+        else { return }
         let unread = artifacts.count(where: \.holdsUnknownContent)
         throw CommandError(
             FindingsDocument.Gate.unmatchedApp(app, candidates: subject.candidates ?? [], unread: unread))

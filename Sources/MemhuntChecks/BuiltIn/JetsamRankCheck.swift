@@ -221,7 +221,8 @@ struct JetsamRankCheck: Check {
                         + " lists a process named \(app): "
                         + listing.joined(separator: "; ") + "."
                         + (incomplete.isEmpty
-                            ? ""
+                            ? " A JetsamEvent lists every process alive when it is taken: \(app) was not running "
+                                + "then, or runs under another process name (names are cut at 32 characters)."
                             : " " + incomplete.joined(separator: ", ") + (incomplete.count == 1 ? " is" : " are")
                                 + " incomplete (elided or partial): what was left out may list \(app)."),
                     evidence: records.map { Evidence(source: $0.artifact.source) },

@@ -11,6 +11,13 @@ public enum EngineFindings {
             .raises("Fixtures/several-apps", app: "JustSend"),
             .quiet("Fixtures/watchdog", app: "JustSend"),
         ])
+    public static let unattributed = FindingCode(
+        "artifacts.unattributed", .info,
+        "Artifacts of the step's kinds that name no app, read as the subject's though no artifact of one app names it.",
+        examples: [
+            .raises("Fixtures/justsend", app: "Weather"),
+            .quiet("Fixtures/justsend", app: "JustSend"),
+        ])
     public static let unreadable = FindingCode(
         "artifacts.unreadable", .notice,
         "An artifact of the step's kinds could not be read: named with what is wrong.",
@@ -20,7 +27,7 @@ public enum EngineFindings {
         ])
 
     /// Every engine finding, sorted by code.
-    public static let all = [otherApp, unreadable]
+    public static let all = [otherApp, unattributed, unreadable]
 
     /// The engine described as a check, to list beside the checks (`memhunt checks`, a report's rules).
     public static let description = CheckDescription(

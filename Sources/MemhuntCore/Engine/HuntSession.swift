@@ -111,9 +111,10 @@ public struct HuntSession: Sendable {
 
     /// The run so far: pending steps are left out.
     public func result(toolVersion: String) -> RunResult {
-        RunResult(
-            toolVersion: toolVersion, playbook: playbook, subject: subject, steps: results.compactMap { $0 },
-            artifacts: artifacts)
+        var steps = results.compactMap { $0 }
+        StepEngine.noteUnattributed(&steps, artifacts: artifacts, subject: subject)
+        return RunResult(
+            toolVersion: toolVersion, playbook: playbook, subject: subject, steps: steps, artifacts: artifacts)
     }
 
     // MARK: - State

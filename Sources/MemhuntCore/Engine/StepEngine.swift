@@ -42,6 +42,13 @@ public struct StepEngine: Sendable {
     /// The given name wins (with `matched` saying whether any artifact names it, and the apps they do name
     /// when none does; spelled as the artifacts spell it when they differ from it in case only); otherwise the app every artifact that names one agrees on (crash reports, MetricKit
     /// payloads, vmmap, footprint, samples). When they name several apps, no subject, and `candidates` lists them.
+    /// Whether two names are of one app family: one a bundle id that starts with the other and a dot
+    /// (`com.example.JustSend` and its extension `com.example.JustSend.Widget`), ignoring case.
+    static func sameFamily(_ a: String, _ b: String) -> Bool {
+        let x = a.lowercased(), y = b.lowercased()
+        return x != y && (x.hasPrefix(y + ".") || y.hasPrefix(x + ".")) && x.contains(".") && y.contains(".")
+    }
+
     public static func resolveSubject(app: String?, artifacts: [Artifact]) -> Subject {
         let owned = artifacts.compactMap { artifact -> (artifact: Artifact, names: [String])? in
             let names = ArtifactOwner.names(of: artifact)
@@ -58,9 +65,11 @@ public struct StepEngine: Sendable {
             guard !owned.isEmpty || records.contains(where: { !$0.processes.isEmpty }) || !killed.isEmpty else {
                 return subject
             }
+            // A record's largestProcess names a process too, even where its process list was cut.
             let matched =
                 owned.contains { $0.names.contains(where: subject.matches) }
                 || records.contains { $0.processes.contains { subject.matches($0.name) } }
+                || records.contains { subject.matches($0.largestProcess) }
                 || killed.contains(where: subject.matches)
             subject.matched = matched
             // `--app justsend` for the process `JustSend`: the texts name the app as its artifacts spell it,
@@ -80,6 +89,13 @@ public struct StepEngine: Sendable {
                 }
                 names += killed
                 subject.candidates = unique(names)
+                // A record that lists every living process and leaves the app out answers: it was not running
+                // then. So do names of the app's family. A close spelling is a typo more likely than an absence.
+                let complete = records.contains { !$0.processes.isEmpty && ($0.recovery?.isComplete ?? true) }
+                let carried = owned.flatMap(\.names) + records.flatMap { $0.processes.map(\.name) }
+                let family = carried.contains { Self.sameFamily(app, $0) }
+                subject.absenceAnswered =
+                    (complete || family) && Suggestion.closest(to: app, among: subject.candidates ?? []) == nil
             }
             return subject
         }
@@ -225,7 +241,8 @@ public struct StepEngine: Sendable {
         {
             // With artifacts of its kinds given, the step is not short of artifacts: they say nothing of the
             // subject (a JetsamEvent without `--app`, or one that does not list the app).
-            status = stepArtifacts.isEmpty ? .noArtifact : .unanswered
+            // Artifacts of the step's kinds that are of other apps were given too: unanswered, not no artifact.
+            status = stepArtifacts.isEmpty && foreign.isEmpty ? .noArtifact : .unanswered
         } else if output.findings.contains(where: { $0.severity >= .notice }) {
             status = .finding
         } else if inapplicable && !applies {
@@ -247,6 +264,38 @@ public struct StepEngine: Sendable {
     }
 
     /// An info listing the artifacts of this step's kinds that belong to other apps, grouped by app.
+    /// The subject was named and no artifact of one app names it (a JetsamEvent lists every process, so its
+    /// listing the subject ties nothing else to it): what names no app is read as the subject's only because it
+    /// was named, and each step that read such artifacts says so. Over the run's results and all its artifacts,
+    /// once the steps ran, so that a run and a triage of the same artifacts say the same.
+    static func noteUnattributed(_ results: inout [StepResult], artifacts: [Artifact], subject: Subject) {
+        guard subject.origin == .given, let app = subject.app else { return }
+        func ofOneApp(_ artifact: Artifact) -> Bool { artifact.kind != .jetsamEvent && artifact.kind != .killLog }
+        guard !artifacts.contains(where: { ofOneApp($0) && ArtifactOwner.belongs($0, to: subject) == true }) else {
+            return
+        }
+        for index in results.indices where [.clear, .finding].contains(results[index].status) {
+            let step = results[index].step
+            let anonymous = artifacts.filter {
+                $0.status == .ok && $0.duplicateOf == nil && step.reads.contains(where: $0.holds) && ofOneApp($0)
+                    && ArtifactOwner.name(of: $0) == nil
+            }
+            guard !anonymous.isEmpty else { continue }
+            results[index].findings.append(
+                Finding(
+                    code: EngineFindings.unattributed.code, step: step.id, check: EngineFindings.check,
+                    severity: .info,
+                    title: Plural.count(anonymous.count, "artifact")
+                        + (anonymous.count == 1 ? " that names" : " that name") + " no app, read as \(app)'s "
+                        + "because it was named",
+                    detail: "No artifact of one app names \(app) (a JetsamEvent lists every process), and "
+                        + (anonymous.count == 1 ? "this one names" : "these name") + " no app at all: "
+                        + anonymous.map(\.source).joined(separator: ", ")
+                        + ". What this step says of them is of \(app) only if they were taken of it.",
+                    evidence: anonymous.map { Evidence(source: $0.source) }))
+        }
+    }
+
     static func otherApps(_ artifacts: [Artifact], subject: Subject, step: Step) -> Finding {
         var groups: [(app: String, sources: [String])] = []
         for artifact in artifacts {

@@ -28,6 +28,10 @@ public struct Subject: Sendable, Hashable, Codable {
     /// JetsamEvent record, a vmmap). False only when some artifact names an app and none names this one;
     /// nil when no artifact names any app.
     public var matched: Bool?
+    /// For a given name no artifact names: true when its absence is an answer, not a usage error: a complete
+    /// JetsamEvent was read (it lists every process alive when it was taken), or the artifacts name the app's
+    /// family (an extension's bundle id that starts with it), and no artifact's name is a close spelling of it.
+    public var absenceAnswered: Bool?
 
     public init(
         app: String?, bundleID: String? = nil, origin: SubjectOrigin, candidates: [String]? = nil,
