@@ -69,6 +69,19 @@ public enum CrashParser {
         return report
     }
 
+    /// The `.ips` (header line and JSON body) after a translated report's `Full Report` line, read as a crash
+    /// report; nil when there is none or it does not read.
+    static func fullReport(after bytes: ArraySlice<UInt8>) -> CrashReport? {
+        let marker = Array("\nFull Report".utf8)
+        guard let at = bytes.firstRange(of: marker)?.lowerBound else { return nil }
+        guard let open = bytes[at...].firstIndex(of: UInt8(ascii: "{")) else { return nil }
+        let rest = Array(bytes[open...])
+        guard let (header, bodyOffset) = ArtifactReader.sniffIPSHeader(rest), header.bugType == "309",
+            let (body, _) = try? JSON.parsePrefix(rest, from: bodyOffset)
+        else { return nil }
+        return try? parse(jsonBody: body, header: header)
+    }
+
     /// Frames inside SQLite: a database holding a file lock (evidence only beside 0xdead10cc).
     static func fileLock(_ lines: [String]) -> [String] {
         lines.filter { $0.lowercased().contains("sqlite") }.map { $0.trimmingSpaces }.prefix(5).map { $0 }
@@ -100,9 +113,21 @@ public enum CrashParser {
         report.device = fields["Hardware Model"]
         report.incidentID = nonEmpty(fields["Incident Identifier"]) ?? nonEmpty(header?.incidentID)
         // iOS's legacy text writes `Version: BUILD (SHORT)` (CFBundleVersion first); the JSON form, macOS's text
-        // (an iOS app on a Mac included) and every fact say `SHORT (BUILD)`, as the App Store shows it.
+        // (an iOS app on a Mac included), Xcode's "Translated Report" and every fact say `SHORT (BUILD)`, as the
+        // App Store shows it.
         let mac = ["Mac OS", "macOS"].contains { (fields["OS Version"] ?? "").hasPrefix($0) }
-        report.appVersion = fields["Version"].map { mac ? $0 : Self.shortVersionFirst($0) }
+        let translated = fields["Translated Report (Full Report Below)"] != nil
+        report.appVersion = fields["Version"].map { mac || translated ? $0 : Self.shortVersionFirst($0) }
+        // A translated report is followed by the `.ips` it was made from: its bundle info and termination
+        // indicator are what the text leaves out or words another way.
+        if translated, let full = Self.fullReport(after: bytes) {
+            report.appVersion = full.appVersion ?? report.appVersion
+            report.bundleID = report.bundleID ?? full.bundleID
+            if let indicator = full.terminationDescription, report.terminationDescription == nil {
+                report.terminationDescription = indicator
+            }
+            report.incidentID = report.incidentID ?? full.incidentID
+        }
         let threads = threadBlocks(bytes)
         let triggered = fields["Triggered by Thread"].flatMap { Int($0) } ?? threads.first { $0.crashed }?.number
         let main = threads.first { $0.main }?.number ?? 0

@@ -27,6 +27,18 @@ import Testing
     }
 
     /// `Version: 18 (1.6)` is build 18 of version 1.6.
+    /// Xcode's "Translated Report (Full Report Below)" writes `Version: 1.0.0 (33)`, short version first, where
+    /// iOS's legacy text writes the build first: read by its format (it was "33 (1.0.0)"). The `.ips` that
+    /// follows gives its bundle info and termination indicator (there was no terminationReason).
+    @Test func aTranslatedReportReadsItsVersionAsWrittenAndItsFullReport() throws {
+        let report = try Self.report("crash-translated-ios.txt")
+        #expect(report.appVersion == "1.0.0 (33)")
+        #expect(report.terminationDescription == "per-process-limit")
+        #expect(report.kind == .memoryLimit)
+        #expect(report.incidentID == "3C1D5E7F-9A2B-4C6D-8E0F-1A2B3C4D5E6F")
+        #expect(report.bundleID == "dev.memhunt.courier")
+    }
+
     @Test func legacyVersionReadsShortVersionFirst() throws {
         #expect(try Self.report("crash-legacy-unsymbolicated-dead10cc.crash").appVersion == "1.6 (18)")
         #expect(try Self.report("crash-legacy-sigsegv.crash").appVersion == "1.2 (5)")
