@@ -39,6 +39,26 @@ import Testing
     }
 
     /// `--sortBySize` orders the rows by bytes; the classes are the same.
+    /// Older and smaller `heap` output: `All zones: N nodes malloced - M KB` (older macOS) is the total; a single
+    /// `Zone …: N nodes (M bytes)` with no `All zones` line is the heap; a Markdown fence after the table ends it
+    /// (it was "a row cut short").
+    @Test func olderAndSmallerOutputGivesItsTotals() throws {
+        let older = try Self.report(try Repo.bytes("heap-shapes/older-malloced-total.heap.txt"))
+        #expect(older.nodes == 98_460 && older.bytes == 27_417 * 1024)
+        #expect(older.classes.count == 11 && older.unreadable.isEmpty)
+        let zone = try Self.report(try Repo.bytes("heap-shapes/single-zone.heap.txt"))
+        #expect(zone.zones == 1)
+        #expect(zone.nodes == 98_460 && zone.bytes == 28_075_313)
+        let fenced = try Self.report(try Repo.bytes("heap-shapes/fenced.heap.md"))
+        #expect(fenced.nodes == 98_460 && fenced.classes.count == 11)
+        #expect(fenced.unreadable.isEmpty, "\(fenced.unreadable)")
+        // Two zones and no total: neither is the heap.
+        let two = try Self.report(
+            "Zone A_0x1: 10 nodes (100 bytes)\nZone B_0x2: 20 nodes (200 bytes)\n\n   COUNT      BYTES       AVG   CLASS_NAME\n"
+                + "   =====      =====       ===   ==========\n      10        100      10.0   non-object\n")
+        #expect(two.nodes == nil)
+    }
+
     @Test func sortedBySizeReadsTheSameClasses() throws {
         let sorted = try Self.report(try Repo.bytes("heap/faq-visit-3.sortBySize.heap.txt"))
         #expect(sorted.classes.map(\.bytes) == sorted.classes.map(\.bytes).sorted(by: >))

@@ -118,6 +118,25 @@ public struct HeapReport: Sendable, Hashable {
         return (nodes, bytes)
     }
 
+    /// `All zones: 98460 nodes malloced - 27417 KB` (older macOS) → nodes and bytes; nil for any other line (the
+    /// `nodes malloced - Sizes:` histogram line included).
+    static func mallocedTotals(_ line: String) -> (nodes: Int, bytes: Int)? {
+        guard line.hasPrefix("All zones:"), let dash = line.firstRange(of: " nodes malloced - ") else { return nil }
+        let count = line[line.index(line.startIndex, offsetBy: "All zones:".count)..<dash.lowerBound]
+        let size = line[dash.upperBound...].trimmingSpaces
+        guard !size.hasPrefix("Sizes"), let nodes = Int(count.trimmingSpaces) else { return nil }
+        let compact = String(size.filter { $0 != " " })
+        guard let last = compact.last, last == "B", let bytes = LeaksReport.size(Substring(compact.dropLast()))
+        else { return nil }
+        return (nodes, bytes)
+    }
+
+    /// `Zone DefaultMallocZone_0x102a00000: 98460 nodes (28075313 bytes)` → nodes and bytes of one zone.
+    static func zoneTotals(_ line: String) -> (nodes: Int, bytes: Int)? {
+        guard line.hasPrefix("Zone "), let colon = line.firstRange(of: ": ") else { return nil }
+        return totals("All zones: " + line[colon.upperBound...])
+    }
+
     /// The TYPE values `heap` prints.
     static let types: Set<Substring> = ["ObjC", "Swift", "C", "C++", "CFType", "malloc"]
 
@@ -131,6 +150,10 @@ public struct HeapReport: Sendable, Hashable {
             if report.unreadable.count < namedLimit { report.unreadable.append(text) }
         }
         let lines = ReproText.lines(bytes)
+        enum Totals { case none, malloced, allZones }
+        var totalsFrom = Totals.none
+        var zoneLines = 0
+        var oneZone: (nodes: Int, bytes: Int)?
         // The last line has no line end when the file was cut inside it (or the tool was stopped).
         let lastCut = bytes.last != nil && bytes.last != UInt8(ascii: "\n")
         for (index, line) in lines.enumerated() {
@@ -160,6 +183,15 @@ public struct HeapReport: Sendable, Hashable {
                 } else if let (nodes, total) = totals(line) {
                     report.nodes = nodes
                     report.bytes = total
+                    totalsFrom = .allZones
+                } else if let (nodes, total) = Self.mallocedTotals(line), totalsFrom != .allZones {
+                    // Older macOS: `All zones: 98460 nodes malloced - 27417 KB`, without the line below.
+                    report.nodes = nodes
+                    report.bytes = total
+                    totalsFrom = .malloced
+                } else if let (nodes, total) = Self.zoneTotals(line) {
+                    zoneLines += 1
+                    if zoneLines == 1 { oneZone = (nodes, total) }
                 } else if line.hasPrefix("All zones:"), ReproText.containsBytes(line, " nodes ("),
                     !ReproText.containsBytes(line, "malloced")
                 {
@@ -176,7 +208,8 @@ public struct HeapReport: Sendable, Hashable {
                     table = .after
                     continue
                 }
-                if body.hasPrefix("---") || body.hasPrefix("===") {
+                // A dashed line, or the Markdown fence a paste closes the table with, ends the rows.
+                if body.hasPrefix("---") || body.hasPrefix("===") || body.hasPrefix("```") || body.hasPrefix("~~~") {
                     table = .after
                     continue
                 }
@@ -191,6 +224,11 @@ public struct HeapReport: Sendable, Hashable {
                 case .failure(let problem): note(problem.message)
                 }
             }
+        }
+        // A single `Zone …: N nodes (M bytes)` and no `All zones` line: that zone is the heap.
+        if totalsFrom == .none, zoneLines == 1, let oneZone {
+            report.nodes = oneZone.nodes
+            report.bytes = oneZone.bytes
         }
         if unread > report.unreadable.count {
             report.unreadable.append("and \(unread - report.unreadable.count) more lines not read")
