@@ -159,6 +159,25 @@ public struct MemoryKillLines: Sendable {
         return phrases.map { ($0, ReproText.anchor($0)) }
     }()
 
+    /// The contents of a line's Markdown code spans (between single backticks), or nil when it has none.
+    static func codeSpans(_ line: [UInt8]) -> [[UInt8]]? {
+        guard line.contains(UInt8(ascii: "`")) else { return nil }
+        var spans: [[UInt8]] = []
+        var open: Int?
+        for (index, byte) in line.enumerated() where byte == UInt8(ascii: "`") {
+            if let start = open {
+                spans.append(Array(line[(start + 1)..<index]))
+                open = nil
+            } else {
+                open = index
+            }
+        }
+        return spans.isEmpty ? nil : spans
+    }
+
+    /// `mayBeKill` of bytes.
+    static func mayBeKill(bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { mayBeKill($0) } }
+
     /// Whether `line` may be a kill line: the cheap test before `take`.
     @inline(__always)
     static func mayBeKill(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -173,11 +192,20 @@ public struct MemoryKillLines: Sendable {
         guard Self.mayBeKill(line) else { return }
         let bytes = Array(line)
         let stamp = timestamp.map { String(decoding: $0, as: UTF8.self) } ?? Self.leadingTimestamp(bytes)
-        switch Self.parse(bytes) {
+        // Decided by the line's shape, not by a word: a kill phrase inside a Markdown code span is a quotation
+        // (documentation, a provenance table quoting `… killed by jetsam reason per-process-limit`), no kill line;
+        // a line in a fence, a quote, a list item or a table cell is one.
+        if let spans = Self.codeSpans(bytes), spans.contains(where: { Self.mayBeKill(bytes: $0) }) { return }
+        let parsed = Self.parse(bytes)
+        switch parsed {
         case nil: return
         case .problem(let text)?: note(line: number, text)
         case .record(var kill, let problem)?:
             if let problem { note(line: number, problem) }
+            // An author's elision inside the line: the fields around it are read, what it cut is said to be cut.
+            if Self.find(bytes, " ... ") != nil || Self.find(bytes, "…") != nil {
+                note(line: number, "the line is cut by an elision ('...' or '…'): what it left out is not read")
+            }
             kill.line = number
             kill.timestamp = stamp
             add(kill)

@@ -268,3 +268,53 @@ import Testing
         #expect(other.result.isEmpty)
     }
 }
+
+/// Evidence lines wherever they stand (Fixtures/kill-shapes): a kill line, a debugger's memory stop or an
+/// `EXC_RESOURCE ->` line is read the same alone, in quotes, in a sentence, after a heading, in a list item, a
+/// table cell, a blockquote or a fence, and around an author's elision; a line quoted in a code span (a document
+/// or a provenance table quoting it) is no kill line. Decided by the line's shape, not by a word.
+@Suite struct KillShapesTests {
+    static func read(_ name: String) throws -> ReadOutcome {
+        ArtifactReader.read(try Repo.bytes("kill-shapes/" + name))
+    }
+
+    @Test(arguments: [
+        "alone.log", "quoted.txt", "sentence.txt", "heading.md", "list-item.md", "table-cell.md", "blockquote.md",
+        "fence.md", "elided.txt",
+    ])
+    func aKillLineIsReadWhereverItStands(_ name: String) throws {
+        let outcome = try Self.read(name)
+        #expect(outcome.kind == .killLog, "\(name): \(String(describing: outcome.kind))")
+        guard case .killLog(let log) = try outcome.result.get() else { throw Failure("\(name): no kill log") }
+        let kill = try #require(log.kills.first)
+        #expect(log.kills.count == 1)
+        #expect(kill.pid == 4412 && kill.process == "Courier" && kill.reason == "per-process-limit", "\(name)")
+        #expect(kill.availablePages == 12_345, "\(name)")
+        if name == "elided.txt" {
+            #expect(
+                log.problems.contains { $0.hasSuffix("cut by an elision ('...' or '…'): what it left out is not read") }
+            )
+        }
+    }
+
+    @Test(arguments: ["lldb-stop.txt", "debugger-quoted.txt"])
+    func aDebuggerMemoryStopIsReadWhereverItStands(_ name: String) throws {
+        guard case .killLog(let log) = try Self.read(name).result.get() else { throw Failure("\(name): no kill log") }
+        #expect(log.kills.first?.limitMB == 2098 && log.kills.first?.inDebugger == true, "\(name)")
+    }
+
+    @Test func anExceptionLineInABlockquote() throws {
+        guard case .killLog(let log) = try Self.read("exc-resource-quote.md").result.get() else {
+            throw Failure("no kill log")
+        }
+        #expect(log.kills.first?.pid == 4412 && log.kills.first?.limitMB == 2098)
+    }
+
+    @Test(arguments: ["not-a-log-quoted-fragments.md", "code-span.md"])
+    func linesQuotedInCodeSpansAreNoKillLog(_ name: String) throws {
+        let outcome = try Self.read(name)
+        #expect(outcome.kind == nil && outcome.isUnrecognized, "\(name)")
+        let prose = ArtifactReader.read(try Repo.bytes("kill-lines/prose.md"))
+        #expect(prose.kind == nil)
+    }
+}

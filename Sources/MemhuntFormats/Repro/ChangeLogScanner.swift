@@ -657,7 +657,10 @@ public struct ChangeLogScanner: Sendable {
             if counted { return }
         }
         if json, Self.opensJSON(line[first]), Self.isJSON(line, first: first) {
-            jsonLine(line, first: first)
+            // A quoted line that holds none of the record's keys may be a kill line in quotes (a paste): read as one.
+            if !jsonLine(line, first: first), MemoryKillLines.mayBeKill(line) {
+                killLines.take(line, number: lineNumber, timestamp: timestamp)
+            }
         } else {
             // A change line cut by an elision (`MessageRow: @self, @identity, _mess…`, a console's cut): the
             // body was evaluated; it counts with the items written whole, the cut one left out.
@@ -1689,25 +1692,34 @@ public struct ChangeLogScanner: Sendable {
     /// byte (`ReproText.firstIndex`: `M`, `I`, `p`) and `memcmp`. Issue 30's `log show --style ndjson` log:
     /// the three byte-by-byte searches were 40 % of the samples and the byte-at-a-time unescaping 17 %, 9.6 s
     /// for what mawk read in 1.3 s; a pass from quote to quote (`memchr` per quote) was still 14 %.
-    private mutating func jsonLine(_ line: UnsafeBufferPointer<UInt8>, first: Int) {
+    /// Whether the line was JSON of the records: a member, a record's key, or a line that opens or ends one.
+    @discardableResult
+    private mutating func jsonLine(_ line: UnsafeBufferPointer<UInt8>, first: Int) -> Bool {
+        var read = line[first] != UInt8(ascii: "\"")
         if line[first] != UInt8(ascii: "\"") || !jsonMember(line, first: first) {
             if let at = ReproText.firstIndex(of: "\"eventMessage\"", in: line, anchor: Self.jsonAnchors.message) {
                 Self.jsonValue(line, after: at + 14, unescaper: &unescaper, into: &recordMessage)
+                read = true
             }
             if let at = ReproText.firstIndex(of: "\"timestamp\"", in: line, anchor: Self.jsonAnchors.timestamp) {
                 Self.jsonValue(line, after: at + 11, unescaper: &unescaper, into: &recordTimestamp)
+                read = true
             }
             if let at = ReproText.firstIndex(
                 of: "\"processImagePath\"", in: line, anchor: Self.jsonAnchors.process)
             {
                 Self.jsonValue(line, after: at + 18, unescaper: &unescaper, into: &recordProcess)
+                read = true
             }
+        } else {
+            read = true
         }
         if line[first] == UInt8(ascii: "}")
             || line[first] == UInt8(ascii: "{") && line[line.count - 1] == UInt8(ascii: "}")
         {
             flushRecord()
         }
+        return read
     }
 
     /// `--style json` writes one member a line (`  "eventMessage" : "…",`). When the line at `first` is one
