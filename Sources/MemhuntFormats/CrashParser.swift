@@ -89,7 +89,11 @@ public enum CrashParser {
 
     /// The crash report of legacy text (`Incident Identifier:` …, a fragment from `Exception Type:`, or a
     /// Console "Translated Report"); `header` is set for `.ips` hybrids (109, 185).
-    public static func parse(text bytes: ArraySlice<UInt8>, header: IPSHeader?) -> CrashReport {
+    public static func parse(text whole: ArraySlice<UInt8>, header: IPSHeader?) -> CrashReport {
+        // A page may hold a second report after the first (Apple's technical notes print a low-memory report,
+        // then a crash report): this is the first, never one report made of both, and the second is named.
+        let second = secondReport(in: whole)
+        let bytes = second.map { whole[..<$0.offset] } ?? whole
         let fields = textFields(bytes)
         let process = fields["Process"].map { ReproText.nameAndPID($0).name }
         let bundleID = fields["Identifier"] ?? header?.bundleID
@@ -112,6 +116,11 @@ public enum CrashParser {
         report.osVersion = fields["OS Version"] ?? header?.osVersion
         report.device = fields["Hardware Model"]
         report.incidentID = nonEmpty(fields["Incident Identifier"]) ?? nonEmpty(header?.incidentID)
+        if let second {
+            report.recovery = Recovery(
+                state: .recovered,
+                notes: ["line \(second.line) starts another report (\(second.what)): not read, the first is"])
+        }
         // iOS's legacy text writes `Version: BUILD (SHORT)` (CFBundleVersion first); the JSON form, macOS's text
         // (an iOS app on a Mac included), Xcode's "Translated Report" and every fact say `SHORT (BUILD)`, as the
         // App Store shows it.
@@ -242,6 +251,35 @@ public enum CrashParser {
     ]
 
     /// `Key: value` lines, first occurrence wins; a line without a value (the banner) maps to "".
+    /// The header fields that open a report: a second one of any of them is a second report.
+    private static let openingKeys: Set<String> = ["Incident Identifier", "Hardware Model", "Process", "OS Version"]
+
+    /// Where a second report starts in legacy text: the line (1-based), its offset and its first field; nil when
+    /// the text holds one report. A second `Incident Identifier:`, `Hardware Model:`, `Process:` or `OS Version:`
+    /// at a line's start, after the first report's own, begins it.
+    static func secondReport(in bytes: ArraySlice<UInt8>) -> (line: Int, offset: Int, what: String)? {
+        var seen: Set<String> = []
+        var start = bytes.startIndex
+        var line = 0
+        while start < bytes.endIndex {
+            line += 1
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            let text = bytes[start..<end]
+            defer { start = end < bytes.endIndex ? end + 1 : end }
+            guard let first = text.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"),
+                let colon = text.firstIndex(of: UInt8(ascii: ":")), colon - start <= 40
+            else { continue }
+            let key = String(decoding: text[..<colon], as: UTF8.self)
+            guard Self.openingKeys.contains(key) else { continue }
+            if seen.contains(key) {
+                let value = String(decoding: text[(colon + 1)...], as: UTF8.self).trimmingSpaces
+                return (line, start, key + ": " + String(value.prefix(60)))
+            }
+            seen.insert(key)
+        }
+        return nil
+    }
+
     private static func textFields(_ bytes: ArraySlice<UInt8>) -> [String: String] {
         var fields: [String: String] = [:]
         var start = bytes.startIndex

@@ -166,6 +166,7 @@ public enum PastedRecord {
         var body: [UInt8]
         var elided: (line: Int, marker: String)?
         var cutElement: String?
+        var cutAtEnd: (line: Int, dropped: String?)?
         var afterElision: String?
         if let end = scan.end {
             body = Array(text[bodyStart..<end])
@@ -201,6 +202,14 @@ public enum PastedRecord {
                     + recordLines.map { lines.range($0.lowerBound, $0.upperBound) }.joined(separator: ", ")
                     + "), \(unread.count == 1 ? "line" : "lines") \(ranges(unread)) not"
             }
+        } else if header == nil, scan.cut != nil {
+            // A paste cut at its end, its header gone too: what is whole before the cut is read (the memoryStatus,
+            // the whole process records), the element the cut fell in left out, and the record named incomplete.
+            let (closed, dropped, _) = scan.closedPrefix(text, from: bodyStart)
+            body = closed
+            let line = lines.index(ofOffset: max(bodyStart, text.count - 1))
+            used += Array(cursor...line)
+            cutAtEnd = (line, dropped)
         } else {
             // Cut without a marker: a truncated record, read as it is (the reader names where it ends).
             body = Array(text[bodyStart...])
@@ -221,6 +230,11 @@ public enum PastedRecord {
                 return nil
             }
         }
+        if let cutAtEnd {
+            notes.append(
+                "the paste ends inside the record at line \(lines.number(cutAtEnd.line)): read up to its last whole "
+                    + "value" + (cutAtEnd.dropped.map { ", \($0) (cut) left out" } ?? ""))
+        }
         if let elided {
             notes.append(
                 (afterElision
@@ -237,7 +251,10 @@ public enum PastedRecord {
             map.append(lines.number(min(line, lines.count - 1)))
             line += 1
         }
-        return finish(lines, .bytes(bytes), notes: notes, used: used, elided: elided?.line, map: map)
+        var recovered = finish(lines, .bytes(bytes), notes: notes, used: used, elided: elided?.line, map: map)
+        // Cut at its end: incomplete, as an elided record is (its process list is not all).
+        if cutAtEnd != nil { recovered?.recovery.state = .elided }
+        return recovered
     }
 
     /// One or more process records of a JetsamEvent, pasted without the event: `{"pid":…,"rpages":…}`, maybe
@@ -566,7 +583,7 @@ struct Cleaned {
         let bytes: [UInt8]
         if let end = scan.end {
             bytes = Array(text[start..<end])
-        } else if scan.elision != nil {
+        } else if scan.elision != nil || scan.cut != nil {
             bytes = scan.closedPrefix(text, from: start).bytes
         } else {
             return false
@@ -671,12 +688,17 @@ struct Scan {
 
     var end: Int?
     var elision: (offset: Int, marker: String)?
+    /// Where the text ran out with containers still open and no elision: the offset after the last comma or
+    /// opening outside a string (the last whole value ends before it), for a paste cut at its end.
+    var cut: Int?
     var open: [Open] = []
 
     init(_ text: [UInt8], from start: Int) {
         var index = start
         var inString = false
         var elements: [Int] = []  // per open container: the count of commas met (an array's element index)
+        var boundary = start
+        defer { if end == nil, elision == nil, !open.isEmpty { cut = boundary } }
         while index < text.count {
             let byte = text[index]
             if inString {
@@ -700,6 +722,7 @@ struct Scan {
                 let inArray = open.last?.byte == UInt8(ascii: "[")
                 open.append(Open(byte: byte, offset: index, inArray: inArray, element: elements.last ?? 0))
                 elements.append(0)
+                boundary = index + 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 guard !open.isEmpty else {
                     end = index
@@ -711,7 +734,10 @@ struct Scan {
                     end = index + 1
                     return
                 }
-            case UInt8(ascii: ","): if !elements.isEmpty { elements[elements.count - 1] += 1 }
+                boundary = index + 1
+            case UInt8(ascii: ","):
+                if !elements.isEmpty { elements[elements.count - 1] += 1 }
+                boundary = index
             case UInt8(ascii: "."), 0xE2, UInt8(ascii: "("), UInt8(ascii: "<"):
                 if !open.isEmpty, Cleaned.isElisionLine(text[index...].prefix(16)) {
                     elision = (index, Self.marker(text, at: index))
@@ -741,9 +767,9 @@ struct Scan {
     func closedPrefix(_ text: [UInt8], from start: Int, appending appended: [ArraySlice<UInt8>] = []) -> (
         bytes: [UInt8], dropped: String?, placed: String?
     ) {
-        guard let elision else { return ([], nil, nil) }
+        guard let point = elision?.offset ?? self.cut else { return ([], nil, nil) }
         var stack = open
-        var cut = elision.offset
+        var cut = point
         var dropped: (name: String, index: Int)?
         if let element = stack.indices.dropFirst().first(where: { stack[$0].inArray }) {
             cut = stack[element].offset

@@ -260,6 +260,39 @@ import Testing
                 + "one is")
     }
 
+    /// A JetsamEvent pasted with both ends cut (no header, the last string cut mid-way) keeps what it holds: the
+    /// memoryStatus, the page size, largestProcess and the 7 whole process records; it said "7 process records
+    /// without its JetsamEvent: … no memoryStatus" of a file that holds one.
+    @Test func aPasteCutAtBothEndsKeepsWhatItHolds() throws {
+        guard case .jetsamEvent(let event) = try read("jetsam-cut-both-ends.md") else {
+            throw Failure("not a JetsamEvent")
+        }
+        #expect(event.pageSize == 16_384)
+        #expect(event.compressions == 15_734_833)
+        #expect(event.largestProcess == "kernel_task")
+        #expect(event.processes.count == 7)
+        #expect(event.recovery?.state == .elided)
+        #expect(
+            event.recovery?.notes.last
+                == "the paste ends inside the record at line 244: read up to its last whole value, processes[7] (cut) "
+                + "left out")
+        #expect(!(event.recovery?.notes.joined().contains("no memoryStatus") ?? true))
+    }
+
+    /// One page, two reports: the first is read, never one report made of both (the second's exception codes were
+    /// read into the first), and the second is named.
+    @Test func twoReportsOnOnePageAreNeverOne() throws {
+        guard case .crashReport(let report) = try read("two-crash-reports.txt") else { throw Failure("not a crash") }
+        #expect(report.processName == "Segfaulter" && report.device == "iPhone12,8")
+        #expect(report.osVersion == "iPhone OS 14.4 (18D52)")
+        #expect(report.exceptionCodes == nil)
+        #expect(
+            report.recovery?.notes == [
+                "line 31 starts another report (Incident Identifier: 5E6F7A8B-0000-4000-8000-000000000CC0): not "
+                    + "read, the first is"
+            ])
+    }
+
     /// An elided legacy crash of another app, then Heavy's whole report: Heavy's is read (`--app Heavy` matched
     /// nothing beside it).
     @Test func aWholeCrashReportIsPreferredToAnEarlierElidedOne() throws {

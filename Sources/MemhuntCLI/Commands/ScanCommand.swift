@@ -55,13 +55,28 @@ struct ScanCommand: MemhuntCommand {
         /// The identities of the records read so far (`Artifact.recordIdentity`): the same record in other bytes
         /// (a CRLF copy, a paste) is one record too. Only crash reports and JetsamEvents have one.
         var seenRecords = Set<String>()
+        /// The same identities in words (`recordIdentity.description`): a fragment of a record read already is
+        /// that record (a whole record's key also holds its processes, which a fragment lacks).
+        var seenDescriptions = Set<String>()
 
         init(walk: FileWalk) { self.walk = walk }
 
-        /// Whether a record with this identity was read already (and notes it when not).
-        func isDuplicateRecord(_ identity: String?) -> Bool {
-            guard let identity else { return false }
-            return lock.withLock { !seenRecords.insert(identity).inserted }
+        /// Fragments of records (elided or partial pastes with an identity), folded after the walk unless a whole
+        /// record of theirs was read: whichever came first, the whole record is the one counted.
+        var fragments: [Artifact] = []
+
+        /// Whether a whole record with this identity was read already (and notes it when not); a fragment is kept
+        /// for the end (`fragments`) and also answers true.
+        func isDuplicateRecord(_ artifact: Artifact) -> Bool {
+            guard let identity = artifact.recordIdentity else { return false }
+            return lock.withLock {
+                if identity.key == identity.description {
+                    fragments.append(artifact)
+                    return true
+                }
+                seenDescriptions.insert(identity.description)
+                return !seenRecords.insert(identity.key).inserted
+            }
         }
 
         /// Whether bytes with this sha256 (hex) were read already (and notes them when not).
@@ -143,10 +158,11 @@ struct ScanCommand: MemhuntCommand {
                         // Hashed so that the same file reached twice (two operands, a copy in the fleet) counts once.
                         let artifact = LocalArtifacts.load(
                             path: path, hash: true, streamChangeLogs: false, listedRegular: listedRegular)
-                        if artifact.status == .ok,
-                            work.isDuplicate(artifact.sha256) || work.isDuplicateRecord(artifact.recordIdentity?.key)
-                        {
+                        if artifact.status == .ok, work.isDuplicate(artifact.sha256) {
                             local.duplicates += 1
+                        } else if artifact.status == .ok, work.isDuplicateRecord(artifact) {
+                            // A fragment is counted or folded at the end.
+                            if !artifact.isFragmentRecord { local.duplicates += 1 }
                         } else {
                             fold(artifact, into: &local, lines: &lines, format: format, query: query, console: console)
                             flush(&lines, console: console, atLeast: linesBuffered)
@@ -167,6 +183,20 @@ struct ScanCommand: MemhuntCommand {
                 if progress, work.done > 0 {
                     console.stderr.write("\rscan: \(FactValue.grouped(work.done)) files\u{1B}[K\n")
                 }
+                // Fragments, in a fixed order: a whole record of theirs, or an earlier fragment, makes them duplicates.
+                var lines = ""
+                var seen = Set<String>()
+                for fragment in work.fragments.sorted(by: { $0.source < $1.source }) {
+                    let description = fragment.recordIdentity?.description ?? ""
+                    if work.seenDescriptions.contains(description) || !seen.insert(description).inserted {
+                        work.aggregate.duplicates += 1
+                    } else {
+                        fold(
+                            fragment, into: &work.aggregate, lines: &lines, format: format, query: query,
+                            console: console)
+                    }
+                }
+                flush(&lines, console: console, atLeast: 0)
                 continuation.resume()
             }
         }
