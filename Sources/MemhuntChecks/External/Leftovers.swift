@@ -40,30 +40,24 @@ enum Leftovers {
     }
 
     /// Becomes a child subreaper, once (Linux 3.4 and later; elsewhere nothing happens).
-    static let becomeSubreaper: Void = {
+    static let becomeSubreaper: Void = prctl(36, 1)  // PR_SET_CHILD_SUBREAPER
+
+    /// `prctl(option, value)` on Linux; elsewhere nothing happens. `prctl` is variadic, which Swift does not
+    /// import; its arguments are plain integers.
+    private static func prctl(_ option: Int32, _ value: UInt) {
         #if os(Linux)
-            // `prctl` is variadic, which Swift does not import; its arguments are plain integers.
             typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
             if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") {
-                let PR_SET_CHILD_SUBREAPER: Int32 = 36
-                _ = unsafeBitCast(symbol, to: Prctl.self)(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+                _ = unsafeBitCast(symbol, to: Prctl.self)(option, value, 0, 0, 0)
             }
         #endif
-    }()
+    }
 
     /// Makes memhunt non-dumpable, once, before its first check starts (Linux; elsewhere nothing happens): its
     /// `/proc/PID/environ`, `mem` and `fd` then belong to root, so a check running as the same user cannot read
     /// the trackers' tokens and `MEMHUNT_HTTP_TOKEN` from memhunt's environment, though its own has none of them.
     /// A check's own process is dumpable again after its `execve`, so memhunt still reads its descendants.
-    static let becomeNonDumpable: Void = {
-        #if os(Linux)
-            typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") {
-                let PR_SET_DUMPABLE: Int32 = 4
-                _ = unsafeBitCast(symbol, to: Prctl.self)(PR_SET_DUMPABLE, 0, 0, 0, 0)
-            }
-        #endif
-    }()
+    static let becomeNonDumpable: Void = prctl(4, 0)  // PR_SET_DUMPABLE
 
     static func started(_ pid: pid_t, token: String) {
         lock.withLock {
