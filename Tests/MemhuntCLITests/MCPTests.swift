@@ -186,6 +186,37 @@ import Testing
                 "runs an external program (exec:); memhunt mcp runs them only when started with --allow-exec"))
     }
 
+    /// What crashed the server (and every session in it) is answered: a hunt over a tar whose declared size is near
+    /// `Int.max` starts, a range answer of 9.2 × 10^18 candidates is refused at once, and the server answers the
+    /// next call.
+    @Test func whatCrashedTheServerIsAnsweredAndTheServerGoesOn() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var header = [UInt8](repeating: 0, count: 512)
+        for (i, b) in Array("s/logs/huge.log".utf8).enumerated() { header[i] = b }
+        for (i, b) in Array("0000644\u{0}".utf8).enumerated() { header[100 + i] = b }
+        header[124] = 0x80
+        header[128] = 0x7F
+        for i in 129..<136 { header[i] = 0xFF }
+        header[156] = UInt8(ascii: "0")
+        for (i, b) in Array("ustar\u{0}00".utf8).enumerated() { header[257 + i] = b }
+        for i in 148..<156 { header[i] = 0x20 }
+        let sum = header.reduce(0) { $0 + Int($1) }
+        for (i, b) in Array(String(format: "%06o\u{0} ", sum).utf8).enumerated() { header[148 + i] = b }
+        try dir.write("huge.tar", header + [UInt8](repeating: 0, count: 1024))
+        try dir.write("JetsamEvent.ips", try Repo.bytes("justsend/JetsamEvent-2026-08-11-112056.ips"))
+        let server = Self.server()
+        let started = try await Self.call("hunt_start", #"{"artifacts":["\#(dir.path)"],"app":"JustSend"}"#, server)
+        #expect(!started.isError, "\(started.text)")
+        let session = try #require(
+            started.text.firstMatch(of: /"session" : "([^"]+)"/).map { String($0.1) }, "\(started.text)")
+        let range = try await Self.call(
+            "hunt_answer", #"{"session":"\#(session)","answer":"1-9223372036854775807"}"#, server)
+        #expect(range.text.contains("There is no candidate 9223372036854775807: pick 1–"), "\(range.text)")
+        let list = try await Self.answer(#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#, server)
+        #expect(list["result"] != nil)
+    }
+
     @Test func resourcesAreThePlaybooks() async throws {
         let server = Self.server()
         let list = try await Self.answer(#"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#, server)
