@@ -31,7 +31,10 @@ public enum PastedRecord {
     /// is found or nothing would change.
     public static func recover(_ bytes: [UInt8]) -> Recovered? {
         // Bounded work: a paste is read in its first 16 MiB (a record beyond that is no paste).
-        let lines = Cleaned(bytes.count > 16 << 20 ? Array(bytes.prefix(16 << 20)) : bytes)
+        let pasted = bytes.count > 16 << 20 ? Array(bytes.prefix(16 << 20)) : bytes
+        // A record annotated with `//` comments (a blog's): the comments are taken off, line by line.
+        let (uncommented, commented) = stripComments(pasted)
+        let lines = Cleaned(uncommented)
         // A page may hold an older fragment before the record it is about (a header-less body, an elided copy):
         // the most complete record is read, the earliest of equals, and the others are named. At most 8 records
         // are looked at.
@@ -61,6 +64,10 @@ public enum PastedRecord {
             from = max(found.extent.upperBound, start.line + 1)
         }
         guard var chosen = best?.recovered else { return nil }
+        if !commented.isEmpty {
+            chosen.recovery.notes.append(
+                "the // comments of " + (commented.count == 1 ? "line " : "lines ") + ranges(commented) + " removed")
+        }
         for other in others.sorted(by: { $0.extent.lowerBound < $1.extent.lowerBound }) {
             let what = other.score == 0 ? "an incomplete record" : "a record without its .ips header"
             chosen.recovery.notes.append(
@@ -68,6 +75,60 @@ public enum PastedRecord {
                     + "hold another record (\(what)): not read, the more complete one is")
         }
         return chosen
+    }
+
+    /// `bytes` with each `// comment` after a JSON value on its line taken off (outside strings: a URL in a
+    /// string stays), and the numbers of the lines that had one. Only a `//` after a space, a tab or a value's end
+    /// (`,`, `"`, a digit, `}`, `]`, `{`, `[`) starts a comment.
+    static func stripComments(_ bytes: [UInt8]) -> (bytes: [UInt8], lines: [Int]) {
+        guard bytes.count > 1, ReproText.containsBytes(bytes[...], "//") else { return (bytes, []) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var lines: [Int] = []
+        var line = 1
+        var inString = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                inString = false
+                line += 1
+                out.append(byte)
+                index += 1
+                continue
+            }
+            if inString {
+                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] != 0x0A {
+                    out.append(byte)
+                    out.append(bytes[index + 1])
+                    index += 2
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") { inString = false }
+                out.append(byte)
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") { inString = true }
+            if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), index > 0,
+                [0x20, 0x09, 0x2C, 0x22, 0x7D, 0x5D, 0x7B, 0x5B].contains(bytes[index - 1])
+                    || (0x30...0x39).contains(bytes[index - 1])
+            {
+                // Only where the line so far holds JSON: a brace, a bracket, a quote or a digit before it.
+                let start = out.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+                if out[start...].contains(where: {
+                    [0x7B, 0x7D, 0x5B, 0x5D, 0x22].contains($0) || (0x30...0x39).contains($0)
+                }) {
+                    while let last = out.last, last == 0x20 || last == 0x09 { out.removeLast() }
+                    while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+                    lines.append(line)
+                    continue
+                }
+            }
+            out.append(byte)
+            index += 1
+        }
+        return (out, lines)
     }
 
     /// 2 for a record read whole with its header (or a legacy crash report read whole), 1 for a whole body

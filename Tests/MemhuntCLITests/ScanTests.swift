@@ -226,7 +226,7 @@ import Testing
         // Fixtures/pasted, are the same records in other bytes, each counted once; fragments (the cut paste of
         // Fixtures/justsend's record, the elided copy of Fixtures/pressure's) are their whole records').
         #expect(run.stdout.contains("JustSend, com.example.JustSend  10 records"))
-        #expect(run.stdout.contains("duplicates: 17 (the same bytes or the same record as a file counted)"))
+        #expect(run.stdout.contains("duplicates: 18 (the same bytes or the same record as a file counted)"))
         #expect(run.stdout.contains("kill reasons         watchdog 2, per-process-limit 1"))
         #expect(
             run.stdout.contains(

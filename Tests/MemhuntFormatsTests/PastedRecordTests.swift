@@ -1,6 +1,7 @@
-import MemhuntFormats
 import MemhuntTestSupport
 import Testing
+
+@testable import MemhuntFormats
 
 /// Records as people paste them (Fixtures/pasted): found by their body, read, and marked `recovered`,
 /// `elided` or `partial` with what was skipped.
@@ -277,6 +278,17 @@ import Testing
                 == "the paste ends inside the record at line 244: read up to its last whole value, processes[7] (cut) "
                 + "left out")
         #expect(!(event.recovery?.notes.joined().contains("no memoryStatus") ?? true))
+    }
+
+    /// A JetsamEvent annotated with `//` comments in a blog: the comments are taken off and named, the record read
+    /// whole (it was "not valid JSON: unexpected '/'"); a `//` inside a string (a URL) stays.
+    @Test func commentsInAPastedRecordAreTakenOff() throws {
+        guard case .jetsamEvent(let event) = try read("jetsam-annotated.md") else { throw Failure("not a JetsamEvent") }
+        #expect(event.pageSize == 16_384 && event.processes.count == 16 && event.largestProcess == "kernel_task")
+        #expect(event.recovery?.notes.last == "the // comments of lines 22, 37 removed")
+        let (kept, lines) = PastedRecord.stripComments(Array(#"{"url" : "https://x//y", // note"#.utf8))
+        #expect(String(decoding: kept, as: UTF8.self) == #"{"url" : "https://x//y","#)
+        #expect(lines == [1])
     }
 
     /// One page, two reports: the first is read, never one report made of both (the second's exception codes were
