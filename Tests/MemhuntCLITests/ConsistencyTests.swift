@@ -105,6 +105,38 @@ import Testing
         #expect(resolvedSeen > 0 && unmeasuredSeen > 0)
     }
 
+    /// Across the records of one run: with no subject, a value of one JetsamEvent is said as the run's only where
+    /// every record read gives it (page size, process count, largestProcess), over every fixture folder, the
+    /// real-world corpus's folders when present, and all the fixtures at once.
+    @Test func factsOfSeveralRecordsAreSaidOnlyWhereTheyAgree() async throws {
+        var checked = 0
+        let inputs = Self.fixtureFolders.map { [$0] } + [Self.fixtureFolders] + (Repo.realworld.map { [[$0]] } ?? [])
+        for folders in inputs {
+            await Task.yield()
+            let result = try await Hunt.run(folders, app: nil)
+            let events = result.artifacts.compactMap { artifact -> JetsamEvent? in
+                guard artifact.status == .ok, artifact.duplicateOf == nil,
+                    case .jetsamEvent(let event)? = artifact.content
+                else { return nil }
+                return event
+            }
+            // With a subject (named by the artifacts themselves), the chosen record is the subject's.
+            guard events.count > 1, result.subject.app == nil else { continue }
+            checked += 1
+            if let size = result.facts["jetsam.pageSize"] {
+                #expect(events.allSatisfy { FactValue.int(Int($0.pageSize)) == size }, "\(folders): \(size)")
+            }
+            if let count = result.facts["jetsam.processes"] {
+                #expect(events.allSatisfy { FactValue.int($0.processes.count) == count }, "\(folders): \(count)")
+            }
+            if let largest = result.facts["jetsam.largestProcess"] {
+                #expect(events.allSatisfy { $0.largestProcess.map(FactValue.string) == largest }, "\(folders)")
+            }
+            #expect(result.facts["jetsam.topProcesses"] == nil, "\(folders)")
+        }
+        #expect(checked > 0)
+    }
+
     @Test(.enabled(if: Repo.realworld != nil, "shared/realworld is not beside the checkout"))
     func realWorldFilesNeverContradictThemselves() async throws {
         var runs = 0
