@@ -284,7 +284,7 @@ public struct ArtifactStore: Sendable {
                 }
                 let reference = entry.reference
                 // The system would read the path up to its NUL: `a.ips\0…` named another file than the entry.
-                if reference.utf8.contains(0) { return refused("the path holds a NUL byte, which no file name can") }
+                if reference.utf8.contains(0) { return refused(LocalArtifacts.nulInPath) }
                 if reference.hasPrefix("/") || reference.hasPrefix("~") {
                     return refused("an absolute path; entries are relative to the manifest's folder")
                 }

@@ -122,11 +122,14 @@ public enum LocalArtifacts {
         case failed(String)
     }
 
+    /// Why a path with a NUL byte is refused whole (the system would read it up to the NUL).
+    static let nulInPath = "the path holds a NUL byte, which no file name can"
+
     static func stat(_ path: String) -> Stat {
         // stat follows every link and fails with ELOOP on a loop, ENOENT on a dangling link. (It was realpath then
         // lstat: one lstat and readlink per path component, 6 system calls a file in a fleet scan.)
         // The system reads a path up to its first NUL: `a.ips\0../x` would open `a.ips`, so it is refused whole.
-        guard !path.utf8.contains(0) else { return .failed("the path holds a NUL byte, which no file name can") }
+        guard !path.utf8.contains(0) else { return .failed(nulInPath) }
         var info = FileStatus()
         guard systemStat(path, &info) == 0 else { return .failed(reason(errno)) }
         switch info.st_mode & S_IFMT {
@@ -204,7 +207,7 @@ public enum LocalArtifacts {
         let source = source ?? path
         // A file its folder listed as regular is opened first and asked with `fstat`: `stat` then `open` walked
         // its path twice (`fstatat` was 8.8 % of a 10,000-record fleet scan's samples, perf).
-        if listedRegular, !path.utf8.contains(0), let (fd, size) = openRegular(path) {
+        if listedRegular, let (fd, size) = openRegular(path) {
             defer { _ = systemClose(fd) }
             return load(
                 fd, path: path, source: source, size: size, documentLimit: documentLimit, hash: hash,
@@ -394,7 +397,7 @@ public enum LocalArtifacts {
         do {
             _ = try Manifest.read(content)
             return ReadOutcome(kind: .manifest, result: .success(.recognized(.manifest)))
-        } catch  where error.description.hasPrefix(Manifest.tooLongWords) {
+        } catch  where error.isTooLong {
             return ReadOutcome(kind: .manifest, result: .failure(FormatError(error.description)))
         } catch {
             return nil

@@ -18,8 +18,13 @@ public struct ManifestEntry: Sendable, Hashable {
 /// Why a manifest could not be read. Never quotes the manifest's URLs: they may carry tokens.
 public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String
+    /// Whether the document is a manifest too long to build (over the JSON value limit), not no manifest.
+    public var isTooLong = false
 
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, isTooLong: Bool = false) {
+        self.description = description
+        self.isTooLong = isTooLong
+    }
 }
 
 /// A list of artifacts to fetch, so a CI job can publish one link for a whole incident.
@@ -29,9 +34,6 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
 public enum Manifest {
     /// Whether the bytes start like a manifest (the one sniffer, `ArtifactSniffer.looksLikeManifest`).
     public static func looksLikeManifest(_ bytes: [UInt8]) -> Bool { ArtifactSniffer.looksLikeManifest(bytes) }
-
-    /// How the error of a manifest too long to build begins.
-    static let tooLongWords = "manifest is too long to read: "
 
     /// The entries of a JSON or YAML manifest; the first malformed entry throws (see `read` for all of them).
     public static func parse(_ bytes: [UInt8]) throws(ManifestError) -> [ManifestEntry] {
@@ -58,7 +60,7 @@ public enum Manifest {
             // A list too long to build is a manifest over the limit, not YAML nor a document of no known kind
             // (100,000 entries were "JSON of no known kind", exit 0, where 95,000 met the entry limit).
             if JSON.isValueLimit(error), ArtifactSniffer.looksLikeManifest(bytes) {
-                throw ManifestError(tooLongWords + error.message)
+                throw ManifestError("manifest is too long to read: " + error.message, isTooLong: true)
             }
         }
         if let json = parsed {

@@ -109,8 +109,6 @@ struct ArtifactCollector {
         return value
     }
 
-    /// The defaults, with `MEMHUNT_HTTP_TOKEN` as the bearer token when set. A token with a line break
-    /// would split the request (and was silently dropped): refused, without quoting it.
     /// The headers one `--header` gives: itself, or with `@FILE` (as curl takes it) each non-blank line of the
     /// file, so that a secret need not stand on the command line, where every local user can read it
     /// (`/proc/PID/cmdline`, `ps`). The file's content is never quoted in an error.
@@ -129,6 +127,8 @@ struct ArtifactCollector {
             .filter { !$0.allSatisfy(\.isWhitespace) }
     }
 
+    /// The defaults, with `MEMHUNT_HTTP_TOKEN` as the bearer token when set. A token with a line break
+    /// would split the request (and was silently dropped): refused, without quoting it.
     static func configuration(_ environment: [String: String]) throws -> HTTPConfiguration {
         var http = HTTPConfiguration()
         if let token = environment["MEMHUNT_HTTP_TOKEN"], !token.isEmpty {

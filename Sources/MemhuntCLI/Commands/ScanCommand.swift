@@ -65,17 +65,19 @@ struct ScanCommand: MemhuntCommand {
         /// record of theirs was read: whichever came first, the whole record is the one counted.
         var fragments: [Artifact] = []
 
-        /// Whether a whole record with this identity was read already (and notes it when not); a fragment is kept
-        /// for the end (`fragments`) and also answers true.
-        func isDuplicateRecord(_ artifact: Artifact) -> Bool {
-            guard let identity = artifact.recordIdentity else { return false }
+        /// What the record an artifact holds is to the scan: new, a whole record read already, or a fragment (kept
+        /// for the end, `fragments`). An artifact with no record identity is new.
+        enum Record { case new, seen, fragment }
+
+        func record(_ artifact: Artifact) -> Record {
+            guard let identity = artifact.recordIdentity else { return .new }
             return lock.withLock {
                 if identity.key == identity.description {
                     fragments.append(artifact)
-                    return true
+                    return .fragment
                 }
                 seenDescriptions.insert(identity.description)
-                return !seenRecords.insert(identity.key).inserted
+                return seenRecords.insert(identity.key).inserted ? .new : .seen
             }
         }
 
@@ -158,11 +160,13 @@ struct ScanCommand: MemhuntCommand {
                         // Hashed so that the same file reached twice (two operands, a copy in the fleet) counts once.
                         let artifact = LocalArtifacts.load(
                             path: path, hash: true, streamChangeLogs: false, listedRegular: listedRegular)
-                        if artifact.status == .ok, work.isDuplicate(artifact.sha256) {
+                        let record: Work.Record =
+                            artifact.status != .ok
+                            ? .new : work.isDuplicate(artifact.sha256) ? .seen : work.record(artifact)
+                        if record == .seen {
                             local.duplicates += 1
-                        } else if artifact.status == .ok, work.isDuplicateRecord(artifact) {
-                            // A fragment is counted or folded at the end.
-                            if !artifact.isFragmentRecord { local.duplicates += 1 }
+                        } else if record == .fragment {
+                            // Counted or folded at the end.
                         } else {
                             fold(artifact, into: &local, lines: &lines, format: format, query: query, console: console)
                             flush(&lines, console: console, atLeast: linesBuffered)

@@ -42,13 +42,6 @@ public struct StepEngine: Sendable {
     /// The given name wins (with `matched` saying whether any artifact names it, and the apps they do name
     /// when none does; spelled as the artifacts spell it when they differ from it in case only); otherwise the app every artifact that names one agrees on (crash reports, MetricKit
     /// payloads, vmmap, footprint, samples). When they name several apps, no subject, and `candidates` lists them.
-    /// Whether two names are of one app family: one a bundle id that starts with the other and a dot
-    /// (`com.example.JustSend` and its extension `com.example.JustSend.Widget`), ignoring case.
-    static func sameFamily(_ a: String, _ b: String) -> Bool {
-        let x = a.lowercased(), y = b.lowercased()
-        return x != y && (x.hasPrefix(y + ".") || y.hasPrefix(x + ".")) && x.contains(".") && y.contains(".")
-    }
-
     public static func resolveSubject(app: String?, artifacts: [Artifact]) -> Subject {
         let owned = artifacts.compactMap { artifact -> (artifact: Artifact, names: [String])? in
             let names = ArtifactOwner.names(of: artifact)
@@ -117,6 +110,19 @@ public struct StepEngine: Sendable {
             app: name, bundleID: bundle, origin: reports.count == owned.count ? .crashReports : .artifacts)
     }
 
+    /// Whether two names are of one app family: one a bundle id that starts with the other and a dot
+    /// (`com.example.JustSend` and its extension `com.example.JustSend.Widget`), ignoring case.
+    static func sameFamily(_ a: String, _ b: String) -> Bool {
+        let x = a.lowercased(), y = b.lowercased()
+        return x != y && (x.hasPrefix(y + ".") || y.hasPrefix(x + ".")) && x.contains(".") && y.contains(".")
+    }
+
+    /// Whether an artifact is a record of many processes (a JetsamEvent, a log's kill lines): never one app's as a
+    /// whole; the checks pick the subject's process or kills.
+    static func isOfManyProcesses(_ artifact: Artifact) -> Bool {
+        artifact.kind == .jetsamEvent || artifact.kind == .killLog
+    }
+
     private static func unique(_ names: [String]) -> [String] {
         var seen: [String] = []
         for name in names where !seen.contains(name) { seen.append(name) }
@@ -135,7 +141,7 @@ public struct StepEngine: Sendable {
         // A JetsamEvent and a log's kill lines are records of many processes: never another app's as a whole (the
         // checks pick the subject's process or kills).
         func isForeign(_ artifact: Artifact, for kinds: [ArtifactKind]) -> Bool {
-            guard artifact.kind != .jetsamEvent, artifact.kind != .killLog else { return false }
+            guard !Self.isOfManyProcesses(artifact) else { return false }
             if kinds.contains(.killLog), artifact.killLog != nil { return false }
             if undecided { return artifact.kind != .crashReport && ArtifactOwner.name(of: artifact) != nil }
             return ArtifactOwner.belongs(artifact, to: subject) == false
@@ -263,14 +269,13 @@ public struct StepEngine: Sendable {
         }.map(\.element)
     }
 
-    /// An info listing the artifacts of this step's kinds that belong to other apps, grouped by app.
     /// The subject was named and no artifact of one app names it (a JetsamEvent lists every process, so its
     /// listing the subject ties nothing else to it): what names no app is read as the subject's only because it
     /// was named, and each step that read such artifacts says so. Over the run's results and all its artifacts,
     /// once the steps ran, so that a run and a triage of the same artifacts say the same.
     static func noteUnattributed(_ results: inout [StepResult], artifacts: [Artifact], subject: Subject) {
         guard subject.origin == .given, let app = subject.app else { return }
-        func ofOneApp(_ artifact: Artifact) -> Bool { artifact.kind != .jetsamEvent && artifact.kind != .killLog }
+        func ofOneApp(_ artifact: Artifact) -> Bool { !isOfManyProcesses(artifact) }
         guard !artifacts.contains(where: { ofOneApp($0) && ArtifactOwner.belongs($0, to: subject) == true }) else {
             return
         }
@@ -296,6 +301,7 @@ public struct StepEngine: Sendable {
         }
     }
 
+    /// An info listing the artifacts of this step's kinds that belong to other apps, grouped by app.
     static func otherApps(_ artifacts: [Artifact], subject: Subject, step: Step) -> Finding {
         var groups: [(app: String, sources: [String])] = []
         for artifact in artifacts {

@@ -146,9 +146,6 @@ extension Artifact {
         }
     }
 
-    /// Whether the artifact is a fragment of a record that has an identity (an elided or partial paste).
-    public var isFragmentRecord: Bool { recordIdentity.map { $0.key == $0.description } ?? false }
-
     /// Whether the record is whole: not an elided or partial paste.
     var isCompleteRecord: Bool {
         switch content {

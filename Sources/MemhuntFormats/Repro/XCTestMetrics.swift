@@ -140,18 +140,8 @@ public struct XCTestMetrics: Sendable, Hashable {
                 guard let end = value.firstIndex(of: "]") else { return value }
                 return value[value.index(after: value.startIndex)..<end]
             }
-            // A comma straight before a digit is a thousands separator (`32,984.8`), not the field's end: the
-            // number is kept whole so that it is named unreadable, never read as 32.
-            var end = value.endIndex
-            var index = value.startIndex
-            while let comma = value[index...].firstIndex(of: ",") {
-                let next = value.index(after: comma)
-                if next == value.endIndex || !(value[next].isASCII && value[next].isNumber) {
-                    end = comma
-                    break
-                }
-                index = next
-            }
+            // The value ends at its first separating comma (`32,984.8` is kept whole, to be named unreadable).
+            let end = value.indices.first { value[$0] == "," && Self.separates(value, at: $0) } ?? value.endIndex
             return Substring(value[..<end].trimmingSpaces)
         }
         guard let id = field("performanceMetricID") else {
@@ -192,21 +182,21 @@ public struct XCTestMetrics: Sendable, Hashable {
                 maxPercentRegression: regression, polarity: field("polarity").map(String.init), line: number))
     }
 
+    /// Whether the comma at `index` separates two values: Xcode writes `, `; a comma straight before a digit is a
+    /// thousands separator inside one number (`32,984.8`), never read as two.
+    static func separates(_ text: Substring, at index: Substring.Index) -> Bool {
+        let next = text.index(after: index)
+        return next == text.endIndex || !(text[next].isASCII && text[next].isNumber)
+    }
+
     /// The items of a `values: [a, b, …]` list: Xcode separates them with `, `; a comma straight before a digit
     /// is a thousands separator inside one item (`32,984.8`), kept so that the item is named unreadable.
     static func listItems(_ list: Substring) -> [String] {
         var items: [String] = []
         var start = list.startIndex
-        var index = list.startIndex
-        while index < list.endIndex {
-            if list[index] == "," {
-                let next = list.index(after: index)
-                if next == list.endIndex || !(list[next].isASCII && list[next].isNumber) {
-                    items.append(list[start..<index].trimmingSpaces)
-                    start = next
-                }
-            }
-            index = list.index(after: index)
+        for index in list.indices where list[index] == "," && separates(list, at: index) {
+            items.append(list[start..<index].trimmingSpaces)
+            start = list.index(after: index)
         }
         let last = list[start...].trimmingSpaces
         if !last.isEmpty || !items.isEmpty { items.append(last) }
