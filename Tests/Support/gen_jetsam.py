@@ -12,6 +12,8 @@ Record i (page size 16,384 bytes, so 64 pages = 1 MB):
   kernel_task, launchd: not apps, small
   product iPhone15,2 when i % 3 == 0 else iPhone18,1; build iPhone OS 26.1 (23B5) when i % 20 >= 15 else
   iPhone OS 26.0 (23A341); memoryStatus.compressions 1,000,000 + 1,000 × i
+  incident 00000000-0000-4000-8SSS-IIIIIIIIIIII (SSS the seed mod 1,000, I the index): records of two
+          seeds are other records, as memhunt identifies a record by its incident and processes
 
     Tests/Support/gen_jetsam.py DIR [--count 20] [--seed 13]
 """
@@ -23,7 +25,7 @@ import random
 MB = 64  # pages of 16,384 bytes
 
 
-def record(i, rng):
+def record(i, rng, seed):
     j = i % 20
     processes = [{"name": "Alpha", "pid": 400 + i, "rpages": (10 + j) * MB if i % 2 == 0 else 5 * MB,
                   "lifetimeMax": (100 + j) * MB, "states": ["suspended"] if i % 2 == 0 else ["background"]}]
@@ -43,7 +45,7 @@ def record(i, rng):
     date = "2026-08-%02d %02d:%02d:%02d.00 +0900" % (1 + i // 1440 % 28, i // 60 % 24, i % 60, i % 60)
     build = "iPhone OS 26.1 (23B5)" if j >= 15 else "iPhone OS 26.0 (23A341)"
     header = {"bug_type": "298", "timestamp": date, "os_version": build, "roots_installed": 0,
-              "incident_id": "00000000-0000-4000-8000-%012d" % i}
+              "incident_id": "00000000-0000-4000-8%03d-%012d" % (seed % 1000, i)}
     body = {
         "build": build,
         "product": "iPhone15,2" if i % 3 == 0 else "iPhone18,1",
@@ -73,7 +75,7 @@ def main():
         folder = os.path.join(args.dir, "%03d" % (i // 1000))
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, "JetsamEvent-%05d.ips" % i), "w") as out:
-            out.write(record(i, rng))
+            out.write(record(i, rng, args.seed))
 
 
 if __name__ == "__main__":
