@@ -11,6 +11,8 @@ struct ChangeLogCheck: Check {
             "changes.byLog", .map,
             "Per change log (labelled by file name): {label: {evaluations: N, views: {View: N}}}, with "
                 + "processes: {Process: N} when its lines name their processes.")
+        static let views = FactDescription(
+            "changes.views", .map, "Body evaluations per view over all change logs read: {View: N}.")
     }
 
     /// The findings it emits, declared once for the description and the body.
@@ -81,6 +83,7 @@ struct ChangeLogCheck: Check {
             Fact.logs,
             Fact.evaluations,
             Fact.byLog,
+            Fact.views,
         ],
         codes: [
             Code.beforeAfter,
@@ -155,6 +158,9 @@ struct ChangeLogCheck: Check {
                                 ) { a, _ in a })
                         )
                     }, uniquingKeysWith: { a, _ in a })))
+        var views: [String: Int] = [:]
+        for log in logs { views.merge(log.summary.views, uniquingKeysWith: +) }
+        output.record(Fact.views.key, .object(views.mapValues { .int($0) }))
         let groups = Self.interactions(logs)
         for group in groups { output.emit(Self.comparison(group)) }
         Self.present(&output, logs: logs, groups: groups)

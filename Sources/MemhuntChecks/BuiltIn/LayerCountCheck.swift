@@ -8,9 +8,10 @@ struct LayerCountCheck: Check {
         static let coreAnimationMB = FactDescription(
             "layers.coreAnimationMB", .megabytes,
             "CoreAnimation's memory in the reproduction: vmmap's row, footprint's category, or a measurement.",
-            measure: true)
+            measure: true, repeatedAs: .coreAnimation)
         static let count = FactDescription(
-            "layers.count", .count, "The largest layer count of a view dump or measurement.", measure: true)
+            "layers.count", .count, "The largest layer count of a view dump or measurement.", measure: true,
+            repeatedAs: .layers)
         static let countOf = FactDescription(
             "layers.countOf", .text,
             "The file layers.count is from (a view dump or measurements), when several artifacts count layers.")

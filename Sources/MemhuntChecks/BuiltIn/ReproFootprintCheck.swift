@@ -8,7 +8,8 @@ struct ReproFootprintCheck: Check {
         static let baselineMB = FactDescription(
             "repro.baselineMB", .megabytes, "The first reproduction reading's footprint.")
         static let peakMB = FactDescription(
-            "repro.peakMB", .megabytes, "The largest reproduction reading's footprint.", measure: true)
+            "repro.peakMB", .megabytes, "The largest reproduction reading's footprint.", measure: true,
+            repeatedAs: .footprint)
         static let ratio = FactDescription(
             "repro.ratio", .ratio, "Peak divided by baseline, one decimal (45 → 611 MB is 13.6).")
         static let label = FactDescription("repro.label", .text, "The label of the peak reading.")

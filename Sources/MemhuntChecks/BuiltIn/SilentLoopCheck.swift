@@ -12,6 +12,9 @@ struct SilentLoopCheck: Check {
             "sample.layoutSamples", .count, "Main-thread samples inside layout frames.")
         static let layoutPercent = FactDescription(
             "sample.layoutPercent", .percent, "Layout samples as a share of main-thread samples.")
+        static let peakMB = FactDescription(
+            "sample.peakMB", .megabytes,
+            "The sampled process's peak physical footprint, as the report's header gives it (of the report chosen).")
     }
 
     /// The findings it emits, declared once for the description and the body.
@@ -46,6 +49,7 @@ struct SilentLoopCheck: Check {
             Fact.mainThreadSamples,
             Fact.layoutSamples,
             Fact.layoutPercent,
+            Fact.peakMB,
         ],
         codes: [
             Code.layoutLoop,
@@ -72,6 +76,7 @@ struct SilentLoopCheck: Check {
         output.record(Fact.mainThreadSamples, .int(total))
         output.record(Fact.layoutSamples, .int(report.layoutSamples))
         output.record(Fact.layoutPercent, .oneDecimal(share * 100))
+        if let peak = report.physicalFootprintPeakBytes { output.record(Fact.peakMB, .megabytes(bytes: Double(peak))) }
         output.headline(
             Fact.layoutSamples, "layout samples",
             "\(FactValue.grouped(report.layoutSamples)) of \(FactValue.grouped(total)) main-thread samples in layout "

@@ -12,7 +12,7 @@ struct XCTestMemoryCheck: Check {
         static let peakMB = FactDescription(
             "xctest.memoryPeakMB", .megabytes,
             "The largest value of any memory metric of any test, in MB (XCTest's kB are 1,000 bytes).",
-            measure: true)
+            measure: true, repeatedAs: .xctestMemory)
         static let heaviestTest = FactDescription(
             "xctest.heaviestTest", .text, "The test whose memory metric is the largest.")
         static let ceilingMB = FactDescription(

@@ -35,6 +35,18 @@ public enum FactUnit: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
+/// A value an artifact may hold several times over: a measurement row's columns, an XCTest memory metric's runs.
+public enum RepeatedReading: String, Sendable, Hashable, Codable {
+    /// A measurement row's footprint (MB).
+    case footprint
+    /// A measurement row's CoreAnimation memory (MB).
+    case coreAnimation
+    /// A measurement row's layer count.
+    case layers
+    /// The runs of the heaviest XCTest memory metric (MB).
+    case xctestMemory
+}
+
 /// One fact a check may record: its key, unit and meaning. The catalog of all of them drives
 /// `memhunt checks`, the README's fact table and the renderers' units.
 public struct FactDescription: Sendable, Hashable, Codable {
@@ -50,10 +62,13 @@ public struct FactDescription: Sendable, Hashable, Codable {
     /// A check's setting (a parameter, or what it computes from parameters alone), not something any artifact
     /// says: `inspect`, which shows what a file says, leaves it out.
     public var setting: Bool
+    /// The reading of an artifact that this fact reports when the artifact holds it several times (rows of
+    /// one label, a metric's runs): the values a ledger's noise margin comes from. Nil for most facts.
+    public var repeatedAs: RepeatedReading?
 
     public init(
         _ key: String, _ unit: FactUnit, _ meaning: String, better: Better? = nil, measure: Bool = false,
-        setting: Bool = false
+        setting: Bool = false, repeatedAs: RepeatedReading? = nil
     ) {
         self.key = key
         self.unit = unit
@@ -61,6 +76,7 @@ public struct FactDescription: Sendable, Hashable, Codable {
         self.better = better ?? .implied(by: unit)
         self.measure = measure
         self.setting = setting
+        self.repeatedAs = repeatedAs
     }
 
     /// The value with this fact's unit, as every renderer prints it.
