@@ -34,6 +34,10 @@ public enum BuiltInTemplates {
 
             {{section investigation}}
 
+            ## Hypotheses tested
+
+            {{section hypotheses}}
+
             ## Root cause and trigger
 
             {{section root-cause}}

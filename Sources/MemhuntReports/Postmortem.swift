@@ -20,7 +20,8 @@ public struct Postmortem: Sendable {
 
     /// Every `{{section NAME}}`, in the built-in template's order.
     public static let sections = [
-        "status", "authors", "summary", "impact", "timeline", "investigation", "root-cause", "resolution",
+        "status", "authors", "summary", "impact", "timeline", "investigation", "hypotheses", "root-cause",
+        "resolution",
         "verification", "measurements", "went-well", "went-badly", "lucky", "action-items", "evidence",
     ]
 
@@ -36,6 +37,7 @@ public struct Postmortem: Sendable {
         case "impact": impact
         case "timeline": timeline
         case "investigation": investigation
+        case "hypotheses": hypotheses
         case "root-cause": rootCause
         case "resolution": resolution
         case "verification": verification
@@ -91,7 +93,14 @@ public struct Postmortem: Sendable {
 
     var impact: String {
         var lines: [String] = []
-        lines.append(Self.prompt("what the user saw, in their words (the report, the ticket)."))
+        let words = (ledger?.symptoms ?? []).compactMap(\.words)
+        if words.isEmpty {
+            lines.append(Self.prompt("what the user saw, in their words (the report, the ticket)."))
+        } else {
+            lines.append("_What the user saw, in their words (the ledger's symptoms):_")
+            lines.append("")
+            for text in words { lines.append("> " + Escape.markdown(text)) }
+        }
         lines.append("")
         lines.append("- App: \(app)")
         for line in incident.steps.flatMap(\.presentation.impact) { lines.append("- " + Escape.markdown(line)) }

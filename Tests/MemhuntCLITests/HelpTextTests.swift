@@ -27,6 +27,8 @@ struct HelpTextTests {
                   diff                    Compare two saved runs: facts with deltas, findings
                                           resolved, new and unchanged, a verdict.
                   inspect                 Show the kind and facts of single artifacts.
+                  ledger                  Keep an investigation's hypotheses and experiments,
+                                          and judge them over their artifacts.
                   mcp                     Serve the hunt as Model Context Protocol tools for
                                           coding agents, on stdin and stdout.
                   playbooks               List the built-in playbooks, or print one's YAML
@@ -62,7 +64,8 @@ struct HelpTextTests {
 
                 ARGUMENTS:
                   <artifact>              A file, a directory, an http(s) URL of an artifact or
-                                          a manifest, or - for stdin.
+                                          a manifest, or - for stdin (with --ledger, its
+                                          artifacts when none is given).
 
                 OPTIONS:
                   --playbook <id-or-path-or-url>
@@ -92,6 +95,9 @@ struct HelpTextTests {
                   --deadline <seconds>    Give up on the downloads still running after this
                                           long in all; each is reported as not fetched.
                   --allow-exec            Allow the playbook to run external programs.
+                  --ledger <file>         An investigation ledger (memhunt.ledger/1): judge its
+                                          experiments and fix as well; its artifacts are the
+                                          operands when none is given.
                   --attach <target>       Then attach the findings to a bug tracker, once and
                                           redacted (see memhunt attach --help).
                   --new                   With --attach: post a new comment even if this hunt

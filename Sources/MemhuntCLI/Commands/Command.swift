@@ -31,6 +31,7 @@ nonisolated(unsafe) let commandList: [any MemhuntCommand.Type] = [
     CompletionsCommand.self,
     DiffCommand.self,
     InspectCommand.self,
+    LedgerCommand.self,
     MCPCommand.self,
     PlaybooksCommand.self,
     PostmortemCommand.self,

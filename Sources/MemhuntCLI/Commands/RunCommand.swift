@@ -36,6 +36,10 @@ struct RunCommand: ReportingCommand {
     static let attach = OptionSpec(
         "attach", valueName: "target",
         help: "Then attach the findings to a bug tracker, once and redacted (see memhunt attach --help).")
+    static let ledger = OptionSpec(
+        "ledger", valueName: "file",
+        help: "An investigation ledger (memhunt.ledger/1): judge its experiments and fix as well; its artifacts "
+            + "are the operands when none is given.")
     static let new = OptionSpec(
         "new", help: "With --attach: post a new comment even if this hunt has one (by default the run edits it).")
 
@@ -44,12 +48,14 @@ struct RunCommand: ReportingCommand {
         abstract: "Walk a playbook over artifacts and report facts and findings.",
         arguments: [
             ArgumentSpec(
-                "artifact", help: "A file, a directory, an http(s) URL of an artifact or a manifest, or - for stdin.",
-                isRepeating: true)
+                "artifact",
+                help: "A file, a directory, an http(s) URL of an artifact or a manifest, or - for stdin "
+                    + "(with --ledger, its artifacts when none is given).",
+                isRepeating: true, isOptional: true)
         ],
         options: [
             playbook, app, Options.format(), Options.output, Options.failOn, baseline, header, maxArtifactSize,
-            maxManifestEntries, downloadTimeout, deadline, allowExec, attach, new, Options.color, Options.quiet,
+            maxManifestEntries, downloadTimeout, deadline, allowExec, ledger, attach, new, Options.color, Options.quiet,
             Options.verbose,
         ]
     )
@@ -62,13 +68,21 @@ struct RunCommand: ReportingCommand {
         let values = parsed.values
         let started = Date()
         let known = try values.string(Self.baseline).map { ($0, try FindingsInput.read($0, console: console)) }
-        try Self.requireOperands(values.positionals)
+        // The operands are optional only with a ledger, which names its own.
+        if values.positionals.isEmpty, values.string(Self.ledger) == nil {
+            let empty = values.options.isEmpty && values.flags.isEmpty
+            throw UsageError(path: parsed.path, reason: .missingArgument("artifact", commandWasEmpty: empty))
+        }
+        let ledger = try values.string(Self.ledger).map { try LedgerRun.load($0, console: console) }
+        let operands = values.positionals.isEmpty ? ledger.map(LedgerRun.operands) ?? [] : values.positionals
+        try Self.requireOperands(operands)
         let collector = try ArtifactCollector(parsed, console: console)
         defer { collector.removeCache() }
         let playbook = try await PlaybookReference.load(
             values.string(Self.playbook) ?? "memory-hunt", collector: collector, console: console)
-        let artifacts = await collector.collect(values.positionals)
-        try Self.requireApp(values.string(Self.app), in: artifacts)
+        let artifacts = await collector.collect(operands)
+        let app = values.string(Self.app) ?? ledger?.subject
+        try Self.requireApp(app, in: artifacts)
         let engine = StepEngine(
             checks: builtInChecks, external: ProcessCheckRunner(environment: console.environment),
             toolVersion: Memhunt.version)
@@ -76,7 +90,7 @@ struct RunCommand: ReportingCommand {
             console.stderr, mode: Progress.mode(for: console),
             width: console.stderr.terminalColumns ?? 100)
         let result = await engine.run(
-            playbook: playbook, artifacts: artifacts, app: values.string(Self.app),
+            playbook: playbook, artifacts: artifacts, app: app,
             allowExec: values.flag(Self.allowExec)
         ) { event in
             switch event {
@@ -93,6 +107,12 @@ struct RunCommand: ReportingCommand {
                 id: UUID().uuidString.lowercased(), startedAt: Timestamps.iso8601(started, console.environment),
                 finishedAt: Timestamps.iso8601(Date(), console.environment)),
             codes: FindingsDocument.knownCodes)
+        if let ledger {
+            progress.update("ledger: judging \(Plural.count(LedgerJudge.sides(of: ledger).count, "side")) …")
+            document.ledger = await LedgerRun.judged(
+                ledger, playbook: playbook, app: app, collector: collector, allowExec: values.flag(Self.allowExec))
+            progress.finish()
+        }
         if let (source, baseline) = known {
             document = document.suppressing(baseline, source: source)
             let n = document.baseline?.suppressed ?? 0
@@ -102,8 +122,8 @@ struct RunCommand: ReportingCommand {
         }
         document.gate = FindingsDocument.Gate.decide(
             document, failOn: values.value(Options.failOn, as: Severity.self),
-            operands: values.positionals.map(ArtifactStore.shown(operand:)),
-            unreadNaming: Self.unreadFiles(naming: values.string(Self.app), in: artifacts))
+            operands: operands.map(ArtifactStore.shown(operand:)),
+            unreadNaming: Self.unreadFiles(naming: app, in: artifacts))
         try output.write(document, format: values.string(Options.format()) ?? "text", console: console)
         if let target = values.string(Self.attach) {
             // The report is written first; a tracker that fails makes the run exit 2 whatever the gate said.
@@ -230,7 +250,7 @@ struct ReportDestination {
     /// The local files a command reads: its operands (a folder's files), and its playbook, baseline, template
     /// and triage session.
     static func inputs(of parsed: ParsedCommand) -> [String] {
-        let named = ["--playbook", "--baseline", "--template", "--session", "--resume"].compactMap {
+        let named = ["--playbook", "--baseline", "--template", "--session", "--resume", "--ledger"].compactMap {
             parsed.values.options[$0]?.last
         }
         let operands = parsed.values.positionals.filter { $0 != "-" && !ArtifactStore.isURL($0) }

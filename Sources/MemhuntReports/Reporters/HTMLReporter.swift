@@ -23,6 +23,7 @@ public enum HTMLReporter: Reporter {
         if !charts.isEmpty {
             body += "<section class=\"charts\" id=\"charts\">\n<h2>Charts</h2>\n" + charts.joined() + "</section>\n"
         }
+        if let ledger = document.ledger { body += LedgerSummary.html(ledger) }
         body += comparisons(document)
         body += steps(document)
         body += findings(document, options: options)

@@ -95,6 +95,7 @@ public enum MarkdownReporter: Reporter {
                 "> [!NOTE]\n> Folded to fit GitHub's \(FactValue.grouped(limit))-character comment limit: "
                 + notes.joined(separator: "; ") + ". The full report: `memhunt report FINDINGS.json`.\n\n"
         }
+        if let ledger = document.ledger { out += LedgerSummary.markdown(ledger) }
         out += stepsTable(document, folding: folding)
         out += beforeAfter(document)
         out += findings(document, options: options, folding: folding)

@@ -19,6 +19,7 @@ public enum TextReporter: Reporter {
             }
             out += "\n"
         }
+        if let ledger = document.ledger { out += LedgerSummary.text(ledger, options: options) + "\n" }
         if options.detail == .quiet { return fit(out + summaryLine(document) + "\n", width: options.width) }
         for step in document.steps { out += Self.step(step, in: document, options: options) + "\n" }
         out += style.bold("Artifacts (\(document.artifacts.count))") + "\n"
