@@ -147,7 +147,7 @@ import Testing
         #expect(
             tools.compactMap { $0["name"] as? String } == [
                 "run", "inspect", "scan", "diff", "checks", "playbooks", "validate", "hunt_start", "hunt_step",
-                "hunt_answer", "hunt_report",
+                "hunt_answer", "hunt_report", "ledger_add", "ledger_judge",
             ])
         for tool in tools {
             #expect((tool["inputSchema"] as? [String: Any])?["type"] as? String == "object", "\(tool["name"]!)")

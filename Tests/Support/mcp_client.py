@@ -13,8 +13,11 @@ with JSON-RPC errors by a server that goes on serving.
 
 import asyncio
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 try:
     from mcp import Client, StdioServerParameters
@@ -24,7 +27,8 @@ except ImportError:
     sys.exit(3)
 
 TOOLS = [
-    "checks", "diff", "hunt_answer", "hunt_report", "hunt_start", "hunt_step", "inspect", "playbooks", "run",
+    "checks", "diff", "hunt_answer", "hunt_report", "hunt_start", "hunt_step", "inspect", "ledger_add",
+    "ledger_judge", "playbooks", "run",
     "scan", "validate",
 ]
 
@@ -129,6 +133,43 @@ async def modern(binary):
         check(report.structured_content["facts"]["jetsam.app.peakMB"] == 725, "the hunt found the same peak as run")
         missing = await client.call_tool("hunt_step", {"session": "hunt-99"})
         check(missing.is_error and "no hunt session 'hunt-99'" in text(missing), "an unknown session is an error")
+
+        # The investigation loop of a coding agent: a hypothesis and an experiment added to a copy of seed 000's
+        # ledger, each judged on the spot.
+        folder = tempfile.mkdtemp(prefix="memhunt-mcp-ledger-")
+        try:
+            for name in os.listdir("Fixtures/ledgers/seed000"):
+                shutil.copy(os.path.join("Fixtures/ledgers/seed000", name), folder)
+            ledger = os.path.join(folder, "ledger.yaml")
+            added = await client.call_tool(
+                "ledger_add",
+                {"ledger": ledger, "kind": "hypothesis", "id": "renderer-count", "statement": "renderers cost memory"},
+            )
+            check(not added.is_error, "ledger_add adds a hypothesis", text(added)[:300])
+            added = await client.call_tool(
+                "ledger_add",
+                {
+                    "ledger": ledger, "kind": "experiment", "id": "renderer-again", "tests": "renderer-count",
+                    "variable": "one renderer per block", "measure": "repro.peakMB",
+                    "baseline": ["measurements.json"], "baseline_label": "one-block",
+                    "variant": ["measurements.json"], "variant_label": "renderer-per-block",
+                },
+            )
+            check(not added.is_error, "ledger_add adds an experiment", text(added)[:300])
+            judged = {e["id"]: e for e in added.structured_content["experiments"]}
+            check(judged["renderer-again"]["verdict"] == "worse", "the new experiment is judged worse", str(judged.get("renderer-again")))
+            check("623 MB → 948 MB" in judged["renderer-again"]["sentence"], "with seed 000's numbers")
+            again = await client.call_tool(
+                "ledger_add",
+                {"ledger": ledger, "kind": "experiment", "id": "renderer-again", "tests": "renderer-count",
+                 "variable": "v", "baseline": ["measurements.json"], "variant": ["measurements.json"]},
+            )
+            check(again.is_error and "duplicate id 'renderer-again'" in text(again), "a duplicate id is refused", text(again)[:300])
+            whole = await client.call_tool("ledger_judge", {"ledger": ledger})
+            verdicts = {c["id"]: c["verdict"] for c in whole.structured_content["fixes"]}
+            check(verdicts == {"lazy-sentence-stack": "fix-holds"}, "ledger_judge proves the fix (102 vs 103 MB)")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
         # Resources: the playbooks and the latest findings document.
         resources = await client.list_resources()

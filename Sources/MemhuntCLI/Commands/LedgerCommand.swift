@@ -51,6 +51,7 @@ struct LedgerCommand: MemhuntCommand {
                 ],
                 options: [
                     statement, suspect, tests, variable, baseline, variant, baselineLabel, variantLabel, measure,
+                    Options.quiet,
                 ]),
             CommandSpec(
                 "init", abstract: "Write a new ledger to fill in (to stdout, or to a file that does not exist).",

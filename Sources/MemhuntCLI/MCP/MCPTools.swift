@@ -146,6 +146,32 @@ final class MCPTools {
                 "hunt_report", "Report the hunt so far",
                 "The findings document of the steps run so far, with its verdict.",
                 input: ["session": session, "format": format], required: ["session"], output: Self.findingsSchema),
+            Self.tool(
+                "ledger_add", "Add to an investigation ledger",
+                "Append a hypothesis or an experiment (one variable changed between a baseline and a variant) to a "
+                    + "ledger (memhunt.ledger/1), checked before it is written and never over another writer's "
+                    + "change; then judge the ledger.",
+                input: [
+                    "ledger": Self.path("The ledger file (memhunt ledger init makes one)."),
+                    "kind": ["type": "string", "enum": ["experiment", "hypothesis"], "description": "What to add."],
+                    "id": ["type": "string", "description": "The new entry's id (kebab-case, unique)."],
+                    "statement": ["type": "string", "description": "A hypothesis: what it says."],
+                    "suspect": ["type": "string", "description": "A hypothesis: a view, type or file suspected."],
+                    "tests": ["type": "string", "description": "An experiment: the hypothesis it tests."],
+                    "variable": ["type": "string", "description": "An experiment: the one variable changed."],
+                    "measure": ["type": "string", "description": "An experiment: the fact that decides."],
+                    "baseline": Self.paths("An experiment: the baseline's artifacts (relative to the ledger)."),
+                    "variant": Self.paths("An experiment: the variant's artifacts (relative to the ledger)."),
+                    "baseline_label": ["type": "string", "description": "The baseline's measurement rows, by label."],
+                    "variant_label": ["type": "string", "description": "The variant's measurement rows, by label."],
+                ],
+                required: ["ledger", "kind", "id"], output: Self.ledgerSchema, readOnly: false),
+            Self.tool(
+                "ledger_judge", "Judge an investigation ledger",
+                "Every experiment, bisection try and fix of a ledger judged over its artifacts: cause, amplifier, "
+                    + "ruled-out, worse, fix-holds or inconclusive with the reasons, and the next toggle to try.",
+                input: ["ledger": Self.path("The ledger file."), "app": app, "playbook": playbook],
+                required: ["ledger"], output: Self.ledgerSchema),
         ]
     }
 
@@ -173,6 +199,17 @@ final class MCPTools {
         [
             "type": "object", "required": [key],
             "properties": [key: ["type": "array", "description": description]],
+        ]
+    }
+
+    /// A ledger's judgement: what `memhunt ledger judge --format json` writes.
+    static var ledgerSchema: JSONObject {
+        [
+            "type": "object", "required": ["origin", "hypotheses", "experiments", "bisections", "fixes"],
+            "properties": [
+                "hypotheses": ["type": "array"], "experiments": ["type": "array"], "bisections": ["type": "array"],
+                "fixes": ["type": "array"], "counterEvidence": ["type": "array"],
+            ],
         ]
     }
 
@@ -243,6 +280,10 @@ final class MCPTools {
                 // Triage's grammar; a path is read with the server's rules (downloads refused without --allow-network).
                 let answer = try given.required("answer").trimmingCharacters(in: .whitespaces)
                 return await hunts.answer(answer, session: try given.required("session"))
+            case "ledger_add": return try await ledgerAdd(given)
+            case "ledger_judge":
+                try given.only(["ledger", "app", "playbook"])
+                return try await ledgerJudge(given)
             case "hunt_report":
                 try given.only(["session", "format"])
                 let format = try self.format(given)
@@ -286,6 +327,43 @@ final class MCPTools {
         // is still the result, and the reason leads.
         guard status == 2 else { return Result(text: report, structured: object) }
         return Result(text: child.stderrText + "\n\n" + report, structured: object, isError: true)
+    }
+
+    /// `ledger add` in a child, then the ledger judged: the loop of a coding agent, one experiment at a time.
+    func ledgerAdd(_ given: Arguments) async throws -> Result {
+        try given.only([
+            "ledger", "kind", "id", "statement", "suspect", "tests", "variable", "measure", "baseline", "variant",
+            "baseline_label", "variant_label",
+        ])
+        let ledger = try local(given.required("ledger"), "ledger")
+        var arguments = ["ledger", "add", "--quiet"]
+        let options: [(String, String)] = [
+            ("statement", "--statement"), ("suspect", "--suspect"), ("tests", "--tests"), ("variable", "--variable"),
+            ("measure", "--measure"), ("baseline_label", "--baseline-label"), ("variant_label", "--variant-label"),
+        ]
+        for (name, option) in options {
+            if let value = try given.string(name) { arguments.append("\(option)=\(value)") }
+        }
+        for name in ["baseline", "variant"] {
+            for path in try given.strings(name) ?? [] { arguments.append("--\(name)=\(try local(path, name))") }
+        }
+        let child = await memhunt(
+            arguments + ["--", ledger, try given.required("kind"), try given.required("id")])
+        guard child.status == 0 else { return .failure(child.failure(tool: "ledger_add")) }
+        return try await ledgerJudge(Arguments(values: ["ledger": ledger]))
+    }
+
+    func ledgerJudge(_ given: Arguments) async throws -> Result {
+        var arguments = ["ledger", "judge", "--format=json", "--color=never"]
+        if let app = try given.string("app") { arguments.append("--app=\(app)") }
+        if let playbook = try given.string("playbook") {
+            try refuseExec(playbook)
+            arguments.append("--playbook=\(try local(playbook, "playbook"))")
+        }
+        if configuration.allowExec { arguments.append("--allow-exec") }
+        return Self.listing(
+            await memhunt(arguments + ["--", try local(given.required("ledger"), "ledger")]), key: nil,
+            tool: "ledger_judge")
     }
 
     /// The text content of a findings document: the report in `format` (its JSON text as it is for json).
