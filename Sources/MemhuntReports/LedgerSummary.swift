@@ -78,6 +78,24 @@ public enum LedgerSummary {
         return lines
     }
 
+    /// The ledger in one sentence, for a tracker note's head: the hypotheses by status, the fixes by
+    /// verdict (`Ledger: 2 ruled out, 1 amplifier, 1 cause; the fix holds (vstack-transcript).`).
+    public static func oneLine(_ judgement: LedgerJudgement) -> String {
+        let order: [(HypothesisJudgement.Status, String)] = [
+            (.ruledOut, "ruled out"), (.worse, "made it worse"), (.amplifier, "amplifier"), (.cause, "cause"),
+            (.setAside, "set aside"), (.open, "open"),
+        ]
+        var parts: [String] = []
+        for (status, words) in order {
+            let n = judgement.hypotheses.count { $0.status == status }
+            if n > 0 { parts.append("\(n) \(words)") }
+        }
+        var line = "Ledger: " + (parts.isEmpty ? "no hypothesis" : parts.joined(separator: ", "))
+        let fixes = judgement.fixes.map { "\($0.verdict.words) (\($0.id))" }
+        if !fixes.isEmpty { line += "; " + fixes.joined(separator: "; ") }
+        return line + "."
+    }
+
     /// The section of the text walk.
     public static func text(_ judgement: LedgerJudgement, options: ReportOptions) -> String {
         let style = Style(enabled: options.colored)

@@ -1,5 +1,6 @@
 import Foundation
 import MemhuntCore
+import MemhuntReports
 
 /// A post for a tracker whose markup is not Markdown, written in that markup: Textile (Redmine), Jira wiki
 /// markup (REST API v2) or Atlassian Document Format (v3). A heading with the title, what changed since the
@@ -9,6 +10,8 @@ import MemhuntCore
 struct PostSummary {
     var title: String
     var changes: String?
+    /// The ledger's one line, when the run judged one.
+    var ledger: String?
     /// The findings, most severe first (in step order within a severity).
     var findings: [Finding]
     /// The attached files' names, when the tracker takes files.
@@ -17,6 +20,7 @@ struct PostSummary {
     init(_ post: TrackerPost, attached: Bool) {
         title = post.title
         changes = post.changes
+        ledger = post.document.ledger.map(LedgerSummary.oneLine)
         findings = post.document.findings.enumerated()
             .sorted {
                 $0.element.severity != $1.element.severity
@@ -99,6 +103,7 @@ struct PostSummary {
             var blocks = [syntax.heading + syntax.escape(title)]
             // The change line names only runs, codes (letters, digits, `-`, `.`) and counts (`×2`): written as it reads.
             if let changes { blocks.append(changes) }
+            if let ledger { blocks.append(syntax.escape(ledger)) }
             if rows > 0 {
                 blocks.append(([syntax.tableHead] + findings.prefix(rows).map(syntax.row)).joined(separator: "\n"))
             }
@@ -157,6 +162,7 @@ struct PostSummary {
         Self.fitted(findings.count, limit: limit, size: Self.jsonSize) { details, rows in
             var content: [[String: Any]] = [Self.heading(2, [Self.text(title)])]
             if let changes { content.append(Self.paragraph([Self.text(changes)])) }
+            if let ledger { content.append(Self.paragraph([Self.text(ledger)])) }
             if rows > 0 {
                 func cell(_ type: String, _ inline: [String: Any]?) -> [String: Any] {
                     ["type": type, "content": [Self.paragraph(inline.map { [$0] } ?? [])]]

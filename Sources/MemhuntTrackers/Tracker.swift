@@ -259,7 +259,9 @@ public struct TrackerPost: Sendable {
         if markup == .textile {
             return PostSummary(self, attached: attached).text(PostSummary.textile, limit: limit, marker: markerLine)
         }
-        let head = "**\(title)**\n\n" + (changes.map { $0 + "\n\n" } ?? "")
+        // Ids are kebab-case and the rest is memhunt's words: nothing in the line is Markdown.
+        let ledger = document.ledger.map { LedgerSummary.oneLine($0) + "\n\n" } ?? ""
+        let head = "**\(title)**\n\n" + (changes.map { $0 + "\n\n" } ?? "") + ledger
         let tail = "\n\n" + markerLine
         let shown = reportIsMarkdown ? report : "```\n" + report + "\n```"
         let full = head + shown + tail

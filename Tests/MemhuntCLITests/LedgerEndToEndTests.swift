@@ -306,4 +306,25 @@ import Testing
                 "repro.peakMB 623 MB (median of 610 MB–650 MB over 3 runs) → 660 MB (median of 655 MB–661 MB over 3 runs), "
                     + "margin 40 MB (the widest spread of 6 repeated runs)"), "\(renderer.sentence)")
     }
+
+    /// A tracker note of a run with a ledger carries the ledger's one line at its head, in every markup (and
+    /// the Markdown report's Hypotheses section below it).
+    @Test func aTrackerNoteCarriesTheLedgersSummary() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let json = folder.path + "/run.json"
+        let run = try await BinaryTests.execute([
+            "run", "--ledger", "Fixtures/ledgers/seed000/ledger.yaml", "--format", "json", "-o", json,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let github = try await BinaryTests.execute(["attach", "--dry-run", "--to", "github:o/r#1", json])
+        #expect(github.status == 0, "\(github.stderr)")
+        let all = github.stdout + github.stderr
+        #expect(all.contains("Ledger: 1 made it worse, 2 cause; the fix holds (lazy-sentence-stack)."), "\(all)")
+        #expect(all.contains("### Hypotheses"))
+        let redmine = try await BinaryTests.execute([
+            "attach", "--dry-run", "--to", "redmine:http://127.0.0.1:9/#1", json,
+        ])
+        #expect((redmine.stdout + redmine.stderr).contains("Ledger: 1 made it worse, 2 cause; the fix holds"))
+    }
 }

@@ -59,4 +59,41 @@ import Testing
         #expect(pipedStatus == 0)
         #expect(try String(contentsOfFile: piped, encoding: .utf8) == written)
     }
+
+    /// A two-experiment ledger typed in a real terminal, interrupted in the second and resumed: the first
+    /// experiment is kept in the ledger across the interruption, both are judged with seed 000's numbers, and
+    /// the report carries the Hypotheses.
+    @Test(.enabled(if: tmux != nil && BinaryTests.binary != nil))
+    func aTwoExperimentLedgerTypedInterruptedAndResumed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        for name in ["ledger.yaml", "measurements.json", "drawer-before.log", "drawer-after.log"] {
+            try dir.write("seed000/" + name, try Repo.bytes("ledgers/seed000/" + name))
+        }
+        let binary = try #require(BinaryTests.binary)
+        let (status, output) = try Self.run(
+            "/usr/bin/env",
+            ["python3", Repo.root + "/Tests/Support/triage_ledger_tmux.py", binary, Repo.root, dir.path])
+        #expect(status == 0, "\(output)")
+        let screens = output.components(separatedBy: "=== ")
+        let first = try #require(screens.first { $0.hasPrefix("first-experiment") })
+        #expect(first.contains("Started the ledger \(dir.path)/memhunt-ledger.yaml."), "\(first)")
+        #expect(
+            first.contains(
+                "worse: one renderer per block instead of per sentence made it worse: repro.peakMB 623 MB → 948 MB"))
+        let interrupted = try #require(screens.first { $0.hasPrefix("interrupted") })
+        #expect(interrupted.contains("Interrupted at step 8 (Change logging). The session is saved"))
+        let second = try #require(screens.first { $0.hasPrefix("second-experiment") })
+        #expect(
+            second.contains(
+                "cause: the same memo split into 2,500 blocks removes the symptom: repro.peakMB 623 MB → 103 MB"))
+        let ledger = try String(contentsOfFile: dir.path + "/memhunt-ledger.yaml", encoding: .utf8)
+        #expect(ledger.contains("words: \"The app gets slow, and then the whole phone is slow\""))
+        #expect(ledger.contains("shows: {fact: \"repro.peakMB\", above: 300}"))
+        #expect(ledger.components(separatedBy: "tests: \"").count == 3, "two experiments: \(ledger)")
+        let report = try String(contentsOfFile: dir.path + "/report.txt", encoding: .utf8)
+        #expect(report.contains("Hypotheses  (ledger memhunt-ledger.yaml)"))
+        #expect(report.contains("worse one-markdown-renderer-per"))
+        #expect(report.contains("cause memo-one-block-materializes"))
+    }
 }

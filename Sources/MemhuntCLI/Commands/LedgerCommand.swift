@@ -170,7 +170,6 @@ struct LedgerCommand: MemhuntCommand {
     func add() throws -> Memhunt.ExitStatus {
         let values = parsed.values
         let (path, kind, id) = (values.positionals[0], values.positionals[1], values.positionals[2])
-        let ledger = try LedgerRun.load(path, console: console)
         var entry: [(String, LedgerEditor.Value)] = [("id", .string(id))]
         func required(_ option: OptionSpec) throws -> String {
             guard let value = values.string(option), !value.isEmpty else {
@@ -207,28 +206,7 @@ struct LedgerCommand: MemhuntCommand {
                     explanation: "hypothesis or experiment"
                         + Suggestion.hint(for: kind, among: ["hypothesis", "experiment"])))
         }
-        guard let data = LocalArtifacts.head(of: path, upTo: LedgerRun.maxBytes + 1),
-            let text = String(bytes: data, encoding: .utf8)
-        else { throw CommandError("\(path): the ledger cannot be read") }
-        let updated: String
-        switch LedgerEditor.appending(entry, to: list, in: text) {
-        case .success(let result): updated = result
-        case .failure(let error): throw CommandError("\(path): \(error)")
-        }
-        if case .failure(let error) = LedgerRun.loader.load(text: updated, origin: path, directory: ledger.directory) {
-            console.lines(error.description)
-            throw CommandError(
-                "the entry would make the ledger invalid (" + Plural.count(error.diagnostics.count, "problem")
-                    + "); nothing written")
-        }
-        // The revision check: the file must still be what was read when it is replaced.
-        guard let now = LocalArtifacts.head(of: path, upTo: LedgerRun.maxBytes + 1), now == data,
-            SHA256.hex(now) == ledger.sha256
-        else {
-            throw CommandError(
-                "\(path) changed since it was read (another writer); nothing written: read it again and add the entry")
-        }
-        try write(updated, to: path)
+        try LedgerRun.append([(list, entry)], to: path, console: console)
         if console.detail != .quiet { console.note("memhunt: added \(kind) \(id) to \(path)") }
         return .success
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MemhuntArtifacts
+import MemhuntBasics
 import MemhuntChecks
 import MemhuntCore
 
@@ -31,6 +32,49 @@ enum LedgerRun {
             console.lines(error.description)
             throw CommandError("the ledger is invalid (" + Plural.count(error.diagnostics.count, "problem") + ")")
         }
+    }
+
+    /// Appends `entries` (each to its top-level list) to the ledger at `path`, checks the whole ledger with
+    /// them, and replaces the file only when it is still the text it read: two writers (two triage sessions,
+    /// an agent and a person) lose no entry, and the second is told. Returns the ledger as written.
+    @discardableResult
+    static func append(
+        _ entries: [(list: String, entry: [(String, LedgerEditor.Value)])], to path: String, console: Console
+    )
+        throws -> Ledger
+    {
+        let ledger = try load(path, console: console)
+        guard let data = LocalArtifacts.head(of: path, upTo: maxBytes + 1),
+            var text = String(bytes: data, encoding: .utf8)
+        else { throw CommandError("\(path): the ledger cannot be read") }
+        for (list, entry) in entries {
+            switch LedgerEditor.appending(entry, to: list, in: text) {
+            case .success(let result): text = result
+            case .failure(let error): throw CommandError("\(path): \(error)")
+            }
+        }
+        let updated: Ledger
+        switch loader.load(text: text, origin: path, directory: ledger.directory) {
+        case .success(let checked): updated = checked
+        case .failure(let error):
+            console.lines(error.description)
+            throw CommandError(
+                "the entry would make the ledger invalid (" + Plural.count(error.diagnostics.count, "problem")
+                    + "); nothing written")
+        }
+        // The revision check: the file must still be what was read when it is replaced.
+        guard let now = LocalArtifacts.head(of: path, upTo: maxBytes + 1), now == data,
+            SHA256.hex(now) == ledger.sha256
+        else {
+            throw CommandError(
+                "\(path) changed since it was read (another writer); nothing written: read it again and add the entry")
+        }
+        do {
+            try AtomicFile.write(Array(text.utf8), to: path)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        return updated
     }
 
     /// A ledger's artifact path as a file to read: URLs and absolute paths as they are, the rest relative to

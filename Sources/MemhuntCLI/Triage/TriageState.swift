@@ -35,6 +35,8 @@ struct TriageState: Codable, Sendable {
     /// The report file the session wrote, or the existing one its command line named with `-o` (device and
     /// inode), so that a resumed session replaces that file and nothing else.
     var report: FileIdentity?
+    /// The investigation ledger this session writes to, once the person typed a hypothesis.
+    var ledger: String?
 
     struct FileIdentity: Codable, Sendable, Equatable {
         var device: UInt64
@@ -136,6 +138,7 @@ extension TriageState {
         var copy = self
         copy.operands = operands.map(paths.recorded)
         copy.output = output.map(paths.recorded)
+        copy.ledger = ledger.map(paths.recorded)
         copy.session.artifactSources = session.artifactSources.map(paths.recorded)
         if playbookLoader.builtIn(playbook) == nil { copy.playbook = paths.recorded(playbook) }
         return copy
@@ -163,6 +166,12 @@ extension TriageState {
             }
         }
         try checkPath("playbook", state.playbook)
+        if let ledger = state.ledger {
+            try checkPath("ledger", ledger)
+            guard SessionPaths.isLocal(ledger) else {
+                throw field("ledger", "is '\(ledger)'; a ledger is a local file")
+            }
+        }
         for (index, operand) in state.operands.enumerated() { try checkPath("operands[\(index)]", operand) }
         for (index, source) in state.session.artifactSources.enumerated() {
             try checkPath("session.artifactSources[\(index)]", source)
@@ -178,6 +187,7 @@ extension TriageState {
         }
         var resolved = state
         resolved.operands = state.operands.map(paths.resolved)
+        resolved.ledger = state.ledger.map(paths.resolved)
         resolved.session.artifactSources = state.session.artifactSources.map(paths.resolved)
         if playbookLoader.builtIn(state.playbook) == nil { resolved.playbook = paths.resolved(state.playbook) }
         // The output stays as recorded: `SessionPaths.output` checks it once the artifacts are known.

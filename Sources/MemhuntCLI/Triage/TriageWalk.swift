@@ -240,6 +240,12 @@ struct TriageWalk {
         state.finished = true
         try save()
         var document = document()
+        if let path = state.ledger, let ledger = try? LedgerRun.load(path, console: console) {
+            // The ledger kept in this walk goes with its findings: the report's and the postmortem's Hypotheses.
+            document.ledger = await LedgerRun.judged(
+                ledger, playbook: session.playbook, app: session.state.app, collector: collector,
+                allowExec: session.allowExec)
+        }
         document.gate = FindingsDocument.Gate.decide(document, failOn: nil, operands: state.operands)
         io.say(TextReporter.summaryLine(document))
         try output.write(document, format: state.format, console: console)
@@ -329,12 +335,24 @@ struct TriageWalk {
             guard
                 let answer = io.ask(
                     "Enter = \(proposal) · numbers (1 3, 1-3, a; -2 drops 2) · path or URL · s skip · ? guidance"
-                        + " · b back · q quit >")?
+                        + " · h hypothesis · b back · q quit >")?
                     .trimmingCharacters(in: .whitespaces)
             else { return .ended }
+            // `h TEXT`: a hypothesis, tested in the ledger now; then this step again.
+            if answer.hasPrefix("h "), answer.count > 2 {
+                let statement = String(answer.dropFirst(2)).trimmingCharacters(in: .whitespaces)
+                switch await hypothesis(statement, io: io) {
+                case .done:
+                    try? save()
+                    continue
+                case .quit: return .quit
+                case .ended: return .ended
+                }
+            }
             switch await respond(answer, step: index, candidates: candidates, proposal: proposal) {
             case .ran:
                 show(step: index, io: io)
+                if offersLedger(after: index) { io.say(Self.ledgerOffer) }
                 return .next
             case .skipped:
                 io.say("  Skipped." + Self.wouldHaveTold(step))

@@ -90,7 +90,7 @@ public enum LedgerEditor {
     }
 
     /// A new ledger: the schema, the subject, and one example of each entry as comments to fill in.
-    public static func skeleton(subject: String?) -> String {
+    public static func skeleton(subject: String?, words: String? = nil) -> String {
         """
         # An investigation ledger (docs/ledger.md): the symptom, the hypotheses, and one experiment per
         # variable changed. Paths are relative to this file. Judge it with: memhunt ledger judge FILE
@@ -99,9 +99,8 @@ public enum LedgerEditor {
 
         symptoms:
           - id: symptom
-            words: "what the user said, in their words"
-            means:
-              - "what the app does, in symptoms"
+            words: \(words.map(quoted) ?? "\"what the user said, in their words\"")
+            means:\(words == nil ? "\n      - \"what the app does, in symptoms\"" : " []")
             # shows: {fact: repro.peakMB, above: 300}
 
         hypotheses: []
