@@ -99,6 +99,8 @@ public struct RunDiff: Sendable {
     public var facts: [FactChange]
     public var findings: [FindingChange]
     public var views: [ViewChange]
+    /// The two runs' ledgers, entry by entry; nil when neither judged one.
+    public var ledger: [LedgerChange]?
 
     public init(before: FindingsDocument, after: FindingsDocument, tolerance: Double = 0.05) {
         self.before = before
@@ -114,6 +116,7 @@ public struct RunDiff: Sendable {
         }
         findings = Self.match(before, after)
         views = Self.views(before, after)
+        ledger = LedgerChange.changes(before.ledger, after.ledger)
     }
 
     public static func change(

@@ -50,6 +50,16 @@ extension RunDiff {
             }
             out += "\n"
         }
+        if let ledger, !ledger.isEmpty {
+            out += "Ledger\n"
+            let width = (ledger.map { $0.kind.count + $0.id.count + 1 }.max() ?? 0) + 2
+            for change in ledger {
+                out += "  " + TextReporter.pad(change.kind + " " + change.id, width)
+                out +=
+                    TextReporter.pad((change.before ?? "—") + " → " + (change.after ?? "—"), 28) + change.state + "\n"
+            }
+            out += "\n"
+        }
         if !findings.isEmpty {
             out += "Findings\n"
             for change in findings {
@@ -112,6 +122,15 @@ extension RunDiff {
             }
             out += "\n"
         }
+        if let ledger, !ledger.isEmpty {
+            out += "### Ledger\n\n| Entry | Before | After | State |\n|---|---|---|---|\n"
+            for change in ledger {
+                out +=
+                    "| \(change.kind) \(Escape.code(change.id)) | \(change.before ?? "—") | \(change.after ?? "—") | "
+                    + "\(change.state) |\n"
+            }
+            out += "\n"
+        }
         if !findings.isEmpty {
             out += "### Findings\n\n| State | Severity | Finding | Code |\n|---|---|---|---|\n"
             for change in findings {
@@ -169,6 +188,7 @@ extension RunDiff {
             var facts: [Fact]
             var findings: [FindingEntry]
             var views: [View]
+            var ledger: [LedgerChange]?
         }
         func run(_ d: FindingsDocument) -> Run {
             Run(id: d.run.id, startedAt: d.run.startedAt, playbook: d.playbook.id, subject: d.subject.app)
@@ -187,7 +207,7 @@ extension RunDiff {
                     state: $0.state, code: $0.finding.code, severity: $0.finding.severity, step: $0.finding.step,
                     before: $0.before?.title, after: $0.after?.title)
             },
-            views: views.map { View(view: $0.view, before: $0.before, after: $0.after) })
+            views: views.map { View(view: $0.view, before: $0.before, after: $0.after) }, ledger: ledger)
         return JSONText.pretty(document)
     }
 }

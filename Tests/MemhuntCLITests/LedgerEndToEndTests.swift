@@ -327,4 +327,42 @@ import Testing
         ])
         #expect((redmine.stdout + redmine.stderr).contains("Ledger: 1 made it worse, 2 cause; the fix holds"))
     }
+
+    /// `memhunt diff` of two runs with ledgers: what moved in the investigation, entry by entry.
+    @Test func diffComparesTwoLedgersEntryByEntry() async throws {
+        let folder = try Self.copySeed000()
+        defer { folder.remove() }
+        try FileManager.default.removeItem(atPath: folder.path + "/drawer-after.log")
+        let before = folder.path + "/before.json"
+        let after = folder.path + "/after.json"
+        let first = try await BinaryTests.execute([
+            "run", "--ledger", folder.path + "/ledger.yaml", "--format", "json", "-o", before,
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try await BinaryTests.execute([
+            "run", "--ledger", "Fixtures/ledgers/seed000/ledger.yaml", "--format", "json", "-o", after,
+        ])
+        #expect(second.status == 0, "\(second.stderr)")
+        let text = try await BinaryTests.execute(["diff", before, after])
+        #expect(text.stdout.contains("Ledger\n"), "\(text.stdout)")
+        #expect(
+            text.stdout.range(
+                of: #"experiment drawer-progress\s+inconclusive → cause\s+changed"#, options: .regularExpression)
+                != nil, "\(text.stdout)")
+        #expect(
+            text.stdout.range(of: #"hypothesis drawer-scope\s+open → cause\s+changed"#, options: .regularExpression)
+                != nil)
+        #expect(
+            text.stdout.range(of: #"experiment block-structure\s+cause → cause\s+same"#, options: .regularExpression)
+                != nil)
+        let json = try await BinaryTests.execute(["diff", "--format", "json", before, after])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let entries = try #require(object["ledger"] as? [[String: Any]])
+        let drawer = try #require(entries.first { $0["id"] as? String == "drawer-progress" })
+        #expect(drawer["before"] as? String == "inconclusive")
+        #expect(drawer["after"] as? String == "cause")
+        #expect(drawer["state"] as? String == "changed")
+        let markdown = try await BinaryTests.execute(["diff", "--format", "markdown", before, after])
+        #expect(markdown.stdout.contains("| experiment `drawer-progress` | inconclusive | cause | changed |"))
+    }
 }
