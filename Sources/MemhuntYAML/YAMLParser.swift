@@ -7,8 +7,9 @@ public enum YAMLParser {
     /// Deepest nesting of sequences and mappings accepted.
     public static let maxDepth = 256
 
-    /// Parses a single-document YAML text. An empty document is an empty mapping.
-    public static func parse(_ text: String) throws(YAMLError) -> YAMLNode {
+    /// Parses a single-document YAML text. An empty document is an empty mapping. `budget` is the most nodes
+    /// it may expand to (a ledger of thousands of entries takes one in proportion to its size).
+    public static func parse(_ text: String, budget: Int = nodeBudget) throws(YAMLError) -> YAMLNode {
         // libyaml reads from this buffer until the parser is deleted: it must outlive the parser.
         let utf8 = Array(text.utf8)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(utf8.count, 1))
@@ -21,7 +22,7 @@ public enum YAMLParser {
         }
         defer { yaml_parser_delete(parser) }
         yaml_parser_set_input_string(parser, buffer.baseAddress, utf8.count)
-        var builder = Builder(parser: parser)
+        var builder = Builder(parser: parser, budget: budget)
         return try builder.document()
     }
 }
@@ -43,8 +44,12 @@ private struct Builder {
     /// Anchored nodes with the nodes they hold and their height (levels of nesting below and including them).
     var anchors: [String: (node: YAMLNode, size: Int, height: Int)] = [:]
     var nodeCount = 0
+    let budget: Int
 
-    init(parser: UnsafeMutablePointer<yaml_parser_t>) { self.parser = parser }
+    init(parser: UnsafeMutablePointer<yaml_parser_t>, budget: Int) {
+        self.parser = parser
+        self.budget = budget
+    }
 
     mutating func document() throws(YAMLError) -> YAMLNode {
         guard case .streamStart = try next().event else { throw unexpected(Mark(line: 1, column: 1)) }
@@ -132,8 +137,8 @@ private struct Builder {
 
     mutating func spend(_ nodes: Int, at mark: Mark) throws(YAMLError) {
         nodeCount += nodes
-        guard nodeCount <= YAMLParser.nodeBudget else {
-            throw YAMLError(message: "document expands to more than \(YAMLParser.nodeBudget) nodes", mark: mark)
+        guard nodeCount <= budget else {
+            throw YAMLError(message: "document expands to more than \(budget) nodes", mark: mark)
         }
     }
 

@@ -365,4 +365,30 @@ import Testing
         let markdown = try await BinaryTests.execute(["diff", "--format", "markdown", before, after])
         #expect(markdown.stdout.contains("| experiment `drawer-progress` | inconclusive | cause | changed |"))
     }
+
+    /// Eight writers add to one ledger at once (two triage sessions, an agent): every entry lands, and the
+    /// ledger stays valid.
+    @Test func writersAtOnceLoseNoEntry() async throws {
+        let folder = try Self.copySeed000()
+        defer { folder.remove() }
+        let path = folder.path + "/ledger.yaml"
+        let results = try await withThrowingTaskGroup(of: (Int32, String).self) { group in
+            for n in 1...8 {
+                group.addTask {
+                    let run = try await BinaryTests.execute([
+                        "ledger", "add", path, "hypothesis", "suspect-\(n)", "--statement", "suspect number \(n)",
+                    ])
+                    return (run.status, run.stderr)
+                }
+            }
+            var all: [(Int32, String)] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.allSatisfy { $0.0 == 0 }, "\(results)")
+        let shown = try await BinaryTests.execute(["ledger", "show", "--format", "json", path])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        for n in 1...8 { #expect(shown.stdout.contains("\"suspect-\(n)\""), "suspect-\(n)") }
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("# Seed 000 as a ledger"))
+    }
 }

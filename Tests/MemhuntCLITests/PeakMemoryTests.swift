@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntCore
 import MemhuntTestSupport
 import Testing
 
@@ -103,5 +104,42 @@ extension IOLimitsTests {
 enum LocalSize {
     static func of(_ path: String) -> UInt64? {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
+    }
+}
+
+extension IOLimitsTests {
+    /// A ledger of 10,000 experiments over 50 sides judges with each side read once and only the facts the
+    /// ledger names kept: its peak grows with the ledger and the report, not with the walks (measured in a
+    /// debug build: 53 MB for the text, 121 MB for the 12 MB of JSON; 20,000 experiments 209 MB).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time"))
+    func aLedgerOfTenThousandExperimentsJudgesInBoundedMemory() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let labels = (0..<50).map { "l\($0)" }
+        try dir.write(
+            "runs.csv",
+            "label,footprint_mb,input_bytes\n"
+                + labels.enumerated().map { "\($1),\(300 + $0 * 7),291840\n" }.joined())
+        var yaml = "ledger: memhunt.ledger/1\nsymptoms:\n  - {id: s, shows: {fact: repro.peakMB, above: 300}}\n"
+        yaml += "hypotheses:\n" + (0..<100).map { "  - {id: h\($0), statement: suspect \($0)}\n" }.joined()
+        yaml += "experiments:\n"
+        for e in 0..<10_000 {
+            yaml +=
+                "  - {id: e\(e), tests: h\(e % 100), variable: v\(e), baseline: {artifacts: [runs.csv], label: "
+                + "\(labels[e % 50])}, variant: {artifacts: [runs.csv], label: \(labels[(e * 7 + 3) % 50])}}\n"
+        }
+        try dir.write("ledger.yaml", yaml)
+        let run = try await Self.shell(
+            "exec /usr/bin/time -v \"$0\" \"$@\"", ["ledger", "judge", "--format", "json", dir.path + "/ledger.yaml"],
+            tmp: dir.path)
+        #expect(run.status == 0, "\(run.stderr.prefix(2000))")
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size") })
+        let kilobytes = try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+        #expect(kilobytes < 400 << 10, "peak \(kilobytes) KB")
+        let judgement = try JSONDecoder().decode(LedgerJudgement.self, from: Data(run.stdout.utf8))
+        #expect(judgement.experiments.count == 10_000)
+        // Baseline l0 (300 MB, not above the threshold) decides nothing; l3 (321 MB) against l24 (468 MB) is worse.
+        #expect(judgement.experiments[0].verdict == .inconclusive)
+        #expect(judgement.experiments[3].verdict == .worse, "\(judgement.experiments[3].sentence)")
     }
 }

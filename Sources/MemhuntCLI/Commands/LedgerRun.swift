@@ -4,6 +4,12 @@ import MemhuntBasics
 import MemhuntChecks
 import MemhuntCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A ledger read from its file and judged: each side an entry names is collected relative to the ledger's
 /// folder and walked by the playbook once, however many entries name it.
 enum LedgerRun {
@@ -43,6 +49,12 @@ enum LedgerRun {
     )
         throws -> Ledger
     {
+        // Writers through memhunt take turns on the ledger's folder (the file itself is replaced by a rename,
+        // so a lock on it would not outlive the first write); the revision check below catches any other.
+        let folder = AtomicFile.split(path).directory
+        let lock = open(folder.isEmpty ? "." : folder, O_RDONLY)
+        if lock >= 0 { _ = flock(lock, LOCK_EX) }
+        defer { if lock >= 0 { close(lock) } }
         let ledger = try load(path, console: console)
         guard let data = LocalArtifacts.head(of: path, upTo: maxBytes + 1),
             var text = String(bytes: data, encoding: .utf8)

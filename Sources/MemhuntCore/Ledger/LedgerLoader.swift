@@ -19,7 +19,9 @@ public struct LedgerLoader: Sendable {
     public func load(text: String, origin: String, directory: String?) -> Result<Ledger, LedgerLoadError> {
         let root: YAMLNode
         do {
-            root = try YAMLParser.parse(text)
+            // A node takes at least two bytes of text unless an alias copies it: a budget in proportion to
+            // the text lets a ledger of 10,000 experiments through and still stops an alias bomb.
+            root = try YAMLParser.parse(text, budget: max(YAMLParser.nodeBudget, text.utf8.count / 2))
         } catch {
             let location = SourceLocation(file: origin, line: error.mark.line, column: error.mark.column)
             return .failure(LedgerLoadError(diagnostics: [Diagnostic(.error, error.message, at: location)]))
