@@ -10,6 +10,14 @@ import Testing
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
+    /// `run` on a thread of its own: a test waiting on a terminal for a minute must not hold one of the
+    /// cooperative pool's two threads (an MCP test's timer beside it starved and timed out).
+    static func detached(_ executable: String, _ arguments: [String]) async throws -> (Int32, String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try run(executable, arguments) }) }
+        }
+    }
+
     static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (Int32, String) {
         let out = Pipe()
         let process = try Tool.start(executable, arguments, input: input, stdout: out)
@@ -19,11 +27,11 @@ import Testing
     }
 
     @Test(.enabled(if: tmux != nil && BinaryTests.binary != nil))
-    func typedThroughInterruptedAtStepFiveAndResumed() throws {
+    func typedThroughInterruptedAtStepFiveAndResumed() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let binary = try #require(BinaryTests.binary)
-        let (status, output) = try Self.run(
+        let (status, output) = try await Self.detached(
             "/usr/bin/env", ["python3", Repo.root + "/Tests/Support/triage_tmux.py", binary, Repo.root, dir.path])
         #expect(status == 0, "\(output)")
         let screens = output.components(separatedBy: "=== ")
@@ -64,14 +72,14 @@ import Testing
     /// experiment is kept in the ledger across the interruption, both are judged with seed 000's numbers, and
     /// the report carries the Hypotheses.
     @Test(.enabled(if: tmux != nil && BinaryTests.binary != nil))
-    func aTwoExperimentLedgerTypedInterruptedAndResumed() throws {
+    func aTwoExperimentLedgerTypedInterruptedAndResumed() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         for name in ["ledger.yaml", "measurements.json", "drawer-before.log", "drawer-after.log"] {
             try dir.write("seed000/" + name, try Repo.bytes("ledgers/seed000/" + name))
         }
         let binary = try #require(BinaryTests.binary)
-        let (status, output) = try Self.run(
+        let (status, output) = try await Self.detached(
             "/usr/bin/env",
             ["python3", Repo.root + "/Tests/Support/triage_ledger_tmux.py", binary, Repo.root, dir.path])
         #expect(status == 0, "\(output)")
