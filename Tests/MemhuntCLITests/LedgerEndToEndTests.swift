@@ -192,11 +192,23 @@ import Testing
         let after = try String(contentsOfFile: path, encoding: .utf8)
         #expect(after.hasPrefix(before.components(separatedBy: "\nfixes:")[0]))
         #expect(after.contains("# Seed 000 as a ledger"))
+        let fix = try await BinaryTests.execute([
+            "ledger", "add", path, "fix", "half-input-fix", "--fixes", "one-block-structure", "--variable",
+            "LazyVStack again", "--measure", "repro.peakMB", "--variant", "measurements.json", "--variant-label",
+            "one-block-after-fix", "--equals", "measurements.json", "--equals-label", "2500-blocks",
+        ])
+        #expect(fix.status == 0, "\(fix.stderr)")
+        let noSide = try await BinaryTests.execute([
+            "ledger", "add", path, "fix", "no-side", "--variable", "v", "--variant", "measurements.json",
+        ])
+        #expect(noSide.status == 64, "a fix needs --equals or --baseline: \(noSide.stderr)")
         let judged = try await BinaryTests.execute(["ledger", "judge", path, "--format", "json"])
         #expect(judged.status == 0, "\(judged.stderr)")
         let judgement = try JSONDecoder().decode(LedgerJudgement.self, from: Data(judged.stdout.utf8))
         #expect(judgement.experiments.map(\.id).last == "half-input")
         #expect(judgement.experiments.last?.verdict == .cause)
+        #expect(judgement.fixes.map(\.id) == ["lazy-sentence-stack", "half-input-fix"])
+        #expect(judgement.fixes.last?.verdict == .fixHolds)
     }
 
     @Test func initWritesALedgerThatShowsAndNeverReplacesOne() async throws {

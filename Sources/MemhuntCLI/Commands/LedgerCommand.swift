@@ -33,6 +33,12 @@ struct LedgerCommand: MemhuntCommand {
         "baseline-label", valueName: "label", help: "The measurement rows of the baseline side, by label.")
     static let variantLabel = OptionSpec(
         "variant-label", valueName: "label", help: "The measurement rows of the variant side, by label.")
+    static let equals = OptionSpec(
+        "equals", valueName: "artifact",
+        help: "A fix: an artifact of the good side it must equal (relative to the ledger).", isRepeatable: true)
+    static let equalsLabel = OptionSpec(
+        "equals-label", valueName: "label", help: "The measurement rows of the good side, by label.")
+    static let fixes = OptionSpec("fixes", valueName: "hypothesis", help: "A fix: the hypothesis whose cause it fixes.")
     static let measure = OptionSpec(
         "measure", valueName: "fact", help: "The fact that decides (else the symptom's own measure).")
     static let statement = OptionSpec("statement", valueName: "text", help: "What the hypothesis says.")
@@ -43,15 +49,16 @@ struct LedgerCommand: MemhuntCommand {
         abstract: "Keep an investigation's hypotheses and experiments, and judge them over their artifacts.",
         subcommands: [
             CommandSpec(
-                "add", abstract: "Append a hypothesis or an experiment to a ledger, checked before it is written.",
-                usage: "memhunt ledger add <ledger> (hypothesis|experiment) <id> [<options>]",
+                "add",
+                abstract: "Append a hypothesis, an experiment or a fix to a ledger, checked before it is written.",
+                usage: "memhunt ledger add <ledger> (hypothesis|experiment|fix) <id> [<options>]",
                 arguments: [
-                    file, ArgumentSpec("kind", help: "hypothesis or experiment."),
+                    file, ArgumentSpec("kind", help: "hypothesis, experiment or fix."),
                     ArgumentSpec("id", help: "The new entry's id (kebab-case, unique in the ledger)."),
                 ],
                 options: [
-                    statement, suspect, tests, variable, baseline, variant, baselineLabel, variantLabel, measure,
-                    Options.quiet,
+                    statement, suspect, tests, fixes, variable, baseline, variant, equals, baselineLabel,
+                    variantLabel, equalsLabel, measure, Options.quiet,
                 ]),
             CommandSpec(
                 "init", abstract: "Write a new ledger to fill in (to stdout, or to a file that does not exist).",
@@ -178,7 +185,7 @@ struct LedgerCommand: MemhuntCommand {
             return value
         }
         func side(_ artifacts: OptionSpec, _ label: OptionSpec) throws -> LedgerEditor.Value {
-            let paths = try values.strings(artifacts.name)
+            let paths = values.strings(artifacts)
             guard !paths.isEmpty else {
                 throw UsageError(path: parsed.path, reason: .missingValue(option: artifacts.name))
             }
@@ -198,13 +205,26 @@ struct LedgerCommand: MemhuntCommand {
             if let measure = values.string(Self.measure) { entry.append(("measure", .string(measure))) }
             entry.append(("baseline", try side(Self.baseline, Self.baselineLabel)))
             entry.append(("variant", try side(Self.variant, Self.variantLabel)))
+        case "fix":
+            list = "fixes"
+            if let fixed = values.string(Self.fixes) { entry.append(("fixes", .string(fixed))) }
+            entry.append(("variable", .string(try required(Self.variable))))
+            if let measure = values.string(Self.measure) { entry.append(("measure", .string(measure))) }
+            entry.append(("variant", try side(Self.variant, Self.variantLabel)))
+            let hasEquals = !values.strings(Self.equals).isEmpty
+            let hasBaseline = !values.strings(Self.baseline).isEmpty
+            guard hasEquals || hasBaseline else {
+                throw UsageError(path: parsed.path, reason: .missingValue(option: Self.equals.name))
+            }
+            if hasEquals { entry.append(("equals", try side(Self.equals, Self.equalsLabel))) }
+            if hasBaseline { entry.append(("baseline", try side(Self.baseline, Self.baselineLabel))) }
         default:
             throw UsageError(
                 path: parsed.path,
                 reason: .invalidValue(
                     kind, option: "<kind>",
-                    explanation: "hypothesis or experiment"
-                        + Suggestion.hint(for: kind, among: ["hypothesis", "experiment"])))
+                    explanation: "hypothesis, experiment or fix"
+                        + Suggestion.hint(for: kind, among: ["hypothesis", "experiment", "fix"])))
         }
         try LedgerRun.append([(list, entry)], to: path, console: console)
         if console.detail != .quiet { console.note("memhunt: added \(kind) \(id) to \(path)") }

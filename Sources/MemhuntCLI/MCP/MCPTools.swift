@@ -148,17 +148,22 @@ final class MCPTools {
                 input: ["session": session, "format": format], required: ["session"], output: Self.findingsSchema),
             Self.tool(
                 "ledger_add", "Add to an investigation ledger",
-                "Append a hypothesis or an experiment (one variable changed between a baseline and a variant) to a "
+                "Append a hypothesis, an experiment (one variable changed between a baseline and a variant) or a fix to a "
                     + "ledger (memhunt.ledger/1), checked before it is written and never over another writer's "
                     + "change; then judge the ledger.",
                 input: [
                     "ledger": Self.path("The ledger file (memhunt ledger init makes one)."),
-                    "kind": ["type": "string", "enum": ["experiment", "hypothesis"], "description": "What to add."],
+                    "kind": [
+                        "type": "string", "enum": ["experiment", "fix", "hypothesis"], "description": "What to add.",
+                    ],
                     "id": ["type": "string", "description": "The new entry's id (kebab-case, unique)."],
                     "statement": ["type": "string", "description": "A hypothesis: what it says."],
                     "suspect": ["type": "string", "description": "A hypothesis: a view, type or file suspected."],
                     "tests": ["type": "string", "description": "An experiment: the hypothesis it tests."],
-                    "variable": ["type": "string", "description": "An experiment: the one variable changed."],
+                    "variable": ["type": "string", "description": "An experiment or a fix: the one variable changed."],
+                    "fixes": ["type": "string", "description": "A fix: the hypothesis whose cause it fixes."],
+                    "equals": Self.paths("A fix: the good side's artifacts it must equal (relative to the ledger)."),
+                    "equals_label": ["type": "string", "description": "The good side's measurement rows, by label."],
                     "measure": ["type": "string", "description": "An experiment: the fact that decides."],
                     "baseline": Self.paths("An experiment: the baseline's artifacts (relative to the ledger)."),
                     "variant": Self.paths("An experiment: the variant's artifacts (relative to the ledger)."),
@@ -332,19 +337,20 @@ final class MCPTools {
     /// `ledger add` in a child, then the ledger judged: the loop of a coding agent, one experiment at a time.
     func ledgerAdd(_ given: Arguments) async throws -> Result {
         try given.only([
-            "ledger", "kind", "id", "statement", "suspect", "tests", "variable", "measure", "baseline", "variant",
-            "baseline_label", "variant_label",
+            "ledger", "kind", "id", "statement", "suspect", "tests", "fixes", "variable", "measure", "baseline",
+            "variant", "equals", "baseline_label", "variant_label", "equals_label",
         ])
         let ledger = try local(given.required("ledger"), "ledger")
         var arguments = ["ledger", "add", "--quiet"]
         let options: [(String, String)] = [
             ("statement", "--statement"), ("suspect", "--suspect"), ("tests", "--tests"), ("variable", "--variable"),
             ("measure", "--measure"), ("baseline_label", "--baseline-label"), ("variant_label", "--variant-label"),
+            ("fixes", "--fixes"), ("equals_label", "--equals-label"),
         ]
         for (name, option) in options {
             if let value = try given.string(name) { arguments.append("\(option)=\(value)") }
         }
-        for name in ["baseline", "variant"] {
+        for name in ["baseline", "variant", "equals"] {
             for path in try given.strings(name) ?? [] { arguments.append("--\(name)=\(try local(path, name))") }
         }
         let child = await memhunt(

@@ -211,7 +211,9 @@ extension TriageWalk {
     /// What the verdict suggests doing next.
     static func next(after verdict: LedgerVerdict) -> String {
         switch verdict {
-        case .cause: "measure the fix against the good side (a fix entry with 'equals'), then ship it."
+        case .cause:
+            "measure the fix against the good side (memhunt ledger add LEDGER fix ID --variant … --equals …), "
+                + "then ship it."
         case .amplifier: "it moves the measure, not the symptom: keep it if it is cheap, and test another suspect."
         case .ruledOut: "a false lead: test the next suspect, one variable at a time."
         case .worse: "a false lead that made it worse: revert it, and test the next suspect."
