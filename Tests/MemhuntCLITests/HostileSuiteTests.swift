@@ -18,7 +18,7 @@ enum HostileTools {
 /// the files it wrote) holds a raw control byte but LF and tab, and the formats a person reads (text, GitHub,
 /// Markdown, HTML, JUnit, CSV, stderr) none of DEL, C1 or a bidi override either; no CSV cell starts with a formula
 /// starter; no HTML or Markdown shows an `<img` or `<script>` of the inputs as markup; and the peak memory stays
-/// under 4 × the run's input + 64 MB (the README's bound for a text crash report; the largest peak measured is 43
+/// under 4 × the run's input + 64 MB (docs/artifacts.md's bound for a text crash report; the largest peak measured is 43
 /// MB, a debug build over the 15 MB folder). 182 inputs, 147 runs on two lanes: 31 s on two cores.
 @Suite(
     .enabled(

@@ -5,7 +5,7 @@ import Testing
 
 /// Every parser's peak stays within a small multiple of its input (issue 26, defect 10): a ~60 MB file of
 /// each whole-document kind through `memhunt inspect`, the child's peak RSS read from `/usr/bin/time -v`.
-/// The bounds are the README's (its limits paragraph); the figures measured are in the comments.
+/// The bounds are docs/artifacts.md's (its limits paragraph); the figures measured are in the comments.
 extension IOLimitsTests {
     /// `count` bytes or a little more: `head`, then `block` repeated, then `tail`.
     static func generated(_ path: String, head: String, block: String, separator: String = "", tail: String, count: Int)
