@@ -21,9 +21,8 @@ public enum LocalArtifacts {
     /// hidden entries skipped, paths sorted. A missing operand, or a directory that cannot be listed,
     /// stays as it is, so `load` reports it.
     ///
-    /// `sorted: false` leaves each folder's entries in `readdir`'s order, for a caller whose output does not
-    /// depend on the order (a fleet scan): sorting 10,000 names was 4 % of a scan's instructions, all of it
-    /// before the workers start (callgrind).
+    /// `sorted: false` leaves each folder's entries in `readdir`'s order, for a caller whose output does not depend on
+    /// the order (a fleet scan): sorting the names showed in a scan's profile, all of it before the workers start.
     public static func expand(_ operands: [String], sorted: Bool = true) -> [String] {
         operands.flatMap { operand -> [String] in
             var isDirectory: ObjCBool = false
@@ -60,9 +59,9 @@ public enum LocalArtifacts {
     /// Symbolic links to directories are not followed inside a walk (as `find` does not), so a link
     /// to a parent cannot loop; links to files are read like files.
     ///
-    /// `readdir`'s entry types spare a system call per regular file or folder; links and file systems that
-    /// give no type are asked with `lstat` and `stat`. (`FileManager.attributesOfItem` and `fileExists` per
-    /// entry were 9 % of a 1,000-file scan's instructions, callgrind.)
+    /// `readdir`'s entry types spare a system call per regular file or folder; links and file systems that give no type
+    /// are asked with `lstat` and `stat`. (`FileManager.attributesOfItem` and `fileExists` per entry showed in a scan's
+    /// profile.)
     private static func walk(_ directory: String, sorted: Bool) -> [String] {
         guard let stream = opendir(directory) else { return [directory] }
         var entries: [(name: String, type: Int)] = []
@@ -188,25 +187,24 @@ public enum LocalArtifacts {
     ///
     /// The size comes from `stat` first (`fstat` of the opened file when `listedRegular`: its folder listed it
     /// as a regular file): a document over `documentLimit` is refused without being read.
-    /// Change logs, which can be gigabytes, are detected from their first 64 KiB (or, when the file is text of
-    /// no known kind, from a change or kill line anywhere in it: `lateChangeLog`, and over `documentLimit` a
-    /// streamed scan) and streamed through the scanner in bounded memory (`stream`), and so are `xcodebuild` logs, through theirs. `hash: false` leaves `sha256` nil (a fleet scan, which
-    /// never shows it: SHA-256 was 13 % of its instructions).
+    /// Change logs, which can be gigabytes, are detected from their first 64 KiB (or, when the file is text of no known
+    /// kind, from a change or kill line anywhere in it: `lateChangeLog`, and over `documentLimit` a streamed scan) and
+    /// streamed through the scanner in bounded memory (`stream`), and so are `xcodebuild` logs, through theirs.
+    /// `hash: false` leaves `sha256` nil (a fleet scan, which never shows it: SHA-256 was a large share of its work).
     ///
-    /// Files are read with `read(2)` into one array sized from `stat`: `FileHandle.read(upToCount:)` made a
-    /// fresh 1 MiB `Data` per call, two per file, and a 10,000-file scan spent 0.35-0.44 s of its 0.77 s
-    /// of CPU in the kernel.
+    /// Files are read with `read(2)` into one array sized from `stat`: `FileHandle.read(upToCount:)` made a fresh 1 MiB
+    /// `Data` per call, two per file, and a fleet scan spent much of its CPU time in the kernel.
     ///
-    /// `streamChangeLogs: false` (a fleet scan, which counts no change log and no test metric) stops at the
-    /// detection of a streamed kind: the artifact has its kind and size and no content. Streaming a 1 GiB log there took 1.2 s only to
-    /// skip it.
+    /// `streamChangeLogs: false` (a fleet scan, which counts no change log and no test metric) stops at the detection
+    /// of a streamed kind: the artifact has its kind and size and no content. Streaming a log there took as long as
+    /// reading it, only to skip it.
     public static func load(
         path: String, source: String? = nil, documentLimit: Int = documentLimit, hash: Bool = true,
         streamChangeLogs: Bool = true, listedRegular: Bool = false
     ) -> Artifact {
         let source = source ?? path
-        // A file its folder listed as regular is opened first and asked with `fstat`: `stat` then `open` walked
-        // its path twice (`fstatat` was 8.8 % of a 10,000-record fleet scan's samples, perf).
+        // A file its folder listed as regular is opened first and asked with `fstat`: `stat` then `open` walked its
+        // path twice (`fstatat` showed in a fleet scan's profile).
         if listedRegular, let (fd, size) = openRegular(path) {
             defer { _ = systemClose(fd) }
             return load(
@@ -269,10 +267,10 @@ public enum LocalArtifacts {
         // The first 64 KiB (the sniffers' window), or the whole file and one byte more when it is smaller, so
         // a small file is read in one array.
         let headCapacity = min(size + 1, 65_536)
-        // A file smaller than the window is read in one call: `stat`'s size bytes end the read, where asking
-        // again for the end of the file was a second `read` per file (10,000 of a fleet scan's 20,200 calls).
-        // Growth after the `stat` is then not seen: the file is read as it was when it was looked at. A size of
-        // 0 is not trusted (procfs reports 0 for files with content): read to the end as before.
+        // A file smaller than the window is read in one call: `stat`'s size bytes end the read, where asking again for
+        // the end of the file was a second `read` per file. Growth after the `stat` is then not seen: the file is read
+        // as it was when it was looked at. A size of 0 is not trusted (procfs reports 0 for files with content): read
+        // to the end as before.
         guard var bytes = readArray(fd, capacity: headCapacity, after: [], expected: size > 0 ? size : nil) else {
             return readFailed()
         }
@@ -366,8 +364,8 @@ public enum LocalArtifacts {
             guard let longer = readArray(fd, capacity: capacity, after: bytes) else { return readFailed() }
             bytes = longer
         }
-        // From 64 KiB on, `SHA256` hashes on its queue while this thread parses (the other core): 2 of the
-        // 21 ms of a 200 KB JetsamEvent's `memhunt run`.
+        // From 64 KiB on, `SHA256` hashes on its queue while this thread parses (the other core), so the hash is no
+        // longer added to the parse's time.
         var hasher = hash ? SHA256() : nil
         hasher?.update(bytes)
         // The sniffer's detection holds when it saw the same first 64 KiB (not when the file grew under it).
@@ -526,17 +524,15 @@ public enum LocalArtifacts {
 
     /// A large change log, read in two parts at once where that pays.
     ///
-    /// First a probe: the 4 MiB after the head are scanned and hashed on this thread, each MiB timed (each
-    /// thread's CPU time). Two parts pay where scanning takes well over as long as hashing: three threads then
-    /// share two cores, and each maps its own windows. The lowest ratio of the last three windows decides, above
-    /// 1.75. Measured (release build, five runs each, a fuzzer on the other core): the benchmark's uniform log
-    /// 1.03-1.56, issue 30's realistic console log 2.10-2.83, its `--style json` 1.97-2.89 and ndjson 1.50-2.37
-    /// (in steady state, scanning it takes about 1.5 times as long as hashing: two parts neither gain nor lose).
-    /// Timing the second of 2 MiB alone put the uniform log at 1.08-1.89 and split it two runs in six.
+    /// First a probe: the 4 MiB after the head are scanned and hashed on this thread, each MiB timed (each thread's CPU
+    /// time). Two parts pay where scanning takes well over as long as hashing: three threads then share two cores, and
+    /// each maps its own windows. The lowest ratio of the last three windows decides, above 1.75: measured, the
+    /// benchmark's uniform log stays below it, issue 30's realistic console log and its `--style json` above it, and
+    /// its ndjson on either side (in steady state, two parts there neither gain nor lose). Timing only the second MiB
+    /// of a 2 MiB probe put the uniform log above it in some runs, and split it.
     ///
-    /// Release builds, alternating runs, the same JSON: the realistic console log 1.47 to 1.24 s (medians of
-    /// seven, 09:20, load 1.2), 30 MB peak RSS; its `--style json` 1.65 to 1.14 s (three); the uniform log, read
-    /// in two parts, went from 0.77 to 0.91-1.09 s, so the probe keeps it in one.
+    /// Two parts measured faster on the realistic console log and on its `--style json`, the same JSON out; the uniform
+    /// log, read in two parts, measured slower, so the probe keeps it in one.
     ///
     /// In two parts, cut after a line halfway through the rest: this thread scans the first part, a thread of its
     /// own the second, and a third hashes the rest of the file (`windows`). Bytes past the size at `stat` (a log
@@ -867,8 +863,8 @@ private final class ChunkReader: @unchecked Sendable {
 /// goes through it (the open folders on a stack, one per level), so a fleet's paths are never all held.
 /// Not thread-safe: a caller's lock guards `next`.
 ///
-/// A fleet scan of 1,000,000 records built the whole list first: 76 % of its 234 MB peak heap was that list,
-/// and no worker started before the walk ended.
+/// Before, a fleet scan built the whole list first: for a large fleet that list was most of its peak heap, and no
+/// worker started before the walk ended.
 public final class FileWalk {
     #if canImport(Darwin)
         typealias Stream = UnsafeMutablePointer<DIR>

@@ -34,11 +34,10 @@ public final class RunCache: Sendable {
         sweptDirectory = nil
     }
 
-    /// Creates the directory (0700) if it is not there yet; its parent must exist (a missing TMPDIR is not
-    /// created: it would be left behind). Returns why it could not, or nil. The first creation in the temporary
-    /// directory sweeps the stale caches there: only a run that uses the cache (a download, standard input)
-    /// pays for reading the directory (a shared /tmp of 7,245 entries took 3.5 ms of a 20 ms JetsamEvent run
-    /// in the kernel's readdir, perf).
+    /// Creates the directory (0700) if it is not there yet; its parent must exist (a missing TMPDIR is not created: it
+    /// would be left behind). Returns why it could not, or nil. The first creation in the temporary directory sweeps
+    /// the stale caches there: only a run that uses the cache (a download, standard input) pays for reading the
+    /// directory (the kernel's readdir of a shared /tmp of thousands of entries is a noticeable share of a short run).
     public func create() -> String? {
         var first = false
         let problem = created.withLock { done -> String? in
@@ -66,8 +65,8 @@ public final class RunCache: Sendable {
 
     /// Removes `memhunt-run-<pid>-…` directories in `temporaryDirectory` whose pid is not a running process.
     static func sweepStale(in temporaryDirectory: String) {
-        // readdir and a byte prefix test: `FileManager.contentsOfDirectory` made a String of every name, and a
-        // shared /tmp of 3,673 entries cost 6.9 M instructions (8 % of a JetsamEvent run, callgrind).
+        // readdir and a byte prefix test: `FileManager.contentsOfDirectory` made a String of every name, which in a
+        // shared /tmp of thousands of entries was a noticeable share of a JetsamEvent run.
         guard let stream = opendir(temporaryDirectory) else { return }
         var names: [String] = []
         let wanted = Array(prefix.utf8)

@@ -12,16 +12,15 @@ import Dispatch
 /// (OpenSSL 3, SHA-NI when the CPU has it) on Linux. Artifacts are hashed while they are read or
 /// downloaded, in bounded memory.
 ///
-/// Large updates of an owning, `Sendable` collection (a document read whole into an array) are hashed on a
-/// background queue while the caller goes on parsing: the chunk is retained, not copied, and one waits while
-/// the caller reads the next (a second in flight cost 1 MB of peak RSS and gained nothing). Everything else
-/// is hashed on the caller's thread after the queue has drained, so the digest is always that of the bytes in
-/// order. A copy of a hasher is independent (copy-on-write of the context).
+/// Large updates of an owning, `Sendable` collection (a document read whole into an array) are hashed on a background
+/// queue while the caller goes on parsing: the chunk is retained, not copied, and one waits while the caller reads the
+/// next (a second in flight cost another chunk of memory and gained nothing). Everything else is hashed on the caller's
+/// thread after the queue has drained, so the digest is always that of the bytes in order. A copy of a hasher is
+/// independent (copy-on-write of the context).
 ///
-/// Measured on the 2-core x86_64 build box (release, 1 MiB updates): memhunt's own Swift implementation
-/// did 282 MB/s and was 60 % of a 1 GB change-log scan; libcrypto does 1.5-1.9 GB/s (`openssl speed`:
-/// 1.56 GB/s under load), and was still 34 % of a scan (perf) on the scanner's thread. Change logs are now
-/// hashed by the thread that reads them (`LocalArtifacts`), off the scanner's.
+/// memhunt's own Swift implementation measured several times slower than libcrypto and was most of a change-log scan;
+/// with libcrypto, hashing was still a large share of a scan on the scanner's thread. Change logs are now hashed by the
+/// thread that reads them (`LocalArtifacts`), off the scanner's.
 public struct SHA256: Sendable {
     private var box = Box()
 

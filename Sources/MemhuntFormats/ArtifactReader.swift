@@ -196,8 +196,8 @@ public enum ArtifactReader {
         guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
         // Parse the first line only: a pretty-printed JSON document would otherwise be parsed whole
         // here just to be rejected for spanning lines.
-        // An `.ips` header line is well under 1 KB: a longer first line (a one-line JSON document) is not one,
-        // and was copied and parsed whole here only to be rejected (16 MB of one-line JSON: +30 MB peak).
+        // An `.ips` header line is well under 1 KB: a longer first line (a one-line JSON document) is not one, and was
+        // copied and parsed whole here only to be rejected, which raised the run's peak memory.
         let window = bytes[start..<min(bytes.count, start + 65_536)]
         guard
             let lineEnd = window.firstIndex(of: UInt8(ascii: "\n"))
@@ -349,12 +349,12 @@ public enum ArtifactReader {
 
     /// The kind that invalid JSON text most likely meant, from the quoted keys it contains.
     ///
-    /// The keys are looked for as bytes first: `String.contains` searches by `Character` and was 44 M of the
-    /// 129 M instructions of `memhunt run` on Fixtures/justsend (every text file that is no known kind comes
-    /// here). A byte match whose neighbours are ASCII (or the window's ends) is a `Character` match too (the keys
-    /// are ASCII, and only non-ASCII scalars join a grapheme with ASCII or stand canonically for `K`, `;` and
-    /// `` ` ``, which no key has); no byte match means no match; only a match beside a non-ASCII byte asks
-    /// `String.contains`, so the answer is the same as before.
+    /// The keys are looked for as bytes first: `String.contains` searches by `Character` and was a large share of
+    /// `memhunt run` on Fixtures/justsend (every text file that is no known kind comes here). A byte match whose
+    /// neighbours are ASCII (or the window's ends) is a `Character` match too (the keys are ASCII, and only non-ASCII
+    /// scalars join a grapheme with ASCII or stand canonically for `K`, `;` and `` ` ``, which no key has); no byte
+    /// match means no match; only a match beside a non-ASCII byte asks `String.contains`, so the answer is the same as
+    /// before.
     static func jsonKindHint(_ bytes: [UInt8]) -> ArtifactKind? {
         let window = bytes.prefix(65536)
         var text: String?
@@ -490,8 +490,8 @@ public enum ArtifactReader {
     /// No NUL bytes and valid UTF-8 (a sniffer: overlong forms are not checked); a sequence cut by the end
     /// of an incomplete window is allowed.
     static func isText(_ window: ArraySlice<UInt8>, complete: Bool) -> Bool {
-        // ASCII without NUL (nearly every artifact) is text: one pass over the bytes, which the byte-by-byte
-        // decoder below took ~14 instructions each for (13 % of a fleet scan's instructions, callgrind).
+        // ASCII without NUL (nearly every artifact) is text: one pass over the bytes, where the byte-by-byte decoder
+        // below cost many instructions a byte and showed in a fleet scan's profile.
         let plainASCII = window.withUnsafeBufferPointer { buffer in
             var low: UInt8 = 0xFF
             var high: UInt8 = 0

@@ -19,9 +19,9 @@ public enum ArtifactSniffer {
     /// The route of a file from its first ≤ 64 KiB.
     public static func route(_ prefix: [UInt8]) -> ArtifactRoute { routeAndDetect(prefix).route }
 
-    /// The route, and `ReproReader.detect`'s answer on the same ≤ 64 KiB when the route had to ask it (nil when
-    /// it did not): `ArtifactReader.read(_:detected:)` takes it instead of detecting again (each detection was
-    /// 4 % of the instructions of `memhunt run` on Fixtures/justsend, callgrind).
+    /// The route, and `ReproReader.detect`'s answer on the same ≤ 64 KiB when the route had to ask it (nil when it did
+    /// not): `ArtifactReader.read(_:detected:)` takes it instead of detecting again (each detection showed in the
+    /// profile of `memhunt run` on Fixtures/justsend).
     public static func routeAndDetect(_ prefix: [UInt8]) -> (route: ArtifactRoute, detected: ArtifactKind??) {
         let (head, start) = window(prefix)
         if opensJSON(head, at: start) {
@@ -31,9 +31,9 @@ public enum ArtifactSniffer {
             if mayBeLogShowJSON(head), ReproReader.detect(head) == .changeLog {
                 return (.changeLog, .some(.changeLog))
             }
-            // An `.ips` header is a document even when it looks like a manifest. Its header line is parsed only
-            // then (the reader parses it again: it was 4 % of a fleet scan's instructions here); it starts with
-            // `{` where this `start` is, so no other input can have one.
+            // An `.ips` header is a document even when it looks like a manifest. Its header line is parsed only then
+            // (the reader parses it again, and parsing it for every input showed in a fleet scan's profile); it starts
+            // with `{` where this `start` is, so no other input can have one.
             guard looksLikeManifest(head) else { return (.document, nil) }
             return (ArtifactReader.sniffIPSHeader(head) != nil ? .document : .manifest, nil)
         }

@@ -193,8 +193,8 @@ public enum CrashParser {
                 continue
             }
             guard let index = current else { continue }
-            // `ReproText.tokens` splits at the same `Character`s from the bytes: splitting by `Character` was
-            // 41 % of reading a 234 KB report (callgrind).
+            // `ReproText.tokens` splits at the same `Character`s from the bytes: splitting by `Character` was a large
+            // share of reading a report.
             let words = ReproText.tokens(line)
             guard words.count >= 4, Int(words[0]) != nil, words[2].hasPrefix("0x") else {
                 if line.trimmingSpaces.isEmpty { current = nil }

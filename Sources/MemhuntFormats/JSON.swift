@@ -1,9 +1,8 @@
 /// A JSON value as written: objects keep their key order and numbers keep their literal text,
 /// so 64-bit integers (18446744073709551615) and 17-digit doubles survive exactly.
 ///
-/// Not `indirect`: the arrays already give the recursion its indirection, and an indirect case cost a heap
-/// box per value. A 60 MB array of 30 M one-digit numbers peaked at 1.73 GB (≈ 56 bytes a value: an 8-byte
-/// slot plus a boxed String); inline, a value is 24 bytes in its array and a short number or key (≤ 15
+/// Not `indirect`: the arrays already give the recursion its indirection, and an indirect case cost a heap box per
+/// value (an 8-byte slot plus a boxed String); inline, a value is 24 bytes in its array and a short number or key (≤ 15
 /// UTF-8 bytes) allocates nothing. `JSON.maxValues` bounds the rest.
 public enum JSONValue: Sendable, Hashable {
     case object([JSONMember])
@@ -88,15 +87,11 @@ public struct JSONMember: Sendable, Hashable {
 
 /// A byte-level JSON parser (RFC 8259) that never traps: errors are `FormatError`s with a 1-based
 /// line and a byte offset into the bytes given.
-///
-/// Reading the 200 KB iOS 14.2 JetsamEvent (442 processes) takes about 4 ms in a release build on x86_64
-/// Linux, parse and model included (39 ms in debug).
 public enum JSON {
-    /// `text` as a JSON string appended to `out`: `"` and `\` escaped, control characters as `\n`, `\r`, `\t`
-    /// or `\u00xx`; `/` and everything else as it is (what `JSONEncoder` writes with `.withoutEscapingSlashes`).
-    /// The one writer of JSON strings by hand (`JSONNode`'s text, the scan's ndjson lines). Most strings need no
-    /// escape and are appended whole: per scalar, this was 7 M instructions of a 442-process JetsamEvent run's
-    /// JSON report (callgrind).
+    /// `text` as a JSON string appended to `out`: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or
+    /// `\u00xx`; `/` and everything else as it is (what `JSONEncoder` writes with `.withoutEscapingSlashes`). The one
+    /// writer of JSON strings by hand (`JSONNode`'s text, the scan's ndjson lines). Most strings need no escape and are
+    /// appended whole: appending per scalar was a noticeable share of a JetsamEvent run's JSON report.
     public static func appendString(_ text: String, to out: inout String) {
         out += "\""
         let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
@@ -128,13 +123,11 @@ public enum JSON {
 
     /// Values in one document beyond `maxValues(forBytes:)` are an error rather than gigabytes of tree.
     ///
-    /// A value costs ~34 bytes at the peak, the array's last doubling included (measured with /usr/bin/time: a
-    /// 16 MB array of 1.4 M values peaked 48 MB above the same size of plain text), so one value per 16 bytes
-    /// of input keeps any document's peak under 4 × its size plus the process at rest; 100 k values are always
-    /// allowed (every document under 1.6 MB), 2 M never exceeded. Real documents are far sparser:
-    /// the 342 KB JetsamEvent has ~15 k values (one per ~23 bytes). Before: a 60 MB array of one-digit numbers
-    /// peaked at 1.73 GB and a 57 MB JetsamEvent body with 19 M empty process objects at 3.65 GB (debug
-    /// build); now 141 MB and 138 MB, refused at the limit.
+    /// A value costs ~34 bytes at the peak, the array's last doubling included, so one value per 16 bytes of input
+    /// keeps any document's peak under 4 × its size plus the process at rest; 100 k values are always allowed (every
+    /// document under 1.6 MB), 2 M never exceeded. Real documents are far sparser: the 342 KB JetsamEvent has ~15 k
+    /// values (one per ~23 bytes). Before, a large array of one-digit numbers or a JetsamEvent body of empty process
+    /// objects took gigabytes; now they are refused at the limit.
     public static let maxValues = 2_000_000
 
     /// How the value limit's error ends, so a reader can tell it from a syntax error (`isValueLimit`).
@@ -178,8 +171,8 @@ public enum JSON {
     /// and `visited` says so. Everything else (what is valid, every error, the value limit, depths) is
     /// `parsePrefix`'s own: the same code reads both.
     ///
-    /// For a JetsamEvent's `processes`, whose objects were built, read once and freed: with them, building
-    /// the tree was 37 % of a fleet scan's instructions and releasing it 16 % (callgrind, 1,000 records).
+    /// For a JetsamEvent's `processes`, whose objects were built, read once and freed: with them, building and
+    /// releasing the tree were a large share of a fleet scan's work.
     public static func parsePrefix(
         _ bytes: [UInt8], from offset: Int, visitingElementsOf key: String, with visitor: any JSONElementVisitor
     ) throws(FormatError) -> (value: JSONValue, visited: Bool, end: Int) {
@@ -190,8 +183,7 @@ public enum JSON {
     /// and, when it is an object, each of its members goes to `member` in order: the key's decoded UTF-8
     /// bytes and the value, both valid only during the call. Returns whether it was an object, and its end.
     ///
-    /// For an `.ips` header line, read for seven strings: building it as a tree was 6.6 % of a fleet
-    /// scan's instructions (callgrind, 1,000 records).
+    /// For an `.ips` header line, read for seven strings: building it as a tree showed in a fleet scan's profile.
     public static func visitPrefix(
         _ bytes: [UInt8], from offset: Int, members member: (UnsafeBufferPointer<UInt8>, JSONRawValue) -> Void
     ) throws(FormatError) -> (isObject: Bool, end: Int) {
@@ -275,9 +267,8 @@ public protocol JSONElementVisitor: AnyObject {
 /// a visitor and the tree read a document alike (the `jetsam` fuzz target compares them). Valid while the
 /// parse that made it runs.
 ///
-/// Building every member of a JetsamEvent's processes and then reading nine of them was 34 % of a fleet
-/// scan's instructions (callgrind, 1,000 records): most members are never read, and a number read is
-/// converted from its bytes without a `String` between.
+/// Building every member of a JetsamEvent's processes and then reading nine of them was a large share of a fleet scan's
+/// work: most members are never read, and a number read is converted from its bytes without a `String` between.
 public struct JSONRawValue {
     let buffer: UnsafeBufferPointer<UInt8>
     let range: Range<Int>
@@ -331,8 +322,8 @@ public struct JSONRawValue {
     /// `JSONValue.elements?.compactMap(\.string)`, without building the array: the strings of an array.
     public var strings: [String]? {
         guard first == UInt8(ascii: "[") else { return nil }
-        // Most arrays read this way (a process's `states`) hold short strings without escapes: read those
-        // here; anything else goes through the parser. A parser per array was 960 instructions (callgrind).
+        // Most arrays read this way (a process's `states`) hold short strings without escapes: read those here;
+        // anything else goes through the parser. A parser per array cost more than these short arrays need.
         var strings: [String] = []
         var index = range.lowerBound &+ 1
         while true {
@@ -387,9 +378,9 @@ private struct Parser {
     let buffer: UnsafeBufferPointer<UInt8>
     var index: Int
     var values = 0
-    /// Members and elements of the containers being parsed, moved into an exactly sized array when each closes:
-    /// growing every object's array from empty (1, 2, 4, 8, 16) was 9 % of a fleet scan's instructions.
-    /// Made on first use: a parser re-reading one string of a `JSONRawValue` needs neither.
+    /// Members and elements of the containers being parsed, moved into an exactly sized array when each closes: growing
+    /// every object's array from empty (1, 2, 4, 8, 16) showed in a fleet scan's profile. Made on first use: a parser
+    /// re-reading one string of a `JSONRawValue` needs neither.
     lazy var members = ScratchStack<JSONMember>()
     lazy var elements = ScratchStack<JSONValue>()
     lazy var limit = JSON.maxValues(forBytes: buffer.count)
@@ -749,8 +740,8 @@ private final class ScratchStack<Element> {
     func pop(from start: Int) -> [Element] {
         let moved = count - start
         guard moved > 0 else { return [] }
-        // Appends of moved values, not `Array(unsafeUninitializedCapacity:)`: that one is not specialized and
-        // looked the storage type up in the runtime's metadata cache on every call (7 % of a fleet scan).
+        // Appends of moved values, not `Array(unsafeUninitializedCapacity:)`: that one is not specialized and looked
+        // the storage type up in the runtime's metadata cache on every call, a noticeable share of a fleet scan.
         var result: [Element] = []
         result.reserveCapacity(moved)
         for offset in start..<count { result.append((base + offset).move()) }

@@ -5,10 +5,10 @@
     /// HTTPS, and `http://` through a proxy, on Linux: libcurl's easy interface, loaded with `dlopen` by the
     /// first exchange that needs it (`CCurl`).
     ///
-    /// Before, these went through swift-corelibs-foundation's URLSession, and linking FoundationNetworking
-    /// loaded libcurl and its 29 libraries at every start, whether or not a run touched the network: ~4.5 ms of
-    /// the 20 ms a run on one JetsamEvent took (release, `perf stat`), against jq's 30 ms. The same libcurl
-    /// now loads only when asked for, and the binary no longer links FoundationNetworking.
+    /// Before, these went through swift-corelibs-foundation's URLSession, and linking FoundationNetworking loaded
+    /// libcurl and its 29 libraries at every start, whether or not a run touched the network: a sizeable share of a
+    /// short run such as one on one JetsamEvent. The same libcurl now loads only when asked for, and the binary no
+    /// longer links FoundationNetworking.
     ///
     /// One thread per exchange runs `curl_easy_perform`, which calls back with each header line and each body
     /// chunk (at most 64 KiB); the callbacks hand them to the receiver before libcurl reads on, so the

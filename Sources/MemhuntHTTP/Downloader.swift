@@ -146,8 +146,8 @@ public final class Downloader: Sendable {
         return result
     }
 
-    /// The sha256 of a file, read back 1 MB at a time (hashing in the delegate, at ~40 MB/s, let loopback
-    /// chunks pile up in memory: 230 MB peak for a 200 MB body).
+    /// The sha256 of a file, read back 1 MB at a time: hashing in the delegate was slower than loopback delivered, and
+    /// let the chunks pile up in memory beyond the body's own size.
     static func hash(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }

@@ -44,8 +44,8 @@ public final class HTTPClient: Sendable {
             buffer.withLock { $0 = [] }
             return { chunk in
                 buffer.withLock { body in
-                    // The array grows by doubling, never past the body limit: a hostile chunked body of 3 GB
-                    // reached 552 MB of memory before the 256 MB cut (a 512 MB array and the copy into it).
+                    // The array grows by doubling, never past the body limit: before, a hostile chunked body took more
+                    // than twice the limit in memory before the cut (the doubled array and the copy into it).
                     let needed = body.count + chunk.count
                     if needed > body.capacity {
                         body.reserveCapacity(min(max(body.capacity * 2, needed), max(limit, needed)))
@@ -206,11 +206,11 @@ public final class HTTPClient: Sendable {
 
     /// The request as sent: `Accept-Encoding: identity`, and the credentials only on their origin.
     ///
-    /// Identity, not gzip/br/zstd: URLSession (libcurl on Linux) decodes a compressed body before the delegate
-    /// sees it and queues the decoded chunks without backpressure, so a 2 MB gzip bomb took 2.0 GB of memory
-    /// before the size limit could act, and a small honest gzip body failed as "cut short" (decoded bytes
-    /// counted against the compressed Content-Length). Artifacts are small and mostly fetched in CI, so
-    /// compression buys little; a server that compresses anyway is refused at the head, before any body.
+    /// Identity, not gzip/br/zstd: URLSession (libcurl on Linux) decodes a compressed body before the delegate sees it
+    /// and queues the decoded chunks without backpressure, so a small gzip bomb took memory far beyond the size limit
+    /// before that limit could act, and a small honest gzip body failed as "cut short" (decoded bytes counted against
+    /// the compressed Content-Length). Artifacts are small and mostly fetched in CI, so compression buys little; a
+    /// server that compresses anyway is refused at the head, before any body.
     private func prepared(_ request: HTTPRequest) -> HTTPRequest {
         var request = request
         request.headers["Accept-Encoding"] = "identity"

@@ -191,8 +191,8 @@ public protocol HTTPTransport: Sendable {
         }
 
         /// Credentials are the client's to send (bound to their origin): a 401 challenge (`WWW-Authenticate`) is
-        /// answered with none, so the 401 is the response. Without this, swift-corelibs-foundation held a POST
-        /// answered 401 by Redmine until the total deadline (measured: 300 s).
+        /// answered with none, so the 401 is the response. Without this, swift-corelibs-foundation held a POST answered
+        /// 401 by Redmine until the total deadline.
         public func urlSession(
             _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
             completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void

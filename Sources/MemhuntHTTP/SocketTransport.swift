@@ -11,12 +11,12 @@ import Foundation
 /// HTTP/1.1 over plain TCP, for `http://` URLs reached without a proxy: the transport of the loopback and
 /// intranet paths, with backpressure.
 ///
-/// Why not URLSession here: swift-corelibs-foundation's URLSession (libcurl) reads the socket as fast as it
-/// can and queues the chunks for the delegate, so a 120 MB change log served over loopback peaked at
-/// 48.2 MB against 33.9 MB read from disk (issue 8), and its first use alone costs 6.5 MB (a 2 KB download
-/// peaked at 39.6 MB). Here one thread per exchange reads at most 64 KiB, hands it to the receiver (which
-/// writes it to the cache file) and only then reads again: the kernel's socket buffer is the only queue,
-/// and nothing is decoded (a compressed body is refused at the head, before any of it is read).
+/// Why not URLSession here: swift-corelibs-foundation's URLSession (libcurl) reads the socket as fast as it can and
+/// queues the chunks for the delegate, so a change log served over loopback peaked well above the same file read from
+/// disk (issue 8), and its first use alone raises the peak even for a tiny download. Here one thread per exchange reads
+/// at most 64 KiB, hands it to the receiver (which writes it to the cache file) and only then reads again: the kernel's
+/// socket buffer is the only queue, and nothing is decoded (a compressed body is refused at the head, before any of it
+/// is read).
 ///
 /// Connections of GET and HEAD requests are kept (at most `maxIdlePerOrigin` idle per origin) and reused;
 /// one the server closed while idle is detected before use, and a request that meets such a close before any

@@ -34,8 +34,8 @@ public struct ScanRecord: Sendable, Hashable, Encodable {
 
         /// Whether the resident figure is of a suspended app (step 3's question).
         public var isSuspended: Bool {
-            // One pass over the bytes: splitting into substrings was 4,300 instructions a call, 3.7 % of a
-            // fleet scan (callgrind).
+            // One pass over the bytes: splitting into substrings cost far more per call, and showed in a fleet scan's
+            // profile.
             guard var state else { return false }
             return state.withUTF8 { bytes in
                 var start = 0

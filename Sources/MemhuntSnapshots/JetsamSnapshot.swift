@@ -113,7 +113,7 @@ public struct JetsamSnapshot: Sendable, Hashable {
         decompressions = event.decompressions
         complete = event.recovery?.isComplete ?? true
         incompleteness = complete ? nil : event.recovery?.note
-        // Each queue looked up once: thirteen lookups were 2.4 % of a fleet scan's instructions (callgrind).
+        // Each queue looked up once: thirteen lookups showed in a fleet scan's profile.
         let queues = ["free", "speculative", "active", "inactive", "throttled", "wired"].map { event.memoryPages[$0] }
         if let compressor = event.compressorPages, let free = queues[0], let speculative = queues[1],
             !queues.contains(nil)
@@ -138,7 +138,7 @@ public struct JetsamSnapshot: Sendable, Hashable {
         // Ranks from one sort: a process's rank is 1 + the number of strictly larger peaks.
         let order = processes.indices.sorted { processes[$0].peakPages > processes[$1].peakPages }
         // The apps before each position are counted as the walk goes (counting them again at each new peak was
-        // quadratic: 4 % of a 442-process `memhunt run`'s instructions).
+        // quadratic, and showed in a run's profile).
         var larger = 0
         var largerApps = 0
         var appsBefore = 0

@@ -4,13 +4,11 @@ extension ScanRecord {
     /// The schema id of every `memhunt scan --format ndjson` line (its `schema` key).
     public static let ndjsonSchema = "memhunt.record/1"
 
-    /// The record as one line of `memhunt scan --format ndjson`, with its newline: `schema` and the
-    /// `Encodable` fields, keys sorted, absent values left out, numbers as `JSONEncoder` writes them (a
-    /// whole MB is `725`, not `725.0`). Written by hand: with one `JSONEncoder` per record the ndjson scan
-    /// cost 1.6 times the CPU of `--format json`. 100,000 generated records, release, user + sys of
-    /// `/usr/bin/time -v`, seven interleaved runs each on the shared 2-core box (load average 3.8-4.0),
-    /// median (min): ndjson 6.55 s (5.79) before, 4.13 s (3.52) with this writer, lines written 64 KiB at a
-    /// time and no aggregate folded for ndjson without `--app`; `--format json` 3.75 s (3.36).
+    /// The record as one line of `memhunt scan --format ndjson`, with its newline: `schema` and the `Encodable` fields,
+    /// keys sorted, absent values left out, numbers as `JSONEncoder` writes them (a whole MB is `725`, not `725.0`).
+    /// Written by hand: with one `JSONEncoder` per record the ndjson scan cost far more CPU than `--format json`; with
+    /// this writer, lines written 64 KiB at a time and no aggregate folded for ndjson without `--app`, it measured
+    /// close to `--format json`.
     public var ndjsonLine: String {
         var out = "{\"apps\":["
         out.reserveCapacity(160 + apps.count * 110 + file.utf8.count)

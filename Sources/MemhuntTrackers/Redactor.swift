@@ -20,10 +20,10 @@ import MemhuntReports
 ///
 /// Labels are matched without regard to case; SEP is `["']?\s*[:=]\s*["']?`.
 ///
-/// One pass over the UTF-8 bytes, linear in the length of the text. The `NSRegularExpression` rules this
-/// replaces retried the e-mail pattern from every letter of a word, scanning the rest of the word each time
-/// (a 40,000-letter word: 14 s; 1 MB: hours), and rebuilt the text once per identifier; bridged to UTF-16
-/// once per rule, even linear patterns took 19 s for 60 MB.
+/// One pass over the UTF-8 bytes, linear in the length of the text. The `NSRegularExpression` rules this replaces
+/// retried the e-mail pattern from every letter of a word, scanning the rest of the word each time (quadratic in the
+/// word's length), and rebuilt the text once per identifier; bridged to UTF-16 once per rule, even linear patterns were
+/// slow on large texts.
 public final class Redactor: @unchecked Sendable {
     private var placeholders: [String: [String: String]] = [:]
     private let lock = NSLock()

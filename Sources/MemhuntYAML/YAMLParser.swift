@@ -71,9 +71,9 @@ private struct Builder {
         }
     }
 
-    /// Builds the node that starts with `event`, consuming the events of its children; returns it with its
-    /// height. An alias counts with the height of what it copies: a chain of aliases each nesting the last
-    /// (`a2: &a2 [*a1]`) passed the depth limit at ~6,700 levels, and a 14 KB playbook then cost 1.79 GB.
+    /// Builds the node that starts with `event`, consuming the events of its children; returns it with its height. An
+    /// alias counts with the height of what it copies: a chain of aliases each nesting the last (`a2: &a2 [*a1]`)
+    /// passed the depth limit at ~6,700 levels, and a playbook of a few kilobytes then took gigabytes of memory.
     mutating func node(_ event: Event, _ mark: Mark, depth: Int) throws(YAMLError) -> (node: YAMLNode, height: Int) {
         guard depth <= YAMLParser.maxDepth else {
             throw YAMLError(message: "nesting deeper than \(YAMLParser.maxDepth) levels", mark: mark)

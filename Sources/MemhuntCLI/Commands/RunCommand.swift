@@ -193,9 +193,8 @@ enum Gate {
 
 /// Times in the findings document: ISO 8601 UTC; `SOURCE_DATE_EPOCH` pins them for reproducible output.
 enum Timestamps {
-    /// `2026-11-30T16:30:02Z`: UTC, whole seconds, as `ISO8601DateFormatter` writes it. By `gmtime_r`, not
-    /// the formatter, which opened an ICU calendar and time zone: 3.8 M of the 24 M instructions of a run
-    /// without artifacts (callgrind, release).
+    /// `2026-11-30T16:30:02Z`: UTC, whole seconds, as `ISO8601DateFormatter` writes it. By `gmtime_r`, not the
+    /// formatter, which opened an ICU calendar and time zone: a large share of the work of a run without artifacts.
     static func iso8601(_ date: Date, _ environment: [String: String]) -> String {
         let pinned = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
         let seconds = ((pinned ?? date).timeIntervalSince1970).rounded(.down)

@@ -6,13 +6,11 @@ import MemhuntFormats
 import MemhuntReports
 import MemhuntSnapshots
 
-/// `memhunt scan`: a fleet of JetsamEvents, crash reports and MetricKit payloads folded into per-app
-/// figures. Local files are read in parallel (one worker per core, each holding one file at a time) and
-/// every record is folded into the worker's `ScanAggregate` and dropped; the walk hands the workers each path
-/// as it finds it (`FileWalk`), so only the aggregates stay. 100,000 generated records (release, the shared
-/// 2-core box, load average 3.5-4): peak RSS 64.2 to 33.0 MB, the same JSON, 6.3-6.6 s to 5.3-6.5 s. Files are read without their SHA-256, which a scan never shows. 10,000 generated records
-/// (`/usr/bin/time -v`, 2 shared cores, 2026-11-30): 0.43 s CPU and 26 MB peak RSS in release (1.14 s before
-/// the second round of issue 13), 3.4 s and 35 MB in debug (`Benchmarks/run.py`'s fleet row).
+/// `memhunt scan`: a fleet of JetsamEvents, crash reports and MetricKit payloads folded into per-app figures. Local
+/// files are read in parallel (one worker per core, each holding one file at a time) and every record is folded into
+/// the worker's `ScanAggregate` and dropped; the walk hands the workers each path as it finds it (`FileWalk`), so only
+/// the aggregates stay, which lowered the peak memory of a large scan with the same JSON out. Files are read without
+/// their SHA-256, which a scan never shows. `Benchmarks/run.py`'s fleet row measures a scan of generated records.
 struct ScanCommand: MemhuntCommand {
     static let app = OptionSpec(
         "app", valueName: "name", help: "One app: its figures and its ten worst records as runnable lines.")

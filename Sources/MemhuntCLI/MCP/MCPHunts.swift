@@ -178,9 +178,9 @@ final class MCPHunts {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 race.wait(continuation)
-                // The deadline on a Dispatch timer, not a task: a cooperative pool kept busy (by the work itself,
-                // or by blocking code) must not delay it (in the parallel test suite, a task's sleep fired after
-                // 12 s). Cancelling work that has ended does nothing.
+                // The deadline on a Dispatch timer, not a task: a cooperative pool kept busy (by the work itself, or by
+                // blocking code) must not delay it (in the parallel test suite, a task's sleep fired long after it was
+                // due). Cancelling work that has ended does nothing.
                 DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
                     race.finish(nil)
                     task.cancel()

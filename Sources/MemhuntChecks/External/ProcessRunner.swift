@@ -47,8 +47,8 @@ public enum ProcessRunner {
         input: [UInt8], timeout: Double, stdoutLimit: Int, stderrLimit: Int
     ) async -> Outcome {
         _ = ignoreBrokenPipes
-        // Dedicated threads, not GCD's pool: the work blocks on pipes and on the child, and with two
-        // cores the pool starved (seven concurrent checks took 6 s each instead of milliseconds).
+        // Dedicated threads, not GCD's pool: the work blocks on pipes and on the child, and with two cores the pool
+        // starved (concurrent checks each took far longer than one alone).
         let cancellation = Cancellation()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

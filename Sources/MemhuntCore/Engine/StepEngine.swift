@@ -67,8 +67,8 @@ public struct StepEngine: Sendable {
             subject.matched = matched
             // `--app justsend` for the process `JustSend`: the texts name the app as its artifacts spell it,
             // when they spell it one way and never as given.
-            // Only names the subject matches (its cheap ASCII comparison) are lowercased: lowercasing all 442
-            // names of a JetsamEvent for each of the run's nine calls was 1.5 M instructions (callgrind).
+            // Only names the subject matches (its cheap ASCII comparison) are lowercased: lowercasing every name of a
+            // JetsamEvent for each of the run's calls showed in a run's profile.
             let wanted = app.lowercased()
             let named = owned.flatMap(\.names) + records.flatMap { $0.processes.map(\.name) } + killed
             let spellings = unique(named.filter { subject.matches($0) && $0.lowercased() == wanted })

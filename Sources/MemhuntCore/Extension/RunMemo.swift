@@ -1,8 +1,7 @@
 import Foundation
 
-/// Values a run computes once and its checks share: record snapshots, which several checks of several
-/// steps read. Before, each check rebuilt the snapshot of every JetsamEvent it read: 6.6 M of the 50 M
-/// instructions of a run over one 442-process record (callgrind, release).
+/// Values a run computes once and its checks share: record snapshots, which several checks of several steps read.
+/// Before, each check rebuilt the snapshot of every JetsamEvent it read, a noticeable share of a run's work.
 ///
 /// One per hunt session (`HuntSession`), so it lives as long as the run and no longer. A key names what
 /// was computed and from which artifacts (their sources and digests), so that artifacts added between

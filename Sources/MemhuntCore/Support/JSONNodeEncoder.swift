@@ -5,9 +5,8 @@ import Foundation
 /// trailing `.0`, `URL` as its absolute string, `Data` in Base64, `Date` as seconds since 2001, keys in
 /// `String` order.
 ///
-/// Before, `JSONText` encoded with `JSONEncoder`, parsed the bytes back and laid the tree out: on a run
-/// over one 442-process JetsamEvent the report took 12 M instructions of 72 M (callgrind, release). A
-/// differential test holds this encoder to `JSONEncoder`'s text on real documents.
+/// Before, `JSONText` encoded with `JSONEncoder`, parsed the bytes back and laid the tree out, which made the report a
+/// large share of a run's work. A differential test holds this encoder to `JSONEncoder`'s text on real documents.
 enum JSONNodeEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> JSONNode {
         try box(value, codingPath: []).node()

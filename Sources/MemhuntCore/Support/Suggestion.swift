@@ -3,10 +3,10 @@ public enum Suggestion {
     /// The candidate closest to `input`: within edit distance 2, or sharing a prefix of at least 3 characters
     /// with it (one starts with the other). Ties go to the earliest candidate; nil when nothing is close.
     ///
-    /// When one name starts with the other, their distance is the length of the rest; otherwise only a
-    /// distance of at most 2 matters, so only that band is computed. A full table with an array per row
-    /// was 28 % of the `playbook` fuzz target's time, and most of ASan's allocations in it (perf), for
-    /// unknown keys of kilobytes; the band does the same work in time linear in the names' length.
+    /// When one name starts with the other, their distance is the length of the rest; otherwise only a distance of at
+    /// most 2 matters, so only that band is computed. A full table with an array per row was a large share of the
+    /// `playbook` fuzz target's time, and most of ASan's allocations in it, for unknown keys of kilobytes; the band
+    /// does the same work in time linear in the names' length.
     public static func closest(to input: String, among candidates: some Sequence<String>) -> String? {
         let needle = Array(input.lowercased())
         var best: (candidate: String, score: Int)?

@@ -51,11 +51,11 @@ public struct ArchiveLimits: Sendable, Hashable {
     /// past it is refused at its header, and nothing after it is read.
     public var expandedBytes: Int
 
-    /// Members read as documents or named, at most: each is an artifact the run keeps, so their number bounds
-    /// the run's memory (100,000 tiny members peaked at 1.1 GB). The rest are counted, not read.
+    /// Members read as documents or named, at most: each is an artifact the run keeps, so their number bounds the run's
+    /// memory (many tiny members outgrew it). The rest are counted, not read.
     public var documents: Int
-    /// The bytes of the members read, at most, in all: a parsed record stays in memory for the checks (40
-    /// JetsamEvents of 34 MB peaked at 1 GB). A member that would take the sum past it is counted, not read.
+    /// The bytes of the members read, at most, in all: a parsed record stays in memory for the checks (parsed
+    /// JetsamEvents take many times their size). A member that would take the sum past it is counted, not read.
     public var documentTotalBytes: Int
 
     /// 100,000 members; 64 MB documents (the limit of a file given alone); 8 GiB expanded; 10,000 members and

@@ -9,21 +9,21 @@
 /// A bounded map from byte strings to `Int32` values: an open-addressed table (linear probing) of twice
 /// `capacity` slots, each key copied once into one flat array and compared with `memcmp`. Keys are never
 /// removed one by one; once `capacity` keys are in, `insert` is not called (`isFull`): the table is emptied
-/// (`removeAll`) or left as it is. The slots are allocated on the first insert, 64 of them, and doubled while
-/// more than half are taken, up to twice `capacity`: an unused table costs nothing, and a small input no
-/// longer clears 256 KiB per table (the reader builds a scanner to detect every file: the memset and its page
-/// faults were 18 % of the `pasted` fuzz target's samples, perf).
+/// (`removeAll`) or left as it is. The slots are allocated on the first insert, 64 of them, and doubled while more than
+/// half are taken, up to twice `capacity`: an unused table costs nothing, and a small input no longer clears 256 KiB
+/// per table (the reader builds a scanner to detect every file: the memset and its page faults were a large share of
+/// the `pasted` fuzz target's samples).
 struct ByteKeyTable {
     /// Keys at most; a power of two.
     let capacity: Int
-    /// Per slot, the key's index + 1 in the low 32 bits (0: empty) and the high 32 bits of its hash in the high
-    /// ones: a probe that meets another key is told apart in the slot itself, without reading the key's hash,
-    /// length and bytes elsewhere (issue 30's realistic log, where most lines miss the caches: `lookup` was
-    /// 19 % of the samples, most of it waiting on those reads).
+    /// Per slot, the key's index + 1 in the low 32 bits (0: empty) and the high 32 bits of its hash in the high ones: a
+    /// probe that meets another key is told apart in the slot itself, without reading the key's hash, length and bytes
+    /// elsewhere (issue 30's realistic log, where most lines miss the caches: `lookup` was a large share of the
+    /// samples, most of it waiting on those reads).
     private var slots: [UInt64] = []
-    /// Per key, in the order added: its hash, where its bytes are, and its value, in one place: a look-up that
-    /// misses the caches waits on this entry and the key's bytes, where four arrays (hashes, starts, lengths,
-    /// values) took a miss each (a log of 3,000 views: `lookup` was 13 % of the samples).
+    /// Per key, in the order added: its hash, where its bytes are, and its value, in one place: a look-up that misses
+    /// the caches waits on this entry and the key's bytes, where four arrays (hashes, starts, lengths, values) took a
+    /// miss each (in a log of 3,000 views, `lookup` showed in the profile).
     private var keys: [Key] = []
     private var bytes: [UInt8] = []
 

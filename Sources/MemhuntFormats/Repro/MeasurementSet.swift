@@ -52,9 +52,9 @@ public struct MeasurementSet: Sendable, Hashable {
 
     public init(measurements: [Measurement]) { self.measurements = measurements }
 
-    /// The most rows a set may have. Measurements are read off Xcode's gauge or Instruments, a few to a few
-    /// hundred rows; each row becomes a value of about 180 bytes, so a 63 MB CSV of 12-byte rows (5 M of them)
-    /// peaked at 4 GB, rows and the checks' samples of them. A longer file is an error naming the limit.
+    /// The most rows a set may have. Measurements are read off Xcode's gauge or Instruments, a few to a few hundred
+    /// rows; each row becomes a value of about 180 bytes, so a long CSV of short rows took many times its size in
+    /// memory, rows and the checks' samples of them. A longer file is an error naming the limit.
     public static let maxRows = 100_000
 
     static func tooMany(line: Int?) -> FormatError {
@@ -71,9 +71,9 @@ public struct MeasurementSet: Sendable, Hashable {
     public static func matches(_ prefix: ArraySlice<UInt8>) -> Bool {
         let head = Array(prefix.prefix(4096))
         if head.first(where: { ![9, 10, 13, 32].contains($0) }) == UInt8(ascii: "{") {
-            // ASCII (the usual case): the whitespace `Character`s are the bytes \t \n \v \f \r and space, and
-            // the needle (ASCII, no `K`) is found as `Character`s exactly where its bytes are. The
-            // `Character` filter took 80 % of the measurements fuzz target's time.
+            // ASCII (the usual case): the whitespace `Character`s are the bytes \t \n \v \f \r and space, and the
+            // needle (ASCII, no `K`) is found as `Character`s exactly where its bytes are. The `Character` filter was
+            // most of the measurements fuzz target's time.
             if head.allSatisfy({ $0 < 0x80 }) {
                 let needle = Array("\"memhunt\":\"measurements/1\"".utf8)
                 let squeezed = head.filter { !(9...13).contains($0) && $0 != 32 }
@@ -182,8 +182,7 @@ public struct MeasurementSet: Sendable, Hashable {
     }
 
     static func parseJSON(_ bytes: [UInt8]) -> Result<MeasurementSet, FormatError> {
-        // The rows are read as the parser meets them, never built as a tree: a 6.5 MB file of small rows peaked at
-        // 168 MB with the tree.
+        // The rows are read as the parser meets them, never built as a tree, which took many times the file's size.
         let reader = MeasurementRowReader()
         let root: JSONValue
         let visited: Bool

@@ -11,10 +11,9 @@
 /// Speed (issue 13, fuzzing throughput): these ran generic over `some Collection<UInt8>` and
 /// `some StringProtocol` and worked on `Character`s (grapheme breaking, `Set<Character>` hashing, a
 /// dictionary built per `binarySize` call), and `SampleReport` searched every frame with `String.contains`.
-/// Now lines are cut from the bytes and `tokens`, `trimmed`, `decimal`, the sizes and `containsText` look at
-/// UTF-8 bytes. Release build, fixtures and real-world files, this 2-core box (loaded): vmmap 0.9-4.3 to
-/// 27.7 MB/s, footprint 2.5-3.7 to 17.6 MB/s, sample 1.9-3.1 to 42.8 MB/s, `ReproReader.detect` 7.7-13.3 to
-/// 45 MB/s. They return exactly what the `Character` versions return: the byte fast paths are taken only
+/// Now lines are cut from the bytes and `tokens`, `trimmed`, `decimal`, the sizes and `containsText` look at UTF-8
+/// bytes, which measured several times faster on vmmap, footprint and sample files and in `ReproReader.detect`. They
+/// return exactly what the `Character` versions return: the byte fast paths are taken only
 /// where every space, tab or unit letter involved is a `Character` of its own (an ASCII byte between ASCII
 /// bytes, or a tab, which always stands alone), and everything else goes the old way (a space before a
 /// combining mark is part of that mark's `Character`; `U+212A KELVIN SIGN` equals "K"). The differential
@@ -208,19 +207,19 @@ enum ReproText {
         find(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount), in: bytes)
     }
 
-    /// `text.contains(needle)` (whole `Character`s, canonical equivalence) answered from the bytes where that
-    /// is exact: an ASCII needle without `K`, `;`, `` ` `` (which `U+212A`, `U+037E`, `U+1FEF` equal), `\r`
-    /// or `\n` (which `\r\n` joins) is found as `Character`s only where its bytes are, and where its bytes
-    /// are in all-ASCII text it is found. Otherwise `String.contains`, which built a searcher (and its
-    /// dictionary) per call: 88 % of `SampleReport.parse`, whose markers are matched against every frame.
+    /// `text.contains(needle)` (whole `Character`s, canonical equivalence) answered from the bytes where that is exact:
+    /// an ASCII needle without `K`, `;`, `` ` `` (which `U+212A`, `U+037E`, `U+1FEF` equal), `\r` or `\n` (which `\r\n`
+    /// joins) is found as `Character`s only where its bytes are, and where its bytes are in all-ASCII text it is found.
+    /// Otherwise `String.contains`, which built a searcher (and its dictionary) per call: nearly all of
+    /// `SampleReport.parse`'s time, whose markers are matched against every frame.
     static func containsText(_ text: String, _ needle: String) -> Bool {
         let plainNeedle = needle.utf8.allSatisfy {
             $0 < 0x80 && $0 != 75 && $0 != 59 && $0 != 96 && $0 != 10 && $0 != 13
         }
         guard plainNeedle, !needle.isEmpty else { return text.contains(needle) }
         var text = text, needle = needle
-        // nil: found, in text that is not all ASCII. The ASCII test runs on the buffer: `utf8.allSatisfy` took
-        // 29 instructions a byte (callgrind, a 234 KB crash report searched for "SQLite").
+        // nil: found, in text that is not all ASCII. The ASCII test runs on the buffer: `utf8.allSatisfy` cost many
+        // instructions a byte.
         let found: Bool? = text.withUTF8 { haystack in
             guard needle.withUTF8({ find($0, in: haystack) }) else { return false }
             var bits: UInt8 = 0
@@ -231,10 +230,10 @@ enum ReproText {
     }
 
     /// Whether `pattern`'s bytes occur in `haystack`: `memchr` to each candidate of the pattern's rarest byte
-    /// (`rarity`), then `memcmp` of the whole pattern around it (a byte loop was 25 instructions a byte of a
-    /// 234 KB crash report, callgrind). It went by the first byte, which for ` by jetsam reason ` is a space:
-    /// a `memchr` call and a `memcmp` at every space of every line that is no change line (issue 30's
-    /// realistic log: `memcmp` 7 % and `memchr` 9 % of the samples, most of it `MemoryKillLines.mayBeKill`).
+    /// (`rarity`), then `memcmp` of the whole pattern around it (a byte loop cost many instructions a byte). It went by
+    /// the first byte, which for ` by jetsam reason ` is a space: a `memchr` call and a `memcmp` at every space of
+    /// every line that is no change line (on issue 30's realistic log, `memcmp` and `memchr` showed in the profile,
+    /// most of it `MemoryKillLines.mayBeKill`).
     private static func find(
         _ pattern: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, anchor: Int? = nil
     ) -> Bool {
@@ -260,8 +259,8 @@ enum ReproText {
         var index = anchor
         while index <= last, let found = memchr(base + index, byte, last - index + 1) {
             index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            // The first and last bytes before `memcmp`: most candidates differ there, and a call per candidate was
-            // a quarter of an ndjson scan's samples.
+            // The first and last bytes before `memcmp`: most candidates differ there, and a call per candidate was a
+            // large share of an ndjson scan's samples.
             let start = index - anchor
             if base[start] == needle[0], base[start + pattern.count - 1] == needle[pattern.count - 1],
                 memcmp(base + start, needle, pattern.count) == 0

@@ -158,8 +158,8 @@ public struct SampleReport: Sendable, Hashable {
 
     /// `Thread 0x13fc37    DispatchQueue "com.apple.main-thread"(1),none    11 samples (1-11) …` (spindump).
     static func spindumpThread(_ line: String) -> (samples: Int, isMain: Bool)? {
-        // The first token must be `Thread`: checked before tokenizing, which every line of every sniffed
-        // prefix went through (13 % of a JustSend run, perf).
+        // The first token must be `Thread`: checked before tokenizing, which every line of every sniffed prefix went
+        // through (a noticeable share of a JustSend run).
         guard line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("Thread") else { return nil }
         let tokens = ReproText.tokens(line)
         guard tokens.count >= 4, tokens[0] == "Thread", tokens[1].hasPrefix("0x"),

@@ -32,11 +32,10 @@ public struct ViewHierarchyDump: Sendable, Hashable {
 
     /// Counts views, layers (deduplicated by address) and depth; lines that are neither are ignored.
     ///
-    /// Bytes, line by line: a line of ASCII is read in place (`Line`); a line with any other byte goes through
-    /// `String` and `Character`s as before, so grapheme clusters and fullwidth digits read the same. The
-    /// `Character` path alone ran at ~15 MB/s (40 of the 58 ms of a JustSend run, for the 552 KB
-    /// `pviews-detail.txt`); with the byte path the whole JustSend run took 0.04–0.05 s instead of 0.10–0.12 s
-    /// (release, same loaded box).
+    /// Bytes, line by line: a line of ASCII is read in place (`Line`); a line with any other byte goes through `String`
+    /// and `Character`s as before, so grapheme clusters and fullwidth digits read the same. The `Character` path alone
+    /// was most of a JustSend run's time, for its `pviews-detail.txt`; with the byte path the whole JustSend run
+    /// measured much faster.
     public static func parse(_ bytes: [UInt8]) -> Result<ViewHierarchyDump, FormatError> {
         var counter = Counter()
         bytes.withUnsafeBufferPointer { all in
@@ -186,9 +185,9 @@ public struct ViewHierarchyDump: Sendable, Hashable {
 
     /// The nesting depth (number of `|`) and the text after the `   | ` prefix.
     static func stripDepth(_ line: String) -> (depth: Int, body: Substring) {
-        // Over UTF-8 when the byte after the prefix is ASCII (no combining mark can join the prefix's last
-        // character): the sniffer runs this on every line of every file's first 64 KiB, and the `Character`
-        // walk was 9 % of a JetsamEvent run (perf).
+        // Over UTF-8 when the byte after the prefix is ASCII (no combining mark can join the prefix's last character):
+        // the sniffer runs this on every line of every file's first 64 KiB, and the `Character` walk showed in a
+        // JetsamEvent run's profile.
         let utf8 = line.utf8
         var index = utf8.startIndex
         var depth = 0
