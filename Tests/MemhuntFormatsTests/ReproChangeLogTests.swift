@@ -33,6 +33,14 @@ import Testing
         #expect(log.lastTimestamp == "2026-11-30 10:00:00.144")
         #expect(scan("View: waiting, please wait...\n").evaluations == 0)
         #expect(scan("MessageRow: _mess…\n").evaluations == 0)
+        // Elisions inside the item list: one evaluation, with the items written whole.
+        let elided = scan("Memo[1:2] RootView: … _a, _b … changed.\nMemo[1:2] RootView: _drag changed.\n")
+        #expect(elided.evaluations == 2)
+        #expect(elided.views == ["RootView": 2])
+        #expect(elided.itemCounts["RootView"] == ["_a": 1, "_b": 1, "_drag": 1])
+        #expect(scan("RootView: ... _a, _par... changed.\n").itemCounts["RootView"] == ["_a": 1])
+        #expect(scan("RootView: … changed.\n").evaluations == 0)
+        #expect(scan("ListView<‹…›>: @self changed.\n").views == ["ListView<‹…›>": 1])
     }
 
     @Test func drawerGestureBeforeAndAfter() throws {

@@ -121,41 +121,34 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// Bursts: when consecutive evaluations both carry a timestamp, they share a burst if they are at most
 /// 50 ms apart; otherwise a blank line or any other non-change line ends the burst.
 ///
-/// Memory is bounded by the line cap, 10,000 view types, items and processes of at most 256 characters each,
-/// 100,000 (view, item) pairs (more are counted under `(other)`), a cache of 16,384 parsed change tails of
-/// at most 1 KiB (a repeated tail is hashed, not reparsed) and one of 16,384 line tails of at most 512
-/// bytes (24 MiB of keys at worst); when one is full, both are emptied and fill again with the tails that
-/// follow (`flushCaches`); while they do not pay, both are emptied and their storage given back, and a trial
-/// fills them to half their capacity at most (`releaseCaches`: 1 GiB of issue 30's realistic console log peaked
-/// at 26.6-26.8 MB RSS instead of 31.0-31.1, its 3,000-view shape at 29.9-33.1 instead of 35.4-36.1, fresh
-/// copies of the release builds run in turn, the same JSON). The lines read in parts add twice 4,096 prefixes
-/// of at most 512 bytes (4 MiB) and 4,096 short items (160 KiB). A log read in two parts at once (`init(part:)`, `absorb(_:)`) has two scanners
-/// whose caches hold half as many tails each. Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) peaked at
-/// 354 MB RSS.
+/// Memory is bounded by the line cap, 10,000 view types, items and processes of at most 256 characters each, 100,000
+/// (view, item) pairs (more are counted under `(other)`), a cache of 16,384 parsed change tails of at most 1 KiB (a
+/// repeated tail is hashed, not reparsed) and one of 16,384 line tails of at most 512 bytes (24 MiB of keys at worst);
+/// when one is full, both are emptied and fill again with the tails that follow (`flushCaches`); while they do not pay,
+/// both are emptied and their storage given back, and a trial fills them to half their capacity at most
+/// (`releaseCaches`, which lowered the peak RSS of issue 30's realistic console log and of its 3,000-view shape, the
+/// same JSON out). The lines read in parts add twice 4,096 prefixes of at most 512 bytes (4 MiB) and 4,096 short items
+/// (160 KiB). A log read in two parts at once (`init(part:)`, `absorb(_:)`) has two scanners whose caches hold half as
+/// many tails each. Without the pair cap, 2,000 views × 2,000 items (a 30 MB log) took far more memory than all these
+/// bounds together.
 ///
-/// A tail the caches do not hold is parsed as bytes too (`parseChange`). While the caches do not pay (a log with
-/// more distinct tails than they hold: issue 30's realistic log, 200 views with 1-4 of ~30 properties in any
-/// order, about 440,000 distinct line tails in 1 GiB), a line is read in parts instead (`bypassedChange`): its
-/// process column and view's name through a table of their own, each item by its bytes (`ShortItemCache` for
-/// the short ones), nothing of the line kept. Release build, `memhunt inspect --format json` of
-/// Benchmarks/changelog_gen.py's 1 GiB logs, the same JSON out: console 26.3 to 6.9-8.2 s (the byte parse,
-/// shared box, load 1.2-2.6), then 4.0 to 2.1-2.3 s (`bypassedChange`, 2026-12-03, load 0.6-1.0, the old
-/// binary run beside it); `log show --style ndjson` 11.6 to 2.5 s, then 1.07 to 0.98 s; `--style json` 20.2
-/// to 4.6 s, then 1.71 to 1.20 s (Benchmarks/README.md, "Logs shaped like real ones").
+/// A tail the caches do not hold is parsed as bytes too (`parseChange`). While the caches do not pay (a log with more
+/// distinct tails than they hold: issue 30's realistic log, 200 views with 1-4 of ~30 properties in any order, about
+/// 440,000 distinct line tails in 1 GiB), a line is read in parts instead (`bypassedChange`): its process column and
+/// view's name through a table of their own, each item by its bytes (`ShortItemCache` for the short ones), nothing of
+/// the line kept. The byte parse and then `bypassedChange` each made `memhunt inspect --format json` of
+/// Benchmarks/changelog_gen.py's logs much faster, the same JSON out (Benchmarks/README.md, "Logs shaped like real
+/// ones").
 ///
-/// The per-line path touches bytes only: `memchr` finds newlines, the time of day and its fraction are
-/// read 8 bytes at a time, the line after its timestamp is hashed 8 bytes at a time into an open-addressed
-/// table (compared with `memcmp`; `ByteKeyTable`), counters are flat arrays indexed by ids resolved once
-/// per distinct tail, and each distinct date is converted to days once. The line-tail table and the
-/// 8-byte time took the scanner from 1,040 to 810 instructions per line of the benchmark's log
-/// (callgrind, 16 MiB of it). Trying first the tail that followed the last line's tail last time (no
-/// hash when it is that one) and keeping the last second's milliseconds took off 265 more (the whole run,
-/// less libcrypto: 171.7 M to 125.2 M instructions); the 1 GiB log alone, 10 alternating runs: median
-/// 1.04 to 0.91 s, CPU 1.71 to 1.43 s. Release build on the
-/// 2-core x86_64 Linux box: the previous byte-at-a-time scanner (FNV-1a per byte, a `Change` with two arrays
-/// copied per line, a dictionary per (view, item) count, the timestamp re-parsed per line) ran at 150–230
-/// MB/s; `memhunt inspect` of a 256 MiB log went from 2.29 s to 0.47–0.58 s with identical JSON, and
-/// `Benchmarks/run.py` (1 GiB, shared box) measured 2.2 CPU seconds against mawk's 5.6 for the same counts.
+/// The per-line path touches bytes only: `memchr` finds newlines, the time of day and its fraction are read 8 bytes at
+/// a time, the line after its timestamp is hashed 8 bytes at a time into an open-addressed table (compared with
+/// `memcmp`; `ByteKeyTable`), counters are flat arrays indexed by ids resolved once per distinct tail, and each
+/// distinct date is converted to days once. The line-tail table and the 8-byte time cut the scanner's instructions per
+/// line of the benchmark's log; trying first the tail that followed the last line's tail last time (no hash when it is
+/// that one) and keeping the last second's milliseconds cut more, and the whole run measured faster. The previous
+/// byte-at-a-time scanner (FNV-1a per byte, a `Change` with two arrays copied per line, a dictionary per (view, item)
+/// count, the timestamp re-parsed per line) measured several times slower with identical JSON; `Benchmarks/run.py`
+/// compares the scanner with mawk counting the same views.
 public struct ChangeLogScanner: Sendable {
     /// Longest line parsed, in bytes; longer lines are counted in `skippedLines`.
     public let lineCap: Int
@@ -291,9 +284,9 @@ public struct ChangeLogScanner: Sendable {
         var timestamp: [UInt8]
         var timed: Bool
     }
-    /// The open burst, when `inBurst`. Not an optional: `burst!.evaluations += 1` copied and destroyed the
-    /// whole burst (its three arrays) on every line, with `closeBurst`'s copies 11 % of the instructions of
-    /// issue 30's realistic console log (callgrind, 16 MiB).
+    /// The open burst, when `inBurst`. Not an optional: `burst!.evaluations += 1` copied and destroyed the whole burst
+    /// (its three arrays) on every line, with `closeBurst`'s copies a large share of the work on issue 30's realistic
+    /// console log.
     private var burst = Burst(
         id: -1, triggerView: -1, trigger: [], views: [], distinct: 0, evaluations: 0, line: 0, timestamp: [],
         timed: false)
@@ -342,9 +335,8 @@ public struct ChangeLogScanner: Sendable {
         case first, rest
     }
 
-    /// A scanner for one part of a log read in two: its caches hold half as many tails, so the two take the
-    /// memory of one (1 GiB of issue 30's realistic console log peaked at 34 MB RSS with full ones, 30 MB read
-    /// in one part).
+    /// A scanner for one part of a log read in two: its caches hold half as many tails, so the two take the memory of
+    /// one (two with full caches took more).
     public init(part: Part) {
         self.init(lineCap: 65_536, cacheCapacity: Self.maxCached / 2, continuing: part == .rest)
     }
@@ -679,6 +671,20 @@ public struct ChangeLogScanner: Sendable {
                 }
                 if evaluations > counted { return }
             }
+            // Elisions inside the item list (`RootView: … _a, _b … changed.`, a person's cut): one evaluation,
+            // counted with the items written whole.
+            if let whole = Self.elidedItems(line) {
+                let counted = evaluations
+                whole.withUnsafeBufferPointer { bytes in
+                    handle(bytes, timestamp: timestamp, json: false, process: process)
+                    if let kept = lastTimestampBytes?.baseAddress, let base = bytes.baseAddress,
+                        kept >= base, kept < base + bytes.count
+                    {
+                        keepLastTimestamp()
+                    }
+                }
+                if evaluations > counted { return }
+            }
             separated = true
             // Off the change lines' path: a line that is none may be a kill line.
             if MemoryKillLines.mayBeKill(line) { killLines.take(line, number: lineNumber, timestamp: timestamp) }
@@ -686,10 +692,8 @@ public struct ChangeLogScanner: Sendable {
     }
 
     /// Whether a line starting with `byte` may be a line of `log show`'s JSON (`{`, `}`, `[`, `]` or `"`). A switch:
-    /// `"{}[]\"".utf8.contains(byte)` went through `Sequence.contains` on a `String.UTF8View`, 8.4 % of a
-    /// `--style json` scan (perf, 256 MiB of `changelog_gen.py`'s log, whose lines are one key each), gone
-    /// from the profile after; five alternating runs, medians: 0.788 to 0.696 s wall, 0.813 and 0.808 s CPU
-    /// (load 2, a fuzzer on the other core), the same JSON out.
+    /// `"{}[]\"".utf8.contains(byte)` went through `Sequence.contains` on a `String.UTF8View`, a noticeable share of a
+    /// `--style json` scan, gone from the profile after, and the scan measured faster in wall time, the same JSON out.
     @inline(__always)
     private static func opensJSON(_ byte: UInt8) -> Bool {
         switch byte {
@@ -723,6 +727,50 @@ public struct ChangeLogScanner: Sendable {
         return index > 0 ? index : nil
     }
 
+    private static let changedSuffix = Array(" changed.".utf8)
+
+    /// A change line whose item list holds elisions (`…` or `...`): the line with the elided items and the
+    /// elisions taken out (`RootView: … _a, _b … changed.` is `RootView: _a, _b changed.`, an item cut mid-word
+    /// dropped); nil when it holds none, or no item is left whole.
+    static func elidedItems(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        // Every line that is no change line comes here: the test of its end allocates nothing.
+        let suffix = changedSuffix
+        let n = line.count
+        guard n > suffix.count + 2, line[(n - suffix.count)...].elementsEqual(suffix) else { return nil }
+        let end = n - suffix.count
+        // The item list follows the last ": " before ` changed.` (an item has no colon and space).
+        var colon = end - 2
+        while colon > 0, !(line[colon] == 58 && line[colon + 1] == 32) { colon -= 1 }
+        guard colon > 0 else { return nil }
+        let items = Array(line[(colon + 2)..<end])
+        let dots = Array("...".utf8)
+        let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+        func holds(_ bytes: ArraySlice<UInt8>, _ mark: [UInt8]) -> Bool {
+            bytes.count >= mark.count
+                && (0...(bytes.count - mark.count)).contains { offset in
+                    bytes[(bytes.startIndex + offset)..<(bytes.startIndex + offset + mark.count)].elementsEqual(mark)
+                }
+        }
+        guard holds(items[...], ellipsis) || holds(items[...], dots) else { return nil }
+        var kept: [ArraySlice<UInt8>] = []
+        for var item in items.split(separator: 44).map({ $0.drop { $0 == 32 } }) {
+            // `… _a`: the elision stands for items before this one; `_b …`, for items after it.
+            for mark in [ellipsis, dots] where item.starts(with: mark + [32]) { item = item.dropFirst(mark.count + 1) }
+            for mark in [ellipsis, dots] where item.reversed().starts(with: ([32] + mark).reversed()) {
+                item = item.dropLast(mark.count + 1)
+            }
+            if item.isEmpty || holds(item, ellipsis) || holds(item, dots) || item.contains(32) { continue }
+            kept.append(item)
+        }
+        guard !kept.isEmpty else { return nil }
+        var whole = Array(line[0..<(colon + 2)])
+        for (index, item) in kept.enumerated() {
+            if index > 0 { whole += [44, 32] }
+            whole += item
+        }
+        return whole + suffix
+    }
+
     /// Whether `line` ends in ` changed.` or `: unchanged.` (a change line must; the rest is `change`'s).
     @inline(__always)
     private static func endsLikeChange(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -748,9 +796,8 @@ public struct ChangeLogScanner: Sendable {
     /// `2026-08-12 14:03:05.04` is none; on a line of its own it is view `n`), which the `changelog` fuzz
     /// target found (`Fixtures/fuzz/changelog-tail-after-timestamp.log`).
     ///
-    /// The benchmark's log (callgrind on its first 16 MiB, 175,448 lines): resolving a line to its entry took
-    /// 510 of the scanner's 1,040 instructions per line, 220 of them the backward searches for the colon and
-    /// the view's name; with the line tails first, 285.
+    /// On the benchmark's log, resolving a line to its entry was a large part of the scanner's work per line, much of
+    /// it the backward searches for the colon and the view's name; looking the line tails up first cut it down.
     ///
     /// The line names its process (if at all) between `tailFrom` and the view's name, so a line tail also
     /// keeps where.
@@ -783,8 +830,8 @@ public struct ChangeLogScanner: Sendable {
         }
         let from = colon + 2
         let to = isUnchanged ? from : line.count - 9
-        // Items are not empty and commas part them: at most half the text's bytes, rounded up. On the stack
-        // for a line of ordinary length (arrays kept from line to line cost their uniqueness checks, 4 %).
+        // Items are not empty and commas part them: at most half the text's bytes, rounded up. On the stack for a line
+        // of ordinary length (arrays kept from line to line cost their uniqueness checks).
         return withUnsafeTemporaryAllocation(of: SplitItem.self, capacity: (to - from) / 2 + 1) { split in
             guard let items = split.baseAddress else { return false }
             var count = 0
@@ -881,9 +928,9 @@ public struct ChangeLogScanner: Sendable {
     /// `splitItemBytes` into `items`: how many there are, or nil when a byte is not ASCII. `items` holds at
     /// least `(to - from) / 2 + 1`.
     ///
-    /// Eight bytes a step: a word without a bracket or a byte that is not ASCII (most of them) is split at its
-    /// commas found at once, the others byte by byte. A switch per byte was 9 % of issue 30's realistic
-    /// console log (perf), about 11 instructions a byte (callgrind).
+    /// Eight bytes a step: a word without a bracket or a byte that is not ASCII (most of them) is split at its commas
+    /// found at once, the others byte by byte. A switch per byte was a noticeable share of issue 30's realistic console
+    /// log, at many instructions a byte.
     static func splitItems(
         _ line: UnsafeBufferPointer<UInt8>, from: Int, to: Int, into items: UnsafeMutablePointer<SplitItem>
     ) -> Int? {
@@ -1025,24 +1072,19 @@ public struct ChangeLogScanner: Sendable {
         return target
     }
 
-    /// Counts one change-line candidate looked up in the caches, `hit` when no parse was needed. At the end of
-    /// each window where fewer than three quarters were hits, the caches are left alone for the next 16
-    /// windows, twice as many after each such window in a row (at most `maxBypassWindows`): a log whose lines
-    /// rarely repeat (issue 30's realistic console log: 7,218 of 13,517 change lines in a 2 MB stretch had a
-    /// tail not seen earlier in it) paid for two look-ups that missed in tables of 16,384 tails and for keeping
-    /// every tail, on top of the parse. Release builds before and after, `memhunt inspect --format json` of
-    /// 256 MiB logs of `changelog_gen.py`, five alternating runs each, medians (load 3-4): console 1.025 to
-    /// 0.877 s wall, 1.119 to 1.034 s CPU; `log show --style ndjson` 0.355 to 0.314 s wall, 0.538 to 0.496 s
-    /// CPU; the benchmark's repeating log, whose windows are all hits, 0.233 and 0.221 s wall, 0.373 and
-    /// 0.384 s CPU (the same). The same JSON out. Leaving the caches off for good was worse there: 0.36-0.45 s
-    /// against 0.84-0.96 s.
+    /// Counts one change-line candidate looked up in the caches, `hit` when no parse was needed. At the end of each
+    /// window where fewer than three quarters were hits, the caches are left alone for the next 16 windows, twice as
+    /// many after each such window in a row (at most `maxBypassWindows`): a log whose lines rarely repeat (issue 30's
+    /// realistic console log: 7,218 of 13,517 change lines in a 2 MB stretch had a tail not seen earlier in it) paid
+    /// for two look-ups that missed in tables of 16,384 tails and for keeping every tail, on top of the parse. Measured
+    /// before and after with the same JSON out, the realistic console log and `log show --style ndjson` ran faster, and
+    /// the benchmark's repeating log, whose windows are all hits, the same. Leaving the caches off for good was worse
+    /// there.
     ///
-    /// Three quarters and the doubling came with `bypassedChange` (2026-12-03), which made a line past the
-    /// caches cost less than a window of half misses: callgrind, the first 64 MiB of the realistic console
-    /// log, 529,032 lines: at "half", 102,768 change lines went through the caches (windows that passed at
-    /// 50-75 % hits) at about 2,100 instructions each against 1,580 past them; at three quarters, 12,734, and
-    /// the whole run 2,955 to 2,858 million instructions (1,875 of them the SHA-256). The benchmark's log:
-    /// every window passes, 0.74 s for its 1 GiB before and after.
+    /// Three quarters and the doubling came with `bypassedChange`, which made a line past the caches cost less than a
+    /// window of half misses: at "half", many change lines still went through the caches (windows that passed at
+    /// 50-75 % hits), each costing more than a line past them; at three quarters, far fewer did, and the whole run cost
+    /// less. The benchmark's log: every window passes, the same before and after.
     @inline(__always)
     private mutating func tried(hit: Bool) {
         if warmLeft > 0 {
@@ -1066,10 +1108,10 @@ public struct ChangeLogScanner: Sendable {
     /// A change line with a timestamp ending at `tailFrom`: found by its bytes after the timestamp in
     /// `lineTails`, or by its change tail (`changeEntry`) and then kept there when that entry stays.
     ///
-    /// A log repeats its lines in the same order (a gesture's burst, again and again), so the line that
-    /// followed the last line's tail last time is tried first, by comparing bytes: only when it differs is
-    /// the line hashed and looked up. The benchmark's log: hashing and looking up were 15 % of a run's
-    /// samples (perf), more than the scanner's other work on a line.
+    /// A log repeats its lines in the same order (a gesture's burst, again and again), so the line that followed the
+    /// last line's tail last time is tried first, by comparing bytes: only when it differs is the line hashed and
+    /// looked up. The benchmark's log: hashing and looking up were a larger share of a run's samples than the scanner's
+    /// other work on a line.
     private mutating func lineTailEntry(_ line: UnsafeBufferPointer<UInt8>, tailFrom: Int) -> Found? {
         let whole = UnsafeBufferPointer(rebasing: line[tailFrom..<line.count])
         var last = Int(lastTarget)
@@ -1128,7 +1170,7 @@ public struct ChangeLogScanner: Sendable {
 
     /// The id of the process named `name`, added on first sight.
     private mutating func processID(_ name: some Collection<UInt8>) -> Int32 {
-        // By `memcmp` where the name is contiguous: the generic `elementsEqual` was 3.6 % of an ndjson scan.
+        // By `memcmp` where the name is contiguous: the generic `elementsEqual` showed in an ndjson scan's profile.
         if let last = lastProcess, last.name.count == name.count,
             last.name.withUnsafeBufferPointer({ stored in
                 guard let base = stored.baseAddress else { return true }
@@ -1311,10 +1353,10 @@ public struct ChangeLogScanner: Sendable {
     }
 
     /// Empties both caches, as `flushCaches` does, and gives their storage back, while they are left alone
-    /// (`tried(hit:)`): a log whose tails rarely repeat kept them full, of tails it did not look up, for the rest
-    /// of its reading (up to twice 8,192 tails of a log read in two parts: 3.7 MB of their bytes alone in a log of
-    /// 3,000 views, massif). The next trial fills them for a window (`warmLeft`) and is judged on the window
-    /// after it: two windows of tails at most, half the caches' capacity, before the next decision.
+    /// (`tried(hit:)`): a log whose tails rarely repeat kept them full, of tails it did not look up, for the rest of
+    /// its reading (up to twice 8,192 tails of a log read in two parts). The next trial fills them for a window
+    /// (`warmLeft`) and is judged on the window after it: two windows of tails at most, half the caches' capacity,
+    /// before the next decision.
     private mutating func releaseCaches() {
         releasePending = false
         warmLeft = cacheWindow
@@ -1348,9 +1390,9 @@ public struct ChangeLogScanner: Sendable {
     /// (`NameTable.id(bytes:)`). An items text with a non-ASCII byte goes by `Character`s
     /// (`splitItems`), as all of them did: there a comma or bracket may carry a combining mark.
     ///
-    /// Issue 30's realistic console log (200 views, 1-4 of ~30 properties a line, 220,000 distinct tails, so
-    /// the caches are full at once and most lines come here): this parse by `String`, `Character` and Unicode
-    /// properties was 75 % of the samples, 38.5 s for 1 GB against mawk's 6.2 s.
+    /// Issue 30's realistic console log (200 views, 1-4 of ~30 properties a line, 220,000 distinct tails, so the caches
+    /// are full at once and most lines come here): this parse by `String`, `Character` and Unicode properties was most
+    /// of the samples, and the scan measured several times slower than mawk reading the same log.
     private mutating func parseChange(_ key: UnsafeBufferPointer<UInt8>, colon: Int, isUnchanged: Bool) -> Entry {
         // Items and triggers of a non-change tail are an empty range at the end, so dropping it drops nothing else.
         let notAChange = Entry(
@@ -1511,10 +1553,10 @@ public struct ChangeLogScanner: Sendable {
         bytes.count == text.utf8CodeUnitCount && matches(bytes, at: 0, text)
     }
 
-    /// Whether a view's name may start with `byte` (`_`, an ASCII letter) and hold it (also digits and
-    /// `.<>()[], ?`): the ASCII scalars the `Character` check accepted (alphabetic, numeric, those punctuation
-    /// marks). Bit masks of bytes 0-63 and 64-127, literals: a table in a `static let` cost a `swift_once`
-    /// check per byte (2 % of the samples).
+    /// Whether a view's name may start with `byte` (`_`, an ASCII letter) and hold it (also digits and `.<>()[], ?`):
+    /// the ASCII scalars the `Character` check accepted (alphabetic, numeric, those punctuation marks). Bit masks of
+    /// bytes 0-63 and 64-127, literals: a table in a `static let` cost a `swift_once` check per byte, which showed in
+    /// the profile.
     @inline(__always)
     static func isNameHead(_ byte: UInt8) -> Bool {
         byte >= 64 && byte < 128 && (0x07FF_FFFE_87FF_FFFE as UInt64) >> (byte - 64) & 1 == 1
@@ -1596,10 +1638,10 @@ public struct ChangeLogScanner: Sendable {
         let started = !inBurst || startsBurst
         if started {
             closeBurst()
-            // The next burst in the same arrays, emptied in place (an array a kept burst still holds is copied):
-            // three allocations a burst, and most bursts are not kept. Issue 30's realistic console log starts a
-            // burst every 10 evaluations; callgrind, its first 64 MiB: the run's instructions less libcrypto's
-            // went from 991 to 910 million, with `closeBurst`'s check against `topFloor`.
+            // The next burst in the same arrays, emptied in place (an array a kept burst still holds is copied): three
+            // allocations a burst, and most bursts are not kept. Issue 30's realistic console log starts a burst every
+            // 10 evaluations; emptying in place, with `closeBurst`'s check against `topFloor`, cut the run's
+            // instructions.
             burst.id = burstCount
             burst.triggerView = Int32(view)
             burst.trigger.removeAll(keepingCapacity: true)
@@ -1624,7 +1666,8 @@ public struct ChangeLogScanner: Sendable {
         separated = false
         if let timestamp {
             if firstTimestamp == nil { firstTimestamp = Array(timestamp) }
-            // Copied when the bytes go away (`keepLastTimestamp`), not per line: the copy was 6 % of a scan.
+            // Copied when the bytes go away (`keepLastTimestamp`), not per line: the per-line copy showed in a scan's
+            // profile.
             lastTimestampBytes = timestamp
         }
         return started
@@ -1688,10 +1731,11 @@ public struct ChangeLogScanner: Sendable {
     /// Collects `"eventMessage"`, `"timestamp"` and `"processImagePath"` string values. A record ends on a line
     /// that starts with `}` (`--style json`: `},{`, `}]`) or that is a whole `{…}` object (`--style ndjson`).
     ///
-    /// Each key's value is read at its first occurrence on the line, found by `memchr` to the key's rarest
-    /// byte (`ReproText.firstIndex`: `M`, `I`, `p`) and `memcmp`. Issue 30's `log show --style ndjson` log:
-    /// the three byte-by-byte searches were 40 % of the samples and the byte-at-a-time unescaping 17 %, 9.6 s
-    /// for what mawk read in 1.3 s; a pass from quote to quote (`memchr` per quote) was still 14 %.
+    /// Each key's value is read at its first occurrence on the line, found by `memchr` to the key's rarest byte
+    /// (`ReproText.firstIndex`: `M`, `I`, `p`) and `memcmp`. Issue 30's `log show --style ndjson` log: the three
+    /// byte-by-byte searches and the byte-at-a-time unescaping were most of the samples, and the scan measured several
+    /// times slower than mawk reading the same log; a pass from quote to quote (`memchr` per quote) still showed in the
+    /// profile.
     /// Whether the line was JSON of the records: a member, a record's key, or a line that opens or ends one.
     @discardableResult
     private mutating func jsonLine(_ line: UnsafeBufferPointer<UInt8>, first: Int) -> Bool {
@@ -1844,8 +1888,8 @@ public struct ChangeLogScanner: Sendable {
         index >= 0 && index + text.count <= line.count && line[index..<(index + text.count)].elementsEqual(text)
     }
 
-    /// `memcmp`: the generic `elementsEqual` of the other was 4.5 % of a `--style json` scan (perf, 1 GiB of
-    /// `changelog_gen.py`'s log), comparing each member's key.
+    /// `memcmp`: the generic `elementsEqual` of the other, comparing each member's key, showed in a `--style json`
+    /// scan's profile.
     static func matches(_ line: UnsafeBufferPointer<UInt8>, at index: Int, _ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
         guard index >= 0, index + count <= line.count else { return false }
@@ -1944,8 +1988,8 @@ public struct ChangeLogScanner: Sendable {
             }
         }
         guard line.count >= at + 8, let base = line.baseAddress else { return nil }
-        // `HH:mm:ss` in one load: each byte XOR its pattern byte ('0' or ':') is 0...9 for a digit and 0 for
-        // the colon (callgrind: 212 instructions per line before, with the fraction's loop below).
+        // `HH:mm:ss` in one load: each byte XOR its pattern byte ('0' or ':') is 0...9 for a digit and 0 for the colon
+        // (a byte loop before, with the fraction's loop below, cost many instructions per line).
         let clock =
             UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: at, as: UInt64.self))
             ^ 0x3030_3A30_303A_3030
