@@ -207,11 +207,16 @@ public enum PastedRecord {
             }
         } else if let damaged = lines.damagedHeader(before: start.line) {
             used.append(damaged.line)
-            if let bugType = damaged.bugType {
+            if let bugType = damaged.bugType, Cleaned.recordBugTypes.contains(bugType) {
                 header = Array("{\"bug_type\":\"\(bugType)\"}".utf8)
                 notes.append(
                     "line \(lines.number(damaged.line)) is a damaged .ips header (not valid JSON): bug_type \(bugType) "
                         + "read from it, its other fields not")
+            } else if let bugType = damaged.bugType {
+                // The damage may have cut the number itself (`"bug_type":"30` of a 309): the body's keys decide.
+                notes.append(
+                    "line \(lines.number(damaged.line)) is a damaged .ips header (not valid JSON): its bug_type reads "
+                        + "'\(bugType)', no record's; the kind is read from the body")
             } else {
                 notes.append("line \(lines.number(damaged.line)) is a damaged .ips header (not valid JSON): skipped")
             }
@@ -708,6 +713,9 @@ struct Cleaned {
         }
         return nil
     }
+
+    /// The `bug_type`s of the records a paste is read for: a JetsamEvent's and a crash report's.
+    static let recordBugTypes: Set<String> = ["109", "185", "298", "309"]
 
     /// A line that names `bug_type` (an `.ips` header, whole or damaged).
     static func isHeaderLike(_ line: ArraySlice<UInt8>) -> Bool {

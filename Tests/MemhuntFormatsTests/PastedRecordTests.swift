@@ -77,6 +77,22 @@ import Testing
             ])
     }
 
+    /// A header damaged inside its bug_type (`"bug_type":"30` of a 309): no record's type, so the body's keys
+    /// decide, and the whole body is read.
+    @Test func aHeaderDamagedInItsBugTypeLetsTheBodyDecide() throws {
+        let report = try crash("crash-309-damaged-header.ips")
+        #expect(report.format == .ipsJSON)
+        #expect(report.appName == "JustSend")
+        #expect(report.terminationCode == 0x8bad_f00d)
+        #expect(report.kind == .watchdog)
+        #expect(
+            report.recovery?.notes == [
+                "line 1 is a damaged .ips header (not valid JSON): its bug_type reads '30', no record's; the kind is "
+                    + "read from the body",
+                "no .ips header line: read as a crash report (bug_type 309) by its body's keys",
+            ])
+    }
+
     @Test func twoHeadersAreNamedAndTheFirstIsRead() throws {
         let event = try jetsam("jetsam-two-headers.ips")
         expectWhole(event)
