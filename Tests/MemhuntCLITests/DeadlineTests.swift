@@ -26,8 +26,9 @@ struct DeadlineTests {
             ["run", "--format", "json", "--download-timeout", "8", "--deadline", "3", dir.path + "/manifest.json"],
             environment: ["no_proxy": "127.0.0.1,localhost", "NO_PROXY": "127.0.0.1,localhost"])
         let seconds = Date().timeIntervalSince(started)
-        // Well under 20 s (without the deadline: 8 s each, four at a time, 40 s); 3.2 s alone.
-        #expect(seconds < 12, "took \(seconds) s")
+        // Without the deadline: 8 s each, four at a time, 40 s. The bound is half that: the test tells a deadline
+        // kept from one ignored, not how fast a loaded machine is (in a full run it takes several times longer).
+        #expect(seconds < 20, "took \(seconds) s")
         // The manifest was read: its entries that could not be fetched are listed, as a 404 entry is.
         #expect(run.status == 0, "\(run.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])

@@ -93,6 +93,16 @@ import Testing
             ])
     }
 
+    /// A watchdog report pasted into a Markdown issue, heading, prose and fence around it: read whole.
+    @Test func aWatchdogReportInAMarkdownIssueIsReadWhole() throws {
+        let report = try crash("crash-309-watchdog-issue.md")
+        #expect(report.kind == .watchdog)
+        #expect(report.terminationCode == 0x8bad_f00d)
+        #expect(report.appName == "JustSend")
+        #expect(report.recovery?.notes.count == 1)
+        #expect(report.recovery?.notes.first?.contains("text and Markdown fence around the record") == true)
+    }
+
     @Test func twoHeadersAreNamedAndTheFirstIsRead() throws {
         let event = try jetsam("jetsam-two-headers.ips")
         expectWhole(event)
