@@ -76,9 +76,25 @@ extension FindingsDocument.Gate {
 
     /// "--app JustSnd matches nothing in any artifact (did you mean 'JustSend'?); the artifacts name …":
     /// said by the gate, and by `run` before the walk. `unread`: files given that could not be read.
-    public static func unmatchedApp(_ app: String, candidates names: [String], unread: Int) -> String {
+    /// `carriers` names, for each name, a file that carries it: the person sees where each name comes from.
+    public static func unmatchedApp(
+        _ app: String, candidates names: [String], unread: Int, carriers: [String: String] = [:]
+    ) -> String {
         let hint = Suggestion.hint(for: app, among: names)
-        let listed = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+        // Names of one file together: `JustSend, ChatGPT, … (in JetsamEvent-….ips)`.
+        var groups: [(carrier: String?, names: [String])] = []
+        for name in names.prefix(5) {
+            if let last = groups.last, last.carrier == carriers[name] {
+                groups[groups.count - 1].names.append(name)
+            } else {
+                groups.append((carriers[name], [name]))
+            }
+        }
+        let more = names.count > 5 ? ", …" : ""
+        let listed = groups.enumerated().map { index, group in
+            let tail = index == groups.count - 1 ? more : ""
+            return group.names.joined(separator: ", ") + tail + (group.carrier.map { " (in \($0))" } ?? "")
+        }.joined(separator: ", ")
         return "--app \(app) matches nothing in any artifact" + (unread == 0 ? "" : " read") + hint
             + (unread == 0 ? "" : " (\(Plural.count(unread, "file")) could not be read)")
             + (names.isEmpty ? "" : "; the artifacts name \(listed)")

@@ -41,8 +41,16 @@ import Testing
         #expect(run.status == 2)
         #expect(
             run.stderr.contains(
-                "Error: --app JustSnd matches nothing in any artifact (did you mean 'JustSend'?); "
-                    + "the artifacts name JustSend, ChatGPT, Spotify, MobileMail, JustSendWidget, …"))
+                "Error: --app JustSnd matches nothing in any artifact (did you mean 'JustSend'?); the artifacts name "
+                    + "JustSend, ChatGPT, Spotify, MobileMail, JustSendWidget, … (in JetsamEvent-2026-08-11-112056.ips)"
+            ),
+            "\(run.stderr)")
+        // Each name with a file that carries it.
+        let apps = await memhunt("run", "--app", "JustSnd", "Fixtures/several-apps")
+        #expect(
+            apps.stderr.contains(
+                "the artifacts name JustSend (in JustSend-2026-08-16-231200.crash), Locker (in "
+                    + "Locker-2026-08-15-071500.ips), Transit (in Transit-2026-08-14-101502.ips)"), "\(apps.stderr)")
         // Before the walk: one line on stderr, no report.
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         #expect(run.stdout == "")

@@ -154,7 +154,22 @@ extension RunCommand {
         else { return }
         let unread = artifacts.count(where: \.holdsUnknownContent)
         throw CommandError(
-            FindingsDocument.Gate.unmatchedApp(app, candidates: subject.candidates ?? [], unread: unread))
+            FindingsDocument.Gate.unmatchedApp(
+                app, candidates: subject.candidates ?? [], unread: unread, carriers: carriers(artifacts)))
+    }
+
+    /// For each name an artifact gives its app (or a JetsamEvent lists among its processes), the file name of the
+    /// first artifact that gives it.
+    static func carriers(_ artifacts: [Artifact]) -> [String: String] {
+        var result: [String: String] = [:]
+        for artifact in artifacts {
+            var names = ArtifactOwner.names(of: artifact)
+            if case .jetsamEvent(let event)? = artifact.content { names += event.processes.map(\.name) }
+            for name in names where result[name] == nil {
+                result[name] = Artifact.fileName(of: artifact.source)
+            }
+        }
+        return result
     }
 
     /// The sources of files that could not be read whose first megabyte names `app` (case-insensitive): the app
