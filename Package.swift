@@ -169,6 +169,7 @@ let package = Package(
             name: "MemhuntReports",
             dependencies: [
                 "MemhuntCore",
+                "MemhuntFormats",
                 "MemhuntSnapshots",
             ]
         ),
@@ -188,6 +189,7 @@ let package = Package(
             name: "MemhuntTrackers",
             dependencies: [
                 "MemhuntBasics",
+                "MemhuntCore",
                 "MemhuntHTTP",
                 "MemhuntReports",
             ]
@@ -208,6 +210,7 @@ let package = Package(
             name: "MemhuntCLI",
             dependencies: [
                 "MemhuntArtifacts",
+                "MemhuntBasics",
                 "MemhuntChecks",
                 "MemhuntCore",
                 "MemhuntFormats",

@@ -45,4 +45,29 @@ struct ArchitectureDocTests {
             #expect(documented[module] == package[module], "\(module)")
         }
     }
+
+    /// Every `import` of a package module in a module's sources is in its row: a module reached only through
+    /// another (Swift lets it be imported) is not imported until the table and Package.swift name it.
+    @Test func everyImportLineIsInItsModulesRow() throws {
+        let package = try Self.packageGraph()
+        let documented = try Self.documentedGraph()
+        let importLine = #/^\s*(?:@testable\s+|@_implementationOnly\s+|public\s+)?import\s+(\w+)/#
+        var checked = 0
+        for (module, allowed) in documented {
+            let folder = Repo.root + "/Sources/" + module
+            guard let files = FileManager.default.enumerator(atPath: folder) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    guard let match = line.firstMatch(of: importLine) else { continue }
+                    let name = String(match.output.1)
+                    // Only the package's own modules: Foundation, Glibc, Darwin's CommonCrypto are the platform's.
+                    guard package[name] != nil else { continue }
+                    checked += 1
+                    #expect(allowed.contains(name), "\(module)/\(file) imports \(name), which its row does not name")
+                }
+            }
+        }
+        #expect(checked >= 100)
+    }
 }
