@@ -281,7 +281,8 @@ extension FindingsDocument {
     /// The document as pretty-printed JSON with sorted keys (stable across runs and platforms).
     public func encoded() -> String { JSONText.pretty(self) }
 
-    /// Reads a document written by `encoded()`. `memhunt.findings/1` is refused with the reason (see the README).
+    /// Reads a document written by `encoded()`. An older schema is refused with the reason: `/1` has no finding
+    /// codes, step texts or fact units to re-render from.
     public static func decode(_ bytes: [UInt8]) throws(DecodingFailure) -> FindingsDocument {
         struct Probe: Decodable { var schema: String? }
         let data = Data(bytes)
