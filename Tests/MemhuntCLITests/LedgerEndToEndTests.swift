@@ -403,4 +403,37 @@ import Testing
         for n in 1...8 { #expect(shown.stdout.contains("\"suspect-\(n)\""), "suspect-\(n)") }
         #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("# Seed 000 as a ledger"))
     }
+
+    /// Guided triage with answers piped in: a hypothesis at step 8 (`h …`, the cause: 623 → 103 MB), then its
+    /// fix (`f …`, holding at 102 MB against 103 MB), both in the session's ledger and in the report.
+    @Test func triageRecordsAHypothesisAndItsFix() async throws {
+        let folder = try Self.copySeed000()
+        defer { folder.remove() }
+        let m = folder.path + "/measurements.json"
+        let answers =
+            [
+                // The report, the playbook, steps 1–7; then at step 8:
+                "The app gets slow", "", "", "", "", "", "", "", "",
+                "h the memo as one block materializes every line", "", "repro.peakMB above 300",
+                "split into 2,500 blocks", "\(m) [one-block]", "\(m) [2500-blocks]", "",
+                "f the sentence stack is a LazyVStack", "\(m) [one-block-after-fix]", "\(m) [2500-blocks]",
+                "repro.peakMB", "memo-one-block-materializes", "", "", "",
+            ].joined(separator: "\n") + "\n"
+        try folder.write("answers.txt", answers)
+        let run = try await BinaryTests.execute(
+            [
+                "triage", "--app", "JustSend", "--session", folder.path + "/session.json", "-o",
+                folder.path + "/report.txt", folder.path,
+            ], stdin: folder.path + "/answers.txt")
+        #expect(run.status == 0, "\(run.stderr.suffix(3000))")
+        #expect(run.stderr.contains("cause: split into 2,500 blocks removes the symptom: repro.peakMB 623 MB → 103 MB"))
+        #expect(
+            run.stderr.contains(
+                "fix-holds: the sentence stack is a LazyVStack: the fix holds, repro.peakMB 102 MB against 103 MB on "
+                    + "the good side"), "\(run.stderr.suffix(3000))")
+        let ledger = try String(contentsOfFile: folder.path + "/memhunt-ledger.yaml", encoding: .utf8)
+        #expect(ledger.contains(#"{id: "sentence-stack-lazyvstack", fixes: "memo-one-block-materializes""#))
+        let report = try String(contentsOfFile: folder.path + "/report.txt", encoding: .utf8)
+        #expect(report.contains("fix-holds sentence-stack-lazyvstack"))
+    }
 }

@@ -21,7 +21,7 @@ extension TriageWalk {
     static let ledgerOffer =
         "  A hypothesis to test? Type h and the hypothesis at any prompt (h one renderer per block is lighter): "
         + "memhunt asks for the one variable and each side's artifacts, judges it and keeps it in a ledger "
-        + "(docs/ledger.md)."
+        + "(docs/ledger.md); f and the fix (f a LazyVStack) measures a fix against the good side."
 
     enum LedgerOutcome { case done, quit, ended }
 
@@ -34,6 +34,80 @@ extension TriageWalk {
     /// A hypothesis typed at a step's prompt: the ledger (asked for once, started when new), then the
     /// hypothesis's one experiment, judged.
     mutating func hypothesis(_ statement: String, io: Prompter) async -> LedgerOutcome {
+        if let stop = ledgerFile(io: io) { return stop }
+        guard let path = state.ledger else { return .done }
+        return await experiment(for: statement, ledger: path, io: io)
+    }
+
+    /// A fix typed at a step's prompt (`f` and what it changes): its variant, the good side it must equal or
+    /// the broken side it must leave, the measure and the hypothesis it fixes; appended and judged.
+    mutating func fix(_ change: String, io: Prompter) async -> LedgerOutcome {
+        if let stop = ledgerFile(io: io) { return stop }
+        guard let path = state.ledger else { return .done }
+        var sides: [String: LedgerEditor.Value] = [:]
+        for (key, question, optional) in [
+            ("variant", "The fixed variant: its artifacts (paths; a measurement label in brackets)", false),
+            ("equals", "The good side it must equal (paths; [label]; Enter: none)", true),
+            ("baseline", "The broken side it must leave (paths; [label]; Enter: none)", true),
+        ] {
+            if key == "baseline", sides["equals"] != nil {
+                // One of the two is enough; the broken side is asked for only when there is no good side.
+                continue
+            }
+            guard let answer = io.ask(question + " · q quit >")?.trimmingCharacters(in: .whitespaces) else {
+                return .ended
+            }
+            if Self.quits(answer) { return .quit }
+            if answer.isEmpty, optional, key == "equals" { continue }
+            if let missing = answer.split(separator: " ").map(String.init).first(where: { word in
+                !word.hasPrefix("[") && SessionPaths.isLocal(word) && !FileManager.default.fileExists(atPath: word)
+            }) {
+                io.say("  No file \(missing) (paths are relative to where triage runs); the fix is not recorded.")
+                return .done
+            }
+            guard let side = side(answer, ledger: path) else {
+                io.say("  A fix needs its variant and a side to compare it with; the fix is not recorded.")
+                return .done
+            }
+            sides[key] = side
+        }
+        guard
+            let measure = io.ask("The measure that decides (Enter: the symptom's own) · q quit >")?
+                .trimmingCharacters(in: .whitespaces),
+            let fixes = io.ask("The hypothesis it fixes (its id; Enter: none) · q quit >")?
+                .trimmingCharacters(in: .whitespaces)
+        else { return .ended }
+        if Self.quits(measure) || Self.quits(fixes) { return .quit }
+        do {
+            let known = try LedgerRun.load(path, console: console)
+            let taken = Set(
+                known.hypotheses.map(\.id) + known.experiments.map(\.id) + known.symptoms.map(\.id)
+                    + known.fixes.map(\.id) + known.bisections.map(\.id) + known.counterEvidence.map(\.id))
+            let id = Self.slug(change, taken: taken)
+            var entry: [(String, LedgerEditor.Value)] = [("id", .string(id))]
+            if !fixes.isEmpty { entry.append(("fixes", .string(fixes))) }
+            entry.append(("variable", .string(change)))
+            if !measure.isEmpty { entry.append(("measure", .string(measure))) }
+            for key in ["variant", "equals", "baseline"] { if let side = sides[key] { entry.append((key, side)) } }
+            let ledger = try LedgerRun.append([("fixes", entry)], to: path, console: console)
+            io.say("  Recorded the fix \(id).")
+            let judgement = await LedgerRun.judged(
+                ledger, playbook: session.playbook, app: session.state.app, collector: collector,
+                allowExec: session.allowExec)
+            if let judged = judgement.fixes.first(where: { $0.id == id }) {
+                io.say("  \(judged.verdict.rawValue): \(judged.sentence)")
+                for reason in judged.reasons where !judged.sentence.contains(reason) { io.say("    " + reason) }
+                io.say("  Next: " + Self.next(after: judged.verdict))
+            }
+        } catch {
+            io.say("  \(error). Nothing was recorded; try again.")
+        }
+        return .done
+    }
+
+    /// The session's ledger: asked for once (a new file is started with the user's words and what shows the
+    /// symptom); nil when it is known, else how the person stopped.
+    mutating func ledgerFile(io: Prompter) -> LedgerOutcome? {
         while state.ledger == nil {
             guard
                 let answer = io.ask("The ledger to keep it in: a file (Enter: \(defaultLedger)) · q quit >")?
@@ -66,8 +140,7 @@ extension TriageWalk {
             state.ledger = path
             try? save()
         }
-        guard let path = state.ledger else { return .done }
-        return await experiment(for: statement, ledger: path, io: io)
+        return nil
     }
 
     enum Shows { case none, quit, condition(String) }
@@ -211,14 +284,14 @@ extension TriageWalk {
     /// What the verdict suggests doing next.
     static func next(after verdict: LedgerVerdict) -> String {
         switch verdict {
-        case .cause:
-            "measure the fix against the good side (memhunt ledger add LEDGER fix ID --variant … --equals …), "
-                + "then ship it."
+        case .cause: "measure the fix against the good side (f and what the fix changes), then ship it."
         case .amplifier: "it moves the measure, not the symptom: keep it if it is cheap, and test another suspect."
         case .ruledOut: "a false lead: test the next suspect, one variable at a time."
         case .worse: "a false lead that made it worse: revert it, and test the next suspect."
         case .inconclusive: "make the sides readable and alike but for the variable, and measure again."
-        case .fixHolds, .fixFails: "judge the whole ledger: memhunt ledger judge."
+        case .fixHolds:
+            "keep the numbers beside the fix (the postmortem's proof); judge the whole ledger: memhunt ledger judge."
+        case .fixFails: "the fix does not reach the good side: look again at the cause, or measure the fix again."
         }
     }
 

@@ -335,13 +335,14 @@ struct TriageWalk {
             guard
                 let answer = io.ask(
                     "Enter = \(proposal) · numbers (1 3, 1-3, a; -2 drops 2) · path or URL · s skip · ? guidance"
-                        + " · h hypothesis · b back · q quit >")?
+                        + " · h hypothesis · f fix · b back · q quit >")?
                     .trimmingCharacters(in: .whitespaces)
             else { return .ended }
             // `h TEXT`: a hypothesis, tested in the ledger now; then this step again.
-            if answer.hasPrefix("h "), answer.count > 2 {
-                let statement = String(answer.dropFirst(2)).trimmingCharacters(in: .whitespaces)
-                switch await hypothesis(statement, io: io) {
+            if answer.hasPrefix("h ") || answer.hasPrefix("f "), answer.count > 2 {
+                let text = String(answer.dropFirst(2)).trimmingCharacters(in: .whitespaces)
+                let outcome = answer.hasPrefix("h ") ? await hypothesis(text, io: io) : await fix(text, io: io)
+                switch outcome {
                 case .done:
                     try? save()
                     continue
