@@ -59,9 +59,7 @@ extension TriageWalk {
             }
             if Self.quits(answer) { return .quit }
             if answer.isEmpty, optional, key == "equals" { continue }
-            if let missing = answer.split(separator: " ").map(String.init).first(where: { word in
-                !word.hasPrefix("[") && SessionPaths.isLocal(word) && !FileManager.default.fileExists(atPath: word)
-            }) {
+            if let missing = Self.missingFile(answer) {
                 io.say("  No file \(missing) (paths are relative to where triage runs); the fix is not recorded.")
                 return .done
             }
@@ -80,9 +78,7 @@ extension TriageWalk {
         if Self.quits(measure) || Self.quits(fixes) { return .quit }
         do {
             let known = try LedgerRun.load(path, console: console)
-            let taken = Set(
-                known.hypotheses.map(\.id) + known.experiments.map(\.id) + known.symptoms.map(\.id)
-                    + known.fixes.map(\.id) + known.bisections.map(\.id) + known.counterEvidence.map(\.id))
+            let taken = known.entryIDs
             let id = Self.slug(change, taken: taken)
             var entry: [(String, LedgerEditor.Value)] = [("id", .string(id))]
             if !fixes.isEmpty { entry.append(("fixes", .string(fixes))) }
@@ -91,14 +87,7 @@ extension TriageWalk {
             for key in ["variant", "equals", "baseline"] { if let side = sides[key] { entry.append((key, side)) } }
             let ledger = try LedgerRun.append([("fixes", entry)], to: path, console: console)
             io.say("  Recorded the fix \(id).")
-            let judgement = await LedgerRun.judged(
-                ledger, playbook: session.playbook, app: session.state.app, collector: collector,
-                allowExec: session.allowExec)
-            if let judged = judgement.fixes.first(where: { $0.id == id }) {
-                io.say("  \(judged.verdict.rawValue): \(judged.sentence)")
-                for reason in judged.reasons where !judged.sentence.contains(reason) { io.say("    " + reason) }
-                io.say("  Next: " + Self.next(after: judged.verdict))
-            }
+            await sayJudged(id, in: ledger, io: io)
         } catch {
             io.say("  \(error). Nothing was recorded; try again.")
         }
@@ -214,9 +203,7 @@ extension TriageWalk {
                 io.say("  No artifact given; the hypothesis is not recorded.")
                 return .done
             }
-            if let missing = answer.split(separator: " ").map(String.init).first(where: { word in
-                !word.hasPrefix("[") && SessionPaths.isLocal(word) && !FileManager.default.fileExists(atPath: word)
-            }) {
+            if let missing = Self.missingFile(answer) {
                 io.say(
                     "  No file \(missing) (paths are relative to where triage runs); the hypothesis is not recorded.")
                 return .done
@@ -232,9 +219,7 @@ extension TriageWalk {
         let ledger: Ledger
         do {
             let known = try LedgerRun.load(path, console: console)
-            let taken = Set(
-                known.hypotheses.map(\.id) + known.experiments.map(\.id) + known.symptoms.map(\.id)
-                    + known.fixes.map(\.id) + known.bisections.map(\.id) + known.counterEvidence.map(\.id))
+            let taken = known.entryIDs
             let id = Self.slug(statement, taken: taken)
             let test = Self.unique(id + "-test", taken: taken.union([id]))
             ledger = try LedgerRun.append(
@@ -250,18 +235,29 @@ extension TriageWalk {
                     ),
                 ], to: path, console: console)
             io.say("  Recorded \(id), tested by \(test).")
-            let judgement = await LedgerRun.judged(
-                ledger, playbook: session.playbook, app: session.state.app, collector: collector,
-                allowExec: session.allowExec)
-            if let judged = judgement.experiments.first(where: { $0.id == test }) {
-                io.say("  \(judged.verdict.rawValue): \(judged.sentence)")
-                for reason in judged.reasons where !judged.sentence.contains(reason) { io.say("    " + reason) }
-                io.say("  Next: " + Self.next(after: judged.verdict))
-            }
+            await sayJudged(test, in: ledger, io: io)
         } catch {
             io.say("  \(error). Nothing was recorded; try again.")
         }
         return .done
+    }
+
+    /// The ledger judged, and the verdict of its entry `id` (an experiment or a fix) said with what to do next.
+    func sayJudged(_ id: String, in ledger: Ledger, io: Prompter) async {
+        let judgement = await LedgerRun.judged(
+            ledger, playbook: session.playbook, app: session.state.app, collector: collector,
+            allowExec: session.allowExec)
+        guard let judged = (judgement.experiments + judgement.fixes).first(where: { $0.id == id }) else { return }
+        io.say("  \(judged.verdict.rawValue): \(judged.sentence)")
+        for reason in judged.reasons where !judged.sentence.contains(reason) { io.say("    " + reason) }
+        io.say("  Next: " + Self.next(after: judged.verdict))
+    }
+
+    /// The first local path of a side as typed that names no file; nil when each does.
+    static func missingFile(_ answer: String) -> String? {
+        answer.split(separator: " ").map(String.init).first { word in
+            !word.hasPrefix("[") && SessionPaths.isLocal(word) && !FileManager.default.fileExists(atPath: word)
+        }
     }
 
     /// A side as the person typed it: paths (relative to where triage runs) and an optional `[label]`.

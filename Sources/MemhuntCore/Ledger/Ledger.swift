@@ -42,6 +42,13 @@ public struct Ledger: Sendable, Hashable {
         self.fixes = fixes
     }
 
+    /// The ids of every entry (the loader keeps them unique across kinds): what a new entry's id must avoid.
+    public var entryIDs: Set<String> {
+        Set(
+            symptoms.map(\.id) + hypotheses.map(\.id) + experiments.map(\.id) + bisections.map(\.id)
+                + counterEvidence.map(\.id) + fixes.map(\.id))
+    }
+
     /// The symptom an entry names, else the ledger's first.
     public func symptom(_ id: String?) -> LedgerSymptom? {
         id.flatMap { id in symptoms.first { $0.id == id } } ?? symptoms.first

@@ -656,39 +656,37 @@ public struct ChangeLogScanner: Sendable {
         } else {
             // A change line cut by an elision (`MessageRow: @self, @identity, _mess…`, a console's cut): the
             // body was evaluated; it counts with the items written whole, the cut one left out.
-            if let cut = Self.elidedChangeCut(line) {
-                let whole = Array(line[0..<cut]) + Array(" changed.".utf8)
-                let counted = evaluations
-                whole.withUnsafeBufferPointer { bytes in
-                    handle(bytes, timestamp: timestamp, json: false, process: process)
-                    // These bytes go away now: keep the timestamp the record took from them, if it did (it may
-                    // still point into an earlier buffer, which is not this call's to read).
-                    if let kept = lastTimestampBytes?.baseAddress, let base = bytes.baseAddress,
-                        kept >= base, kept < base + bytes.count
-                    {
-                        keepLastTimestamp()
-                    }
-                }
-                if evaluations > counted { return }
+            if let cut = Self.elidedChangeCut(line),
+                counts(Array(line[0..<cut]) + Array(" changed.".utf8), timestamp: timestamp, process: process)
+            {
+                return
             }
             // Elisions inside the item list (`RootView: … _a, _b … changed.`, a person's cut): one evaluation,
             // counted with the items written whole.
-            if let whole = Self.elidedItems(line) {
-                let counted = evaluations
-                whole.withUnsafeBufferPointer { bytes in
-                    handle(bytes, timestamp: timestamp, json: false, process: process)
-                    if let kept = lastTimestampBytes?.baseAddress, let base = bytes.baseAddress,
-                        kept >= base, kept < base + bytes.count
-                    {
-                        keepLastTimestamp()
-                    }
-                }
-                if evaluations > counted { return }
-            }
+            if let whole = Self.elidedItems(line), counts(whole, timestamp: timestamp, process: process) { return }
             separated = true
             // Off the change lines' path: a line that is none may be a kill line.
             if MemoryKillLines.mayBeKill(line) { killLines.take(line, number: lineNumber, timestamp: timestamp) }
         }
+    }
+
+    /// Handles `whole`, a line rewritten from an elided one, as a line of the log: true when it counted as an
+    /// evaluation.
+    private mutating func counts(
+        _ whole: [UInt8], timestamp: UnsafeBufferPointer<UInt8>?, process: ArraySlice<UInt8>?
+    ) -> Bool {
+        let counted = evaluations
+        whole.withUnsafeBufferPointer { bytes in
+            handle(bytes, timestamp: timestamp, json: false, process: process)
+            // These bytes go away now: keep the timestamp the record took from them, if it did (it may
+            // still point into an earlier buffer, which is not this call's to read).
+            if let kept = lastTimestampBytes?.baseAddress, let base = bytes.baseAddress,
+                kept >= base, kept < base + bytes.count
+            {
+                keepLastTimestamp()
+            }
+        }
+        return evaluations > counted
     }
 
     /// Whether a line starting with `byte` may be a line of `log show`'s JSON (`{`, `}`, `[`, `]` or `"`). A switch:
