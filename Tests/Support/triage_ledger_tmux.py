@@ -9,52 +9,18 @@ WORKDIR holds a copy of Fixtures/ledgers/seed000. Walks JustSend's hunt to step 
 it, resumes with --resume, tests the second hypothesis (judged the cause) and finishes the walk. Prints the
 screens it saw between markers; exits non-zero with the screen when a prompt does not appear within 60 s.
 """
-import os
 import sys
-import time
 
 import tmux_server
 
 binary, root, work = sys.argv[1:4]
-sockets = iter(f"memhunt-ledger-test-{os.getpid()}-{n}" for n in range(3))
-socket = f"memhunt-ledger-test-{os.getpid()}-unused"
+walk = tmux_server.Walk("memhunt-ledger-test", history=3000)
 PROMPT = "q quit >"
-
-
-def tmux(*args, capture=False):
-    return tmux_server.tmux(socket, *args, capture=capture)
-
-
-def stop():
-    tmux_server.stop(socket)
-
-
-def screen():
-    return tmux("capture-pane", "-p", "-J", "-S", "-3000", "-t", "t", capture=True) or ""
-
-
-def wait(text, count=1):
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if screen().count(text) >= count:
-            return
-        time.sleep(0.1)
-    sys.stdout.write(f"TIMEOUT waiting for {text!r} x{count}; the screen:\n{screen()}\n")
-    stop()
-    sys.exit(1)
-
-
-def type_(text):
-    if text:
-        tmux("send-keys", "-t", "t", "-l", text)
-    tmux("send-keys", "-t", "t", "Enter")
+tmux, stop, screen, wait, type_ = walk.tmux, walk.stop, walk.screen, walk.wait, walk.type_
 
 
 def start(command):
-    global socket
-    stop()
-    socket = next(sockets)
-    tmux("new-session", "-d", "-x", "200", "-y", "60", "-s", "t", f"cd '{work}' && {command}; sleep 120")
+    walk.start(work, command)
 
 
 session, report = f"{work}/session.json", f"{work}/report.txt"
