@@ -15,6 +15,7 @@ public let builtInChecks: [any Check.Type] = [
     MetricKitMemoryCheck.self,
     NavigationGrowthCheck.self,
     ReproFootprintCheck.self,
+    SDKClaimCheck.self,
     SilentLoopCheck.self,
     StructureVariationCheck.self,
     SuspendedFootprintCheck.self,

@@ -37,6 +37,40 @@ public enum AppleDate {
         return Double(fraction.isEmpty ? "\(seconds)" : "\(seconds).\(fraction)")
     }
 
+    /// Whether a time that `parse` reads says its zone (`Z` or an offset after the time of day): `parse` takes
+    /// a time without one as UTC, which for an SDK's local time would be a guess.
+    public static func hasZone(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        // Past `yyyy-MM-dd?HH:mm:ss`, whose dashes are the date's.
+        guard bytes.count > 19 else { return false }
+        return bytes[19...].contains { $0 == UInt8(ascii: "Z") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+    }
+
+    /// `2026-08-12T00:02:11Z` for seconds since 1970 (whole seconds, rounded down).
+    public static func utcText(_ seconds: Double) -> String {
+        // Past year ±30,000 no record is dated: said as the number, where `Int(_:)` would trap on a huge one.
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds) s after 1970 (UTC)" }
+        let whole = Int(seconds.rounded(.down))
+        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let rest = whole - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+    }
+
+    /// The civil date of days since 1970-01-01 (Howard Hinnant's algorithm, the inverse of `daysFromCivil`).
+    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
     private static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

@@ -49,6 +49,9 @@ public enum ArtifactKind: String, Sendable, Hashable, CaseIterable, Codable, Com
     case resourceReport = "resource-report"
     /// `sample` or spindump call-graph text.
     case sample
+    /// A crash-reporting SDK's export (Sentry, SentryCrash, KSCrash, Bugsnag, Embrace, Datadog, Crashlytics): its
+    /// events' claims of how a run ended (out of memory, watchdog, crash), to be graded against the OS records.
+    case sdkExport = "sdk-export"
     /// bug_type 188 stackshot text.
     case stackshot
     /// A sysdiagnose archive (`sysdiagnose_*.tar.gz`, or a plain tar): its members are artifacts of their own.

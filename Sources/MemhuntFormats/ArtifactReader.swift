@@ -186,6 +186,8 @@ public enum ArtifactReader {
                 return invalidJSON(kind, error)
             }
         }
+        // An SDK export pasted after comment or prose lines, perhaps cut.
+        if SDKReader.mayBeExport(bytes), let export = SDKReader.read(text: bytes) { return success(.sdkExport(export)) }
         return unrecognized(bytes)
     }
 
@@ -322,6 +324,8 @@ public enum ArtifactReader {
         do {
             value = try JSON.parse(bytes)
         } catch {
+            // JSON lines (a Crashlytics `.clsrecord`, a Sentry envelope) or an SDK export cut short.
+            if let export = SDKReader.read(text: bytes) { return success(.sdkExport(export)) }
             guard let kind = jsonKindHint(bytes) else { return unrecognized(bytes) }
             return invalidJSON(kind, error)
         }
@@ -343,7 +347,9 @@ public enum ArtifactReader {
         switch MetricKitParser.payload(in: value) {
         case (let payload, .metrics)?: return success(.metricPayload(MetricKitParser.metrics(payload)))
         case (let payload, .diagnostics)?: return success(.diagnosticPayload(MetricKitParser.diagnostics(payload)))
-        case nil: return unrecognized(bytes)
+        case nil:
+            if let export = SDKReader.read(value) { return success(.sdkExport(export)) }
+            return unrecognized(bytes)
         }
     }
 

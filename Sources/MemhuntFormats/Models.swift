@@ -305,6 +305,8 @@ public enum ParsedArtifact: Sendable, Hashable {
     /// A log of kill lines and no change line.
     case killLog(MemoryKillLog)
     case recognized(ArtifactKind)
+    /// A crash-reporting SDK's export: its events' claims.
+    case sdkExport(SDKExport)
     /// A sysdiagnose archive: what its members were (they are artifacts of their own).
     case archive(ArchiveSummary)
 
@@ -334,6 +336,7 @@ public enum ParsedArtifact: Sendable, Hashable {
         case .diagnosticPayload: .diagnosticPayload
         case .repro(let artifact): artifact.kind
         case .recognized(let kind): kind
+        case .sdkExport: .sdkExport
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MemhuntCore
+import MemhuntFormats
 import MemhuntSnapshots
 
 /// The fleet scan's figures as every format prints them (`memhunt scan`): the JSON document, the text
@@ -64,6 +65,23 @@ public struct ScanDocument: Encodable {
     /// App Store Connect responses (absent when none): Apple's aggregates per version, device class and
     /// percentile, apart from the records' figures.
     var appStoreConnect: [ScanASCMetrics]?
+    /// Crash SDKs' memory claims per app and SDK, graded against the OS records of the fleet (absent when no
+    /// SDK export was read).
+    var sdkClaims: [SDKClaimCounts]?
+    /// OS records past the scan's limit, not kept for grading (absent when none).
+    var sdkRecordsNotKept: Int?
+
+    /// One app's claims of one SDK, by grade.
+    struct SDKClaimCounts: Encodable {
+        var app: String
+        var sdk: String
+        var events = 0
+        var confirmed = 0
+        var contradicted = 0
+        var falsePositiveClass = 0
+        var unconfirmed = 0
+        var noMemoryClaim = 0
+    }
 
     public init(_ aggregate: ScanAggregate, apps: [(name: String, figures: ScanAggregate.App)], query: String?) {
         records = aggregate.records
@@ -99,6 +117,36 @@ public struct ScanDocument: Encodable {
         }
         appStoreConnect =
             aggregate.appStoreConnect.isEmpty ? nil : aggregate.appStoreConnect.sorted { $0.file < $1.file }
+        if !aggregate.sdk.events.isEmpty {
+            var counts: [String: SDKClaimCounts] = [:]
+            for (_, grade) in aggregate.sdk.grades() {
+                let event = grade.event
+                let app = event.app ?? event.bundleID.map(Subject.shortName) ?? "(no app named)"
+                if let query, !Self.named(query, event) { continue }
+                let key = app + "\u{0}" + event.sdk.name
+                var row = counts[key] ?? SDKClaimCounts(app: app, sdk: event.sdk.name)
+                row.events += 1
+                switch grade.grade {
+                case .confirmed: row.confirmed += 1
+                case .contradicted: row.contradicted += 1
+                case .falsePositiveClass: row.falsePositiveClass += 1
+                case .unconfirmed: row.unconfirmed += 1
+                case .noClaim: row.noMemoryClaim += 1
+                }
+                counts[key] = row
+            }
+            sdkClaims = counts.values.sorted { ($0.app, $0.sdk) < ($1.app, $1.sdk) }
+            sdkRecordsNotKept = aggregate.sdk.recordsNotKept > 0 ? aggregate.sdk.recordsNotKept : nil
+        }
+    }
+
+    /// Whether an SDK event names the app a scan's `--app` asks for.
+    static func named(_ query: String, _ event: SDKEvent) -> Bool {
+        let wanted = query.lowercased()
+        return [event.app, event.bundleID].contains { name in
+            guard let lower = name?.lowercased() else { return false }
+            return lower == wanted || lower.hasSuffix("." + wanted) || wanted.hasSuffix("." + lower)
+        }
     }
 
     /// A shell word: as is when plain, else single-quoted.
@@ -177,6 +225,20 @@ public struct ScanDocument: Encodable {
                 out += "\(Self.mb(point.value))\(margin) \(e(point.unit ?? ""))\n"
             }
             if response.unreadable > 0 { out += "   \(Plural.count(response.unreadable, "value")) not read\n" }
+        }
+        if let rows = sdkClaims {
+            out += "\nCrash SDKs' memory claims (graded against the OS records of the same app and device)\n"
+            for row in rows {
+                out +=
+                    "   \(e(row.app))  \(row.sdk)  \(Plural.count(row.events, "event")): confirmed \(row.confirmed)  "
+                out += "contradicted \(row.contradicted)  false-positive class \(row.falsePositiveClass)  "
+                out += "unconfirmed \(row.unconfirmed)  no memory claim \(row.noMemoryClaim)\n"
+            }
+            if let dropped = sdkRecordsNotKept {
+                out +=
+                    "   \(Plural.count(dropped, "OS record")) past the scan's limit were not kept: a claim they would "
+                out += "have settled is counted unconfirmed\n"
+            }
         }
         // Counts and devices, kinds and builds: from the records too, escaped with the line ends kept.
         return TerminalText.escaped(out, keepingNewlines: true)

@@ -304,6 +304,8 @@ public struct ScanAggregate: Sendable {
     public var outliers: [Sample] = []
     /// App Store Connect responses: Apple's aggregates, apart from the records.
     public var appStoreConnect: [ScanASCMetrics] = []
+    /// SDK exports' claims and the OS records that grade them, graded when every file is read.
+    public var sdk = ScanSDKClaims()
 
     public init() {}
 
@@ -364,6 +366,7 @@ public struct ScanAggregate: Sendable {
         for (name, others) in other.ties { ties[name, default: []].formUnion(others) }
         for sample in other.outliers { Self.keep(sample, in: &outliers, limit: Self.outlierCount) }
         appStoreConnect += other.appStoreConnect
+        sdk.merge(other.sdk)
     }
 
     /// Inserts `sample` in order and drops what falls past `limit`.

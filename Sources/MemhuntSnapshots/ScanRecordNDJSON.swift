@@ -64,6 +64,37 @@ extension ScanRecord {
         return out
     }
 
+    /// An SDK export's event as one ndjson line (kind `sdk-export`): its SDK, claim, the claim's time in UTC with
+    /// what it is and its clock, app and device, keys sorted. The grade needs the OS records of the whole fleet: it
+    /// is in the scan's report, not in a line.
+    public static func ndjsonLine(of event: SDKEvent, file: String) -> String {
+        var fields: [(String, String?)] = [
+            ("app", event.app), ("build", event.osBuild), ("bundleID", event.bundleID), ("claim", event.claim.rawValue),
+            ("clock", event.time?.clock), ("eventID", event.eventID), ("file", file), ("kind", "sdk-export"),
+            ("os", event.os), ("product", event.device), ("schema", ndjsonSchema), ("sdk", event.sdk.rawValue),
+            ("shape", event.shape), ("timeBasis", event.time?.basis), ("timeWritten", event.time?.text),
+        ]
+        fields.sort { $0.0 < $1.0 }
+        var out = "{"
+        var first = true
+        for (key, value) in fields {
+            guard let value else { continue }
+            if !first { out += "," }
+            first = false
+            // `time` sorts before `timeBasis`: seconds since 1970 in UTC, when the time has a zone.
+            if key == "timeBasis", let utc = event.time?.utc {
+                out += "\"time\":"
+                appendNumber(utc, to: &out)
+                out += ","
+            }
+            JSON.appendString(key, to: &out)
+            out += ":"
+            JSON.appendString(value, to: &out)
+        }
+        out += "}\n"
+        return out
+    }
+
     /// A number as `JSONEncoder` writes a `Double`: its `description` without a trailing `.0`; a value
     /// that is not finite (no record has one) as `null`, where the encoder failed the whole line.
     static func appendNumber(_ value: Double, to out: inout String) {

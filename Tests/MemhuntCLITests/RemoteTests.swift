@@ -151,6 +151,25 @@ import Testing
         #expect(!names.contains { $0.contains(Self.token) || $0.contains("token") })
     }
 
+    /// A Sentry event URL behind its token is an artifact: graded against a local JetsamEvent, the token in no
+    /// output. Without the token the API answers 401, and the run says so (exit 2).
+    @Test func aSentryEventOverHTTPWithItsToken() async throws {
+        let server = try await FaultServer(root: Repo.fixture(""))
+        defer { server.stop() }
+        let url = server.url("bearer/\(String(Self.token.reversed()))/sdk/confirmed/sentry-watchdog-event.json")
+            .absoluteString
+        let jetsam = "Fixtures/sdk/confirmed/JetsamEvent-2026-08-12-090211.ips"
+        let run = await memhunt(
+            "run", "--app", "JustSend", "--header", "Authorization: Bearer \(Self.token)", url, jetsam)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Sentry watchdog termination of JustSend: confirmed by the JetsamEvent"))
+        #expect(run.stdout.contains("9 s after Sentry's time"))
+        for text in [run.stdout, run.stderr] { #expect(!text.contains(Self.token)) }
+        let refused = await memhunt("run", "--app", "JustSend", url, jetsam)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("HTTP 401"))
+    }
+
     @Test func remotePlaybookMayNotRunExecutablesUnlessAllowed() async throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }

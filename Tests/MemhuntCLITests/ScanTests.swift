@@ -218,6 +218,35 @@ import Testing
         #expect(detected.size == log.utf8.count)
     }
 
+    /// The fixture fleet of SDK exports and OS records: per app and SDK, how many claims each grade got (the
+    /// same grades as a run of each pair), and one ndjson line per event with its SDK, claim and UTC time.
+    @Test func sdkClaimsAreGradedAcrossTheFleet() async throws {
+        let run = await memhunt("scan", "Fixtures/sdk")
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = [
+            "JustSend  Sentry  3 events: confirmed 1  contradicted 2  false-positive class 0  unconfirmed 0  "
+                + "no memory claim 0",
+            "Roadbook  Bugsnag  2 events: confirmed 0  contradicted 1  false-positive class 1  unconfirmed 0  "
+                + "no memory claim 0",
+            "Roadbook  Crashlytics  1 event: confirmed 0  contradicted 0  false-positive class 0  unconfirmed 0  "
+                + "no memory claim 1",
+            "Roadbook  KSCrash  1 event: confirmed 0  contradicted 0  false-positive class 0  unconfirmed 1  "
+                + "no memory claim 0",
+        ]
+        for row in rows { #expect(run.stdout.contains(row), "\(run.stdout.suffix(1500))") }
+        let json = await memhunt("scan", "--format", "json", "Fixtures/sdk")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let claims = try #require(document["sdkClaims"] as? [[String: Any]])
+        let sentry = try #require(claims.first { $0["app"] as? String == "JustSend" })
+        #expect(sentry["confirmed"] as? Int == 1)
+        #expect(sentry["contradicted"] as? Int == 2)
+        let ndjson = await memhunt("scan", "--format", "ndjson", "--app", "JustSend", "Fixtures/sdk/confirmed")
+        let line = try #require(ndjson.stdout.split(separator: "\n").first { $0.contains("\"sdk-export\"") })
+        #expect(line.contains(#""claim":"watchdog""#))
+        #expect(line.contains(#""sdk":"sentry""#))
+        #expect(line.contains(#""time":1786492922,"timeBasis":"the last breadcrumb"#))
+    }
+
     @Test func crashReportsAndMetricKitPayloadsCountForTheirApp() async {
         let run = await memhunt("scan", "--app", "JustSend", "Fixtures/")
         // MetricKit's bundle id matches the process name; crash reports count their kind as the reason (four of
@@ -225,10 +254,11 @@ import Testing
         // same bytes, counted once; Fixtures/pasted-pages' copy of Fixtures/killed's record, and the pastes of
         // Fixtures/pasted (among them two copies of Fixtures/watchdog's report), are the same records
         // in other bytes, each counted once; fragments (the cut paste of
-        // Fixtures/justsend's record, the elided copy of Fixtures/pressure's) are their whole records').
-        #expect(run.stdout.contains("JustSend, com.example.JustSend  10 records"))
+        // Fixtures/justsend's record, the elided copy of Fixtures/pressure's) are their whole records'; Fixtures/sdk
+        // adds two JetsamEvents and a watchdog report of another incident).
+        #expect(run.stdout.contains("JustSend, com.example.JustSend  13 records"))
         #expect(run.stdout.contains("duplicates: 20 (the same bytes or the same record as a file counted)"))
-        #expect(run.stdout.contains("kill reasons         watchdog 2, per-process-limit 1"))
+        #expect(run.stdout.contains("kill reasons         watchdog 3, per-process-limit 2"))
         #expect(
             run.stdout.contains(
                 "708.0 MB  memhunt run --app com.example.JustSend Fixtures/metrickit/MXMetricPayload-2026-08-10.json"))

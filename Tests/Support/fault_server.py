@@ -185,6 +185,13 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         elif kind == "status":
             self.reply(int(parts[1]), b"status %s\n" % parts[1].encode())
+        elif kind == "bearer":
+            # An API that answers only with its token, as Sentry's event endpoint does. The path carries the
+            # token reversed, so that an output that quotes the URL does not quote the token.
+            if self.headers.get("Authorization") == "Bearer " + parts[1][::-1]:
+                self.serve_file("/".join(parts[2:]))
+            else:
+                self.reply(401, b'{"detail": "Authentication credentials were not provided."}\n')
         elif kind == "flaky":
             if count(self.path) <= int(parts[1]):
                 self.reply(500, b"flaky\n")

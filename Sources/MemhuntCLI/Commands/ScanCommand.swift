@@ -239,6 +239,23 @@ struct ScanCommand: MemhuntCommand {
             aggregate.appStoreConnect.append(ScanASCMetrics(file: artifact.source, metrics: metrics))
             return
         }
+        // An SDK export's claims, and the OS records that grade them: graded once every file is read.
+        if case .sdkExport(let export) = content {
+            if format == "ndjson" {
+                for event in export.events
+                where query == nil
+                    || [event.app, event.bundleID].contains(where: {
+                        $0.map { matches($0, query!) } ?? false
+                    })
+                {
+                    lines += ScanRecord.ndjsonLine(of: event, file: artifact.source)
+                }
+                guard query != nil else { return }
+            }
+            aggregate.sdk.add(content, file: artifact.source)
+            return
+        }
+        if format != "ndjson" { aggregate.sdk.add(content, file: artifact.source) }
         guard let record = ScanRecord(file: artifact.source, content: content) else {
             aggregate.skip(kind: content.kind.rawValue)
             return

@@ -113,7 +113,7 @@ struct CrashReportCheck: Check {
             Code.severalApps,
         ],
         runsWithoutArtifacts: true,
-        weighs: [.jetsamEvent, .killLog, .metricPayload, .diagnosticPayload]
+        weighs: [.jetsamEvent, .killLog, .metricPayload, .diagnosticPayload, .sdkExport]
     )
 
     /// One sign that the subject ended, from an artifact other than a crash report.
@@ -256,6 +256,21 @@ struct CrashReportCheck: Check {
                 evidence: [record.evidence(process, "states")],
                 next: .step("jetsam-record", "Read the jetsam record: its peak and rank say what the living app held."))
         }
+        // A crash SDK's claim that a run ended is an inference of its next launch, not an OS record: said as such.
+        let claims = sdkClaims(of: context.subject, in: context)
+        if !claims.isEmpty {
+            return Finding(
+                code: Code.crashReportNone.code,
+                severity: .info,
+                title: "No crash report of \(app) among the artifacts; a crash SDK says a run ended",
+                detail:
+                    "No crash report of \(app), and no OS record among the artifacts shows it ended (no jetsam kill "
+                    + "reason, no MetricKit exit count or crash diagnostic). A crash SDK's export says a run ended ("
+                    + claims.prefix(5).joined(separator: "; ") + (claims.count > 5 ? "; …" : "")
+                    + "): an SDK infers that on the next launch, and no OS record here confirms it.",
+                next: .collect(
+                    .jetsamEvent, "Collect the jetsam record of the time the SDK gives: it tells how the run ended."))
+        }
         return Finding(
             code: Code.crashReportNone.code,
             severity: .info,
@@ -287,6 +302,16 @@ struct CrashReportCheck: Check {
             next: killed
                 ? .step("jetsam-record", "Read what the app held when it was killed.")
                 : .collect(.crashReport, "Collect the app's crash reports (.ips) from the same days."))
+    }
+
+    /// `Bugsnag: out of memory` for each SDK event of the subject that says a run ended.
+    static func sdkClaims(of subject: Subject, in context: CheckContext) -> [String] {
+        context.artifacts(of: .sdkExport).flatMap { artifact -> [String] in
+            guard case .sdkExport(let export)? = artifact.content else { return [] }
+            return export.events.filter { event in
+                event.claim != .none && [event.app, event.bundleID].contains { subject.matches($0) }
+            }.map { $0.sdk.name + ": " + $0.claim.words }
+        }
     }
 
     /// Every sign among the jetsam records and MetricKit payloads that the subject ended.

@@ -173,6 +173,7 @@ extension Artifact {
             }
             .first
         case .killLog(let log)?: log.firstTimestamp
+        case .sdkExport(let export)?: export.events.lazy.compactMap { $0.time?.utc != nil ? $0.time?.text : nil }.first
         default: nil
         }
     }
@@ -192,6 +193,7 @@ extension Artifact {
         case .repro(.footprintJSON(let report))?: report.unreadable
         case .repro(.xctraceExport(let export))?: export.diagnostics
         case .archive(let summary)?: summary.sentences
+        case .sdkExport(let export)?: (export.cut.map { ["cut: " + $0] } ?? []) + export.diagnostics
         default: []
         }
     }

@@ -148,6 +148,8 @@ public enum ArtifactOwner {
         case .crashReport(let report): names = [report.appName, report.processName, report.bundleID]
         case .metricPayload(let payload): names = [payload.bundleIdentifier]
         case .diagnosticPayload(let payload): names = [payload.bundleIdentifier]
+        // An SDK export names the app of its events (most exports hold one event of one app).
+        case .sdkExport(let export): names = export.events.flatMap { [$0.app, $0.bundleID] }
         case .repro(.vmmap(let summary)): names = [summary.processName]
         case .repro(.footprint(let report)): names = [report.processName]
         case .repro(.sample(let report)): names = [report.processName]

@@ -98,6 +98,12 @@ public enum BuiltInPlaybooks {
                   Memory the app holds in the background makes the system compress and end other apps: look at
                   what it holds while suspended and at the compressor.
                 steps: [jetsam-record, suspended-footprint, compressor-pressure]
+              - phrases: ["out of memory", "oom", "watchdog termination", "dashboard shows", "sentry says", "bugsnag says", "crashlytics says"]
+                means: >-
+                  A crash SDK reported an out-of-memory or watchdog termination. No SDK sees the kill: it
+                  infers one on the next launch. Export the event and the JetsamEvent of that time: the
+                  OS record confirms or contradicts the claim.
+                steps: [crash-report, jetsam-record]
               - phrases: ["app crashes", "app closes", "app quits", "app disappears"]
                 means: >-
                   The app ended: a crash report or the jetsam record's kill reason says how.
@@ -107,14 +113,19 @@ public enum BuiltInPlaybooks {
                 title: Crash report
                 inspects: Crash report
                 tells: How the app ended; if absent, look at the other signs before saying it lived
-                reads: [crash-report]
+                reads: [crash-report, sdk-export]
                 checks:
                   - id: crash-report
+                  - id: sdk-claim
+                    with: { window_minutes: 10, far_below_ratio: 0.5 }
                 guidance:
                   collect: >-
                     Settings > Privacy & Security > Analytics & Improvements > Analytics Data, or
                     `xcrun devicectl device info files` on a paired Mac: the app's .ips files around the time
-                    of the report.
+                    of the report. When a crash SDK's dashboard says "out of memory" or "watchdog
+                    termination", export that event too (Sentry: the event's JSON; Bugsnag, Datadog: the
+                    event's JSON; KSCrash, Embrace: the report file): the JetsamEvent of the same time
+                    grades its claim.
                   empty: >-
                     No crash report is information, not proof: a jetsam kill reason or MetricKit exit counts can
                     still show the app ended. Do not stop at this step.

@@ -1,0 +1,263 @@
+import MemhuntCore
+import MemhuntFormats
+import MemhuntSnapshots
+
+/// A crash SDK's "out of memory" or "watchdog termination", graded against the operating system's own records of
+/// the same app and device: a JetsamEvent, a kernel kill line, a crash report. No SDK sees the kill; each infers
+/// it on the next launch by ruling out what it knows, and its users report false ones.
+struct SDKClaimCheck: Check {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let events = FactDescription(
+            "sdk.events", .count, "SDK events read (an event id seen twice counts once).", better: .neutral)
+        static let memoryClaims = FactDescription(
+            "sdk.memoryClaims", .count,
+            "Events of the subject whose SDK claims out of memory or a watchdog "
+                + "termination.", better: .neutral)
+        static let confirmed = FactDescription(
+            "sdk.confirmed", .count,
+            "Memory claims an OS record confirms (a memory kill of the app on that "
+                + "device, after the SDK's time, within the window).", better: .neutral)
+        static let contradicted = FactDescription(
+            "sdk.contradicted", .count, "Memory claims an OS record or the SDK's own last sample contradicts.",
+            better: .neutral)
+        static let falsePositive = FactDescription(
+            "sdk.falsePositiveClass", .count,
+            "Memory claims no OS record settles, of a known false-positive class "
+                + "by the export's own fields (debugger, simulator, automated test, reboot, upgrade, background).",
+            better: .neutral)
+        static let unconfirmed = FactDescription(
+            "sdk.unconfirmed", .count, "Memory claims no OS record of that device covers.", better: .neutral)
+        static let claims = FactDescription(
+            "sdk.claims", .list,
+            "Each event of the subject, at most 20: {sdk, shape, eventID, claim, time (UTC), timeBasis, clock, "
+                + "grade, reason, record, device}.")
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let confirmed = FindingCode(
+            "sdk-claim.confirmed", .warning,
+            "An SDK's memory claim, confirmed: an OS record shows the app killed for memory on that device after the "
+                + "SDK's time.",
+            examples: [
+                .raises("Fixtures/sdk/confirmed", app: "JustSend"),
+                .quiet("Fixtures/sdk/contradicted", app: "JustSend"),
+            ])
+        static let contradicted = FindingCode(
+            "sdk-claim.contradicted", .warning,
+            "An SDK's memory claim, contradicted: the OS record shows another ending (a crash, the watchdog) or the "
+                + "app alive after the SDK's time, or the SDK's own last sample is far below the limit.",
+            examples: [
+                .raises("Fixtures/sdk/contradicted", app: "JustSend"),
+                .raises("Fixtures/sdk/watchdog-not-memory", app: "JustSend"),
+                .raises("Fixtures/sdk/far-below", app: "Roadbook"),
+                .quiet("Fixtures/sdk/confirmed", app: "JustSend"),
+            ])
+        static let falsePositive = FindingCode(
+            "sdk-claim.false-positive-class", .notice,
+            "An SDK's memory claim no OS record settles, whose export names a known false-positive class (a "
+                + "debugger, a simulator, automated testing, a reboot, an upgrade, the background).",
+            examples: [
+                .raises("Fixtures/sdk/debugger", app: "Roadbook"),
+                .quiet("Fixtures/sdk/unconfirmed", app: "Roadbook"),
+            ])
+        static let unconfirmed = FindingCode(
+            "sdk-claim.unconfirmed", .notice,
+            "An SDK's memory claim no OS record of that device covers: neither confirmed nor contradicted.",
+            examples: [
+                .raises("Fixtures/sdk/unconfirmed", app: "Roadbook"),
+                .quiet("Fixtures/sdk/confirmed", app: "JustSend"),
+            ])
+        static let noClaim = FindingCode(
+            "sdk-claim.no-memory-claim", .info,
+            "SDK events of the subject that make no memory claim (a crash the SDK caught, a state file, "
+                + "Crashlytics): listed, not graded.",
+            examples: [
+                .raises("Fixtures/sdk/no-claim", app: "Roadbook"),
+                .quiet("Fixtures/sdk/confirmed", app: "JustSend"),
+            ])
+        static let cut = FindingCode(
+            "sdk-claim.cut", .notice, "An SDK export cut short (a paste that ends mid-JSON): read for what is whole.",
+            examples: [
+                .raises("Fixtures/sdk/cut", app: "Roadbook"),
+                .quiet("Fixtures/sdk/confirmed", app: "JustSend"),
+            ])
+    }
+
+    static let description = CheckDescription(
+        id: "sdk-claim",
+        title: "A crash SDK's memory claim against the OS records",
+        step: "crash-report",
+        rationale: """
+            Crash SDKs report out-of-memory and watchdog terminations they never saw: each infers one on the next \
+            launch when none of the explanations it knows applies. The operating system's own records (a \
+            JetsamEvent, the kernel's kill line, a crash report) of the same app and device say what happened; the \
+            claim is confirmed, contradicted, of a known false-positive class, or unconfirmed.
+            """,
+        reads: [.sdkExport],
+        facts: [
+            Fact.events, Fact.memoryClaims, Fact.confirmed, Fact.contradicted, Fact.falsePositive, Fact.unconfirmed,
+            Fact.claims,
+        ],
+        codes: [
+            Code.confirmed, Code.contradicted, Code.falsePositive, Code.unconfirmed, Code.noClaim, Code.cut,
+        ],
+        parameters: [
+            CheckParameter(
+                "window_minutes", default: .int(10),
+                "How long after the SDK's time an OS record may come and still be of that run's end."),
+            CheckParameter(
+                "far_below_ratio", default: .double(0.5),
+                "A last sample of the footprint below this share of the limit, with no pressure, is far below it."),
+        ],
+        weighs: [.jetsamEvent, .crashReport, .killLog]
+    )
+
+    func run(_ context: CheckContext) async throws -> CheckOutput {
+        let exports = context.artifacts(of: .sdkExport).compactMap { artifact -> (Artifact, SDKExport)? in
+            guard case .sdkExport(let export)? = artifact.content else { return nil }
+            return (artifact, export)
+        }
+        guard !exports.isEmpty else { return CheckOutput(noInput: true) }
+        var output = CheckOutput()
+        // One event, however many copies of it were given.
+        var seen: Set<String> = []
+        var events: [(Artifact, SDKEvent)] = []
+        for (artifact, export) in exports {
+            for event in export.events where seen.insert(event.identity).inserted { events.append((artifact, event)) }
+            if let cut = export.cut {
+                output.emit(
+                    Code.cut, title: artifact.fileName + " is cut short: what is whole was read",
+                    detail: artifact.fileName + ": " + cut + ". Fields past the cut are not known; the export as "
+                        + "the SDK's API returns it would give them.",
+                    evidence: [Evidence(source: artifact.source)])
+            }
+        }
+        output.record(Fact.events, .int(events.count))
+        // The engine sets aside the artifacts of another app than the subject (and lists them): what is here is
+        // the subject's, or names no app.
+        let mine = events
+        let records = Self.records(context)
+        let options = SDKClaimGrader.Options(
+            windowSeconds: Double(context.int("window_minutes")) * 60, farBelowRatio: context.double("far_below_ratio"))
+        let unread = context.unread.map(\.fileName)
+        var graded: [(Artifact, SDKClaimGrade)] = []
+        for (artifact, event) in mine {
+            graded.append((artifact, SDKClaimGrader.grade(event, records: records, options: options, unread: unread)))
+        }
+        let memory = graded.filter { $0.1.grade != .noClaim }
+        output.record(Fact.memoryClaims, .int(memory.count))
+        for grade in [SDKGrade.confirmed, .contradicted, .falsePositiveClass, .unconfirmed] {
+            let fact: FactDescription =
+                switch grade {
+                case .confirmed: Fact.confirmed
+                case .contradicted: Fact.contradicted
+                case .falsePositiveClass: Fact.falsePositive
+                default: Fact.unconfirmed
+                }
+            if !memory.isEmpty { output.record(fact, .int(memory.filter { $0.1.grade == grade }.count)) }
+        }
+        output.record(Fact.claims, .array(graded.prefix(20).map { Self.value($0.1) }))
+        for (artifact, grade) in graded {
+            let event = grade.event
+            var evidence = [Evidence(source: artifact.source, pointer: event.claimPointer)]
+            if let record = grade.record {
+                evidence.append(
+                    Evidence(
+                        source: context.artifacts.first { $0.fileName == record.file }?.source ?? record.file,
+                        line: record.line))
+            }
+            let head = event.sdk.name + " " + event.claim.words + " of " + (event.app ?? event.bundleID ?? "the app")
+            switch grade.grade {
+            case .confirmed:
+                output.emit(
+                    Code.confirmed, title: head + ": confirmed by the " + (grade.record?.what ?? "OS record"),
+                    detail: grade.sentence, evidence: evidence,
+                    next: .step("simulator-repro", "It was killed for memory: find which screen allocates."))
+                output.impact(grade.sentence)
+            case .contradicted:
+                output.emit(
+                    Code.contradicted, title: head + ": contradicted (" + (grade.reason ?? "another ending") + ")",
+                    detail: grade.sentence, evidence: evidence,
+                    next: grade.reason == "watchdog, not memory"
+                        ? .step("crash-report", "The watchdog ended it: read the main thread of the watchdog report.")
+                        : .collect(.jetsamEvent, "A JetsamEvent of the time the app ended shows how it ended."))
+            case .falsePositiveClass:
+                output.emit(
+                    Code.falsePositive, title: head + ": a known false-positive class (" + (grade.reason ?? "") + ")",
+                    detail: grade.sentence, evidence: evidence,
+                    next: .collect(.jetsamEvent, "A JetsamEvent of that time, from the same device, would settle it."))
+            case .unconfirmed:
+                output.emit(
+                    Code.unconfirmed, title: head + ": unconfirmed", detail: grade.sentence, evidence: evidence,
+                    next: .collect(.jetsamEvent, "A JetsamEvent of that time, from the same device, would settle it."))
+            case .noClaim: break
+            }
+            if let time = event.time?.utc {
+                output.event(
+                    TimelineEvent(
+                        time: AppleDate.utcText(time), text: event.sdk.name + " claims " + event.claim.words,
+                        source: artifact.source))
+            }
+        }
+        let unclaimed = graded.filter { $0.1.grade == .noClaim }
+        if !unclaimed.isEmpty {
+            output.emit(
+                Code.noClaim,
+                title: Plural.count(unclaimed.count, "SDK event") + " of the subject "
+                    + (unclaimed.count == 1 ? "makes" : "make") + " no memory claim",
+                detail: unclaimed.prefix(10).map { artifact, grade in artifact.fileName + ": " + grade.sentence }
+                    .joined(separator: " ") + (unclaimed.count > 10 ? " …" : ""),
+                evidence: unclaimed.prefix(10).map { Evidence(source: $0.0.source, pointer: $0.1.event.claimPointer) })
+        }
+        if !memory.isEmpty {
+            output.headline(Fact.memoryClaims, "SDK memory claims")
+            output.headline(Fact.confirmed, "confirmed")
+            output.headline(Fact.contradicted, "contradicted")
+        }
+        return output
+    }
+
+    /// The OS records among the artifacts, of every app (the grader picks each event's own).
+    static func records(_ context: CheckContext) -> [OSRecord] {
+        var records: [OSRecord] = []
+        for artifact in context.artifacts where artifact.status == .ok {
+            switch artifact.content {
+            case .jetsamEvent(let event)?:
+                records += OSRecord.records(of: event, file: artifact.fileName, isApp: { _ in true })
+            case .crashReport(let report)?:
+                if let record = OSRecord.record(of: report, file: artifact.fileName, isApp: { _ in true }) {
+                    records.append(record)
+                }
+            default: break
+            }
+            for kill in artifact.killLog?.kills ?? [] {
+                if let record = OSRecord.record(of: kill, file: artifact.fileName, isApp: { _ in true }) {
+                    records.append(record)
+                }
+            }
+        }
+        return records
+    }
+
+    /// A graded claim as a fact.
+    static func value(_ grade: SDKClaimGrade) -> FactValue {
+        let event = grade.event
+        var fields: [String: FactValue] = [
+            "sdk": .string(event.sdk.rawValue), "shape": .string(event.shape), "claim": .string(event.claim.rawValue),
+            "grade": .string(grade.grade.rawValue),
+        ]
+        fields["eventID"] = event.eventID.map(FactValue.string)
+        fields["time"] = event.time?.utc.map { .string(AppleDate.utcText($0)) }
+        fields["timeAsWritten"] = event.time.map { .string($0.text) }
+        fields["timeBasis"] = event.time.map { .string($0.basis) }
+        fields["clock"] = event.time.map { .string($0.clock) }
+        fields["reason"] = grade.reason.map(FactValue.string)
+        fields["device"] = event.device.map(FactValue.string)
+        if let record = grade.record {
+            fields["record"] = .string(record.what + " " + record.file)
+        }
+        return .object(fields)
+    }
+}
