@@ -142,7 +142,8 @@ public struct GitHubTracker: Tracker {
         let listURL = URL(string: api.absoluteString + "/repos/\(repository)/issues/\(issue)/comments?per_page=100")!
         let what = "listing the comments of #\(issue)"
         let before = own(try await list(listURL, what, session), post)
-        if let mine = before.last, !post.forceNew {
+        // The earliest comment: a later one may be a duplicate that its maker is removing at this moment.
+        if let mine = before.min(by: { $0.id < $1.id }), !post.forceNew {
             var post = post
             post.compare(with: mine.body)
             let body = body(post)
@@ -189,7 +190,9 @@ public struct GitHubTracker: Tracker {
             string: api.absoluteString + "/repos/\(repository)/issues?labels=memhunt&state=all&per_page=100")!
         let what = "looking for this hunt's issue"
         let before = own(try await list(listURL, what, session).filter { $0["pull_request"] == nil }, post)
-        if let mine = before.last, !post.forceNew, let number = Int(mine.url.split(separator: "/").last ?? "") {
+        if let mine = before.min(by: { $0.id < $1.id }), !post.forceNew,
+            let number = Int(mine.url.split(separator: "/").last ?? "")
+        {
             var post = post
             post.compare(with: mine.body)
             let body = body(post)

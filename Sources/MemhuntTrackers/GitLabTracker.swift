@@ -87,7 +87,9 @@ public struct GitLabTracker: Tracker {
         if token == nil && !session.dryRun { throw session.failure("GITLAB_TOKEN is not set") }
         let location = Redact.url(url("\(projectPath)/issues/\(issue)"))
         let before = try await own(post, session)
-        let mine = post.forceNew ? nil : before.last
+        // The earliest note (the list is in creation order): a later one may be a duplicate that its maker is
+        // removing at this moment.
+        let mine = post.forceNew ? nil : before.first
         var post = post
         if let mine { post.compare(with: mine.body) }
         // The earlier post's links to files of the same names are kept: those files are not uploaded again.

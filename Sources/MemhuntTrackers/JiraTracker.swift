@@ -179,7 +179,9 @@ public struct JiraTracker: Tracker {
         func missing(_ present: [Reconcile.File]) -> [TrackerAttachment] {
             post.attachments.filter { file in !present.contains { $0.filename == file.filename } }
         }
-        if let mine = before.last, !post.forceNew {
+        // The earliest comment (the list is in creation order): a later one may be a duplicate that its maker is
+        // removing at this moment.
+        if let mine = before.first, !post.forceNew {
             var post = post
             post.compare(with: mine.text, codes: mine.codes)
             let text = Self.flatten(body(post))
@@ -187,7 +189,7 @@ public struct JiraTracker: Tracker {
             // The comment may be an attach's of this run at this moment that is still attaching the reports.
             if TrackerPost.field("run", in: mine.text) == post.run, !missing(present).isEmpty,
                 let waited = try await Reconcile.awaitFiles(
-                    post.attachments.map(\.filename), postedAt: before.first?.created, serverNow: nil, session,
+                    post.attachments.map(\.filename), postedAt: mine.created, serverNow: nil, session,
                     files: { () async throws(TrackerError) in try await attachments(session) })
             {
                 present = waited

@@ -32,6 +32,9 @@ enum Reconcile {
     struct File {
         var id: Int
         var filename: String
+        /// When the file was added to the issue, where the tracker tells (Redmine: the id of the journal that
+        /// added it): an upload's id is given when it is uploaded, and a file uploaded first may be added last.
+        var added: Int? = nil
     }
 
     /// Lists until this attach's post shows (bounded by `visibility`); returns it and the run's earliest post.
@@ -82,10 +85,16 @@ enum Reconcile {
         return last
     }
 
-    /// The files this attach added (`mine`, by id) that have an earlier copy of the same name.
+    /// The files this attach added (`mine`, by id) that have an earlier copy of the same name: added earlier
+    /// where the tracker tells when, else of a lower id. Two attaches that each see both copies agree on which
+    /// stays; one that saw only its own was the first to add it.
     static func duplicates(mine: Set<Int>, in files: [File]) -> [File] {
-        files.filter { file in
-            mine.contains(file.id) && files.contains { $0.filename == file.filename && $0.id < file.id }
+        func earlier(_ a: File, _ b: File) -> Bool {
+            guard let one = a.added, let other = b.added, one != other else { return a.id < b.id }
+            return one < other
+        }
+        return files.filter { file in
+            mine.contains(file.id) && files.contains { $0.filename == file.filename && earlier($0, file) }
         }
     }
 

@@ -79,13 +79,18 @@ public struct RedmineTracker: Tracker {
     /// A note on an existing issue, once across processes (see `Reconcile`): the note goes alone (a journal
     /// without details is one that blanking its notes deletes), the earliest note of the hunt stays and a later
     /// one is removed by the attach that made it; the attach whose note stays adds the files. A later run of
-    /// the hunt edits the hunt's note (saying what changed) and attaches only what is missing.
+    /// the hunt edits the hunt's earliest note (saying what changed) and attaches only what is missing.
+    ///
+    /// The earliest, never the latest: a later note may be a duplicate that its maker is removing at this
+    /// moment, and Redmine on SQLite gives a removed journal's id to the next journal made (its `journals.id`
+    /// has no AUTOINCREMENT). An edit of that id landed in another attach's journal of files, where blanking
+    /// cannot remove it: the hunt had two notes. The earliest note is the one that no attach removes.
     func note(_ issue: Int, _ post: TrackerPost, _ session: TrackerSession)
         async throws(TrackerError) -> TrackerOutcome
     {
         let location = Redact.url(url("/issues/\(issue)"))
         let before = try await state(issue, post, session)
-        if !post.forceNew, let own = before.own.last {
+        if !post.forceNew, let own = before.own.first {
             var post = post
             post.compare(with: own.notes)
             let body = body(post)
@@ -95,7 +100,7 @@ public struct RedmineTracker: Tracker {
             if TrackerPost.field("run", in: own.notes) == post.run,
                 post.attachments.contains(where: { file in !files.contains { $0.filename == file.filename } }),
                 let waited = try await Reconcile.awaitFiles(
-                    post.attachments.map(\.filename), postedAt: before.own.first?.created, serverNow: before.date,
+                    post.attachments.map(\.filename), postedAt: own.created, serverNow: before.date,
                     session, files: { () async throws(TrackerError) in try await state(issue, post, session).files })
             {
                 files = waited
@@ -287,9 +292,18 @@ public struct RedmineTracker: Tracker {
             else { return nil }
             return Journal(id: id, notes: normalized(notes), created: Reconcile.date(journal["created_on"]))
         }
+        // The journal that added each file: its details name the attachment's id.
+        var added: [Int: Int] = [:]
+        for journal in journals {
+            guard let id = journal["id"] as? Int else { continue }
+            for detail in journal["details"] as? [[String: Any]] ?? []
+            where detail["property"] as? String == "attachment" && detail["new_value"] is String {
+                if let file = (detail["name"] as? String).flatMap(Int.init) { added[file] = min(added[file] ?? id, id) }
+            }
+        }
         let files = (object["attachments"] as? [[String: Any]] ?? []).compactMap { file -> Reconcile.File? in
             guard let id = file["id"] as? Int, let name = file["filename"] as? String else { return nil }
-            return Reconcile.File(id: id, filename: name)
+            return Reconcile.File(id: id, filename: name, added: added[id])
         }
         return State(
             own: own.sorted { $0.id < $1.id }, files: files, date: Reconcile.serverDate(response.headers))
