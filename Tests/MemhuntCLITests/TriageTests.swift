@@ -155,3 +155,19 @@ import Testing
         #expect(run.stderr.contains("Stopped at step 1."))
     }
 }
+
+/// A session file's paths: recorded relative to its folder and resolved back, whatever the spelling of that folder.
+@Suite struct SessionPathsTests {
+    /// `/tmp//x` (as `NSTemporaryDirectory() + "/…"` spells it): `URL.standardized` kept the empty part, and
+    /// `..` after it took away one folder too few, so the artifacts were looked for under `/tmp/work/…`.
+    @Test func aDoubleSlashInTheSessionsFolderIsOneSlash() {
+        #expect(SessionPaths.absolute("/tmp//w/../../work/a.ips", in: "/") == "/work/a.ips")
+        #expect(SessionPaths.absolute("b/./c/../d", in: "/x//y/") == "/x/y/b/d")
+        #expect(SessionPaths.absolute("..", in: "/") == "/")
+        let paths = SessionPaths(sessionFile: "/tmp//memhunt-session/s.json")
+        #expect(paths.folder == "/tmp/memhunt-session")
+        #expect(
+            SessionPaths.absolute(paths.resolved(paths.recorded("/work/main/Fixtures/a.ips")), in: paths.here)
+                == "/work/main/Fixtures/a.ips")
+    }
+}

@@ -145,6 +145,50 @@ def main():
         send({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
               "params": {"name": "hunt_answer", "arguments": {"session": session, "answer": ""}}})
         cancel(5, started_check("hunt step"), "hunt step")
+        # A hunt step whose process dies (its check kills the memhunt that runs it, as a crash or the memory limit
+        # would): the call answers with an error, the session is over, and the server and another session go on.
+        # When hunt steps ran in the server, the server itself died here.
+        deadly = os.path.join(folder, "deadly.yaml")
+        with open(deadly, "w") as f:
+            f.write(
+                "id: deadly\n"
+                "title: A check that ends its memhunt\n"
+                "summary: One external check that kills the process that runs it.\n"
+                "steps:\n"
+                "  - id: jetsam-record\n"
+                "    title: Jetsam record\n"
+                "    reads: [jetsam-event]\n"
+                "    checks:\n"
+                "      - exec: [sh, -c, 'kill -KILL $PPID']\n")
+        send({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "hunt_start", "arguments": {
+            "artifacts": ["Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips"], "playbook": deadly}}})
+        doomed = read_until(answered(6), 30)
+        if doomed is None or doomed["result"].get("isError"):
+            fail("hunt_start of the deadly playbook was not answered, or with an error: %s" % doomed)
+        doomed_session = doomed["result"]["structuredContent"]["session"]
+        send({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+              "params": {"name": "hunt_answer", "arguments": {"session": doomed_session, "answer": ""}}})
+        died = read_until(answered(7), 60)
+        text = (died or {}).get("result", {}).get("content", [{}])[0].get("text", "")
+        check(died is not None and died["result"].get("isError") and "ended by signal 9" in text,
+              "a hunt step whose process dies answers with an error: %s" % text)
+        check(server.poll() is None, "the server outlives the hunt step's process")
+        send({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+              "params": {"name": "hunt_answer", "arguments": {"session": doomed_session, "answer": ""}}})
+        over = read_until(answered(8), 30)
+        over_text = (over or {}).get("result", {}).get("content", [{}])[0].get("text", "")
+        check("is over" in over_text, "the session whose step died is over: %s" % over_text)
+        send({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "hunt_start", "arguments": {
+            "artifacts": ["Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips"], "app": "JustSend"}}})
+        fresh = read_until(answered(9), 30)
+        check(fresh is not None and not fresh["result"].get("isError"), "another hunt starts after it")
+        fresh_session = fresh["result"]["structuredContent"]["session"]
+        send({"jsonrpc": "2.0", "id": 10, "method": "tools/call",
+              "params": {"name": "hunt_answer", "arguments": {"session": fresh_session, "answer": ""}}})
+        ran = read_until(answered(10), 60)
+        check(ran is not None and not ran["result"].get("isError")
+              and ran["result"]["structuredContent"].get("response") in ("ran", "skipped"),
+              "and its first step is answered: %s" % ((ran or {}).get("result", {}).get("structuredContent")))
         server.stdin.close()
         try:
             server.wait(timeout=20)

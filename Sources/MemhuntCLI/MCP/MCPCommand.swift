@@ -62,6 +62,14 @@ struct MCPCommand: MemhuntCommand {
         if let problem = Self.limitAddressSpace(megabytes: configuration.memoryLimitMB) {
             console.note("memhunt mcp: the memory limit could not be set: \(problem)")
         }
+        // A server's child for one call of a hunt session: its answer on stdout, then it ends.
+        if let request = console.environment[MCPHunts.requestVariable], !request.isEmpty {
+            let answer = await MCPHunts.work(
+                requestFile: request, console: console, allowExec: configuration.allowExec)
+            let data = (try? JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])) ?? Data()
+            console.stdout.write(String(decoding: data, as: UTF8.self) + "\n")
+            return .success
+        }
         let server = MCPServer(configuration: configuration, console: console)
         console.note(
             "memhunt mcp \(Memhunt.version): serving on stdin and stdout ("

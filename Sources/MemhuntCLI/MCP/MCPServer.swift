@@ -25,6 +25,8 @@ final class MCPServer: @unchecked Sendable {
         var allowExec: Bool
         var timeout: TimeInterval
         var memoryLimitMB: Int
+        /// The memhunt that each tool call runs: this one (a test's server names the built one).
+        var executable: String? = MCPTools.executable
     }
 
     /// The revisions of the `initialize` handshake, oldest first.

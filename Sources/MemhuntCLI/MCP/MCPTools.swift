@@ -9,7 +9,8 @@ import MemhuntReports
 /// `run`, `inspect`, `scan`, `diff`, `checks`, `playbooks` and `validate` run memhunt's own command in a child
 /// memhunt (the same executable, `--format json`): the command's code path, bounded by the call's timeout (the
 /// child's process group is killed) and the memory limit (inherited), and a crash there is an error result, not
-/// the server's end. The hunt session (`hunt_*`) is guided triage's walk, held in this process (`MCPHunts`).
+/// the server's end. The hunt session (`hunt_*`) is guided triage's walk, each call of it in a child memhunt too
+/// (`MCPHunts`).
 final class MCPTools {
     let configuration: MCPServer.Configuration
     let console: Console
@@ -292,7 +293,7 @@ final class MCPTools {
             case "hunt_report":
                 try given.only(["session", "format"])
                 let format = try self.format(given)
-                let (result, findings) = hunts.report(session: try given.required("session"), format: format)
+                let (result, findings) = await hunts.report(session: try given.required("session"), format: format)
                 if let findings { latestFindings = findings }
                 return result
             default:
@@ -447,6 +448,9 @@ final class MCPTools {
         var stderrText: String
         /// Why it did not end with an exit status (killed at the timeout, a signal, not started).
         var problem: String?
+        /// Whether it was stopped at the call's timeout, or because the call was cancelled.
+        var timedOut = false
+        var cancelled = false
 
         /// The error text of a call that did not answer: the problem or memhunt's own words on stderr.
         func failure(tool: String) -> String {
@@ -461,12 +465,20 @@ final class MCPTools {
 
     /// Runs memhunt with `arguments` in a process group of its own, bounded by the call's timeout.
     func memhunt(_ arguments: [String]) async -> Child {
-        guard let executable = Self.executable else {
+        await Self.spawn(
+            arguments, environment: Self.environment(console.environment, configuration), configuration: configuration)
+    }
+
+    /// Runs `configuration.executable` with `arguments` and `environment` in a process group of its own, bounded
+    /// by the call's timeout.
+    static func spawn(_ arguments: [String], environment: [String: String], configuration: MCPServer.Configuration)
+        async -> Child
+    {
+        guard let executable = configuration.executable else {
             return Child(status: nil, stdout: nil, stderrText: "", problem: "the memhunt executable could not be found")
         }
         let outcome = await ProcessRunner.launch(
-            executable: executable, arguments: arguments,
-            environment: Self.environment(console.environment, configuration), directory: nil, input: [],
+            executable: executable, arguments: arguments, environment: environment, directory: nil, input: [],
             timeout: configuration.timeout, stdoutLimit: 256 << 20, stderrLimit: 1 << 20)
         let stdout = String(decoding: outcome.stdout, as: UTF8.self)
         let stderr = String(decoding: outcome.stderr, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -474,10 +486,13 @@ final class MCPTools {
         switch outcome.ending {
         case .exited(let status): child.status = status
         case .timedOut:
+            child.timedOut = true
             child.problem =
                 "did not finish within \(Int(configuration.timeout)) s (memhunt mcp --timeout) and was stopped"
         case .flooded: child.problem = "wrote more than 256 MB and was stopped"
-        case .cancelled: child.problem = "was stopped: the call was cancelled"
+        case .cancelled:
+            child.cancelled = true
+            child.problem = "was stopped: the call was cancelled"
         case .signaled(let signal):
             child.problem =
                 "ended by signal \(signal) (a crash, or more memory than the limit of \(configuration.memoryLimitMB) MB)"

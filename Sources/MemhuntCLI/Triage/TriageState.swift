@@ -70,8 +70,19 @@ struct SessionPaths {
         folder = AtomicFile.split(absolute).directory
     }
 
+    /// `path` made absolute against `directory`, without `.`, `..` or empty parts: `URL.standardized` keeps
+    /// the empty part of `//`, and `..` after it then took away one folder too few (a session file under
+    /// `/tmp//` read its artifacts from the wrong folder).
     static func absolute(_ path: String, in directory: String) -> String {
-        URL(fileURLWithPath: path.hasPrefix("/") ? path : directory + "/" + path).standardized.path
+        var parts: [Substring] = []
+        for part in (path.hasPrefix("/") ? path : directory + "/" + path).split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     static func isLocal(_ value: String) -> Bool { value != "-" && !ArtifactStore.isURL(value) }

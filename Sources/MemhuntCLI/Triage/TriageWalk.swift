@@ -135,6 +135,37 @@ struct TriageWalk {
     static func resuming(_ file: String, console: Console, collector: ArtifactCollector, parsed: ParsedCommand)
         async throws -> TriageWalk
     {
+        var walk = try await restored(
+            file, console: console, collector: collector, allowExec: parsed.values.flag(RunCommand.allowExec))
+        (walk.pool, walk.named) = await walk.candidatePool()
+        let io = Prompter(console: console)
+        let session = walk.session
+        let playbook = session.playbook
+        let done = session.results.compactMap { $0 }
+        if let pending = session.pendingIndex {
+            io.say(
+                "Resuming \(playbook.id) at step \(pending + 1) (\(playbook.steps[pending].title))"
+                    + (done.isEmpty ? "." : "; steps kept:"))
+        } else {
+            io.say("Every step of this session has run; writing the report.")
+        }
+        let document = walk.document()
+        for step in document.steps {
+            // The step's headline, as its checks put it; the facts themselves when they gave none.
+            let headline = document.result(of: step)
+            let facts =
+                headline.isEmpty
+                ? step.facts.keys.sorted().map { "\($0) = " + document.formatted($0, step.facts[$0]!) }
+                    .joined(separator: ", ") : headline
+            io.say("  \(step.number)  \(step.title)  \(step.status.rawValue)" + (facts.isEmpty ? "" : ": ") + facts)
+        }
+        return walk
+    }
+
+    /// The walk a session file saved, its artifacts read again; its candidate pool is left empty.
+    static func restored(_ file: String, console: Console, collector: ArtifactCollector, allowExec: Bool)
+        async throws -> TriageWalk
+    {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandError("\(file): cannot read the triage session (no such file or not readable)")
         }
@@ -159,35 +190,13 @@ struct TriageWalk {
         let session: HuntSession
         do {
             session = try HuntSession(
-                restoring: state.session, playbook: playbook, artifacts: artifacts,
-                allowExec: parsed.values.flag(RunCommand.allowExec))
+                restoring: state.session, playbook: playbook, artifacts: artifacts, allowExec: allowExec)
         } catch {
             throw CommandError("\(file): \(error)")
         }
-        var walk = TriageWalk(
+        return TriageWalk(
             console: console, collector: collector, state: state, session: session, pool: [], stateFile: file,
             symptom: state.reported.flatMap { SymptomMatcher.matches($0, in: [playbook]).first?.symptom })
-        (walk.pool, walk.named) = await walk.candidatePool()
-        let io = Prompter(console: console)
-        let done = session.results.compactMap { $0 }
-        if let pending = session.pendingIndex {
-            io.say(
-                "Resuming \(playbook.id) at step \(pending + 1) (\(playbook.steps[pending].title))"
-                    + (done.isEmpty ? "." : "; steps kept:"))
-        } else {
-            io.say("Every step of this session has run; writing the report.")
-        }
-        let document = walk.document()
-        for step in document.steps {
-            // The step's headline, as its checks put it; the facts themselves when they gave none.
-            let headline = document.result(of: step)
-            let facts =
-                headline.isEmpty
-                ? step.facts.keys.sorted().map { "\($0) = " + document.formatted($0, step.facts[$0]!) }
-                    .joined(separator: ", ") : headline
-            io.say("  \(step.number)  \(step.title)  \(step.status.rawValue)" + (facts.isEmpty ? "" : ": ") + facts)
-        }
-        return walk
     }
 
     /// A decoding error in words, naming the field: "field 'session.cursor': expected a number".
