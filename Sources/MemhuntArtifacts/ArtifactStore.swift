@@ -72,11 +72,12 @@ public struct ArtifactStore: Sendable {
     }
 
     /// `artifact`, or when `LocalArtifacts.load` found a sysdiagnose archive (kind `sysdiagnose`, not read yet),
-    /// the archive's artifacts: itself, then its members, named `SOURCE!/path/inside`.
+    /// the archive's artifacts: itself, then its members, named `SOURCE!/path/inside`; or a page's records
+    /// (`PageRecords`): itself, then each other whole record on it, named `SOURCE#L<line>`.
     static func expandingArchive(_ artifact: Artifact) -> [Artifact] {
         guard artifact.kind == .sysdiagnose, artifact.content == nil, artifact.status == .ok,
             let path = artifact.localPath
-        else { return [artifact] }
+        else { return PageRecords.expanding(artifact) }
         var artifacts = SysdiagnoseArchive.read(path: path, source: artifact.source)
         if let first = artifacts.first, first.kind == .sysdiagnose {
             artifacts[0].finalURL = artifact.finalURL

@@ -696,6 +696,19 @@ public enum LocalArtifacts {
     }
 
     /// Applies a reader outcome to an artifact.
+    /// Bytes read like a file given alone (an archive's member, a record of a page): UTF-16 transcoded, its kind detected, parsed.
+    static func document(_ bytes: [UInt8], source: String, sha256: String) -> Artifact {
+        let text = ArtifactReader.utf8(fromUTF16: bytes)
+        let content = text ?? bytes
+        var outcome = ArtifactReader.read(content)
+        if text != nil { outcome = ArtifactReader.namingUTF16Flaw(of: bytes, in: outcome) }
+        if let summary = LocalArtifacts.lateChangeLog(content, outcome: outcome) {
+            return LocalArtifacts.changeLog(summary, source: source, path: nil, size: bytes.count, sha256: sha256)
+        }
+        let artifact = Artifact(source: source, sha256: sha256, size: bytes.count, status: .ok)
+        return LocalArtifacts.classify(artifact, outcome: outcome)
+    }
+
     public static func classify(_ artifact: Artifact, outcome: ReadOutcome) -> Artifact {
         var artifact = artifact
         artifact.kind = outcome.kind

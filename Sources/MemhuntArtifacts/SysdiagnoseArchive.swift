@@ -268,7 +268,7 @@ private final class MemberCollector {
                         source: source, kind: kind, sha256: digest, size: count, status: .ok,
                         content: .recognized(kind)))
             default:
-                artifacts.append(Self.document(bytes, source: source, sha256: digest))
+                artifacts.append(LocalArtifacts.document(bytes, source: source, sha256: digest))
             }
             self.entry = nil
             bytes = []
@@ -282,18 +282,5 @@ private final class MemberCollector {
         case .refused(let name, let error):
             artifacts.append(Artifact(source: prefix + name, status: .error, error: error.description))
         }
-    }
-
-    /// A member read like a file given alone: UTF-16 transcoded, its kind detected, parsed.
-    static func document(_ bytes: [UInt8], source: String, sha256: String) -> Artifact {
-        let text = ArtifactReader.utf8(fromUTF16: bytes)
-        let content = text ?? bytes
-        var outcome = ArtifactReader.read(content)
-        if text != nil { outcome = ArtifactReader.namingUTF16Flaw(of: bytes, in: outcome) }
-        if let summary = LocalArtifacts.lateChangeLog(content, outcome: outcome) {
-            return LocalArtifacts.changeLog(summary, source: source, path: nil, size: bytes.count, sha256: sha256)
-        }
-        let artifact = Artifact(source: source, sha256: sha256, size: bytes.count, status: .ok)
-        return LocalArtifacts.classify(artifact, outcome: outcome)
     }
 }

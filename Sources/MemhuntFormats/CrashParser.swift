@@ -119,7 +119,9 @@ public enum CrashParser {
         if let second {
             report.recovery = Recovery(
                 state: .recovered,
-                notes: ["line \(second.line) starts another report (\(second.what)): not read, the first is"])
+                notes: [
+                    "line \(second.line) starts another report (\(second.what)): a record of its own, not read into this one"
+                ])
         }
         // iOS's legacy text writes `Version: BUILD (SHORT)` (CFBundleVersion first); the JSON form, macOS's text
         // (an iOS app on a Mac included), Xcode's "Translated Report" and every fact say `SHORT (BUILD)`, as the

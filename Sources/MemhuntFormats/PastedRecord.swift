@@ -72,9 +72,68 @@ public enum PastedRecord {
             let what = other.score == 0 ? "an incomplete record" : "a record without its .ips header"
             chosen.recovery.notes.append(
                 "\(other.extent.count == 1 ? "line" : "lines") \(lines.range(other.extent.lowerBound, other.extent.upperBound - 1)) "
-                    + "hold another record (\(what)): not read, the more complete one is")
+                    + "hold another record (\(what)): "
+                    + (other.score == 0
+                        ? "not read, the more complete one is" : "a record of its own, not read into this one"))
         }
         return chosen
+    }
+
+    /// The records of a page that holds more than one (two crash reports one after the other; a low-memory report
+    /// and then an `EXC_RESOURCE` crash report, as Apple's technical notes print them): each one's first line
+    /// (1-based) and the page's bytes from that line to the next record's. Empty when the page holds fewer than
+    /// two starts. A start is an `.ips` header, a record's JSON body, or a legacy report's first line; the caller
+    /// reads each part and keeps the whole records (an elided or partial one is named by the page's own reading).
+    ///
+    /// Bounded work: the first 16 MiB, at most 32 starts.
+    public static func records(_ bytes: [UInt8]) -> [(line: Int, bytes: ArraySlice<UInt8>)] {
+        let pasted = bytes.count > 16 << 20 ? bytes[..<(16 << 20)] : bytes[...]
+        // Comments are taken off in place of nothing: the lines keep their numbers.
+        let lines = Cleaned(stripComments(Array(pasted)).bytes)
+        var starts: [Int] = []
+        var from = 0
+        while starts.count < 32, let start = lines.firstRecordLine(from: from) {
+            starts.append(start.line)
+            switch start.kind {
+            case .header, .json:
+                // Past the object (its process records start lines too); a cut or elided one ends nowhere.
+                let body = start.kind == .header ? lines.bodyLine(after: start.line) : start.line
+                guard let body, let brace = lines.line(body).firstIndex(of: UInt8(ascii: "{")),
+                    let end = Scan(lines.text, from: brace).end
+                else {
+                    from = start.line + 1
+                    continue
+                }
+                from = max(start.line + 1, lines.index(ofOffset: end - 1) + 1)
+            case .text:
+                // A translated report's full report is the same crash: the page holds one record from here on.
+                if lines.trimmed(start.line).starts(with: "Translated Report".utf8) { from = lines.count }
+                // The report's own lines (`Process:`, `Hardware Model:`) start nothing: the next record is a second
+                // report's opening field, or an object.
+                let rest = lines.text[lines.offset(of: start.line)...]
+                let second = CrashParser.secondReport(in: rest).map {
+                    lines.index(ofOffset: rest.startIndex + $0.offset)
+                }
+                let object = lines.firstObjectLine(from: start.line + 1)
+                guard let next = [second, object].compactMap({ $0 }).min() else {
+                    from = lines.count
+                    continue
+                }
+                // The next start is found again from there.
+                from = next
+            }
+        }
+        guard starts.count >= 2 else { return [] }
+        // Line starts in the page's own bytes: cleaning keeps one line per line.
+        var lineStarts = [pasted.startIndex]
+        for index in pasted.indices where pasted[index] == 0x0A { lineStarts.append(index + 1) }
+        return starts.indices.compactMap { index in
+            guard starts[index] < lineStarts.count else { return nil }
+            let end =
+                index + 1 < starts.count && starts[index + 1] < lineStarts.count
+                ? lineStarts[starts[index + 1]] : pasted.endIndex
+            return (starts[index] + 1, pasted[lineStarts[starts[index]]..<end])
+        }
     }
 
     /// `bytes` with each `// comment` after a JSON value on its line taken off (outside strings: a URL in a
@@ -639,6 +698,25 @@ struct Cleaned {
             }
         }
         return nil
+    }
+
+    /// The first line at or after `from` that starts an `.ips` header or a record's JSON body (legacy text lines
+    /// aside); at most 64 objects are tried.
+    func firstObjectLine(from: Int) -> Int? {
+        var tried = 0
+        for index in from..<max(from, count) where trimmed(index).first == UInt8(ascii: "{") {
+            if header(at: index) != nil || isBody(at: index) { return index }
+            tried += 1
+            if tried > 64 { return nil }
+        }
+        return nil
+    }
+
+    /// The line of the JSON body that follows the `.ips` header starting at line `index` (the header may be
+    /// wrapped over up to 3 lines): the first line after it that opens an object.
+    func bodyLine(after index: Int) -> Int? {
+        let after = index + (header(at: index)?.lines ?? 1)
+        return (after..<min(count, after + 64)).first { trimmed($0).first == UInt8(ascii: "{") }
     }
 
     /// Whether the object at line `index` is a record's body (a JetsamEvent, a crash report, a process record),

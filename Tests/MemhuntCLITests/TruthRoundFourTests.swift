@@ -1,5 +1,6 @@
 import Foundation
 import MemhuntCore
+import MemhuntFormats
 import MemhuntReports
 import MemhuntTestSupport
 import Testing
@@ -98,5 +99,30 @@ import Testing
         let own = try FindingsDocument.decode(
             Array(await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend").stdout.utf8))
         #expect(!own.findings.contains { $0.code == "artifacts.unattributed" })
+    }
+}
+
+/// One page, several records (issue 44, item 9): a low-memory report and then an `EXC_RESOURCE` crash report, as
+/// Apple's technical notes print them, are two records, each with its own device, OS and exception. Before, the
+/// crash report was skipped as "text around the record", and two legacy reports on one page read the first only.
+@Suite struct PageOfRecordsTests {
+    @Test func aJetsamEventAndACrashReportOnOnePageAreTwoRecords() async throws {
+        let page = "Fixtures/pasted-pages/jetsam-then-exc-resource.md"
+        let run = await memhunt("run", "--app", "Lumen", "--format", "json", page)
+        #expect(run.status == 0, "\(run.stderr)")
+        let document = try FindingsDocument.decode(Array(run.stdout.utf8))
+        #expect(document.artifacts.map(\.source) == [page, page + "#L27"])
+        #expect(document.artifacts.map(\.kind) == [.jetsamEvent, .crashReport])
+        let crash = try #require(document.steps.first { $0.id == "crash-report" })
+        #expect(crash.facts["crash.kind"] == .string("memory-limit"))
+        #expect(crash.facts["crash.device"] == .string("iPhone17,3"))
+        #expect(crash.facts["crash.exception"] == .string("EXC_RESOURCE, MEMORY"))
+        let jetsam = try #require(document.steps.first { $0.id == "jetsam-record" })
+        #expect(jetsam.facts["jetsam.app.reason"] == .string("per-process-limit"))
+        #expect(jetsam.facts["jetsam.app.peakMB"] == .int(1450))
+        // Two legacy reports: the second is its own record, of its own device and app.
+        let two = await memhunt("inspect", "--format", "json", "Fixtures/pasted-pages/two-crash-reports.txt")
+        #expect(two.stdout.contains("two-crash-reports.txt#L31"), "\(two.stdout.prefix(2000))")
+        #expect(two.stdout.contains("iPhone15,2") && two.stdout.contains("iPhone12,8"))
     }
 }

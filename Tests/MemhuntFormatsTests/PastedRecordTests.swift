@@ -283,8 +283,8 @@ import Testing
         #expect(event.recovery?.state == .recovered)
         #expect(
             event.recovery?.notes.last
-                == "lines 4–455 hold another record (a record without its .ips header): not read, the more complete "
-                + "one is")
+                == "lines 4–455 hold another record (a record without its .ips header): a record of its own, not "
+                + "read into this one")
     }
 
     /// A JetsamEvent pasted with both ends cut (no header, the last string cut mid-way) keeps what it holds: the
@@ -326,8 +326,8 @@ import Testing
         #expect(report.exceptionCodes == nil)
         #expect(
             report.recovery?.notes == [
-                "line 31 starts another report (Incident Identifier: 5E6F7A8B-0000-4000-8000-000000000CC0): not "
-                    + "read, the first is"
+                "line 31 starts another report (Incident Identifier: 5E6F7A8B-0000-4000-8000-000000000CC0): a "
+                    + "record of its own, not read into this one"
             ])
     }
 
@@ -343,5 +343,27 @@ import Testing
         #expect(
             report.recovery?.notes.last
                 == "lines 4–22 hold another record (an incomplete record): not read, the more complete one is")
+    }
+
+    /// The records of a page, each from its first line to the next one's: a low-memory report and then an
+    /// `EXC_RESOURCE` crash report (as Apple's technical notes print them), two legacy reports; a page of one
+    /// record, or of one record and an elided copy, is no page of several.
+    @Test func aPageOfSeveralRecordsIsSplitWhereEachStarts() throws {
+        let page = try Repo.bytes("pasted-pages/jetsam-then-exc-resource.md")
+        let records = PastedRecord.records(page)
+        #expect(records.map(\.line) == [6, 27])
+        guard case .jetsamEvent(let event) = try ArtifactReader.read(Array(records[0].bytes)).result.get() else {
+            throw Failure("the first part is not a JetsamEvent")
+        }
+        #expect(event.product == "iPhone17,3" && event.processes.count == 3 && event.largestProcess == "Lumen")
+        guard case .crashReport(let crash) = try ArtifactReader.read(Array(records[1].bytes)).result.get() else {
+            throw Failure("the second part is not a crash report")
+        }
+        #expect(crash.kind == .memoryLimit && crash.exceptionType == "EXC_RESOURCE")
+        #expect(crash.device == "iPhone17,3" && crash.processName == "Lumen" && crash.appVersion == "3.4 (412)")
+        #expect(crash.date == "2026-09-02 14:31:47.5120 +0200")
+        #expect(PastedRecord.records(try Repo.bytes("pasted-pages/two-crash-reports.txt")).map(\.line) == [1, 31])
+        #expect(PastedRecord.records(try Repo.bytes("pasted/jetsam-fenced-crlf.md")).isEmpty)
+        #expect(PastedRecord.records(try Repo.bytes("formats/crash-legacy-sigsegv.crash")).isEmpty)
     }
 }

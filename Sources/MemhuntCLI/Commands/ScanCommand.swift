@@ -156,18 +156,23 @@ struct ScanCommand: MemhuntCommand {
                     defer { flush(&lines, console: console, atLeast: 0) }
                     while let (path, listedRegular) = work.take() {
                         // Hashed so that the same file reached twice (two operands, a copy in the fleet) counts once.
-                        let artifact = LocalArtifacts.load(
+                        let loaded = LocalArtifacts.load(
                             path: path, hash: true, streamChangeLogs: false, listedRegular: listedRegular)
-                        let record: Work.Record =
-                            artifact.status != .ok
-                            ? .new : work.isDuplicate(artifact.sha256) ? .seen : work.record(artifact)
-                        if record == .seen {
-                            local.duplicates += 1
-                        } else if record == .fragment {
-                            // Counted or folded at the end.
-                        } else {
-                            fold(artifact, into: &local, lines: &lines, format: format, query: query, console: console)
-                            flush(&lines, console: console, atLeast: linesBuffered)
+                        // A page of several records is a record each.
+                        for artifact in PageRecords.expanding(loaded) {
+                            let record: Work.Record =
+                                artifact.status != .ok
+                                ? .new : work.isDuplicate(artifact.sha256) ? .seen : work.record(artifact)
+                            if record == .seen {
+                                local.duplicates += 1
+                            } else if record == .fragment {
+                                // Counted or folded at the end.
+                            } else {
+                                fold(
+                                    artifact, into: &local, lines: &lines, format: format, query: query,
+                                    console: console)
+                                flush(&lines, console: console, atLeast: linesBuffered)
+                            }
                         }
                         guard progress else { continue }
                         work.lock.withLock {

@@ -147,7 +147,7 @@ extension Artifact {
     }
 
     /// Whether the record is whole: not an elided or partial paste.
-    var isCompleteRecord: Bool {
+    public var isCompleteRecord: Bool {
         switch content {
         case .crashReport(let report)?: report.recovery?.isComplete ?? true
         case .jetsamEvent(let event)?: event.recovery?.isComplete ?? true
