@@ -100,6 +100,67 @@ extension IOLimitsTests {
     }
 }
 
+/// Round four's readers over docs/artifacts.md's bound of 4 × the input + 64 MB, through `memhunt run` (the walk
+/// and the report as well as the reader): a measurements JSON of short rows (6.5 MB ran at 168 MB), an App Store
+/// Connect export (10.6 MB at 115 MB) and a measurements CSV whose notes hold quoted newlines (5.1 × its size).
+/// Measured in a debug build: 8.4 MB of rows (60,000) 148 MB before the structure-variation check kept its
+/// samples by index and named at most 100 of them (a findings document of 14 MB), 68 MB after; 10.7 MB of ASC
+/// 76 MB; 8 MB of CSV 66 MB.
+extension IOLimitsTests {
+    /// The peak in KB of `memhunt run path`, and the run's status.
+    static func runPeak(_ path: String, tmp: String) async throws -> (kilobytes: Int, status: Int32) {
+        let run = try await shell(
+            "exec /usr/bin/time -v \"$0\" \"$@\"", ["run", "--app", "Example", "--format", "json", path], tmp: tmp)
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size") })
+        let kilobytes = try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+        return (kilobytes, run.status)
+    }
+
+    static func underTheBound(_ path: String, _ tmp: String) async throws {
+        let run = try await runPeak(path, tmp: tmp)
+        #expect([0, 1].contains(run.status), "\(path): exit \(run.status)")
+        let size = Int(try #require(LocalSize.of(path))) >> 10
+        #expect(run.kilobytes <= 4 * size + (64 << 10), "\(path): peak \(run.kilobytes) KB for \(size) KB")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time"))
+    func roundFoursReadersRunUnderFourTimesTheirSize() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let rows = (0..<1_000).map {
+            #"{"label":"run-\#($0)","variant":"v\#($0 % 2)","footprint_mb":\#(100 + $0 % 500),"layers":\#(1000 + $0),"#
+                + #""input_bytes":291840,"time":"2026-08-11T15:10:00+09:00"}"#
+        }.joined(separator: ",")
+        try Self.generated(
+            dir.path + "/rows.json", head: #"{"memhunt":"measurements/1","scenario":"x","measurements":["#,
+            block: rows, separator: ",", tail: "]}", count: 8 << 20)
+        // As App Store Connect writes it: pretty-printed (a value every few bytes is over the limit for one document).
+        let points: [[String: Any]] = (0..<13_000).map {
+            ["version": "\($0 / 100).\($0 % 100)", "value": 100 + $0 % 300, "errorMargin": 0.5]
+        }
+        let datasets: [[String: Any]] = ["all_iphones", "iPhone15,2", "iPhone16,1", "iPad"].map {
+            ["filterCriteria": ["percentile": "percentile.fifty", "device": $0], "points": points]
+        }
+        let metrics: [[String: Any]] = ["peakMemory", "suspendedMemory", "foregroundMemory"].map {
+            ["identifier": $0, "unit": ["identifier": "megabytes", "displayName": "MB"], "datasets": datasets]
+        }
+        let asc: [String: Any] = [
+            "productData": [["platform": "iOS", "metricCategories": [["identifier": "MEMORY", "metrics": metrics]]]]
+        ]
+        try dir.write(
+            "asc.json", Array(try JSONSerialization.data(withJSONObject: asc, options: [.prettyPrinted, .sortedKeys])))
+        // Notes of three lines, fewer than 100,000 rows (the limit of a measurements file).
+        let quoted = (0..<1_000).map {
+            "r\($0),\($0 % 700),\"a note of the run, as people write them\nwith lines in it\nand more after them\"\n"
+        }.joined()
+        try Self.generated(
+            dir.path + "/quoted.csv", head: "label,footprint_mb,note\n", block: quoted, tail: "", count: 8 << 20)
+        for name in ["rows.json", "asc.json", "quoted.csv"] {
+            try await Self.underTheBound(dir.path + "/" + name, dir.path)
+        }
+    }
+}
+
 /// The size of a file.
 enum LocalSize {
     static func of(_ path: String) -> UInt64? {

@@ -51,18 +51,29 @@ struct ReproFootprintCheck: Check {
     )
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
-        // Rows with a variant belong to the structure-only variation.
-        let samples = ReproSample.all(in: context).filter { $0.variant == nil }
-        guard let baseline = samples.first, let peak = samples.max(by: { $0.footprintMB < $1.footprintMB }) else {
-            return CheckOutput(noInput: true)
+        // Rows with a variant belong to the structure-only variation. One pass, no copy of the rows: a file may
+        // hold 100,000 of them.
+        var baseline: ReproSample?
+        var peak: ReproSample?
+        var count = 0
+        var listed: [ReproSample] = []
+        var firstOfFile: [ReproSample] = []
+        var files = Set<String>()
+        for sample in ReproSample.all(in: context) where sample.variant == nil {
+            count += 1
+            if baseline == nil { baseline = sample }
+            if peak.map({ sample.footprintMB > $0.footprintMB }) ?? true { peak = sample }
+            if listed.count < ReproSample.shownRows { listed.append(sample) }
+            if files.insert(sample.source).inserted { firstOfFile.append(sample) }
         }
+        guard let baseline, let peak else { return CheckOutput(noInput: true) }
         var output = CheckOutput()
         output.record(Fact.baselineMB, .oneDecimal(baseline.footprintMB))
         output.record(Fact.peakMB, .oneDecimal(peak.footprintMB))
         output.record(Fact.label, .string(peak.label))
         let fromTo =
             "\(FactValue.oneDecimal(baseline.footprintMB)) → " + Fact.peakMB.format(.oneDecimal(peak.footprintMB))
-        guard samples.count > 1, baseline.footprintMB > 0 else {
+        guard count > 1, baseline.footprintMB > 0 else {
             output.headline(Fact.peakMB, "baseline → peak", fromTo)
             return output
         }
@@ -95,7 +106,7 @@ struct ReproFootprintCheck: Check {
         output.strength(
             "A simulator reproduction (\(Fact.baselineMB.format(mb(baseline.footprintMB))) → "
                 + "\(Fact.peakMB.format(mb(peak.footprintMB)))) made the problem measurable.")
-        output.measurementEvents(samples, in: context)
+        output.measurementEvents(firstOfFile, in: context)
         let limit = context.double("max_ratio")
         if ratio >= limit {
             output.emit(
@@ -106,8 +117,9 @@ struct ReproFootprintCheck: Check {
                         "\(peak.label): \(baseline.footprintMB.oneDecimalText) → \(peak.footprintMB.oneDecimalText) MB "
                         + "(×\(ratio.oneDecimalText))",
                     detail: "Footprint went from \(baseline.text) to \(peak.text), ×\(ratio.oneDecimalText) "
-                        + "(threshold ×\(limit.oneDecimalText)). Readings in time order: "
-                        + samples.map(\.text).joined(separator: ", ") + ".",
+                        + "(threshold ×\(limit.oneDecimalText)). Readings in time order"
+                        + (listed.count < count ? " (the first \(listed.count) of \(FactValue.grouped(count)))" : "")
+                        + ": " + listed.map(\.text).joined(separator: ", ") + ".",
                     evidence: [baseline.evidence, peak.evidence],
                     next: .step(
                         "coreanimation-layers", "Count what the screen materializes: CoreAnimation memory and layers.")

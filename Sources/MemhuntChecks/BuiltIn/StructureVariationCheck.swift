@@ -5,7 +5,10 @@ import MemhuntFormats
 struct StructureVariationCheck: Check {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
-        static let variants = FactDescription("variation.variants", .list, "The labels of the variants compared.")
+        static let variants = FactDescription(
+            "variation.variants", .list,
+            "The labels of the variants compared, in file order (past \(StructureVariationCheck.shownRows), the first "
+                + "\(StructureVariationCheck.shownRows - 2) and the largest and smallest).")
         static let minMB = FactDescription(
             "variation.minMB", .megabytes, "The smallest variant's footprint.", measure: true)
         static let maxMB = FactDescription(
@@ -77,7 +80,7 @@ struct StructureVariationCheck: Check {
     /// The headline, the comparison of the extremes and the chart of every variant by its own name.
     static func present(
         _ output: inout CheckOutput, compared: [ReproSample], fixes: [ReproSample], largest: ReproSample,
-        smallest: ReproSample, sameInput: Bool
+        smallest: ReproSample, sameInput: Bool, of count: Int
     ) {
         let factor = largest.footprintMB / max(smallest.footprintMB, 0.001)
         output.headline(
@@ -108,7 +111,10 @@ struct StructureVariationCheck: Check {
             Series(
                 id: "structure-variants",
                 title: sameInput ? "Structure variants side by side, same input" : "Structure variants side by side",
-                caption: "Footprint of each variant" + (fixes.isEmpty ? "" : " and of each fix") + ", ×"
+                caption: (compared.count < count
+                    ? "Footprint of \(compared.count) of the \(FactValue.grouped(count)) variants (the first and the "
+                        + "extremes)" : "Footprint of each variant")
+                    + (fixes.isEmpty ? "" : " and of each fix") + ", ×"
                     + factor.oneDecimalText + " from the largest to the smallest.",
                 axis: "footprint (MB)", unit: .megabytes, points: points))
         if sameInput {
@@ -118,6 +124,18 @@ struct StructureVariationCheck: Check {
         }
     }
 
+    static let shownRows = ReproSample.shownRows
+
+    /// `rows` when they are few; else the first `shownRows - 2` in file order and the largest and smallest.
+    static func shown(_ rows: [ReproSample], largest: ReproSample, smallest: ReproSample) -> [ReproSample] {
+        guard rows.count > shownRows else { return rows }
+        var kept = Array(rows.prefix(shownRows - 2))
+        for extreme in [largest, smallest] where !kept.contains(where: { $0.label == extreme.label }) {
+            kept.append(extreme)
+        }
+        return kept
+    }
+
     /// A row whose label says it was measured after a fix.
     static func isFix(_ sample: ReproSample) -> Bool {
         let label = sample.label.lowercased()
@@ -125,20 +143,29 @@ struct StructureVariationCheck: Check {
     }
 
     func run(_ context: CheckContext) async throws -> CheckOutput {
-        let rows = ReproSample.all(in: context).filter { $0.variant != nil }
-        let scenarios = Dictionary(grouping: rows) { $0.scenario ?? "" }
-        // With several scenarios, speak about the one where structure matters most.
-        let candidates = scenarios.values.compactMap { rows -> (compared: [ReproSample], fixes: [ReproSample])? in
-            let compared = rows.filter { !Self.isFix($0) }
-            return compared.count >= 2 ? (compared, rows.filter(Self.isFix)) : nil
+        let all = ReproSample.all(in: context)
+        // Each scenario's rows by their index, variants and fixes apart: a file may hold 100,000 rows, and a copy of
+        // them per grouping and filter was most of a run's memory.
+        var scenarios: [String: (compared: [Int], fixes: [Int])] = [:]
+        for (index, row) in all.enumerated() where row.variant != nil {
+            if Self.isFix(row) {
+                scenarios[row.scenario ?? "", default: ([], [])].fixes.append(index)
+            } else {
+                scenarios[row.scenario ?? "", default: ([], [])].compared.append(index)
+            }
         }
-        func ratio(_ rows: [ReproSample]) -> Double {
-            let values = rows.map(\.footprintMB)
+        func ratio(_ indices: [Int]) -> Double {
+            let values = indices.lazy.map { all[$0].footprintMB }
             return (values.max() ?? 0) / max(values.min() ?? 1, 0.001)
         }
-        guard let (compared, fixes) = candidates.max(by: { ratio($0.compared) < ratio($1.compared) }) else {
-            return CheckOutput(noInput: true)
-        }
+        // With several scenarios, speak about the one where structure matters most.
+        guard
+            let chosen = scenarios.values.filter({ $0.compared.count >= 2 }).max(by: {
+                ratio($0.compared) < ratio($1.compared)
+            })
+        else { return CheckOutput(noInput: true) }
+        let compared = chosen.compared.map { all[$0] }
+        let fixes = chosen.fixes.map { all[$0] }
         let smallest = compared.min { $0.footprintMB < $1.footprintMB }!
         let largest = compared.max { $0.footprintMB < $1.footprintMB }!
         let inputs = Set(
@@ -147,14 +174,19 @@ struct StructureVariationCheck: Check {
         let factor = largest.footprintMB / max(smallest.footprintMB, 0.001)
 
         var output = CheckOutput()
-        output.record(Fact.variants, .array(compared.map { .string($0.label) }))
+        let shown = Self.shown(compared, largest: largest, smallest: smallest)
+        output.record(Fact.variants, .array(shown.map { .string($0.label) }))
         output.record(Fact.minMB, .oneDecimal(smallest.footprintMB))
         output.record(Fact.maxMB, .oneDecimal(largest.footprintMB))
         output.record(Fact.ratio, .oneDecimal(factor))
         output.record(Fact.sameInput, .bool(sameInput))
-        output.measurementEvents(rows, in: context)
+        // One row of each file of variants: its events are the file's.
+        var seen = Set<String>()
+        output.measurementEvents(
+            all.filter { $0.variant != nil && seen.insert($0.source).inserted }, in: context)
         Self.present(
-            &output, compared: compared, fixes: fixes, largest: largest, smallest: smallest, sameInput: sameInput)
+            &output, compared: shown, fixes: Array(fixes.prefix(Self.shownRows)), largest: largest, smallest: smallest,
+            sameInput: sameInput, of: compared.count)
 
         let minRatio = context.double("min_ratio")
         let scenario = compared[0].scenario.map { " in \($0)" } ?? ""
@@ -167,8 +199,10 @@ struct StructureVariationCheck: Check {
                         title: "Structure is the variable: \(largest.text) vs \(smallest.text)",
                         detail: "Same input (\(compared[0].inputText ?? "same size"))\(scenario), only the structure "
                             + "changed: \(largest.text) vs \(smallest.text), ×\(factor.oneDecimalText) "
-                            + "(threshold ×\(minRatio.oneDecimalText)). Variants: "
-                            + compared.map(\.text).joined(separator: ", ") + ".",
+                            + "(threshold ×\(minRatio.oneDecimalText)). Variants"
+                            + (shown.count < compared.count
+                                ? " (\(shown.count) of \(FactValue.grouped(compared.count)))" : "") + ": "
+                            + shown.map(\.text).joined(separator: ", ") + ".",
                         evidence: [largest.evidence, smallest.evidence],
                         next: .change(
                             "Change the structure that materializes everything at once; leave the data alone."))
@@ -183,7 +217,7 @@ struct StructureVariationCheck: Check {
                             .measurements, "Measure every variant with the same input (input_bytes or input_lines).")))
         }
         let tolerance = context.double("fix_tolerance")
-        for fix in fixes {
+        for fix in fixes.prefix(Self.shownRows) {
             let holds = fix.footprintMB <= smallest.footprintMB * (1 + tolerance)
             output.emit(
                 Finding(

@@ -13,7 +13,16 @@ struct ReproSample {
     var scenario: String?
     /// Capture time in seconds since 1970, when the file says.
     var time: Double?
-    var evidence: Evidence
+    /// The file, and the row of a measurements file: the evidence is made when asked for (a file may hold
+    /// 100,000 rows, and a pointer string each was a tenth of a sample's memory).
+    var source: String
+    var row: Int? = nil
+
+    var evidence: Evidence { Evidence(source: source, pointer: row.map { "/measurements/\($0)" }) }
+
+    /// The most readings a list fact, a chart or a sentence names: a file may hold 100,000 rows, and a list of
+    /// every one made a findings document of 14 MB for 8 MB of rows.
+    static let shownRows = 100
 
     /// "one-block 623 MB".
     var text: String { "\(label) \(FactValue.oneDecimal(footprintMB)) MB" }
@@ -29,6 +38,13 @@ struct ReproSample {
     static func all(in context: CheckContext) -> [ReproSample] {
         var samples: [ReproSample] = []
         let artifacts = context.artifacts.sorted { $0.source < $1.source }
+        // Sized once: doubling past 100,000 rows left up to half the array unused.
+        samples.reserveCapacity(
+            artifacts.reduce(0) { count, artifact in
+                guard case .repro(let repro)? = artifact.content else { return count }
+                if case .measurements(let set) = repro { return count + set.measurements.count }
+                return count + 1
+            })
         for artifact in artifacts {
             guard case .repro(let repro)? = artifact.content else { continue }
             switch repro {
@@ -39,7 +55,7 @@ struct ReproSample {
                             label: row.label, footprintMB: row.footprintMB, coreAnimationMB: row.coreAnimationMB,
                             layers: row.layers, inputBytes: row.inputBytes, inputLines: row.inputLines,
                             variant: row.variant, scenario: row.scenario, time: row.time.flatMap(AppleDate.parse),
-                            evidence: Evidence(source: artifact.source, pointer: "/measurements/\(index)")))
+                            source: artifact.source, row: index))
                 }
             case .vmmap(let summary):
                 guard let bytes = summary.physicalFootprintBytes else { continue }
@@ -47,21 +63,22 @@ struct ReproSample {
                     ReproSample(
                         label: fileLabel(artifact.source), footprintMB: Double(bytes) / 1_048_576,
                         coreAnimationMB: summary.coreAnimationBytes.map { Double($0) / 1_048_576 },
-                        time: summary.dateTime.flatMap(AppleDate.parse), evidence: Evidence(source: artifact.source)))
+                        time: summary.dateTime.flatMap(AppleDate.parse), source: artifact.source))
             case .footprint(let report):
                 guard let bytes = report.physFootprintBytes ?? report.footprintBytes else { continue }
                 samples.append(
                     ReproSample(
                         label: fileLabel(artifact.source), footprintMB: Double(bytes) / 1_048_576,
                         coreAnimationMB: report.coreAnimationDirtyBytes.map { Double($0) / 1_048_576 },
-                        evidence: Evidence(source: artifact.source)))
+                        source: artifact.source))
             default:
                 continue
             }
         }
         guard samples.allSatisfy({ $0.time != nil }) else { return samples }
-        return samples.enumerated().sorted { ($0.element.time!, $0.offset) < ($1.element.time!, $1.offset) }.map(
-            \.element)
+        // Indices are sorted, not (offset, sample) pairs: one array of Ints beside the samples.
+        let order = samples.indices.sorted { (samples[$0].time!, $0) < (samples[$1].time!, $1) }
+        return order.map { samples[$0] }
     }
 
     /// The file name without directories and extension: `drawer-before` for `logs/drawer-before.log`.
