@@ -80,7 +80,24 @@ extension FindingsDocument.Gate {
     public static func unmatchedApp(
         _ app: String, candidates names: [String], unread: Int, carriers: [String: String] = [:]
     ) -> String {
-        let hint = Suggestion.hint(for: app, among: names)
+        // The closest spelling and the app's family, each with the file that carries it:
+        // " (did you mean 'JustSend' or 'JustSendWidget' (in JetsamEvent-….ips)?)".
+        var offered: [(carrier: String?, names: [String])] = []
+        for name in Suggestion.suggestions(for: app, among: names) {
+            if let last = offered.last, last.carrier == carriers[name] {
+                offered[offered.count - 1].names.append(name)
+            } else {
+                offered.append((carriers[name], [name]))
+            }
+        }
+        let hint =
+            offered.isEmpty
+            ? ""
+            : " (did you mean "
+                + offered.map { group in
+                    group.names.map { "'\($0)'" }.joined(separator: " or ")
+                        + (group.carrier.map { " (in \($0))" } ?? "")
+                }.joined(separator: " or ") + "?)"
         // Names of one file together: `JustSend, ChatGPT, … (in JetsamEvent-….ips)`.
         var groups: [(carrier: String?, names: [String])] = []
         for name in names.prefix(5) {

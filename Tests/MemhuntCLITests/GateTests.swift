@@ -41,10 +41,18 @@ import Testing
         #expect(run.status == 2)
         #expect(
             run.stderr.contains(
-                "Error: --app JustSnd matches nothing in any artifact (did you mean 'JustSend'?); the artifacts name "
+                "Error: --app JustSnd matches nothing in any artifact (did you mean 'JustSend' (in "
+                    + "JetsamEvent-2026-08-11-112056.ips)?); the artifacts name "
                     + "JustSend, ChatGPT, Spotify, MobileMail, JustSendWidget, … (in JetsamEvent-2026-08-11-112056.ips)"
             ),
             "\(run.stderr)")
+        // An extension the artifacts do not name: its app's family, each with the file that carries it.
+        let family = await memhunt("run", "--app", "JustSendShare", "Fixtures/justsend")
+        #expect(family.status == 2)
+        #expect(
+            family.stderr.contains(
+                "(did you mean 'JustSend' or 'JustSendWidget' (in JetsamEvent-2026-08-11-112056.ips)?)"),
+            "\(family.stderr)")
         // Each name with a file that carries it.
         let apps = await memhunt("run", "--app", "JustSnd", "Fixtures/several-apps")
         #expect(

@@ -82,7 +82,7 @@ import Testing
         // A close spelling of a name the artifacts carry is a typo more likely than an absence: exit 2 stays.
         let typo = await memhunt("run", "--app", "JustSnd", "Fixtures/justsend")
         #expect(typo.status == 2)
-        #expect(typo.stderr.contains("did you mean 'JustSend'?"))
+        #expect(typo.stderr.contains("did you mean 'JustSend' (in JetsamEvent-2026-08-11-112056.ips)?"))
     }
 
     @Test func otherAppsArtifactsLeaveAStepUnansweredAndAnonymousOnesAreSaidAsAssumed() async throws {

@@ -145,6 +145,24 @@ let fakeChecks = [
 }
 
 @Suite struct SuggestionTests {
+    /// An app's family: an app and its extensions, two extensions of one app, a bundle id and its extension's;
+    /// never the apps of one organisation, nor names that share one word.
+    @Test func theFamilyOfAnAppSharesMoreThanAWord() {
+        let names = ["JustSend", "JustSendWidget", "JustEat", "Spotify", "com.example.JustSend", "com.example.Lumen"]
+        #expect(Suggestion.family(of: "JustSendShare", among: names) == ["JustSend", "JustSendWidget"])
+        #expect(Suggestion.family(of: "JustSnd", among: names).isEmpty)
+        #expect(Suggestion.family(of: "JustSendWidget", among: names) == ["JustSend"])
+        #expect(
+            Suggestion.family(of: "com.example.JustSend.Share", among: names + ["com.example.JustSend.Widget"])
+                == ["com.example.JustSend", "com.example.JustSend.Widget"])
+        #expect(Suggestion.family(of: "com.example.Notes", among: names).isEmpty)
+        // A daemon's name that runs on from the app's is no word of its own: a close spelling, not a family.
+        #expect(Suggestion.family(of: "Spotifyd", among: names).isEmpty)
+        #expect(Suggestion.suggestions(for: "Spotifyd", among: names) == ["Spotify"])
+        #expect(Suggestion.suggestions(for: "JustSnd", among: names) == ["JustSend"])
+        #expect(Suggestion.suggestions(for: "JustSendShare", among: names) == ["JustSend", "JustSendWidget"])
+    }
+
     @Test func closeNamesAreSuggested() {
         #expect(Suggestion.closest(to: "stpes", among: ["id", "title", "summary", "steps"]) == "steps")
         #expect(Suggestion.closest(to: "jetsam-rnak", among: ["crash-report", "jetsam-rank"]) == "jetsam-rank")

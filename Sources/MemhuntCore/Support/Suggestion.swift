@@ -25,6 +25,45 @@ public enum Suggestion {
         return best?.candidate
     }
 
+    /// Names of `input`'s app family: a name that shares with it a leading part of at least 4 characters that
+    /// ends where a word ends in both (`JustSendShare` and `JustSendWidget` share `JustSend`; a bundle id shares
+    /// at least its first three parts: `com.example.JustSend.Share` and `com.example.JustSend`). Never the
+    /// input itself; in the candidates' order.
+    public static func family(of input: String, among candidates: some Sequence<String>) -> [String] {
+        let needle = Array(input)
+        func boundary(_ name: [Character], _ index: Int) -> Bool {
+            index == name.count || name[index].isUppercase || ".-_ ".contains(name[index])
+        }
+        return candidates.filter { candidate in
+            let other = Array(candidate)
+            guard candidate.lowercased() != input.lowercased() else { return false }
+            var shared = 0
+            while shared < min(needle.count, other.count),
+                needle[shared].lowercased() == other[shared].lowercased()
+            {
+                shared += 1
+            }
+            // Back to the last place where a word ends in both.
+            while shared > 0, !(boundary(needle, shared) && boundary(other, shared)) { shared -= 1 }
+            guard shared >= 4 else { return false }
+            let whole = shared == needle.count || shared == other.count
+            if needle.contains(".") {
+                // A bundle id: past its organisation (`com.example.`), or the whole of one of the two.
+                let dots = needle[..<shared].filter { $0 == "." }.count
+                return dots >= 2 && (whole || dots >= 3)
+            }
+            // At least two words (`JustSend`), or the whole of one name: one shared word (`Just`) is no family.
+            return whole || needle[1..<shared].contains { $0.isUppercase || ".-_ ".contains($0) }
+        }
+    }
+
+    /// The names to suggest for `input`: the closest spelling, then the names of its family, at most `limit`.
+    public static func suggestions(for input: String, among candidates: [String], limit: Int = 3) -> [String] {
+        var result: [String] = closest(to: input, among: candidates).map { [$0] } ?? []
+        for name in family(of: input, among: candidates) where !result.contains(name) { result.append(name) }
+        return Array(result.prefix(limit))
+    }
+
     /// `" (did you mean 'x'?)"`, or an empty string when nothing is close.
     public static func hint(for input: String, among candidates: some Sequence<String>) -> String {
         closest(to: input, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
