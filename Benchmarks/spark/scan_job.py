@@ -30,10 +30,18 @@ non-zero without naming one) and an operand the driver cannot read (no file syst
 path, a folder of no file) is listed in the summary's `rejected` ({"file", "reason"}) and makes the job
 exit 1 after writing its output; `--accept-rejected` makes that exit 0 (the list is still there).
 
-Output: the JSON summary {"apps": {name: figures}, "records": N, "recordsWithApps": N, "rejected": [...]}
-on stdout; with --out DIR (a local path or any URI Spark writes to) also DIR/summary.json and
+Crash SDKs' claims (`sdk-export` lines) are graded against every OS record of the fleet that can settle them
+(JetsamEvents, crash reports, kill logs), which one executor's chunk of 500 files does not hold: when the fleet
+has SDK exports, the driver runs one `memhunt scan --format json` over the SDK exports and those OS records
+(local paths and http(s) URLs; file-system URIs are counted in `sdkClaimsLeftOut`) and copies its `sdkClaims`,
+the per-app, per-SDK grade counts `memhunt scan` prints. SDK events are no records: memhunt counts none.
+
+Output: the JSON summary {"apps": {name: figures}, "records": N, "recordsWithApps": N, "rejected": [...],
+"sdkClaims": [...] when the fleet has SDK exports} on stdout; with --out DIR (a local path or any URI Spark writes to) also DIR/summary.json and
 DIR/records.parquet (one row per record, the ndjson line's fields: file, kind, time, product, build,
-compressions, apps; written over an earlier run's). When every operand was rejected before Spark would
+compressions, apps; written over an earlier run's), and DIR/sdk_events.parquet when the fleet has SDK exports
+(one row per SDK event, its ndjson line's fields: file, sdk, shape, eventID, claim, app, bundleID, version, os,
+build, product, pid, time, timeWritten, timeBasis, clock). When every operand was rejected before Spark would
 start (an empty folder, a list that cannot be read), Spark is not started and --out is not written.
 
 Percentiles are exact and nearest-rank, as memhunt's: the value at 1-based position ceil(p/100 * n) of
@@ -62,6 +70,9 @@ import tempfile
 CHUNK = 500
 
 URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+# The kinds of record a crash SDK's claim is graded against, and the SDK exports themselves.
+SDK_KIND = "sdk-export"
+GRADED_KINDS = (SDK_KIND, "jetsam-event", "crash-report", "kill-log")
 REJECTED = "memhunt: rejected "
 
 
@@ -226,6 +237,29 @@ def record_schema():
                        StructField("apps", ArrayType(app))])
 
 
+# The fields of an SDK event's ndjson line, in its Parquet row.
+SDK_FIELDS = ("file", "sdk", "shape", "eventID", "claim", "app", "bundleID", "version", "os", "build", "product", "pid",
+              "time", "timeWritten", "timeBasis", "clock")
+
+
+def sdk_schema():
+    from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
+
+    types = {"pid": LongType(), "time": DoubleType()}
+    return StructType([StructField(name, types.get(name, StringType())) for name in SDK_FIELDS])
+
+
+def sdk_row(record):
+    """One SDK event's ndjson line as a row of `sdk_schema()`."""
+    def value(name):
+        found = record.get(name)
+        if found is None:
+            return None
+        return float(found) if name == "time" else int(found) if name == "pid" else str(found)
+
+    return tuple(value(name) for name in SDK_FIELDS)
+
+
 def distribution(F, column):
     values = F.sort_array(F.collect_list(column))
     n = F.size(values)
@@ -303,21 +337,50 @@ def run_job(spark, memhunt, files, uris, rejected, partitions, out):
     # memhunt run per chunk; were a partition lost, Spark would run memhunt on its files again.
     items = items.persist(StorageLevel.MEMORY_AND_DISK)
     rejected += items.filter(lambda item: item[0] == "rejected").map(lambda item: item[1]).collect()
-    records = spark.createDataFrame(items.filter(lambda item: item[0] == "record").map(lambda item: row(item[1])),
-                                    record_schema()).cache()
+    read = spark.createDataFrame(items.filter(lambda item: item[0] == "record").map(lambda item: row(item[1])),
+                                 record_schema()).cache()
+    # An SDK export's events are graded, not counted as records (as in memhunt's own scan).
+    records = read.where(F.col("kind").isNull() | (F.col("kind") != SDK_KIND))
     summary = {
         "apps": figures(records),
         "records": records.count(),
         "recordsWithApps": records.where(F.size("apps") > 0).count(),
         "rejected": sorted(rejected, key=lambda r: (r["file"], r["reason"])),
     }
+    if read.where(F.col("kind") == SDK_KIND).limit(1).count():
+        graded = sorted(r["file"] for r in read.where(F.col("kind").isin(*GRADED_KINDS)).select("file")
+                        .distinct().collect())
+        summary.update(sdk_claims(memhunt, graded))
+        if out:
+            events = items.filter(lambda item: item[0] == "record" and item[1].get("kind") == SDK_KIND)
+            spark.createDataFrame(events.map(lambda item: sdk_row(item[1])), sdk_schema()).write.mode(
+                "overwrite").parquet(out.rstrip("/") + "/sdk_events.parquet")
     if out:
         base = out.rstrip("/")
         records.write.mode("overwrite").parquet(base + "/records.parquet")
         write_text(spark, base + "/summary.json", json.dumps(summary, sort_keys=True, indent=1) + "\n")
-    records.unpersist()
+    read.unpersist()
     items.unpersist()
     return summary
+
+
+def sdk_claims(memhunt, files):
+    """`sdkClaims` of one memhunt scan over the SDK exports and OS records `files` (local paths and http(s) URLs;
+    others are counted in `sdkClaimsLeftOut`)."""
+    usable = [f for f in files if f.startswith(("http://", "https://")) or os.path.isfile(f)]
+    result = {}
+    if len(usable) < len(files):
+        result["sdkClaimsLeftOut"] = len(files) - len(usable)
+    if not usable:
+        return result
+    done = subprocess.run([memhunt, "scan", "--format", "json", "--"] + usable, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
+    try:
+        result["sdkClaims"] = json.loads(done.stdout).get("sdkClaims", [])
+    except ValueError:
+        raise SystemExit("scan_job.py: memhunt scan of the SDK exports failed (exit %d): %s"
+                         % (done.returncode, done.stderr.strip()[:2000]))
+    return result
 
 
 def main():

@@ -125,6 +125,38 @@ enum FleetJob {
         }
     }
 
+    /// Crash SDKs' claims: the job gives memhunt scan's grade counts per app and SDK (graded on the driver over the
+    /// SDK exports and the fleet's OS records, which one chunk of files does not hold), and SDK events are no
+    /// records there either.
+    @Test(
+        .enabled(
+            if: sparkAvailable, "PySpark or Java is missing (pip install pyspark; scripts/setup does it when CI=true)"),
+        .timeLimit(.minutes(10)))
+    func sparkJobGradesSDKClaimsAsTheScanDoes() async throws {
+        let binary = try #require(BinaryTests.binary)
+        let python = try #require(Tool.which("python3"))
+        let spark = try await Tool.run(
+            python,
+            [
+                "Benchmarks/spark/scan_job.py", "--memhunt", binary, "--partitions", "2", "--master", "local[2]",
+                "--accept-rejected", "Fixtures/sdk",
+            ])
+        #expect(spark.status == 0, "\(spark.stderr.suffix(2000))")
+        let job = try #require(try JSONSerialization.jsonObject(with: Data(spark.stdout.utf8)) as? [String: Any])
+        let document = try await FleetJob.scanDocument(["Fixtures/sdk"])
+        #expect(job["records"] as? Int == document["records"] as? Int)
+        let claims = try #require(job["sdkClaims"] as? [[String: Any]])
+        let expected = try #require(document["sdkClaims"] as? [[String: Any]])
+        #expect(claims.count == expected.count && !claims.isEmpty)
+        for (got, want) in zip(claims, expected) {
+            #expect(NSDictionary(dictionary: got).isEqual(to: want), "\(got) vs \(want)")
+        }
+        // Sentry's claims of JustSend: one confirmed by the JetsamEvent 9 s later.
+        let sentry = try #require(
+            claims.first { $0["app"] as? String == "JustSend" && $0["sdk"] as? String == "Sentry" })
+        #expect(sentry["confirmed"] as? Int == 1)
+    }
+
     /// A rejected input makes the job exit 1 and is listed in its summary; `--accept-rejected` makes it exit 0
     /// with the same list. An empty folder is rejected before Spark starts (so this needs python3 only).
     @Test(.enabled(if: Tool.which("python3") != nil, "needs python3"))

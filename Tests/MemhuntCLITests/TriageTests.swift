@@ -83,6 +83,15 @@ import Testing
         }
         let freeze = try #require(SymptomMatcher.matches("it freezes, then a network timeout", in: builtIns).first)
         #expect(freeze.symptom.means.contains("a network timeout that follows is a consequence"))
+        // A crash SDK's dashboard: the hunt asks for the SDK's export and the JetsamEvent of that time.
+        let dashboard = try #require(
+            SymptomMatcher.matches("the Sentry dashboard shows an out of memory crash", in: builtIns).first)
+        #expect(dashboard.playbook.id == "memory-hunt")
+        #expect(dashboard.symptom.steps == ["crash-report", "jetsam-record"])
+        #expect(dashboard.symptom.means.contains("No SDK sees the kill"))
+        #expect(dashboard.symptom.means.contains("Export the event and the JetsamEvent of that time"))
+        let guidance = try #require(dashboard.playbook.steps.first { $0.id == "crash-report" }?.collect)
+        #expect(guidance.contains("export that event too"))
     }
 
     /// The session file after every answer holds every earlier answer; an interruption at any step
