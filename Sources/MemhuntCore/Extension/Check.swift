@@ -195,6 +195,26 @@ extension Check {
     public var description: CheckDescription { Self.description }
 }
 
+/// A check in two parts: `measure` reads the artifacts into a small typed value (numbers, names, evidence
+/// places, never a sentence), and `say` turns it into facts, presentation and findings, through the declared
+/// codes only. The words live in the check's message builders, at the end of its file. `run` is the two in turn.
+public protocol MeasuringCheck: Check {
+    associatedtype Measurement
+    /// What the artifacts show; nil when the check has nothing to read.
+    func measure(_ context: CheckContext) async throws -> Measurement?
+    /// The facts, presentation and findings of `measurement`.
+    func say(_ measurement: Measurement, in context: CheckContext, to output: inout CheckOutput)
+}
+
+extension MeasuringCheck {
+    public func run(_ context: CheckContext) async throws -> CheckOutput {
+        guard let measurement = try await measure(context) else { return CheckOutput(noInput: true) }
+        var output = CheckOutput()
+        say(measurement, in: context, to: &output)
+        return output
+    }
+}
+
 extension CheckOutput {
     /// A timeline event at the artifact's own time (`Crash report written`), when it writes one.
     public mutating func event(_ text: String, of artifact: Artifact) {
