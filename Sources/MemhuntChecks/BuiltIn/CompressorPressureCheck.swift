@@ -8,7 +8,7 @@ import MemhuntSnapshots
 /// are all "a lot" on a phone up for days: the counter alone is a notice. A warning needs evidence of
 /// pressure at that moment: the compressor holding a large share of physical memory, few free pages,
 /// processes killed for a system-wide shortage, or, between two records of one boot, a high rate.
-struct CompressorPressureCheck: Check {
+struct CompressorPressureCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let compressions = FactDescription(
@@ -122,147 +122,136 @@ struct CompressorPressureCheck: Check {
         ]
     )
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
-        var output = CheckOutput()
-        guard let record = JetsamRecord.chosen(in: context) else { return CheckOutput(noInput: true) }
+    /// What the chosen record shows of the whole system, and the rate from the record before it.
+    struct Measurement {
+        var record: JetsamRecord
+        /// The compressions counter as a count; nil when absent or no count (`written` then says what it was).
+        var compressions: Int?
+        var written: UInt64?
+        var decompressions: Int?
+        /// Processes the record shows killed for a system-wide shortage.
+        var kills: [JetsamSnapshot.Process]
+        var rate: Result<Rate, RateRefusal>?
+        /// Whether the subject's process was not suspended (nil when no process of it is listed).
+        var subjectActive: Bool?
+    }
+
+    /// One sign of pressure at the record's moment.
+    enum Sign {
+        case compressor(percent: Double, pages: UInt64, of: UInt64)
+        case available(percent: Double, pages: UInt64, fileBacked: UInt64, free: UInt64, of: UInt64)
+        case kills(count: Int, atLeast: Bool, reasons: [String])
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
+        guard let record = JetsamRecord.chosen(in: context) else { return nil }
+        let event = record.event
+        return Measurement(
+            // A value above Int.max (UInt64.max, most likely -1 written unsigned) is no count: said as written.
+            record: record, compressions: JetsamEvent.count(event.compressions), written: event.compressions,
+            decompressions: JetsamEvent.count(event.decompressions), kills: event.pressureKills,
+            rate: Self.rate(record, in: context),
+            subjectActive: record.processes(of: context.subject).first.map { !$0.isSuspended })
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let record = m.record
         let event = record.event
         let source = record.artifact.source
-        // A value above Int.max (UInt64.max, most likely -1 written unsigned) is no count: said as written.
-        let compressions = JetsamEvent.count(event.compressions)
-        if let compressions {
+        if let compressions = m.compressions {
             output.record(Fact.compressions, .int(compressions))
-        } else if let written = event.compressions {
-            let why =
-                written == UInt64.max
-                ? "it is UInt64.max, -1 written unsigned" : "a million a second would take 290,000 years"
+        } else if let written = m.written {
             output.emit(
-                Finding(
-                    code: Code.notACount.code,
-                    severity: .info,
-                    title: "The record's compressions counter, \(FactValue.grouped(written)), is no count",
-                    detail: "memoryStatus.compressions is \(FactValue.grouped(written)), above the largest signed "
-                        + "64-bit value: no system compresses that many pages (\(why)). It is read as no count. "
-                        + (event.moment == nil
-                            ? "The record has no compressor size or page queues to tell its moment either."
-                            : "The compressor's share and the free pages of the record still tell its moment."),
-                    evidence: [Evidence(source: source, pointer: "/memoryStatus/compressions")]))
+                Code.notACount, title: Words.notACountTitle(written),
+                detail: Words.notACount(written, momentKnown: event.moment != nil),
+                evidence: [Evidence(source: source, pointer: "/memoryStatus/compressions")])
         }
-        if let decompressions = JetsamEvent.count(event.decompressions) {
-            output.record(Fact.decompressions, .int(decompressions))
+        output.record(Fact.decompressions, m.decompressions.map(FactValue.int))
+        let (signs, pointers) = Self.signs(m, context: context, to: &output)
+        if !signs.isEmpty {
+            output.emit(
+                Code.atThatMoment, title: Words.shortTitle(signs), detail: Words.short(signs, date: event.date),
+                evidence: pointers,
+                // What the app held in the background answers only for a suspended app (the suspended-footprint
+                // step does not apply to a frontmost one, and the jetsam record already gives its footprint).
+                next: m.subjectActive == true
+                    ? .step("simulator-repro", Words.reproduceActive)
+                    : .step("suspended-footprint", Words.seeHeld))
         }
-        var evidence: [String] = []
+        Self.sayRate(m.rate, record: record, context: context, to: &output)
+        Self.present(&output)
+        if let compressions = m.compressions, compressions >= context.int("max_compressions") {
+            output.emit(
+                Code.compressions, title: "\(FactValue.grouped(compressions)) compressions since boot",
+                detail: Words.counter(compressions, threshold: context.int("max_compressions"), moment: event.moment),
+                evidence: [Evidence(source: source, pointer: "/memoryStatus/compressions")],
+                next: signs.isEmpty ? .collect(.jetsamEvent, Words.collectSecond) : nil)
+        }
+    }
+
+    /// The moment's facts, and the signs of pressure they show against the thresholds, with their evidence.
+    static func signs(_ m: Measurement, context: CheckContext, to output: inout CheckOutput) -> ([Sign], [Evidence]) {
+        let record = m.record
+        let event = record.event
+        let source = record.artifact.source
+        var signs: [Sign] = []
         var pointers: [Evidence] = []
         if let moment = event.moment {
             output.record(Fact.compressorPercent, .oneDecimal(moment.compressorPercent))
             output.record(Fact.freePercent, .oneDecimal(moment.freePercent))
-            let pages = FactValue.grouped(Int(clamping: moment.physicalPages))
             if moment.compressorPercent >= context.double("max_compressor_percent") {
-                evidence.append(
-                    "the compressor held \(FactValue.oneDecimal(moment.compressorPercent).description) % of memory "
-                        + "(\(FactValue.grouped(Int(clamping: moment.compressorPages))) of \(pages) pages)")
+                signs.append(
+                    .compressor(
+                        percent: moment.compressorPercent, pages: moment.compressorPages, of: moment.physicalPages))
                 pointers.append(Evidence(source: source, pointer: "/memoryStatus/compressorSize"))
             }
             if let available = moment.availablePages, let share = moment.availablePercent {
                 output.record(Fact.availablePercent, .oneDecimal(share))
                 if share < context.double("min_available_percent") {
-                    evidence.append(
-                        "\(FactValue.oneDecimal(share).description) % of memory was available to jetsam "
-                            + "(\(FactValue.grouped(Int(clamping: available))) pages: "
-                            + "\(FactValue.grouped(Int(clamping: moment.fileBackedPages ?? 0))) file-backed and "
-                            + "\(FactValue.grouped(Int(clamping: moment.freePages))) free, of \(pages) pages)")
+                    signs.append(
+                        .available(
+                            percent: share, pages: available, fileBacked: moment.fileBackedPages ?? 0,
+                            free: moment.freePages, of: moment.physicalPages))
                     pointers.append(Evidence(source: source, pointer: "/memoryStatus/memoryPages/fileBacked"))
                     pointers.append(Evidence(source: source, pointer: "/memoryStatus/memoryPages/free"))
                 }
             }
         }
-        let kills = event.pressureKills
         // An incomplete record (elided) lists only some processes: its kills are a lower bound, not a count.
-        if event.complete { output.record(Fact.pressureKills, .int(kills.count)) }
-        if !kills.isEmpty {
-            let reasons = Dictionary(grouping: kills, by: { $0.reason ?? "" }).map { "\($0.key) \($0.value.count)" }
-                .sorted()
-            evidence.append(
-                (event.complete ? "" : "at least ") + Plural.count(kills.count, "process", "processes")
-                    + " killed for a system-wide shortage ("
-                    + reasons.joined(separator: ", ") + ")")
-            pointers += kills.prefix(3).map { record.evidence($0, "reason") }
+        if event.complete { output.record(Fact.pressureKills, .int(m.kills.count)) }
+        if !m.kills.isEmpty {
+            let reasons = Dictionary(grouping: m.kills, by: { $0.reason ?? "" }).map { "\($0.key) \($0.value.count)" }
+            signs.append(.kills(count: m.kills.count, atLeast: !event.complete, reasons: reasons.sorted()))
+            pointers += m.kills.prefix(3).map { record.evidence($0, "reason") }
         }
-        let moment = event.moment
-        let momentText =
-            moment.map {
-                "At that moment the compressor held \(FactValue.oneDecimal($0.compressorPercent).description) % of "
-                    + "memory and \(FactValue.oneDecimal($0.freePercent).description) % was free"
-                    + ($0.availablePercent.map {
-                        "; \(FactValue.oneDecimal($0).description) % was available to jetsam (file-backed and free)."
-                    } ?? "; the record has no file-backed count, so what jetsam counts as available is not known.")
-            } ?? "The record has no compressor size or page queues to tell that moment."
-        if !evidence.isEmpty {
+        return (signs, pointers)
+    }
+
+    /// The rate between two records of one boot, or why there is none.
+    static func sayRate(
+        _ rate: Result<Rate, RateRefusal>?, record: JetsamRecord, context: CheckContext, to output: inout CheckOutput
+    ) {
+        switch rate {
+        case .failure(let refusal)?:
+            let reason = Words.refusal(refusal.why, refusal.earlier, record)
             output.emit(
-                Finding(
-                    code: Code.atThatMoment.code,
-                    severity: .warning,
-                    title: "Memory was short when the record was taken: " + evidence.joined(separator: "; "),
-                    detail: "The record shows pressure at its moment (" + (event.date ?? "undated") + "): "
-                        + evidence.joined(separator: "; ") + ". Compression uses CPU, so the whole system slows.",
-                    evidence: pointers,
-                    // What the app held in the background answers only for a suspended app (the suspended-footprint
-                    // step does not apply to a frontmost one, and the jetsam record already gives its footprint).
-                    next: record.processes(of: context.subject).first.map { !$0.isSuspended } == true
-                        ? .step(
-                            "simulator-repro",
-                            "The app was not suspended while memory was short: reproduce its screens to see what "
-                                + "they hold.")
-                        : .step("suspended-footprint", "See how much the app held while the system was short.")))
-        }
-        let rate = Self.rate(record, in: context)
-        if case .failure(let refusal)? = rate {
-            output.emit(
-                Code.noRate, title: "No compressions rate: " + refusal.reason,
-                detail: "The compressions counter runs since boot, so a rate needs two records of one device and one "
-                    + "boot; " + refusal.reason + ". Each record's counter stands alone.",
+                Code.noRate, title: "No compressions rate: " + reason, detail: Words.noRate(reason),
                 evidence: [refusal.earlier, record].map {
                     Evidence(source: $0.artifact.source, pointer: "/memoryStatus/compressions")
                 })
-        }
-        if case .success(let rate)? = rate {
+        case .success(let rate)?:
             output.record(Fact.compressionsPerMinute, .int(Int(saturating: rate.perMinute)))
             let limit = context.double("max_compressions_per_minute")
-            if rate.perMinute >= limit {
-                output.emit(
-                    Finding(
-                        code: Code.compressorPressureRate.code,
-                        severity: .warning,
-                        title: "\(FactValue.grouped(Int(saturating: rate.perMinute))) compressions per minute between "
-                            + "two records of one boot",
-                        detail: "From \(rate.earlier.artifact.source) (\(rate.earlier.event.date ?? "undated")) to "
-                            + "\(source) (\(event.date ?? "undated")) the counter rose by "
-                            + "\(FactValue.grouped(rate.delta)) in "
-                            + "\(FactValue.oneDecimal(rate.minutes).description) minutes "
-                            + "(threshold \(FactValue.grouped(Int(saturating: limit))) per minute).",
-                        evidence: [
-                            Evidence(source: rate.earlier.artifact.source, pointer: "/memoryStatus/compressions"),
-                            Evidence(source: source, pointer: "/memoryStatus/compressions"),
-                        ]))
-            }
-        }
-        Self.present(&output)
-        if let compressions, compressions >= context.int("max_compressions") {
-            let count = FactValue.grouped(compressions)
+            guard rate.perMinute >= limit else { return }
             output.emit(
-                Finding(
-                    code: Code.compressions.code,
-                    severity: .notice,
-                    title: "\(count) compressions since boot",
-                    detail: "memoryStatus.compressions counts pages compressed since boot: \(count) "
-                        + "(threshold \(FactValue.grouped(context.int("max_compressions")))). A counter since boot is "
-                        + "not a moment: on its own it shows no pressure. " + momentText,
-                    evidence: [Evidence(source: source, pointer: "/memoryStatus/compressions")],
-                    next: evidence.isEmpty
-                        ? .collect(
-                            .jetsamEvent, "Collect a second record of the same boot: the rate between them tells.")
-                        : nil))
+                Code.compressorPressureRate, title: Words.rateTitle(rate),
+                detail: Words.rate(rate, record, limit: limit),
+                evidence: [
+                    Evidence(source: rate.earlier.artifact.source, pointer: "/memoryStatus/compressions"),
+                    Evidence(source: record.artifact.source, pointer: "/memoryStatus/compressions"),
+                ])
+        case nil: break
         }
-        return output
     }
 
     /// The headline and the impact: a counter since boot, and the record's moment.
@@ -283,16 +272,9 @@ struct CompressorPressureCheck: Check {
             Fact.compressionsPerMinute, "rate",
             facts[Fact.compressionsPerMinute.key].map { "\($0) compressions per minute" })
         guard let compressions = facts[Fact.compressions.key] else { return }
-        var line =
-            "The whole system: \(compressions) compressions since boot (a counter: how much the device had "
-            + "compressed since it started, not when)"
-        if let free = facts[Fact.freePercent.key] {
-            line += "; at the record's moment \(Fact.freePercent.format(free)) of memory was free"
-            if let available = facts[Fact.availablePercent.key] {
-                line += " and \(Fact.availablePercent.format(available)) available to jetsam (file-backed and free)"
-            }
-        }
-        output.impact(line + ".")
+        output.impact(
+            Words.impact(
+                compressions, free: facts[Fact.freePercent.key], available: facts[Fact.availablePercent.key]))
     }
 
     /// A rate between two records of one device and one boot.
@@ -312,43 +294,149 @@ struct CompressorPressureCheck: Check {
         guard let index = records.firstIndex(where: { $0.artifact.source == record.artifact.source }), index > 0
         else { return nil }
         let earlier = records[index - 1]
-        let names = "\(earlier.artifact.fileName) and \(record.artifact.fileName)"
         guard let k0 = earlier.event.deviceKey, let k1 = record.event.deviceKey else {
-            return .failure(RateRefusal(earlier, "\(names) do not both name their device (crashReporterKey)"))
+            return .failure(RateRefusal(earlier, .noDevice))
         }
-        guard k0 == k1 else { return .failure(RateRefusal(earlier, "\(names) are of two different devices")) }
+        guard k0 == k1 else { return .failure(RateRefusal(earlier, .twoDevices)) }
         guard earlier.event.build == record.event.build else {
-            return .failure(
-                RateRefusal(
-                    earlier,
-                    "\(names) are of two OS builds (\(earlier.event.build ?? "?") and \(record.event.build ?? "?")): "
-                        + "the device restarted between them"))
+            return .failure(RateRefusal(earlier, .twoBuilds(earlier.event.build, record.event.build)))
         }
         guard let t0 = earlier.event.time, let t1 = record.event.time, t1 > t0 else {
-            return .failure(RateRefusal(earlier, "\(names) do not both carry a time that orders them"))
+            return .failure(RateRefusal(earlier, .noOrder))
         }
         guard let c0 = JetsamEvent.count(earlier.event.compressions),
             let c1 = JetsamEvent.count(record.event.compressions)
-        else { return .failure(RateRefusal(earlier, "\(names) do not both carry a compressions count")) }
-        guard c1 >= c0 else {
-            return .failure(
-                RateRefusal(
-                    earlier,
-                    "the counter went down from \(earlier.artifact.fileName) to \(record.artifact.fileName): a restart "
-                        + "reset it"))
-        }
+        else { return .failure(RateRefusal(earlier, .noCount)) }
+        guard c1 >= c0 else { return .failure(RateRefusal(earlier, .wentDown)) }
         let minutes = (t1 - t0) / 60
         return .success(Rate(earlier: earlier, delta: c1 - c0, minutes: minutes, perMinute: Double(c1 - c0) / minutes))
     }
 
     /// Why two records give no rate.
     struct RateRefusal: Error {
+        enum Why {
+            case noDevice, twoDevices, noOrder, noCount, wentDown
+            case twoBuilds(String?, String?)
+        }
+
         /// The record before the chosen one, which gives no rate with it.
         var earlier: JetsamRecord
-        var reason: String
-        init(_ earlier: JetsamRecord, _ reason: String) {
+        var why: Why
+        init(_ earlier: JetsamRecord, _ why: Why) {
             self.earlier = earlier
-            self.reason = reason
+            self.why = why
+        }
+    }
+}
+
+/// Every sentence the check says.
+extension CompressorPressureCheck {
+    enum Words {
+        static let reproduceActive =
+            "The app was not suspended while memory was short: reproduce its screens to see what they hold."
+        static let seeHeld = "See how much the app held while the system was short."
+        static let collectSecond = "Collect a second record of the same boot: the rate between them tells."
+
+        static func notACountTitle(_ written: UInt64) -> String {
+            "The record's compressions counter, \(FactValue.grouped(written)), is no count"
+        }
+
+        static func notACount(_ written: UInt64, momentKnown: Bool) -> String {
+            let why =
+                written == UInt64.max
+                ? "it is UInt64.max, -1 written unsigned" : "a million a second would take 290,000 years"
+            return "memoryStatus.compressions is \(FactValue.grouped(written)), above the largest signed "
+                + "64-bit value: no system compresses that many pages (\(why)). It is read as no count. "
+                + (momentKnown
+                    ? "The compressor's share and the free pages of the record still tell its moment."
+                    : "The record has no compressor size or page queues to tell its moment either.")
+        }
+
+        static func sign(_ sign: Sign) -> String {
+            func pages(_ count: UInt64) -> String { FactValue.grouped(Int(clamping: count)) }
+            switch sign {
+            case .compressor(let percent, let compressor, let physical):
+                return "the compressor held \(FactValue.oneDecimal(percent).description) % of memory "
+                    + "(\(pages(compressor)) of \(pages(physical)) pages)"
+            case .available(let percent, let available, let fileBacked, let free, let physical):
+                return "\(FactValue.oneDecimal(percent).description) % of memory was available to jetsam "
+                    + "(\(pages(available)) pages: \(pages(fileBacked)) file-backed and \(pages(free)) free, of "
+                    + "\(pages(physical)) pages)"
+            case .kills(let count, let atLeast, let reasons):
+                return (atLeast ? "at least " : "") + Plural.count(count, "process", "processes")
+                    + " killed for a system-wide shortage (" + reasons.joined(separator: ", ") + ")"
+            }
+        }
+
+        static func shortTitle(_ signs: [Sign]) -> String {
+            "Memory was short when the record was taken: " + signs.map(sign).joined(separator: "; ")
+        }
+
+        static func short(_ signs: [Sign], date: String?) -> String {
+            "The record shows pressure at its moment (" + (date ?? "undated") + "): "
+                + signs.map(sign).joined(separator: "; ") + ". Compression uses CPU, so the whole system slows."
+        }
+
+        static func moment(_ moment: JetsamSnapshot.Moment?) -> String {
+            moment.map {
+                "At that moment the compressor held \(FactValue.oneDecimal($0.compressorPercent).description) % of "
+                    + "memory and \(FactValue.oneDecimal($0.freePercent).description) % was free"
+                    + ($0.availablePercent.map {
+                        "; \(FactValue.oneDecimal($0).description) % was available to jetsam (file-backed and free)."
+                    } ?? "; the record has no file-backed count, so what jetsam counts as available is not known.")
+            } ?? "The record has no compressor size or page queues to tell that moment."
+        }
+
+        static func counter(_ compressions: Int, threshold: Int, moment: JetsamSnapshot.Moment?) -> String {
+            "memoryStatus.compressions counts pages compressed since boot: \(FactValue.grouped(compressions)) "
+                + "(threshold \(FactValue.grouped(threshold))). A counter since boot is not a moment: on its own it "
+                + "shows no pressure. " + Self.moment(moment)
+        }
+
+        static func refusal(_ why: RateRefusal.Why, _ earlier: JetsamRecord, _ record: JetsamRecord) -> String {
+            let names = "\(earlier.artifact.fileName) and \(record.artifact.fileName)"
+            switch why {
+            case .noDevice: return "\(names) do not both name their device (crashReporterKey)"
+            case .twoDevices: return "\(names) are of two different devices"
+            case .twoBuilds(let one, let other):
+                return "\(names) are of two OS builds (\(one ?? "?") and \(other ?? "?")): the device restarted "
+                    + "between them"
+            case .noOrder: return "\(names) do not both carry a time that orders them"
+            case .noCount: return "\(names) do not both carry a compressions count"
+            case .wentDown:
+                return "the counter went down from \(earlier.artifact.fileName) to \(record.artifact.fileName): a "
+                    + "restart reset it"
+            }
+        }
+
+        static func noRate(_ reason: String) -> String {
+            "The compressions counter runs since boot, so a rate needs two records of one device and one boot; "
+                + reason + ". Each record's counter stands alone."
+        }
+
+        static func rateTitle(_ rate: Rate) -> String {
+            "\(FactValue.grouped(Int(saturating: rate.perMinute))) compressions per minute between two records of one "
+                + "boot"
+        }
+
+        static func rate(_ rate: Rate, _ record: JetsamRecord, limit: Double) -> String {
+            "From \(rate.earlier.artifact.source) (\(rate.earlier.event.date ?? "undated")) to "
+                + "\(record.artifact.source) (\(record.event.date ?? "undated")) the counter rose by "
+                + "\(FactValue.grouped(rate.delta)) in \(FactValue.oneDecimal(rate.minutes).description) minutes "
+                + "(threshold \(FactValue.grouped(Int(saturating: limit))) per minute)."
+        }
+
+        static func impact(_ compressions: FactValue, free: FactValue?, available: FactValue?) -> String {
+            var line =
+                "The whole system: \(compressions) compressions since boot (a counter: how much the device had "
+                + "compressed since it started, not when)"
+            if let free {
+                line += "; at the record's moment \(Fact.freePercent.format(free)) of memory was free"
+                if let available {
+                    line += " and \(Fact.availablePercent.format(available)) available to jetsam (file-backed and free)"
+                }
+            }
+            return line + "."
         }
     }
 }
