@@ -109,12 +109,11 @@ struct ASCMemoryCheck: Check {
         guard found else { return CheckOutput(noInput: true) }
         for (artifact, notes) in problems {
             output.emit(
-                Finding(
-                    code: Code.unreadable.code, severity: .notice,
-                    title: "App Store Connect value not read in \(artifact.fileName)",
-                    detail: artifact.source + ": " + notes.joined(separator: "; ")
-                        + ". Those points are left out rather than guessed; the others are read.",
-                    evidence: [Evidence(source: artifact.source, pointer: "/productData")]))
+                Code.unreadable,
+                title: "App Store Connect value not read in \(artifact.fileName)",
+                detail: artifact.source + ": " + notes.joined(separator: "; ")
+                    + ". Those points are left out rather than guessed; the others are read.",
+                evidence: [Evidence(source: artifact.source, pointer: "/productData")])
         }
         let suspended = metric == "averageSuspendedMemory"
         let name = suspended ? "average suspended memory" : metric == "peakMemory" ? "peak memory" : metric
@@ -179,15 +178,14 @@ struct ASCMemoryCheck: Check {
         let limit = context.double("max_growth_percent")
         if limit > 0, percent >= limit {
             output.emit(
-                Finding(
-                    code: Code.growth.code, severity: .notice,
-                    title: "App Store Connect p50 \(name) grew \(FactValue.oneDecimal(percent)) % from "
-                        + "\(from.point.version) to \(to.point.version) (\(deviceName))",
-                    detail: "App Store Connect's p50 \(name) on \(deviceName) is \(mb(from.point.value)) for version "
-                        + "\(from.point.version) and \(mb(to.point.value)) for \(to.point.version) (threshold "
-                        + "\(FactValue.oneDecimal(limit)) %). This is \(aggregate); the response names no app (the "
-                        + "request's URL did).",
-                    evidence: [Evidence(source: to.artifact.source, pointer: to.point.pointer)]))
+                Code.growth,
+                title: "App Store Connect p50 \(name) grew \(FactValue.oneDecimal(percent)) % from "
+                    + "\(from.point.version) to \(to.point.version) (\(deviceName))",
+                detail: "App Store Connect's p50 \(name) on \(deviceName) is \(mb(from.point.value)) for version "
+                    + "\(from.point.version) and \(mb(to.point.value)) for \(to.point.version) (threshold "
+                    + "\(FactValue.oneDecimal(limit)) %). This is \(aggregate); the response names no app (the "
+                    + "request's URL did).",
+                evidence: [Evidence(source: to.artifact.source, pointer: to.point.pointer)])
         }
         return output
     }

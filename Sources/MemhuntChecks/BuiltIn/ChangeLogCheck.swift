@@ -270,9 +270,7 @@ struct ChangeLogCheck: Check {
         }
         let first = group.first!, last = group.last!
         let changed = last.summary.evaluations < first.summary.evaluations
-        return Finding(
-            code: Code.beforeAfter.code,
-            severity: .info,
+        return Code.beforeAfter.finding(
             title: group.map(\.label).joined(separator: " → ") + ": " + rows.prefix(3).joined(separator: ", "),
             detail: "Body evaluations per view, " + group.map(\.label).joined(separator: " → ") + ": "
                 + rows.joined(separator: "; ") + ". In all: "
@@ -293,9 +291,7 @@ struct ChangeLogCheck: Check {
             separator: ", ")
         let more = processes.count > 5 ? " and \(processes.count - 5) more" : ""
         let unnamed = log.summary.unattributedEvaluations
-        return Finding(
-            code: Code.severalProcesses.code,
-            severity: .notice,
+        return Code.severalProcesses.finding(
             title: "\(log.label) mixes the evaluations of \(processes.count) processes: \(listed)\(more)",
             detail: "Its lines name \(processes.count) processes, with the body evaluations above"
                 + (unnamed > 0 ? ", and \(Plural.count(unnamed, "evaluation")) name none" : "")
@@ -313,9 +309,7 @@ struct ChangeLogCheck: Check {
         let median = Double(others[others.count / 2])
         let ratio = context.double("hot_ratio")
         guard top.value >= context.int("hot_min"), Double(top.value) >= ratio * median else { return nil }
-        return Finding(
-            code: Code.hotView.code,
-            severity: .warning,
+        return Code.hotView.finding(
             title:
                 "\(top.key) re-evaluated \(top.value) times in \(log.label), \(Int(saturating: Double(top.value) / median))× the other views' median",
             detail: "\(top.key)'s body ran \(top.value) times; the other \(others.count) views ran a median of "
@@ -338,23 +332,19 @@ struct ChangeLogCheck: Check {
                 trigger.isEmpty
                 ? "Starting with \(burst.triggerView), \(burst.distinctViews) different views"
                 : "After \(burst.triggerView): \(trigger) changed, \(burst.distinctViews) different views"
-            return Finding(
-                code: Code.fanOut.code,
-                severity: .warning,
+            // The summary keeps the first 20 views of a burst: a longer one is named as that many.
+            return Code.fanOut.finding(
                 title: trigger.isEmpty
                     ? "Fan-out: \(views), starting with \(burst.triggerView)"
                     : "Fan-out: \(views) after one \(trigger) change",
-                // The summary keeps the first 20 views of a burst: a longer one is named as that many.
                 detail: start + " evaluated in the same burst (\(burst.evaluations) evaluations)"
                     + (burst.views.count < burst.distinctViews ? ", the first \(burst.views.count) of them: " : ": ")
                     + burst.views.joined(separator: ", ") + ". Views that subscribe to a store they do not draw "
                     + "re-run on every publish.",
                 evidence: [Evidence(source: log.source, line: burst.line)],
-                next:
-                    .change(
-                        "Remove the subscription (@ObservedObject/@EnvironmentObject) from views that do not draw the value."
-                    )
-            )
+                next: .change(
+                    "Remove the subscription (@ObservedObject/@EnvironmentObject) from views that do not draw the value."
+                ))
         }
     }
 
@@ -364,13 +354,11 @@ struct ChangeLogCheck: Check {
             view, selfCount in
             let total = log.summary.views[view] ?? 0
             guard selfCount >= minimum, total > 0, Double(selfCount) >= 0.9 * Double(total) else { return nil }
-            return Finding(
-                code: Code.closureChurn.code,
-                severity: .notice,
+            // The log lists what changed, not why: "@self" says the view's value differed from the last one (its
+            // parent made it again with inputs that compared unequal), never which input. Other items may be listed
+            // beside it.
+            return Code.closureChurn.finding(
                 title: "Unequal inputs: \(view) re-evaluated \(selfCount) times with @self changed",
-                // The log lists what changed, not why: "@self" says the view's value differed from the last one
-                // (its parent made it again with inputs that compared unequal), never which input. Other items may
-                // be listed beside it.
                 detail: "In \(log.label), \(selfCount) of \(view)'s \(total) evaluations listed @self as changed: each "
                     + "time, its parent made it again with inputs that did not compare equal to the previous ones. "
                     + "The log does not say which input. Closure properties are the usual one: they are new on every "
@@ -389,9 +377,7 @@ struct ChangeLogCheck: Check {
             guard let count = items["@identity"], count >= minimum else { return nil }
             return (view, count)
         }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map { view, count in
-            Finding(
-                code: Code.identityChurn.code,
-                severity: .notice,
+            Code.identityChurn.finding(
                 title: "\(view) got a new identity \(count) times",
                 detail: "In \(log.label), \(view) was evaluated with @identity \(count) times: each time SwiftUI made "
                     + "new storage for it, so its @State started over and whatever computes the initial values ran "

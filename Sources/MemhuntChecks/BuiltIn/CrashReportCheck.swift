@@ -179,16 +179,14 @@ struct CrashReportCheck: Check {
         let others =
             signs.isEmpty ? "" : " Other signs of an ending: " + signs.map(\.text).joined(separator: "; ") + "."
         output.emit(
-            Finding(
-                code: Code.ended.code,
-                severity: Self.severity(report.kind),
-                title: "\(name) \(Self.verb(report.kind)): \(Self.explain(report))",
-                detail: Plural.count(mine.count, "crash report") + " of \(name); the newest"
-                    + (report.date.map { " (\($0))" } ?? "") + " is \(report.kind.rawValue). "
-                    + Self.describe(report, snapshot: snapshot) + others,
-                evidence: [Evidence(source: artifact.source)] + signs.map(\.evidence),
-                next: Self.next(report)
-            ))
+            Code.ended,
+            severity: Self.severity(report.kind),
+            title: "\(name) \(Self.verb(report.kind)): \(Self.explain(report))",
+            detail: Plural.count(mine.count, "crash report") + " of \(name); the newest"
+                + (report.date.map { " (\($0))" } ?? "") + " is \(report.kind.rawValue). "
+                + Self.describe(report, snapshot: snapshot) + others,
+            evidence: [Evidence(source: artifact.source)] + signs.map(\.evidence),
+            next: Self.next(report))
         Self.present(&output, reports: mine.map(\.0), signs: signs, context: context)
         return output
     }
@@ -228,8 +226,7 @@ struct CrashReportCheck: Check {
     static func none(_ app: String, context: CheckContext) -> Finding {
         // A file that may be a crash report and could not be read: nothing is said of an absence, nor of life.
         if let unread = context.unreadNote(.crashReport, as: "a crash report") {
-            return Finding(
-                code: Code.crashReportNone.code,
+            return Code.crashReportNone.finding(
                 severity: .notice,
                 title: "No crash report of \(app) was read: \(unread)",
                 detail: "\(unread.prefix(1).uppercased() + unread.dropFirst()), so whether a crash report of \(app) is "
@@ -245,9 +242,7 @@ struct CrashReportCheck: Check {
         if let (record, process) = alive {
             let state = process.states.first.map { " (\($0))" } ?? ""
             let when = record.event.date.map { " of \($0)" } ?? ""
-            return Finding(
-                code: Code.crashReportNone.code,
-                severity: .info,
+            return Code.crashReportNone.finding(
                 title: "No crash report of \(app), and no sign that it ended: the jetsam record lists it alive",
                 detail: "No crash report of \(app) among the artifacts, no kill reason for it in any jetsam record and "
                     + "no MetricKit exit count; the jetsam record\(when) lists it alive\(state). That is the record's "
@@ -259,9 +254,7 @@ struct CrashReportCheck: Check {
         // A crash SDK's claim that a run ended is an inference of its next launch, not an OS record: said as such.
         let claims = sdkClaims(of: context.subject, in: context)
         if !claims.isEmpty {
-            return Finding(
-                code: Code.crashReportNone.code,
-                severity: .info,
+            return Code.crashReportNone.finding(
                 title: "No crash report of \(app) among the artifacts; a crash SDK says a run ended",
                 detail:
                     "No crash report of \(app), and no OS record among the artifacts shows it ended (no jetsam kill "
@@ -271,9 +264,7 @@ struct CrashReportCheck: Check {
                 next: .collect(
                     .jetsamEvent, "Collect the jetsam record of the time the SDK gives: it tells how the run ended."))
         }
-        return Finding(
-            code: Code.crashReportNone.code,
-            severity: .info,
+        return Code.crashReportNone.finding(
             title: "No crash report of \(app) among the artifacts",
             detail: "No crash report of \(app), and nothing among the artifacts shows it ended (no jetsam kill reason, "
                 + "no MetricKit exit count or crash diagnostic). That it was alive needs a jetsam record that lists "
@@ -286,9 +277,7 @@ struct CrashReportCheck: Check {
     static func endedWithoutReport(_ app: String, _ signs: [Sign], context: CheckContext) -> Finding {
         let killed = signs.contains { $0.tag == "jetsam" || $0.tag == "kill-log" }
         let inRecord = signs.contains { $0.tag == "jetsam" }
-        return Finding(
-            code: Code.endedWithoutReport.code,
-            severity: .notice,
+        return Code.endedWithoutReport.finding(
             title: "No crash report of \(app)"
                 + (context.unreadNote(.crashReport, as: "a crash report").map { " was read (\($0))" } ?? "")
                 + ", but it ended: " + signs.map(\.text).joined(separator: "; "),
@@ -376,16 +365,14 @@ struct CrashReportCheck: Check {
         guard !groups.isEmpty else {
             output.record(Fact.kind, .string(CrashKind.none.rawValue))
             output.emit(
-                Finding(
-                    code: Code.crashReportNone.code,
-                    severity: .info,
-                    title: context.unreadNote(.crashReport, as: "a crash report").map {
-                        "No crash report was read: " + $0
-                    }
-                        ?? "No crash report among the artifacts",
-                    detail: "No crash report was read, and no app was named; without one, no other "
-                        + "artifact is weighed for an ending.",
-                    next: .decide(.chooseApp, "Name the app under investigation (a process name or bundle id).")))
+                Code.crashReportNone,
+                title: context.unreadNote(.crashReport, as: "a crash report").map {
+                    "No crash report was read: " + $0
+                }
+                    ?? "No crash report among the artifacts",
+                detail: "No crash report was read, and no app was named; without one, no other "
+                    + "artifact is weighed for an ending.",
+                next: .decide(.chooseApp, "Name the app under investigation (a process name or bundle id)."))
             return output
         }
         output.record(Fact.apps, .int(groups.count))
@@ -394,17 +381,14 @@ struct CrashReportCheck: Check {
             return group.app + " (" + Plural.count(group.reports.count, "report") + ": " + kinds + ")"
         }
         output.emit(
-            Finding(
-                code: Code.severalApps.code,
-                severity: .notice,
-                title: "Crash reports of " + Plural.count(groups.count, "app") + ": "
-                    + groups.map { "\($0.app) \($0.reports.count)" }.joined(separator: ", "),
-                detail: "The crash reports name different apps, so none is the subject and each report counts for "
-                    + "its own app: " + listing.joined(separator: "; ") + ".",
-                evidence: all.map { Evidence(source: $0.0.source) },
-                next: .decide(
-                    .chooseApp, "Name the app under investigation: " + groups.map(\.app).joined(separator: ", ") + ".")
-            ))
+            Code.severalApps,
+            title: "Crash reports of " + Plural.count(groups.count, "app") + ": "
+                + groups.map { "\($0.app) \($0.reports.count)" }.joined(separator: ", "),
+            detail: "The crash reports name different apps, so none is the subject and each report counts for "
+                + "its own app: " + listing.joined(separator: "; ") + ".",
+            evidence: all.map { Evidence(source: $0.0.source) },
+            next: .decide(
+                .chooseApp, "Name the app under investigation: " + groups.map(\.app).joined(separator: ", ") + "."))
         return output
     }
 

@@ -123,23 +123,20 @@ struct LayerCountCheck: Check {
         }
         if !reasons.isEmpty {
             output.emit(
-                Finding(
-                    code: Code.structure.code,
-                    severity: .warning,
-                    title: (holdsMemory ? "Rendering structure holds the memory: " : "Rendering structure: ")
-                        + reasons.joined(separator: "; "),
-                    detail: reasons.joined(separator: "; ") + " (thresholds: \(context.int("max_layers")) "
-                        + "layers, \(Int(saturating: share * 100)) % of the footprint). Lazy containers are lazy only "
-                        + "at their own boundary: an ordinary VStack inside one materializes every child."
-                        + (backing.isEmpty
-                            ? ""
-                            : " Layer backing stores outside the CoreAnimation row: " + backing.joined(separator: ", ")
-                                + "."),
-                    evidence: evidence,
-                    next: .step(
-                        "structure-variation",
-                        "Change only the structure for the same input to find which variable matters.")
-                ))
+                Code.structure,
+                title: (holdsMemory ? "Rendering structure holds the memory: " : "Rendering structure: ")
+                    + reasons.joined(separator: "; "),
+                detail: reasons.joined(separator: "; ") + " (thresholds: \(context.int("max_layers")) "
+                    + "layers, \(Int(saturating: share * 100)) % of the footprint). Lazy containers are lazy only "
+                    + "at their own boundary: an ordinary VStack inside one materializes every child."
+                    + (backing.isEmpty
+                        ? ""
+                        : " Layer backing stores outside the CoreAnimation row: " + backing.joined(separator: ", ")
+                            + "."),
+                evidence: evidence,
+                next: .step(
+                    "structure-variation",
+                    "Change only the structure for the same input to find which variable matters."))
         }
         return output
     }

@@ -61,13 +61,11 @@ struct MetricKitMemoryCheck: Check {
         let app = context.subject.app ?? metrics.payload.bundleIdentifier ?? "the app"
         if !metrics.payload.unreadable.isEmpty {
             output.emit(
-                Finding(
-                    code: Code.unreadable.code,
-                    severity: .notice,
-                    title: "MetricKit value not understood in " + metrics.artifact.fileName,
-                    detail: metrics.artifact.source + ": " + metrics.payload.unreadable.joined(separator: "; ")
-                        + ". The value is left out of the facts rather than guessed.",
-                    evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics")]))
+                Code.unreadable,
+                title: "MetricKit value not understood in " + metrics.artifact.fileName,
+                detail: metrics.artifact.source + ": " + metrics.payload.unreadable.joined(separator: "; ")
+                    + ". The value is left out of the facts rather than guessed.",
+                evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics")])
         }
         if let peak = metrics.payload.peakMemoryBytes {
             output.record(Fact.peakMB, .megabytes(bytes: peak))
@@ -76,30 +74,24 @@ struct MetricKitMemoryCheck: Check {
             let limit = context.double("max_peak_mb")
             if limit > 0, peak >= limit * 1_048_576 {
                 output.emit(
-                    Finding(
-                        code: Code.peak.code,
-                        severity: .warning,
-                        title: "\(app) peaked at \(peak.megabytesText) (MetricKit)",
-                        detail:
-                            "MetricKit's peakMemoryUsage is \(peak.megabytesText) (threshold \(FactValue.oneDecimal(limit)) MB).",
-                        evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics/peakMemoryUsage")]
-                    ))
+                    Code.peak,
+                    title: "\(app) peaked at \(peak.megabytesText) (MetricKit)",
+                    detail:
+                        "MetricKit's peakMemoryUsage is \(peak.megabytesText) (threshold \(FactValue.oneDecimal(limit)) MB).",
+                    evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics/peakMemoryUsage")])
             }
         }
         output.event("MetricKit payload window ends", of: metrics.artifact)
         let exits = (metrics.payload.memoryResourceLimitExits ?? 0) + (metrics.payload.memoryPressureExits ?? 0)
         if exits > 0 {
             output.emit(
-                Finding(
-                    code: Code.exits.code,
-                    severity: .warning,
-                    title: "\(app) ended for memory " + Plural.count(exits, "time") + " in the field (MetricKit)",
-                    detail: "MetricKit counts "
-                        + Plural.count(metrics.payload.memoryResourceLimitExits ?? 0, "memory-limit exit") + " and "
-                        + Plural.count(metrics.payload.memoryPressureExits ?? 0, "memory-pressure exit")
-                        + " while in the background.",
-                    evidence: [Evidence(source: metrics.artifact.source, pointer: "/applicationExitMetrics")]
-                ))
+                Code.exits,
+                title: "\(app) ended for memory " + Plural.count(exits, "time") + " in the field (MetricKit)",
+                detail: "MetricKit counts "
+                    + Plural.count(metrics.payload.memoryResourceLimitExits ?? 0, "memory-limit exit") + " and "
+                    + Plural.count(metrics.payload.memoryPressureExits ?? 0, "memory-pressure exit")
+                    + " while in the background.",
+                evidence: [Evidence(source: metrics.artifact.source, pointer: "/applicationExitMetrics")])
         }
         return output
     }

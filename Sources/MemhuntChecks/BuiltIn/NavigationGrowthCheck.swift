@@ -104,26 +104,22 @@ struct NavigationGrowthCheck: Check {
         let series = visits.map { $0.footprintMB.oneDecimalText }.joined(separator: " → ")
         if slope >= minSlope, r2 >= minR2 {
             output.emit(
-                Finding(
-                    code: Code.stair.code,
-                    severity: .warning,
-                    title: "Memory steps up \(slope.oneDecimalText) MB per visit over \(visits.count) visits",
-                    detail: "Footprint \(series) MB: +\(slope.oneDecimalText) MB per visit, R² \(format2(r2)) "
-                        + "(thresholds \(minSlope.oneDecimalText) MB, R² \(format2(minR2))). It does not "
-                        + "return to a plateau: something is loaded again on every appearance and kept.",
-                    evidence: [visits.first!.evidence, visits.last!.evidence],
-                    next: .change(
-                        "Load once into a shared store (an environment object) instead of in the view's initial "
-                            + "state; confirm with the Allocations instrument's generations.")))
+                Code.stair,
+                title: "Memory steps up \(slope.oneDecimalText) MB per visit over \(visits.count) visits",
+                detail: "Footprint \(series) MB: +\(slope.oneDecimalText) MB per visit, R² \(format2(r2)) "
+                    + "(thresholds \(minSlope.oneDecimalText) MB, R² \(format2(minR2))). It does not "
+                    + "return to a plateau: something is loaded again on every appearance and kept.",
+                evidence: [visits.first!.evidence, visits.last!.evidence],
+                next: .change(
+                    "Load once into a shared store (an environment object) instead of in the view's initial "
+                        + "state; confirm with the Allocations instrument's generations."))
         } else {
             output.emit(
-                Finding(
-                    code: Code.plateau.code,
-                    severity: .info,
-                    title: "No stair: \(series) MB over \(visits.count) visits",
-                    detail: "Slope \(slope.oneDecimalText) MB per visit, R² \(format2(r2)): the footprint returns to a "
-                        + "plateau.",
-                    evidence: [visits.last!.evidence]))
+                Code.plateau,
+                title: "No stair: \(series) MB over \(visits.count) visits",
+                detail: "Slope \(slope.oneDecimalText) MB per visit, R² \(format2(r2)): the footprint returns to a "
+                    + "plateau.",
+                evidence: [visits.last!.evidence])
         }
         return output
     }

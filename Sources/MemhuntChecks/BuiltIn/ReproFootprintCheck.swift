@@ -110,20 +110,16 @@ struct ReproFootprintCheck: Check {
         let limit = context.double("max_ratio")
         if ratio >= limit {
             output.emit(
-                Finding(
-                    code: Code.growth.code,
-                    severity: .warning,
-                    title:
-                        "\(peak.label): \(baseline.footprintMB.oneDecimalText) → \(peak.footprintMB.oneDecimalText) MB "
-                        + "(×\(ratio.oneDecimalText))",
-                    detail: "Footprint went from \(baseline.text) to \(peak.text), ×\(ratio.oneDecimalText) "
-                        + "(threshold ×\(limit.oneDecimalText)). Readings in time order"
-                        + (listed.count < count ? " (the first \(listed.count) of \(FactValue.grouped(count)))" : "")
-                        + ": " + listed.map(\.text).joined(separator: ", ") + ".",
-                    evidence: [baseline.evidence, peak.evidence],
-                    next: .step(
-                        "coreanimation-layers", "Count what the screen materializes: CoreAnimation memory and layers.")
-                ))
+                Code.growth,
+                title: "\(peak.label): \(baseline.footprintMB.oneDecimalText) → \(peak.footprintMB.oneDecimalText) MB "
+                    + "(×\(ratio.oneDecimalText))",
+                detail: "Footprint went from \(baseline.text) to \(peak.text), ×\(ratio.oneDecimalText) "
+                    + "(threshold ×\(limit.oneDecimalText)). Readings in time order"
+                    + (listed.count < count ? " (the first \(listed.count) of \(FactValue.grouped(count)))" : "")
+                    + ": " + listed.map(\.text).joined(separator: ", ") + ".",
+                evidence: [baseline.evidence, peak.evidence],
+                next: .step(
+                    "coreanimation-layers", "Count what the screen materializes: CoreAnimation memory and layers."))
         }
         return output
     }

@@ -107,53 +107,49 @@ struct SilentLoopCheck: Check {
             // Logs of another app may have been given (and are listed apart): none is the subject's.
             let whose = context.subject.app.map { " of \($0)" } ?? ""
             output.emit(
-                Finding(
-                    code: Code.layoutLoop.code,
-                    severity: .warning,
-                    title: absent
-                        ? "Main thread \(percent) % in layout; no change log\(whose) to tell a layout loop from a data "
-                            + "loop"
-                        : "Main thread \(percent) % in layout while the change log is silent: the loop is in layout, "
-                            + "not data",
-                    detail: "\(where_) are in SwiftUI/UIKit layout (\(report.bodySamples) in body getters). "
-                        + (absent
-                            ? "No change log\(whose) was given: a data-driven loop makes _printChanges fire without pause, "
-                                + "and a log that stays silent through the freeze puts the loop in layout. "
-                            : "The change log recorded " + Plural.count(evaluations, "body evaluation")
-                                + (others > 0
-                                    ? " of \(context.subject.app ?? "the app") (and \(FactValue.grouped(others)) of "
-                                        + "other processes)" : "") + ": a "
-                                + "data-driven loop would make _printChanges fire without pause; silence puts the loop "
-                                + "in layout. ")
-                        + Self.suspects(report)
-                        + " A known shape of such a loop: ScrollView + LazyVStack + scrollTo anchoring content taller "
-                        + "than the screen (estimated sizes moved the anchor, which scrolled again); a shape to look "
-                        + "for, not a finding of this sample. A network timeout (-1001) during the freeze is a "
-                        + "consequence when the receive loop runs on the main thread."
-                        + heaviestText,
-                    evidence: [Evidence(source: artifact.source)],
-                    next: absent
-                        ? .collect(
-                            .changeLog,
-                            "Capture the change log through a freeze (Self._logChanges() in the suspect views' "
-                                + "bodies): silence puts the loop in layout, a steady stream in data.")
-                        : .change(
-                            "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable "
-                                + "at a time, until the CPU drops to zero.")))
+                Code.layoutLoop,
+                title: absent
+                    ? "Main thread \(percent) % in layout; no change log\(whose) to tell a layout loop from a data "
+                        + "loop"
+                    : "Main thread \(percent) % in layout while the change log is silent: the loop is in layout, "
+                        + "not data",
+                detail: "\(where_) are in SwiftUI/UIKit layout (\(report.bodySamples) in body getters). "
+                    + (absent
+                        ? "No change log\(whose) was given: a data-driven loop makes _printChanges fire without pause, "
+                            + "and a log that stays silent through the freeze puts the loop in layout. "
+                        : "The change log recorded " + Plural.count(evaluations, "body evaluation")
+                            + (others > 0
+                                ? " of \(context.subject.app ?? "the app") (and \(FactValue.grouped(others)) of "
+                                    + "other processes)" : "") + ": a "
+                            + "data-driven loop would make _printChanges fire without pause; silence puts the loop "
+                            + "in layout. ")
+                    + Self.suspects(report)
+                    + " A known shape of such a loop: ScrollView + LazyVStack + scrollTo anchoring content taller "
+                    + "than the screen (estimated sizes moved the anchor, which scrolled again); a shape to look "
+                    + "for, not a finding of this sample. A network timeout (-1001) during the freeze is a "
+                    + "consequence when the receive loop runs on the main thread."
+                    + heaviestText,
+                evidence: [Evidence(source: artifact.source)],
+                next: absent
+                    ? .collect(
+                        .changeLog,
+                        "Capture the change log through a freeze (Self._logChanges() in the suspect views' "
+                            + "bodies): silence puts the loop in layout, a steady stream in data.")
+                    : .change(
+                        "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable "
+                            + "at a time, until the CPU drops to zero."))
         } else {
             output.emit(
-                Finding(
-                    code: Code.layoutWithChanges.code,
-                    severity: .notice,
-                    title: "Main thread \(percent) % in layout with " + Plural.count(evaluations, "body evaluation")
-                        + (others > 0 ? " of \(context.subject.app ?? "the app")" : "") + " logged",
-                    detail: "\(where_) are in layout and the change log is busy: a data-driven loop is likely. "
-                        + (others > 0
-                            ? "The log holds \(Plural.count(others, "more evaluation")) of other processes, not "
-                                + "counted here. " : "")
-                        + "Read which property changes in every pass.",
-                    evidence: [Evidence(source: artifact.source)],
-                    next: .change("Find the property that changes on every pass in the change log.")))
+                Code.layoutWithChanges,
+                title: "Main thread \(percent) % in layout with " + Plural.count(evaluations, "body evaluation")
+                    + (others > 0 ? " of \(context.subject.app ?? "the app")" : "") + " logged",
+                detail: "\(where_) are in layout and the change log is busy: a data-driven loop is likely. "
+                    + (others > 0
+                        ? "The log holds \(Plural.count(others, "more evaluation")) of other processes, not "
+                            + "counted here. " : "")
+                    + "Read which property changes in every pass.",
+                evidence: [Evidence(source: artifact.source)],
+                next: .change("Find the property that changes on every pass in the change log."))
         }
         return output
     }

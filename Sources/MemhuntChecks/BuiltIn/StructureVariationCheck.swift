@@ -193,9 +193,7 @@ struct StructureVariationCheck: Check {
         if factor >= minRatio {
             output.emit(
                 sameInput
-                    ? Finding(
-                        code: Code.structure.code,
-                        severity: .warning,
+                    ? Code.structure.finding(
                         title: "Structure is the variable: \(largest.text) vs \(smallest.text)",
                         detail: "Same input (\(compared[0].inputText ?? "same size"))\(scenario), only the structure "
                             + "changed: \(largest.text) vs \(smallest.text), ×\(factor.oneDecimalText) "
@@ -206,9 +204,7 @@ struct StructureVariationCheck: Check {
                         evidence: [largest.evidence, smallest.evidence],
                         next: .change(
                             "Change the structure that materializes everything at once; leave the data alone."))
-                    : Finding(
-                        code: Code.inputsDiffer.code,
-                        severity: .notice,
+                    : Code.inputsDiffer.finding(
                         title: "\(largest.text) vs \(smallest.text), but the inputs differ",
                         detail: "The variants\(scenario) were measured with different input sizes, so structure and "
                             + "size stay confounded.",
@@ -220,20 +216,19 @@ struct StructureVariationCheck: Check {
         for fix in fixes.prefix(Self.shownRows) {
             let holds = fix.footprintMB <= smallest.footprintMB * (1 + tolerance)
             output.emit(
-                Finding(
-                    code: holds ? Code.fixHolds.code : Code.fixShort.code,
-                    severity: holds ? .info : .warning,
-                    title: holds
-                        ? "The fix holds: \(fix.text) vs \(smallest.text)"
-                        : "The fix does not reach the best variant: \(fix.text) vs \(smallest.text)",
-                    detail: "\(fix.label) measured \(fix.footprintMB.oneDecimalText) MB; the best variant "
-                        + "\(smallest.label) measured \(smallest.footprintMB.oneDecimalText) MB (tolerance "
-                        + "\(Int(saturating: tolerance * 100)) %).",
-                    evidence: [fix.evidence, smallest.evidence],
-                    next: .change(
-                        holds
-                            ? "Leave the measured numbers in a comment beside the fix, so nobody undoes it."
-                            : "Something else still materializes: compare layer counts before and after.")))
+                holds ? Code.fixHolds : Code.fixShort,
+                severity: holds ? .info : .warning,
+                title: holds
+                    ? "The fix holds: \(fix.text) vs \(smallest.text)"
+                    : "The fix does not reach the best variant: \(fix.text) vs \(smallest.text)",
+                detail: "\(fix.label) measured \(fix.footprintMB.oneDecimalText) MB; the best variant "
+                    + "\(smallest.label) measured \(smallest.footprintMB.oneDecimalText) MB (tolerance "
+                    + "\(Int(saturating: tolerance * 100)) %).",
+                evidence: [fix.evidence, smallest.evidence],
+                next: .change(
+                    holds
+                        ? "Leave the measured numbers in a comment beside the fix, so nobody undoes it."
+                        : "Something else still materializes: compare layer counts before and after."))
         }
         return output
     }

@@ -101,28 +101,23 @@ struct SuspendedFootprintCheck: Check {
                 let state = process.states.first ?? "not suspended"
                 output.notApplicable = true
                 output.emit(
-                    Finding(
-                        code: Code.notSuspended.code,
-                        severity: .info,
-                        title: "Not applicable: \(app) was \(state), not suspended, when the record was taken",
-                        detail: "The record lists \(app) as " + process.states.joined(separator: ", ")
-                            + ", so its \(resident.megabytesText) footprint is not what it holds in the background.",
-                        evidence: [record.evidence(process, "states")]))
+                    Code.notSuspended,
+                    title: "Not applicable: \(app) was \(state), not suspended, when the record was taken",
+                    detail: "The record lists \(app) as " + process.states.joined(separator: ", ")
+                        + ", so its \(resident.megabytesText) footprint is not what it holds in the background.",
+                    evidence: [record.evidence(process, "states")])
             }
             if suspended, resident >= limit * 1_048_576 {
                 output.emit(
-                    Finding(
-                        code: Code.jetsam.code,
-                        severity: .warning,
-                        title: "\(app) held \(resident.megabytesText) while suspended",
-                        detail: "When the jetsam record was taken, \(app) was suspended and still held a footprint "
-                            + "of \(resident.megabytesText) (\(FactValue.grouped(Int(clamping: process.residentPages))) "
-                            + "pages\(split); threshold "
-                            + "\(FactValue.oneDecimal(limit)) MB). "
-                            + "If a background app does not release memory, another app dies instead.",
-                        evidence: [record.evidence(process, "rpages"), record.evidence(process, "states")],
-                        next: next
-                    ))
+                    Code.jetsam,
+                    title: "\(app) held \(resident.megabytesText) while suspended",
+                    detail: "When the jetsam record was taken, \(app) was suspended and still held a footprint "
+                        + "of \(resident.megabytesText) (\(FactValue.grouped(Int(clamping: process.residentPages))) "
+                        + "pages\(split); threshold "
+                        + "\(FactValue.oneDecimal(limit)) MB). "
+                        + "If a background app does not release memory, another app dies instead.",
+                    evidence: [record.evidence(process, "rpages"), record.evidence(process, "states")],
+                    next: next)
             }
         }
         if let metrics = MetricKitSelection.newest(in: context), let bytes = metrics.payload.averageSuspendedMemoryBytes
@@ -133,18 +128,15 @@ struct SuspendedFootprintCheck: Check {
                 Fact.suspendedMB, "average while suspended", bytes.megabytesText + " averaged while suspended")
             if bytes >= limit * 1_048_576 {
                 output.emit(
-                    Finding(
-                        code: Code.metrickit.code,
-                        severity: .warning,
-                        title: "\(app) averaged \(bytes.megabytesText) while suspended (MetricKit)",
-                        detail: "MetricKit's averageSuspendedMemory is \(bytes.megabytesText) "
-                            + "(threshold \(FactValue.oneDecimal(limit)) MB), an average over the payload's period, not "
-                            + "one moment. If a background app does not release memory, another app dies instead.",
-                        evidence: [
-                            Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics/averageSuspendedMemory")
-                        ],
-                        next: next
-                    ))
+                    Code.metrickit,
+                    title: "\(app) averaged \(bytes.megabytesText) while suspended (MetricKit)",
+                    detail: "MetricKit's averageSuspendedMemory is \(bytes.megabytesText) "
+                        + "(threshold \(FactValue.oneDecimal(limit)) MB), an average over the payload's period, not "
+                        + "one moment. If a background app does not release memory, another app dies instead.",
+                    evidence: [
+                        Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics/averageSuspendedMemory")
+                    ],
+                    next: next)
             }
         }
         if output.facts.isEmpty { output.noInput = true }

@@ -101,22 +101,21 @@ struct WidgetBudgetCheck: Check {
             if heaviest.footprintMB > ceiling {
                 let over = heaviest.footprintMB > limit
                 output.emit(
-                    Finding(
-                        code: over ? Code.overLimit.code : Code.overCeiling.code,
-                        severity: over ? .critical : .warning,
-                        title: over
-                            ? "\(heaviest.label) is over the \(limit.oneDecimalText) MB limit: \(heaviest.footprintMB.oneDecimalText) MB"
-                            : "\(heaviest.label) is over its \(ceiling.oneDecimalText) MB ceiling: "
-                                + "\(heaviest.footprintMB.oneDecimalText) MB, "
-                                + "\((limit - heaviest.footprintMB).oneDecimalText) MB under the \(limit.oneDecimalText) MB limit",
-                        detail:
-                            "phys_footprint \(heaviest.footprintMB.oneDecimalText) MB; limit \(limit.oneDecimalText) MB, "
-                            + "ceiling with headroom \(ceiling.oneDecimalText) MB. The effective limit varies by device "
-                            + "and OS release: the system kills the extension without warning and the widget goes stale.",
-                        evidence: [heaviest.evidence],
-                        next: .change(
-                            "Downsample images to the exact pixel size each family renders; entries carry data, "
-                                + "not decoded images.")))
+                    over ? Code.overLimit : Code.overCeiling,
+                    severity: over ? .critical : .warning,
+                    title: over
+                        ? "\(heaviest.label) is over the \(limit.oneDecimalText) MB limit: \(heaviest.footprintMB.oneDecimalText) MB"
+                        : "\(heaviest.label) is over its \(ceiling.oneDecimalText) MB ceiling: "
+                            + "\(heaviest.footprintMB.oneDecimalText) MB, "
+                            + "\((limit - heaviest.footprintMB).oneDecimalText) MB under the \(limit.oneDecimalText) MB limit",
+                    detail:
+                        "phys_footprint \(heaviest.footprintMB.oneDecimalText) MB; limit \(limit.oneDecimalText) MB, "
+                        + "ceiling with headroom \(ceiling.oneDecimalText) MB. The effective limit varies by device "
+                        + "and OS release: the system kills the extension without warning and the widget goes stale.",
+                    evidence: [heaviest.evidence],
+                    next: .change(
+                        "Downsample images to the exact pixel size each family renders; entries carry data, "
+                            + "not decoded images."))
             }
         }
         guard !images.isEmpty else { return output }
@@ -143,17 +142,15 @@ struct WidgetBudgetCheck: Check {
                 detail += " At the family's \(maxPixels) px it would decode to \(downsampled.megabytesText)."
             }
             output.emit(
-                Finding(
-                    code: Code.heavyImage.code,
-                    severity: .warning,
-                    title:
-                        "\(ReproSample.fileLabel(artifact.source)) decodes to \(Double(info.decodedBytes).megabytesText) "
-                        + "(\(info.width)×\(info.height))",
-                    detail: detail,
-                    evidence: [Evidence(source: artifact.source)],
-                    next: .change(
-                        "Decode straight to a thumbnail (CGImageSourceCreateThumbnailAtIndex with "
-                            + "kCGImageSourceShouldCache false) at the rendered size.")))
+                Code.heavyImage,
+                title:
+                    "\(ReproSample.fileLabel(artifact.source)) decodes to \(Double(info.decodedBytes).megabytesText) "
+                    + "(\(info.width)×\(info.height))",
+                detail: detail,
+                evidence: [Evidence(source: artifact.source)],
+                next: .change(
+                    "Decode straight to a thumbnail (CGImageSourceCreateThumbnailAtIndex with "
+                        + "kCGImageSourceShouldCache false) at the rendered size."))
         }
         return output
     }

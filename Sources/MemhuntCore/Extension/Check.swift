@@ -155,11 +155,23 @@ public struct CheckOutput: Sendable, Hashable {
         _ code: FindingCode, severity: Severity? = nil, title: String, detail: String, evidence: [Evidence] = [],
         next: NextAction? = nil
     ) {
-        findings.append(
-            Finding(
-                code: code.code, severity: severity ?? code.severity, title: title, detail: detail,
-                evidence: evidence, next: next))
+        findings.append(code.finding(severity: severity, title: title, detail: detail, evidence: evidence, next: next))
     }
+}
+
+extension FindingCode {
+    /// A finding of this code, at its declared severity unless the evidence says otherwise: what a check's helper
+    /// gives back for its caller to emit.
+    public func finding(
+        severity: Severity? = nil, title: String, detail: String, evidence: [Evidence] = [], next: NextAction? = nil
+    ) -> Finding {
+        Finding(
+            code: code, severity: severity ?? self.severity, title: title, detail: detail, evidence: evidence,
+            next: next)
+    }
+}
+
+extension CheckOutput {
 
     /// Shows a recorded fact in the step's headline: `text` is the value with its context
     /// ("7 of 16"); without it, the value with its unit.
