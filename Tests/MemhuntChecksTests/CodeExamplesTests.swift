@@ -42,6 +42,30 @@ import Testing
         }
     }
 
+    /// A JSON file per example in the folder `file` (its code, kind, paths, facts and titles), for writing the pins.
+    static func record(_ test: Case, _ result: RunResult, to file: String) {
+        let facts = result.steps.reduce(into: Facts()) { all, step in all.merge(step.facts) { first, _ in first } }
+        let line: [String: Any] = [
+            "code": test.code.code, "raises": test.example.raises, "paths": test.example.paths,
+            "app": test.example.app ?? "", "check": test.check?.id ?? "",
+            "declared": test.check?.facts.map(\.key) ?? [],
+            "facts": (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(facts))) ?? [:],
+            "titles": result.findings.filter { $0.code == test.code.code }.map(\.title),
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) else { return }
+        // A file each: the cases run in parallel.
+        let name = String(UInt(bitPattern: (test.testDescription + " " + (test.example.app ?? "")).hashValue))
+        FileManager.default.createFile(atPath: file + "/" + name + ".json", contents: data)
+    }
+
+    /// Every example pins at least one fact, and every example that raises its code pins the finding's title.
+    @Test func everyExamplePinsAFactAndRaisingOnesATitle() {
+        for test in Self.cases {
+            #expect(!test.example.facts.isEmpty, "\(test.testDescription): no fact pinned")
+            if test.example.raises { #expect(test.example.title != nil, "\(test.testDescription): no title pinned") }
+        }
+    }
+
     /// A one-step playbook that runs only the check, over its kinds, with the example's parameters.
     static func playbook(_ check: CheckDescription, parameters: [String: FactValue]) throws -> Playbook {
         let with =
@@ -73,6 +97,18 @@ import Testing
         let result = await StepEngine(checks: builtInChecks, external: ProcessCheckRunner(), toolVersion: "test")
             .run(playbook: playbook, artifacts: artifacts, app: test.example.app)
         let codes = result.findings.map(\.code)
+        if let file = ProcessInfo.processInfo.environment["MEMHUNT_PRINT_EXAMPLES"] {
+            Self.record(test, result, to: file)
+        }
+        // The numbers and words, not only the code.
+        let facts = result.steps.reduce(into: Facts()) { all, step in all.merge(step.facts) { first, _ in first } }
+        for (key, value) in test.example.facts {
+            #expect(facts[key] == value, "\(test.code.code): \(key) is \(facts[key].map { "\($0)" } ?? "not recorded")")
+        }
+        if let title = test.example.title {
+            let titles = result.findings.filter { $0.code == test.code.code }.map(\.title)
+            #expect(titles.contains(title), "\(test.code.code): titles \(titles)")
+        }
         if test.example.raises {
             #expect(codes.contains(test.code.code), "\(test.code.code) not raised: \(codes)")
         } else {

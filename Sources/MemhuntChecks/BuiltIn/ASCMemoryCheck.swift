@@ -40,15 +40,24 @@ struct ASCMemoryCheck: Check {
             "asc-memory.growth", .notice,
             "App Store Connect's p50 of the metric grew from one version to the next by at least the threshold.",
             examples: [
-                .raises("Fixtures/asc/perfPowerMetrics-memory.json"),
-                .quiet("Fixtures/asc/perfPowerMetrics-memory.json", with: ["metric": "averageSuspendedMemory"]),
+                .raises(
+                    "Fixtures/asc/perfPowerMetrics-memory.json",
+                    facts: ["asc.version": "4.2", "asc.peak.p50MB": 418.9],
+                    title: "App Store Connect p50 peak memory grew 39 % from 4.1 to 4.2 (All iPhones)"),
+                .quiet(
+                    "Fixtures/asc/perfPowerMetrics-memory.json", with: ["metric": "averageSuspendedMemory"],
+                    facts: ["asc.version": "4.2", "asc.suspended.p50MB": 51.7]),
             ])
         static let unreadable = FindingCode(
             "asc-memory.unreadable", .notice,
             "A point of App Store Connect's memory category could not be read, or is in a unit other than MB.",
             examples: [
-                .raises("Fixtures/asc/perfPowerMetrics-broken.json"),
-                .quiet("Fixtures/asc/perfPowerMetrics-memory.json"),
+                .raises(
+                    "Fixtures/asc/perfPowerMetrics-broken.json",
+                    facts: ["asc.version": "5.0", "asc.peak.p50MB": 200.5],
+                    title: "App Store Connect value not read in perfPowerMetrics-broken.json"),
+                .quiet(
+                    "Fixtures/asc/perfPowerMetrics-memory.json", facts: ["asc.version": "4.2", "asc.peak.p50MB": 418.9]),
             ])
     }
 

@@ -44,38 +44,59 @@ struct CompressorPressureCheck: MeasuringCheck {
             "The compressor had compressed at least the threshold's count of pages since boot: a counter, "
                 + "not evidence of pressure at that moment.",
             examples: [
-                .raises("Fixtures/webcontent"),
-                .quiet("Fixtures/old-device"),
+                .raises(
+                    "Fixtures/webcontent", facts: ["jetsam.compressions": 2204410, "jetsam.decompressions": 1100230],
+                    title: "2,204,410 compressions since boot"),
+                .quiet("Fixtures/old-device", facts: ["jetsam.compressions": 842113, "jetsam.decompressions": 500112]),
             ])
         static let atThatMoment = FindingCode(
             "compressor-pressure.at-that-moment", .warning,
             "The record shows pressure at its moment: the compressor's share of memory, few free pages or "
                 + "kills for a system-wide shortage.",
             examples: [
-                .raises("Fixtures/old-device"),
-                .quiet("Fixtures/webcontent"),
+                .raises(
+                    "Fixtures/old-device", facts: ["jetsam.compressions": 842113, "jetsam.decompressions": 500112],
+                    title:
+                        "Memory was short when the record was taken: 1 process killed for a system-wide shortage (vm-pageshortage 1)"
+                ),
+                .quiet(
+                    "Fixtures/webcontent", facts: ["jetsam.compressions": 2204410, "jetsam.decompressions": 1100230]),
             ])
         static let compressorPressureRate = FindingCode(
             "compressor-pressure.rate", .warning,
             "Between two records of one boot the system compressed at least the threshold's pages per minute.",
             examples: [
-                .raises("Fixtures/pressure"),
-                .quiet("Fixtures/pressure/JetsamEvent-2026-08-11-111000.ips"),
+                .raises(
+                    "Fixtures/pressure", facts: ["jetsam.compressions": 21800000, "jetsam.decompressions": 12100000],
+                    title: "180,000 compressions per minute between two records of one boot"),
+                .quiet(
+                    "Fixtures/pressure/JetsamEvent-2026-08-11-111000.ips",
+                    facts: ["jetsam.compressions": 21800000, "jetsam.decompressions": 12100000]),
             ])
         static let noRate = FindingCode(
             "compressor-pressure.no-rate", .info,
             "Several records, and no rate between them: of two devices, two boots, or without a device identity.",
             examples: [
-                .raises("Fixtures/examples/compressor-pressure.no-rate/raises"),
-                .quiet("Fixtures/pressure"),
+                .raises(
+                    "Fixtures/examples/compressor-pressure.no-rate/raises",
+                    facts: ["jetsam.compressions": 21800000, "jetsam.decompressions": 12100000],
+                    title:
+                        "No compressions rate: JetsamEvent-2024-02-01-090000.ips and JetsamEvent-2026-08-11-111000.ips are of two different devices"
+                ),
+                .quiet(
+                    "Fixtures/pressure", facts: ["jetsam.compressions": 21800000, "jetsam.decompressions": 12100000]),
             ])
         static let notACount = FindingCode(
             "compressor-pressure.not-a-count", .info,
             "The record's compressions counter holds a value no count reaches (above 2^63 - 1; UInt64.max is -1 "
                 + "written unsigned): it is read as no count.",
             examples: [
-                .raises("Fixtures/examples/compressor-pressure.not-a-count/raises"),
-                .quiet("Fixtures/webcontent"),
+                .raises(
+                    "Fixtures/examples/compressor-pressure.not-a-count/raises",
+                    facts: ["jetsam.decompressions": 11000000, "jetsam.compressorPercent": 5.5],
+                    title: "The record's compressions counter, 18,446,744,073,709,551,615, is no count"),
+                .quiet(
+                    "Fixtures/webcontent", facts: ["jetsam.compressions": 2204410, "jetsam.decompressions": 1100230]),
             ])
     }
 

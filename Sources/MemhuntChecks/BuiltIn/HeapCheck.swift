@@ -49,14 +49,22 @@ struct HeapCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/heap/faq-visit-1.heap.txt", "Fixtures/heap/faq-visit-2.heap.txt",
-                    "Fixtures/heap/faq-visit-3.sortBySize.heap.txt", "Fixtures/heap/faq-visit-4.heap.txt"),
-                .quiet("Fixtures/heap/faq-fixed-visit-1.heap.txt", "Fixtures/heap/faq-fixed-visit-4.heap.txt"),
+                    "Fixtures/heap/faq-visit-3.sortBySize.heap.txt", "Fixtures/heap/faq-visit-4.heap.txt",
+                    facts: ["heap.heaps": 4, "heap.nodes": 101163],
+                    title: "FAQ (Swift, AluminumWeight) gained 900 instances over 4 heaps and kept them"),
+                .quiet(
+                    "Fixtures/heap/faq-fixed-visit-1.heap.txt", "Fixtures/heap/faq-fixed-visit-4.heap.txt",
+                    facts: ["heap.heaps": 2, "heap.nodes": 98464]),
             ])
         static let flat = FindingCode(
             "heap.flat", .info, "Heaps of one process in time order: no class gains the threshold's instances.",
             examples: [
-                .raises("Fixtures/heap/faq-fixed-visit-1.heap.txt", "Fixtures/heap/faq-fixed-visit-4.heap.txt"),
-                .quiet("Fixtures/heap/faq-visit-1.heap.txt", "Fixtures/heap/faq-visit-4.heap.txt"),
+                .raises(
+                    "Fixtures/heap/faq-fixed-visit-1.heap.txt", "Fixtures/heap/faq-fixed-visit-4.heap.txt",
+                    facts: ["heap.heaps": 2, "heap.nodes": 98464], title: "No class gained 100 instances over 2 heaps"),
+                .quiet(
+                    "Fixtures/heap/faq-visit-1.heap.txt", "Fixtures/heap/faq-visit-4.heap.txt",
+                    facts: ["heap.heaps": 2, "heap.nodes": 101163]),
             ])
     }
 

@@ -23,9 +23,16 @@ struct LayerCountCheck: Check {
             "layer-count.structure", .warning,
             "Layers or CoreAnimation's share of the footprint reached the threshold: rendering structure holds memory.",
             examples: [
-                .raises("Fixtures/justsend/measurements-detail.csv"),
-                .raises("Fixtures/justsend/pviews-detail.txt"),
-                .quiet("Fixtures/justsend-fixed/measurements-detail.csv"),
+                .raises(
+                    "Fixtures/justsend/measurements-detail.csv",
+                    facts: ["layers.coreAnimationMB": 346, "layers.count": 3573],
+                    title:
+                        "Rendering structure holds the memory: 3,573 layers for 2,500 lines: a layer for every line; CoreAnimation 346 MB is 57 % of the 611 MB footprint"
+                ),
+                .raises(
+                    "Fixtures/justsend/pviews-detail.txt", facts: ["layers.count": 3573],
+                    title: "Rendering structure: 3,573 layers"),
+                .quiet("Fixtures/justsend-fixed/measurements-detail.csv", facts: ["layers.count": 48]),
             ])
     }
 

@@ -19,14 +19,24 @@ struct NavigationGrowthCheck: Check {
         static let stair = FindingCode(
             "navigation-growth.stair", .warning, "The footprint steps up on every visit along a straight line.",
             examples: [
-                .raises("Fixtures/navigation-growth/measurements-faq-visits.csv"),
-                .quiet("Fixtures/examples/navigation-growth.plateau/raises"),
+                .raises(
+                    "Fixtures/navigation-growth/measurements-faq-visits.csv",
+                    facts: ["growth.visits": 4, "growth.firstMB": 82.4],
+                    title: "Memory steps up 13.8 MB per visit over 4 visits"),
+                .quiet(
+                    "Fixtures/examples/navigation-growth.plateau/raises",
+                    facts: ["growth.visits": 4, "growth.firstMB": 82.4]),
             ])
         static let plateau = FindingCode(
             "navigation-growth.plateau", .info, "The footprint returns to a plateau across visits.",
             examples: [
-                .raises("Fixtures/examples/navigation-growth.plateau/raises"),
-                .quiet("Fixtures/navigation-growth/measurements-faq-visits.csv"),
+                .raises(
+                    "Fixtures/examples/navigation-growth.plateau/raises",
+                    facts: ["growth.visits": 4, "growth.firstMB": 82.4],
+                    title: "No stair: 82.4 → 84.1 → 83 → 83.6 MB over 4 visits"),
+                .quiet(
+                    "Fixtures/navigation-growth/measurements-faq-visits.csv",
+                    facts: ["growth.visits": 4, "growth.firstMB": 82.4]),
             ])
     }
 

@@ -21,8 +21,12 @@ struct ReproFootprintCheck: Check {
             "repro-footprint.growth", .warning,
             "The reproduction's peak is the threshold's multiple of its baseline.",
             examples: [
-                .raises("Fixtures/justsend/measurements-detail.csv"),
-                .quiet("Fixtures/justsend-fixed/measurements-detail.csv"),
+                .raises(
+                    "Fixtures/justsend/measurements-detail.csv", facts: ["repro.baselineMB": 45, "repro.peakMB": 611],
+                    title: "after-detail: 45 → 611 MB (×13.6)"),
+                .quiet(
+                    "Fixtures/justsend-fixed/measurements-detail.csv",
+                    facts: ["repro.baselineMB": 45, "repro.peakMB": 102]),
             ])
     }
 

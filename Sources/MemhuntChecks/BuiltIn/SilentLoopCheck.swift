@@ -22,16 +22,28 @@ struct SilentLoopCheck: Check {
         static let layoutLoop = FindingCode(
             "silent-loop.layout-loop", .warning, "The main thread is busy in layout while the change log is silent.",
             examples: [
-                .raises("Fixtures/layout-freeze"),
-                .raises("Fixtures/layout-freeze", "Fixtures/formats/repro/logstream-empty.log"),
-                .quiet("Fixtures/layout-freeze", "Fixtures/examples/silent-loop.layout-with-changes/raises"),
+                .raises(
+                    "Fixtures/layout-freeze", facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991],
+                    title: "Main thread 99.6 % in layout; no change log of Chat to tell a layout loop from a data loop"),
+                .raises(
+                    "Fixtures/layout-freeze", "Fixtures/formats/repro/logstream-empty.log",
+                    facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991],
+                    title:
+                        "Main thread 99.6 % in layout while the change log is silent: the loop is in layout, not data"),
+                .quiet(
+                    "Fixtures/layout-freeze", "Fixtures/examples/silent-loop.layout-with-changes/raises",
+                    facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991]),
             ])
         static let layoutWithChanges = FindingCode(
             "silent-loop.layout-with-changes", .notice,
             "The main thread is busy in layout and bodies are re-evaluated.",
             examples: [
-                .raises("Fixtures/layout-freeze", "Fixtures/examples/silent-loop.layout-with-changes/raises"),
-                .quiet("Fixtures/layout-freeze"),
+                .raises(
+                    "Fixtures/layout-freeze", "Fixtures/examples/silent-loop.layout-with-changes/raises",
+                    facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991],
+                    title: "Main thread 99.6 % in layout with 4 body evaluations logged"),
+                .quiet(
+                    "Fixtures/layout-freeze", facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991]),
             ])
     }
 

@@ -26,20 +26,34 @@ struct WidgetBudgetCheck: Check {
         static let overLimit = FindingCode(
             "widget-budget.over-limit", .critical, "The extension measured over its memory limit.",
             examples: [
-                .raises("Fixtures/examples/widget-budget.over-limit/raises"),
-                .quiet("Fixtures/widget/measurements-widget.csv"),
+                .raises(
+                    "Fixtures/examples/widget-budget.over-limit/raises",
+                    facts: ["budget.footprintMB": 34.1, "budget.limitMB": 30],
+                    title: "systemLarge heaviest timeline is over the 30 MB limit: 34.1 MB"),
+                .quiet(
+                    "Fixtures/widget/measurements-widget.csv",
+                    facts: ["budget.footprintMB": 26.4, "budget.limitMB": 30]),
             ])
         static let overCeiling = FindingCode(
             "widget-budget.over-ceiling", .warning, "The extension measured inside the limit but over the ceiling.",
             examples: [
-                .raises("Fixtures/widget/measurements-widget.csv"),
-                .quiet("Fixtures/examples/widget-budget.over-ceiling/quiet"),
+                .raises(
+                    "Fixtures/widget/measurements-widget.csv",
+                    facts: ["budget.footprintMB": 26.4, "budget.limitMB": 30],
+                    title:
+                        "systemLarge heaviest timeline is over its 24 MB ceiling: 26.4 MB, 3.6 MB under the 30 MB limit"
+                ),
+                .quiet(
+                    "Fixtures/examples/widget-budget.over-ceiling/quiet",
+                    facts: ["budget.footprintMB": 21.7, "budget.limitMB": 30]),
             ])
         static let heavyImage = FindingCode(
             "widget-budget.heavy-image", .warning, "One image decodes to a large share of the limit.",
             examples: [
-                .raises("Fixtures/widget/illustration-1024.png"),
-                .quiet("Fixtures/widget/sky-512.png"),
+                .raises(
+                    "Fixtures/widget/illustration-1024.png", facts: ["budget.limitMB": 30, "budget.ceilingMB": 24],
+                    title: "illustration-1024 decodes to 4 MB (1024×1024)"),
+                .quiet("Fixtures/widget/sky-512.png", facts: ["budget.limitMB": 30, "budget.ceilingMB": 24]),
             ])
     }
 

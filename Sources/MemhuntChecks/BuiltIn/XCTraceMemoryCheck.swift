@@ -60,23 +60,33 @@ struct XCTraceMemoryCheck: Check {
         static let leaks = FindingCode(
             "xctrace-memory.leaks", .warning, "The Leaks table of an export lists leaked objects: how many, how much.",
             examples: [
-                .raises("Fixtures/xctrace/leaks.xml"),
-                .quiet("Fixtures/xctrace/vm-regions.xml"),
+                .raises(
+                    "Fixtures/xctrace/leaks.xml", facts: ["xctrace.exports": 1, "xctrace.leaks.count": 4],
+                    title: "4 leaked objects for 0 MB"),
+                .quiet("Fixtures/xctrace/vm-regions.xml", facts: ["xctrace.exports": 1, "xctrace.vm.residentMB": 35]),
             ])
         static let growth = FindingCode(
             "xctrace-memory.persistent-growth", .warning,
             "Two Allocations Statistics exports: persistent bytes grew by at least the threshold from the first to the last.",
             examples: [
                 .raises(
-                    "Fixtures/xctrace/allocations-statistics.xml", "Fixtures/xctrace/allocations-statistics-later.xml"),
-                .quiet("Fixtures/xctrace/allocations-statistics.xml"),
+                    "Fixtures/xctrace/allocations-statistics.xml", "Fixtures/xctrace/allocations-statistics-later.xml",
+                    facts: ["xctrace.exports": 2, "xctrace.allocations.persistentMB": 80],
+                    title:
+                        "Persistent bytes grew: 50 MB → 80 MB (allocations-statistics.xml → allocations-statistics-later.xml)"
+                ),
+                .quiet(
+                    "Fixtures/xctrace/allocations-statistics.xml",
+                    facts: ["xctrace.exports": 1, "xctrace.allocations.persistentMB": 50]),
             ])
         static let unread = FindingCode(
             "xctrace-memory.unread", .info,
             "The exports hold tables memhunt does not read: named by their schema, nothing is said of them.",
             examples: [
-                .raises("Fixtures/xctrace/thermal.xml"),
-                .quiet("Fixtures/xctrace/vm-regions.xml"),
+                .raises(
+                    "Fixtures/xctrace/thermal.xml", facts: ["xctrace.exports": 1],
+                    title: "Not read: device-thermal-state-intervals"),
+                .quiet("Fixtures/xctrace/vm-regions.xml", facts: ["xctrace.exports": 1, "xctrace.vm.residentMB": 35]),
             ])
     }
 

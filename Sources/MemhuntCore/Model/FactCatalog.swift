@@ -103,7 +103,8 @@ public struct FindingCode: Sendable, Hashable, Codable {
     }
 }
 
-/// Artifacts given to a check, and whether its finding code must be among what it says of them.
+/// Artifacts given to a check, and whether its finding code must be among what it says of them; the facts and the
+/// title it gives them are pinned too, so an example tests the numbers and words as well as the code.
 public struct CodeExample: Sendable, Hashable, Codable {
     /// Repository-relative paths given as operands (files or folders).
     public var paths: [String]
@@ -113,25 +114,36 @@ public struct CodeExample: Sendable, Hashable, Codable {
     public var raises: Bool
     /// Parameters given under `with:` (a threshold whose default never fires).
     public var parameters: [String: FactValue]
+    /// Facts the step records from these artifacts, with their values (nil: the step records no such fact).
+    public var facts: [String: FactValue?]
+    /// The title of the finding of this code, when it is raised.
+    public var title: String?
 
-    public init(paths: [String], app: String? = nil, raises: Bool, parameters: [String: FactValue] = [:]) {
+    public init(
+        paths: [String], app: String? = nil, raises: Bool, parameters: [String: FactValue] = [:],
+        facts: [String: FactValue?] = [:], title: String? = nil
+    ) {
         self.paths = paths
         self.app = app
         self.raises = raises
         self.parameters = parameters
+        self.facts = facts
+        self.title = title
     }
 
-    /// Artifacts that raise the code.
-    public static func raises(_ paths: String..., app: String? = nil, with parameters: [String: FactValue] = [:])
-        -> CodeExample
-    {
-        CodeExample(paths: paths, app: app, raises: true, parameters: parameters)
+    /// Artifacts that raise the code, the facts they give and the finding's title.
+    public static func raises(
+        _ paths: String..., app: String? = nil, with parameters: [String: FactValue] = [:],
+        facts: [String: FactValue?] = [:], title: String? = nil
+    ) -> CodeExample {
+        CodeExample(paths: paths, app: app, raises: true, parameters: parameters, facts: facts, title: title)
     }
 
-    /// Artifacts of the check's kinds that do not raise the code.
-    public static func quiet(_ paths: String..., app: String? = nil, with parameters: [String: FactValue] = [:])
-        -> CodeExample
-    {
-        CodeExample(paths: paths, app: app, raises: false, parameters: parameters)
+    /// Artifacts of the check's kinds that do not raise the code, and the facts they give.
+    public static func quiet(
+        _ paths: String..., app: String? = nil, with parameters: [String: FactValue] = [:],
+        facts: [String: FactValue?] = [:]
+    ) -> CodeExample {
+        CodeExample(paths: paths, app: app, raises: false, parameters: parameters, facts: facts)
     }
 }
