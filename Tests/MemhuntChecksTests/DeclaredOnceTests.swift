@@ -15,7 +15,9 @@ import Testing
         + builtInChecks.flatMap { $0.description.codes.map(\.code) } + EngineFindings.all.map(\.code)
 
     /// Every `"…"` literal of the Swift files under `folder` (comment lines left out), with its place.
-    static func literals(under folder: String) throws -> [(place: String, text: String)] {
+    static func literals(under folder: String, skippingLinesStartingWith skipped: String? = nil) throws -> [(
+        place: String, text: String
+    )] {
         let root = Repo.root + "/" + folder
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
         var found: [(String, String)] = []
@@ -23,7 +25,7 @@ import Testing
             let text = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let code = line.trimmingCharacters(in: .whitespaces)
-                guard !code.hasPrefix("//") else { continue }
+                guard !code.hasPrefix("//"), skipped.map({ !code.hasPrefix($0) }) ?? true else { continue }
                 let parts = line.split(separator: "\"", omittingEmptySubsequences: false)
                 for (i, part) in parts.enumerated() where i % 2 == 1 {
                     found.append(("\(folder)/\(path):\(index + 1)", String(part)))
@@ -49,7 +51,10 @@ import Testing
 
     @Test func eachKeyAndCodeIsWrittenOnceInTheChecks() throws {
         var counts: [String: [String]] = [:]
-        for literal in try Self.literals(under: "Sources/MemhuntChecks") + Self.literals(under: "Sources/MemhuntCore")
+        // The engine's finding examples (Core) pin facts of the checks, whose constants Core cannot name: their
+        // `facts: [` lines are test data, not a body that should use a constant.
+        let core = try Self.literals(under: "Sources/MemhuntCore", skippingLinesStartingWith: "facts: [")
+        for literal in try Self.literals(under: "Sources/MemhuntChecks") + core
         where Self.keys.contains(literal.text) {
             counts[literal.text, default: []].append(literal.place)
         }

@@ -42,11 +42,11 @@ struct ASCMemoryCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/asc/perfPowerMetrics-memory.json",
-                    facts: ["asc.version": "4.2", "asc.peak.p50MB": 418.9],
+                    facts: [Fact.version.key: "4.2", Fact.peakP50MB.key: 418.9],
                     title: "App Store Connect p50 peak memory grew 39 % from 4.1 to 4.2 (All iPhones)"),
                 .quiet(
                     "Fixtures/asc/perfPowerMetrics-memory.json", with: ["metric": "averageSuspendedMemory"],
-                    facts: ["asc.version": "4.2", "asc.suspended.p50MB": 51.7]),
+                    facts: [Fact.version.key: "4.2", Fact.suspendedP50MB.key: 51.7]),
             ])
         static let unreadable = FindingCode(
             "asc-memory.unreadable", .notice,
@@ -54,10 +54,11 @@ struct ASCMemoryCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/asc/perfPowerMetrics-broken.json",
-                    facts: ["asc.version": "5.0", "asc.peak.p50MB": 200.5],
+                    facts: [Fact.version.key: "5.0", Fact.peakP50MB.key: 200.5],
                     title: "App Store Connect value not read in perfPowerMetrics-broken.json"),
                 .quiet(
-                    "Fixtures/asc/perfPowerMetrics-memory.json", facts: ["asc.version": "4.2", "asc.peak.p50MB": 418.9]),
+                    "Fixtures/asc/perfPowerMetrics-memory.json",
+                    facts: [Fact.version.key: "4.2", Fact.peakP50MB.key: 418.9]),
             ])
     }
 

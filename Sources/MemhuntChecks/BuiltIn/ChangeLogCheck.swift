@@ -22,9 +22,9 @@ struct ChangeLogCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/justsend/drawer-before.log", "Fixtures/justsend/drawer-after.log",
-                    facts: ["changes.logs": 2, "changes.evaluations": 24],
+                    facts: [Fact.logs.key: 2, Fact.evaluations.key: 24],
                     title: "drawer-before → drawer-after: RootView +11 → +1, StreamScreen +11 → +1"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: ["changes.logs": 1, "changes.evaluations": 22]),
+                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
             ])
         static let hotView = FindingCode(
             "change-log.hot-view", .warning,
@@ -32,17 +32,17 @@ struct ChangeLogCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/examples/change-log.hot-view/raises",
-                    facts: ["changes.logs": 1, "changes.evaluations": 11],
+                    facts: [Fact.logs.key: 1, Fact.evaluations.key: 11],
                     title: "ScrubberBar re-evaluated 10 times in slider-drag, 10× the other views' median"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: ["changes.logs": 1, "changes.evaluations": 22]),
+                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
             ])
         static let fanOut = FindingCode(
             "change-log.fan-out", .warning, "Many different views evaluated in one burst after one change.",
             examples: [
                 .raises(
-                    "Fixtures/justsend/thumbnail-fanout.log", facts: ["changes.logs": 1, "changes.evaluations": 15],
+                    "Fixtures/justsend/thumbnail-fanout.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 15],
                     title: "Fan-out: 4 views evaluated in one burst after one _thumbnailStore change"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: ["changes.logs": 1, "changes.evaluations": 22]),
+                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
             ])
         static let closureChurn = FindingCode(
             "change-log.closure-churn", .notice,
@@ -50,17 +50,17 @@ struct ChangeLogCheck: Check {
                 + "most often).",
             examples: [
                 .raises(
-                    "Fixtures/justsend/drawer-before.log", facts: ["changes.logs": 1, "changes.evaluations": 22],
+                    "Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22],
                     title: "Unequal inputs: StreamScreen re-evaluated 11 times with @self changed"),
-                .quiet("Fixtures/justsend/drawer-after.log", facts: ["changes.logs": 1, "changes.evaluations": 2]),
+                .quiet("Fixtures/justsend/drawer-after.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 2]),
             ])
         static let identityChurn = FindingCode(
             "change-log.identity-churn", .notice, "A view got a new identity again and again.",
             examples: [
                 .raises(
-                    "Fixtures/navigation-growth/faq-visits.log", facts: ["changes.logs": 1, "changes.evaluations": 7],
+                    "Fixtures/navigation-growth/faq-visits.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 7],
                     title: "FAQAccordion got a new identity 4 times"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: ["changes.logs": 1, "changes.evaluations": 22]),
+                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
             ])
         static let unattributed = FindingCode(
             "change-log.unattributed", .info,
@@ -68,11 +68,11 @@ struct ChangeLogCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/justsend/drawer-before.log", "Fixtures/examples/change-log.unattributed/raises",
-                    app: "JustSend", facts: ["changes.logs": 1, "changes.evaluations": 22],
+                    app: "JustSend", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22],
                     title: "1 change log names no process, beside JustSend's own: not weighed"),
                 .quiet(
                     "Fixtures/justsend/drawer-before.log", app: "JustSend",
-                    facts: ["changes.logs": 1, "changes.evaluations": 22]),
+                    facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
             ])
         static let severalProcesses = FindingCode(
             "change-log.several-processes", .notice,
@@ -80,9 +80,9 @@ struct ChangeLogCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/examples/change-log.several-processes/raises",
-                    facts: ["changes.logs": 1, "changes.evaluations": 3],
+                    facts: [Fact.logs.key: 1, Fact.evaluations.key: 3],
                     title: "swiftui-stream mixes the evaluations of 2 processes: JustSend 2, JustSendWidget 1"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: ["changes.logs": 1, "changes.evaluations": 22]),
+                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
             ])
     }
 

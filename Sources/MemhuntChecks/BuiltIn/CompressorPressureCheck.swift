@@ -45,9 +45,9 @@ struct CompressorPressureCheck: MeasuringCheck {
                 + "not evidence of pressure at that moment.",
             examples: [
                 .raises(
-                    "Fixtures/webcontent", facts: ["jetsam.compressions": 2204410, "jetsam.decompressions": 1100230],
+                    "Fixtures/webcontent", facts: [Fact.compressions.key: 2204410, Fact.decompressions.key: 1100230],
                     title: "2,204,410 compressions since boot"),
-                .quiet("Fixtures/old-device", facts: ["jetsam.compressions": 842113, "jetsam.decompressions": 500112]),
+                .quiet("Fixtures/old-device", facts: [Fact.compressions.key: 842113, Fact.decompressions.key: 500112]),
             ])
         static let atThatMoment = FindingCode(
             "compressor-pressure.at-that-moment", .warning,
@@ -55,23 +55,23 @@ struct CompressorPressureCheck: MeasuringCheck {
                 + "kills for a system-wide shortage.",
             examples: [
                 .raises(
-                    "Fixtures/old-device", facts: ["jetsam.compressions": 842113, "jetsam.decompressions": 500112],
+                    "Fixtures/old-device", facts: [Fact.compressions.key: 842113, Fact.decompressions.key: 500112],
                     title:
                         "Memory was short when the record was taken: 1 process killed for a system-wide shortage (vm-pageshortage 1)"
                 ),
                 .quiet(
-                    "Fixtures/webcontent", facts: ["jetsam.compressions": 2204410, "jetsam.decompressions": 1100230]),
+                    "Fixtures/webcontent", facts: [Fact.compressions.key: 2204410, Fact.decompressions.key: 1100230]),
             ])
         static let compressorPressureRate = FindingCode(
             "compressor-pressure.rate", .warning,
             "Between two records of one boot the system compressed at least the threshold's pages per minute.",
             examples: [
                 .raises(
-                    "Fixtures/pressure", facts: ["jetsam.compressions": 21800000, "jetsam.decompressions": 12100000],
+                    "Fixtures/pressure", facts: [Fact.compressions.key: 21800000, Fact.decompressions.key: 12100000],
                     title: "180,000 compressions per minute between two records of one boot"),
                 .quiet(
                     "Fixtures/pressure/JetsamEvent-2026-08-11-111000.ips",
-                    facts: ["jetsam.compressions": 21800000, "jetsam.decompressions": 12100000]),
+                    facts: [Fact.compressions.key: 21800000, Fact.decompressions.key: 12100000]),
             ])
         static let noRate = FindingCode(
             "compressor-pressure.no-rate", .info,
@@ -79,12 +79,12 @@ struct CompressorPressureCheck: MeasuringCheck {
             examples: [
                 .raises(
                     "Fixtures/examples/compressor-pressure.no-rate/raises",
-                    facts: ["jetsam.compressions": 21800000, "jetsam.decompressions": 12100000],
+                    facts: [Fact.compressions.key: 21800000, Fact.decompressions.key: 12100000],
                     title:
                         "No compressions rate: JetsamEvent-2024-02-01-090000.ips and JetsamEvent-2026-08-11-111000.ips are of two different devices"
                 ),
                 .quiet(
-                    "Fixtures/pressure", facts: ["jetsam.compressions": 21800000, "jetsam.decompressions": 12100000]),
+                    "Fixtures/pressure", facts: [Fact.compressions.key: 21800000, Fact.decompressions.key: 12100000]),
             ])
         static let notACount = FindingCode(
             "compressor-pressure.not-a-count", .info,
@@ -93,10 +93,10 @@ struct CompressorPressureCheck: MeasuringCheck {
             examples: [
                 .raises(
                     "Fixtures/examples/compressor-pressure.not-a-count/raises",
-                    facts: ["jetsam.decompressions": 11000000, "jetsam.compressorPercent": 5.5],
+                    facts: [Fact.decompressions.key: 11000000, Fact.compressorPercent.key: 5.5],
                     title: "The record's compressions counter, 18,446,744,073,709,551,615, is no count"),
                 .quiet(
-                    "Fixtures/webcontent", facts: ["jetsam.compressions": 2204410, "jetsam.decompressions": 1100230]),
+                    "Fixtures/webcontent", facts: [Fact.compressions.key: 2204410, Fact.decompressions.key: 1100230]),
             ])
     }
 

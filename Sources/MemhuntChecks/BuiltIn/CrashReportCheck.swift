@@ -50,9 +50,9 @@ struct CrashReportCheck: Check {
                 + "at its moment).",
             examples: [
                 .raises(
-                    "Fixtures/pressure", app: "JustSend", facts: ["crash.reports": 0, "crash.kind": "none"],
+                    "Fixtures/pressure", app: "JustSend", facts: [Fact.reports.key: 0, Fact.kind.key: "none"],
                     title: "No crash report of JustSend, and no sign that it ended: the jetsam record lists it alive"),
-                .quiet("Fixtures/watchdog", app: "JustSend", facts: ["crash.reports": 1, "crash.kind": "watchdog"]),
+                .quiet("Fixtures/watchdog", app: "JustSend", facts: [Fact.reports.key: 1, Fact.kind.key: "watchdog"]),
             ])
         static let endedWithoutReport = FindingCode(
             "crash-report.ended-without-report", .notice,
@@ -60,46 +60,46 @@ struct CrashReportCheck: Check {
                 + "MetricKit exits or crash diagnostics).",
             examples: [
                 .raises(
-                    "Fixtures/killed", app: "JustSend", facts: ["crash.reports": 0, "crash.kind": "none"],
+                    "Fixtures/killed", app: "JustSend", facts: [Fact.reports.key: 0, Fact.kind.key: "none"],
                     title:
                         "No crash report of JustSend, but it ended: killed by jetsam (per-process-limit), recorded at 2026-08-12 09:02:11.00 +0900"
                 ),
                 .raises(
-                    "Fixtures/kill-log", app: "Memo", facts: ["crash.reports": 0, "crash.kind": "none"],
+                    "Fixtures/kill-log", app: "Memo", facts: [Fact.reports.key: 0, Fact.kind.key: "none"],
                     title:
                         "No crash report of Memo, but it ended: killed by jetsam (per-process-limit) at its 2098 MB memory limit (ActiveHard), 2,148,532 KB footprint at the kill, recorded at 2026-08-12 14:03:05.104211+0900 (unified-log.log line 2)"
                 ),
                 .raises(
-                    "Fixtures/metrickit", facts: ["crash.reports": 0, "crash.kind": "none"],
+                    "Fixtures/metrickit", facts: [Fact.reports.key: 0, Fact.kind.key: "none"],
                     title:
                         "No crash report of JustSend, but it ended: MetricKit counts 3 memory exits of JustSend (2026-08-10 00:00:00 +0000 – 2026-08-10 23:59:00 +0000)"
                 ),
                 .raises(
-                    "Fixtures/metrickit-mixed", app: "JustSend", facts: ["crash.reports": 0, "crash.kind": "none"],
+                    "Fixtures/metrickit-mixed", app: "JustSend", facts: [Fact.reports.key: 0, Fact.kind.key: "none"],
                     title:
                         "No crash report of JustSend, but it ended: MetricKit holds 1 crash diagnostic of JustSend (to 2026-08-11 23:59:00 +0000)"
                 ),
-                .quiet("Fixtures/pressure", app: "JustSend", facts: ["crash.reports": 0, "crash.kind": "none"]),
+                .quiet("Fixtures/pressure", app: "JustSend", facts: [Fact.reports.key: 0, Fact.kind.key: "none"]),
                 .quiet(
                     "Fixtures/watchdog", "Fixtures/killed", app: "JustSend",
-                    facts: ["crash.reports": 1, "crash.kind": "watchdog"]),
+                    facts: [Fact.reports.key: 1, Fact.kind.key: "watchdog"]),
             ])
         static let ended = FindingCode(
             "crash-report.ended", .warning, "The subject's newest crash report, and how it ended.",
             examples: [
                 .raises(
-                    "Fixtures/watchdog", facts: ["crash.reports": 1, "crash.kind": "watchdog"],
+                    "Fixtures/watchdog", facts: [Fact.reports.key: 1, Fact.kind.key: "watchdog"],
                     title: "JustSend was ended by the watchdog: EXC_CRASH (SIGKILL), FRONTBOARD 0x8badf00d"),
-                .quiet("Fixtures/killed", app: "JustSend", facts: ["crash.reports": 0, "crash.kind": "none"]),
+                .quiet("Fixtures/killed", app: "JustSend", facts: [Fact.reports.key: 0, Fact.kind.key: "none"]),
             ])
         static let severalApps = FindingCode(
             "crash-report.several-apps", .notice,
             "No subject: the crash reports name several apps; each report is counted for its own app.",
             examples: [
                 .raises(
-                    "Fixtures/several-apps", facts: ["crash.apps": 3],
+                    "Fixtures/several-apps", facts: [Fact.apps.key: 3],
                     title: "Crash reports of 3 apps: JustSend 1, Locker 1, Transit 1"),
-                .quiet("Fixtures/watchdog", facts: ["crash.reports": 1, "crash.kind": "watchdog"]),
+                .quiet("Fixtures/watchdog", facts: [Fact.reports.key: 1, Fact.kind.key: "watchdog"]),
             ])
     }
 

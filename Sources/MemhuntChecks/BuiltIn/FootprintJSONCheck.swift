@@ -39,22 +39,22 @@ struct FootprintJSONCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/footprint-json/faq-visits.samples.footprint.json",
-                    facts: ["footprint.process": "AluminumWeight [5120]", "footprint.footprintMB": 123.9],
+                    facts: [Fact.process.key: "AluminumWeight [5120]", Fact.footprintMB.key: 123.9],
                     title: "AluminumWeight [5120] grew 41.5 MB in 8 samples over 70 s (39.5 MB per minute)"),
                 .quiet(
                     "Fixtures/footprint-json/faq-fixed.samples.footprint.json",
-                    facts: ["footprint.process": "AluminumWeight [5120]", "footprint.footprintMB": 82.5]),
+                    facts: [Fact.process.key: "AluminumWeight [5120]", Fact.footprintMB.key: 82.5]),
             ])
         static let steady = FindingCode(
             "footprint-json.steady", .info, "footprint samples of the process do not grow by the threshold.",
             examples: [
                 .raises(
                     "Fixtures/footprint-json/faq-fixed.samples.footprint.json",
-                    facts: ["footprint.process": "AluminumWeight [5120]", "footprint.footprintMB": 82.5],
+                    facts: [Fact.process.key: "AluminumWeight [5120]", Fact.footprintMB.key: 82.5],
                     title: "AluminumWeight [5120]: 82.4 MB → 82.5 MB over 8 samples over 70 s"),
                 .quiet(
                     "Fixtures/footprint-json/faq-visits.samples.footprint.json",
-                    facts: ["footprint.process": "AluminumWeight [5120]", "footprint.footprintMB": 123.9]),
+                    facts: [Fact.process.key: "AluminumWeight [5120]", Fact.footprintMB.key: 123.9]),
             ])
     }
 

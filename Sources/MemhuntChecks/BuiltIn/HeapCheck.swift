@@ -4,7 +4,7 @@ import MemhuntFormats
 /// What `heap` says of a process or a memgraph: its objects per class and, with several heaps of one process in
 /// time order, the classes whose instance count only grows from one heap to the next (what each visit leaves
 /// behind).
-struct HeapCheck: Check {
+struct HeapCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let heaps = FactDescription(
@@ -50,21 +50,22 @@ struct HeapCheck: Check {
                 .raises(
                     "Fixtures/heap/faq-visit-1.heap.txt", "Fixtures/heap/faq-visit-2.heap.txt",
                     "Fixtures/heap/faq-visit-3.sortBySize.heap.txt", "Fixtures/heap/faq-visit-4.heap.txt",
-                    facts: ["heap.heaps": 4, "heap.nodes": 101163],
+                    facts: [Fact.heaps.key: 4, Fact.nodes.key: 101163],
                     title: "FAQ (Swift, AluminumWeight) gained 900 instances over 4 heaps and kept them"),
                 .quiet(
                     "Fixtures/heap/faq-fixed-visit-1.heap.txt", "Fixtures/heap/faq-fixed-visit-4.heap.txt",
-                    facts: ["heap.heaps": 2, "heap.nodes": 98464]),
+                    facts: [Fact.heaps.key: 2, Fact.nodes.key: 98464]),
             ])
         static let flat = FindingCode(
             "heap.flat", .info, "Heaps of one process in time order: no class gains the threshold's instances.",
             examples: [
                 .raises(
                     "Fixtures/heap/faq-fixed-visit-1.heap.txt", "Fixtures/heap/faq-fixed-visit-4.heap.txt",
-                    facts: ["heap.heaps": 2, "heap.nodes": 98464], title: "No class gained 100 instances over 2 heaps"),
+                    facts: [Fact.heaps.key: 2, Fact.nodes.key: 98464],
+                    title: "No class gained 100 instances over 2 heaps"),
                 .quiet(
                     "Fixtures/heap/faq-visit-1.heap.txt", "Fixtures/heap/faq-visit-4.heap.txt",
-                    facts: ["heap.heaps": 2, "heap.nodes": 101163]),
+                    facts: [Fact.heaps.key: 2, Fact.nodes.key: 101163]),
             ])
     }
 
@@ -113,143 +114,215 @@ struct HeapCheck: Check {
 
     static let nonObject = "non-object\t\t"
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
+    /// The heaps in time order, the newest's class table, and what grew from the first heap to the last.
+    struct Measurement {
+        var reports: [(artifact: Artifact, report: HeapReport)]
+        var newest: [String: Tally]
+        /// The class with the most bytes in the newest heap ("non-object" aside).
+        var largest: Tally?
+        /// Nil when there is one heap, or a heap without its class table.
+        var growth: Growth?
+    }
+
+    /// Classes that gained at least the threshold's instances and lost none from one heap to the next.
+    struct Growth {
+        var steps: [[String: Tally]]
+        var threshold: Int
+        /// Every grown key, the non-object blocks included, most added first.
+        var grown: [(key: String, tally: Tally, added: Int)]
+        /// The grown classes (non-object blocks aside).
+        var classes: [(key: String, tally: Tally, added: Int)] { grown.filter { $0.key != HeapCheck.nonObject } }
+        /// The instances of `key` in each heap.
+        func counts(_ key: String) -> [Int] { steps.map { $0[key]?.count ?? 0 } }
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         let reports = CaptureOrder.sorted(
             context.artifacts(of: .heap).compactMap { artifact -> (Artifact, HeapReport)? in
                 guard case .repro(.heap(let report))? = artifact.content else { return nil }
                 return (artifact, report)
             }, date: \.date)
-        guard let (artifact, newest) = reports.last else { return CheckOutput(noInput: true) }
-        var output = CheckOutput()
-        let newestTallies = Self.tallies(newest)
-        output.record(Fact.heaps, .int(reports.count))
-        output.record(Fact.nodes, newest.nodes.map { .int($0) })
-        output.record(Fact.allocatedMB, newest.bytes.map { .megabytes(bytes: Double($0)) })
-        output.record(Fact.classes, newest.hasTable ? .int(newestTallies.count) : nil)
-        output.record(Fact.footprintMB, newest.footprintBytes.map { .megabytes(bytes: Double($0)) })
-        let largest = newestTallies.filter { $0.key != Self.nonObject }.max {
+        guard let newest = reports.last?.1 else { return nil }
+        let tallies = Self.tallies(newest)
+        let largest = tallies.filter { $0.key != Self.nonObject }.max {
             ($0.value.bytes, $1.value.label) < ($1.value.bytes, $0.value.label)
         }?.value
-        output.record(Fact.largestClass, largest.map { .string($0.label) })
-        output.record(Fact.largestClassMB, largest.map { .megabytes(bytes: Double($0.bytes)) })
-        if let nodes = newest.nodes, let bytes = newest.bytes {
-            output.headline(
-                Fact.allocatedMB, "heap",
-                "\(FactValue.grouped(nodes)) nodes, \(Double(bytes).megabytesText)"
-                    + (largest.map { "; most bytes: \($0.label) (\(FactValue.grouped($0.count)))" } ?? ""))
-        }
-        for (each, report) in reports {
-            output.event(
-                "heap report: \(report.nodes.map { FactValue.grouped($0) + " nodes" } ?? "its class table")", of: each)
-        }
+        var measurement = Measurement(
+            reports: reports.map { (artifact: $0.0, report: $0.1) }, newest: tallies, largest: largest)
         // A heap without its class table says nothing of its classes: no comparison of counts then.
-        guard reports.count >= 2, reports.allSatisfy({ $0.1.hasTable }) else { return output }
-        let (firstArtifact, first) = reports[0]
+        guard reports.count >= 2, reports.allSatisfy({ $0.1.hasTable }) else { return measurement }
         let steps = reports.map { Self.tallies($0.1) }
         let threshold = max(1, context.int("min_instances"))
         // Grown: at least the threshold more instances in the last heap than in the first, never fewer in a heap
         // than in the one before it.
-        let grown = newestTallies.compactMap { key, last -> (key: String, tally: Tally, added: Int)? in
+        let grown = tallies.compactMap { key, last -> (key: String, tally: Tally, added: Int)? in
             let counts = steps.map { $0[key]?.count ?? 0 }
             let added = last.count - counts[0]
             guard added >= threshold, zip(counts, counts.dropFirst()).allSatisfy({ $0 <= $1 }) else { return nil }
             return (key, last, added)
         }.sorted { ($0.added, $1.tally.label) > ($1.added, $0.tally.label) }
-        let classes = grown.filter { $0.key != Self.nonObject }
-        output.record(Fact.grownClasses, .int(classes.count))
-        if let (from, to) = first.bytes.flatMap({ a in newest.bytes.map { (a, $0) } }) {
+        measurement.growth = Growth(steps: steps, threshold: threshold, grown: grown)
+        return measurement
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let newest = m.reports.last!.report
+        output.record(Fact.heaps, .int(m.reports.count))
+        output.record(Fact.nodes, newest.nodes.map { .int($0) })
+        output.record(Fact.allocatedMB, newest.bytes.map { .megabytes(bytes: Double($0)) })
+        output.record(Fact.classes, newest.hasTable ? .int(m.newest.count) : nil)
+        output.record(Fact.footprintMB, newest.footprintBytes.map { .megabytes(bytes: Double($0)) })
+        output.record(Fact.largestClass, m.largest.map { .string($0.label) })
+        output.record(Fact.largestClassMB, m.largest.map { .megabytes(bytes: Double($0.bytes)) })
+        if let nodes = newest.nodes, let bytes = newest.bytes {
+            output.headline(Fact.allocatedMB, "heap", Words.heap(nodes: nodes, bytes: bytes, largest: m.largest))
+        }
+        for (each, report) in m.reports { output.event(Words.event(report), of: each) }
+        guard let growth = m.growth else { return }
+        let (first, last) = (m.reports[0], m.reports[m.reports.count - 1])
+        output.record(Fact.grownClasses, .int(growth.classes.count))
+        if let (from, to) = first.report.bytes.flatMap({ a in last.report.bytes.map { (a, $0) } }) {
             output.record(Fact.growthMB, .megabytes(bytes: Double(to - from)))
             output.compare(
                 Comparison(
                     kind: .growth, label: "Heap bytes ('All zones')", unit: .megabytes, better: .lower,
                     from: .init(
-                        label: firstArtifact.fileName, value: Double(from) / 1_048_576,
+                        label: first.artifact.fileName, value: Double(from) / 1_048_576,
                         text: Double(from).megabytesText),
                     to: .init(
-                        label: artifact.fileName, value: Double(to) / 1_048_576, text: Double(to).megabytesText)))
+                        label: last.artifact.fileName, value: Double(to) / 1_048_576, text: Double(to).megabytesText)))
         }
-        let visits = max(0, context.int("visits_per_heap"))
-        let intervals = reports.count - 1
-        let pair = "\(firstArtifact.fileName) → \(artifact.fileName)"
-        guard let top = classes.first else {
+        guard let top = growth.classes.first else {
             output.emit(
-                Code.flat,
-                title: "No class gained \(FactValue.grouped(threshold)) instances over \(reports.count) heaps",
-                detail: "\(pair): no class's instance count rose by \(FactValue.grouped(threshold)) or more "
-                    + "without falling between two heaps"
-                    + (grown.isEmpty ? "." : " (non-object blocks aside).")
-                    + Self.unread(reports),
-                evidence: [Evidence(source: firstArtifact.source), Evidence(source: artifact.source)])
-            return output
+                Code.flat, title: Words.flatTitle(growth.threshold, heaps: m.reports.count),
+                detail: Words.flat(m, growth),
+                evidence: [first.artifact, last.artifact].map { Evidence(source: $0.source) })
+            return
         }
-        let firstCount = steps[0][top.key]?.count ?? 0
+        Self.sayGrowth(m, growth, top: top, visits: max(0, context.int("visits_per_heap")), to: &output)
+    }
+
+    /// The class that grew most: its facts, headline, comparison, chart and finding.
+    static func sayGrowth(
+        _ m: Measurement, _ growth: Growth, top: (key: String, tally: Tally, added: Int), visits: Int,
+        to output: inout CheckOutput
+    ) {
+        let (first, last) = (m.reports[0], m.reports[m.reports.count - 1])
+        let counts = growth.counts(top.key)
         output.record(Fact.topGrowthClass, .string(top.tally.label))
         output.record(Fact.topGrowthInstances, .int(top.added))
         var perVisit: String?
         if visits > 0 {
+            let intervals = m.reports.count - 1
             let each = Double(top.added) / Double(visits * intervals)
             output.record(Fact.perVisitInstances, .int(Int(each.rounded())))
-            let exact = top.added % (visits * intervals) == 0
-            perVisit = (exact ? "+" : "about +") + FactValue.grouped(Int(each.rounded())) + " per visit"
+            perVisit = Words.perVisit(each, exact: top.added % (visits * intervals) == 0)
         }
-        let counts = steps.map { $0[top.key]?.count ?? 0 }
-        let path = counts.map { FactValue.grouped($0) }.joined(separator: " → ")
         output.headline(
-            Fact.topGrowthInstances, "grew most",
-            "\(top.tally.label): \(path) over \(reports.count) heaps" + (perVisit.map { " (\($0))" } ?? ""))
+            Fact.topGrowthInstances, "grew most", Words.grewMost(top.tally.label, counts, perVisit: perVisit))
         output.compare(
             Comparison(
                 kind: .growth, label: "\(top.tally.label) instances", unit: .count, better: .lower,
                 from: .init(
-                    label: firstArtifact.fileName, value: Double(firstCount), text: FactValue.grouped(firstCount)),
+                    label: first.artifact.fileName, value: Double(counts[0]), text: FactValue.grouped(counts[0])),
                 to: .init(
-                    label: artifact.fileName, value: Double(top.tally.count), text: FactValue.grouped(top.tally.count)),
+                    label: last.artifact.fileName, value: Double(top.tally.count),
+                    text: FactValue.grouped(top.tally.count)),
                 change: perVisit ?? "+" + FactValue.grouped(top.added)))
-        if reports.count >= 3 {
+        if m.reports.count >= 3 {
             output.chart(
                 Series(
                     id: "heap-growth", title: "\(top.tally.label) instances per heap",
-                    caption: "\(reports.count) heaps in time order, \(path).", style: .line, axis: "instances",
-                    unit: .count,
-                    points: zip(reports, counts).map { entry, count in
+                    caption: "\(m.reports.count) heaps in time order, \(Words.path(counts)).", style: .line,
+                    axis: "instances", unit: .count,
+                    points: zip(m.reports, counts).map { entry, count in
                         Series.Point(
-                            label: ReproSample.fileLabel(entry.0.source), value: Double(count),
+                            label: ReproSample.fileLabel(entry.artifact.source), value: Double(count),
                             text: FactValue.grouped(count))
                     }))
         }
-        let listed = classes.prefix(3).map { entry in
-            let before = steps[0][entry.key]?.count ?? 0
-            return "\(entry.tally.label) \(FactValue.grouped(before)) → \(FactValue.grouped(entry.tally.count)) "
-                + "(\(Double(entry.tally.bytes).megabytesText) in the last heap)"
-        }
-        let raw = grown.first { $0.key == Self.nonObject }.map {
-            " Non-object blocks (allocations of no class) gained \(FactValue.grouped($0.added)) as well."
-        }
         output.emit(
-            Code.grew,
-            title: "\(top.tally.label) gained \(FactValue.grouped(top.added)) instances over \(reports.count) heaps"
-                + (perVisit.map { " (\($0))" } ?? "") + " and kept them",
-            detail: "\(pair), \(reports.count) heaps in time order: "
-                + "\(FactValue.grouped(classes.count)) \(classes.count == 1 ? "class" : "classes") gained "
-                + "\(FactValue.grouped(threshold)) or more instances and lost none from one heap to the next: "
-                + listed.joined(separator: "; ") + "." + (raw ?? "")
-                + (perVisit.map {
-                    " The heaps are \(visits) \(visits == 1 ? "visit" : "visits") apart: \(top.tally.label) \($0)."
-                } ?? "")
-                + Self.unread(reports),
+            Code.grew, title: Words.grewTitle(top, heaps: m.reports.count, perVisit: perVisit),
+            detail: Words.grew(m, growth, top: top, visits: visits, perVisit: perVisit),
             evidence: [
-                Evidence(source: firstArtifact.source, line: steps[0][top.key]?.line),
-                Evidence(source: artifact.source, line: top.tally.line),
+                Evidence(source: first.artifact.source, line: growth.steps[0][top.key]?.line),
+                Evidence(source: last.artifact.source, line: top.tally.line),
             ],
-            next: .change(
-                "Find what holds the \(top.tally.label) instances (the memory graph's paths to one of them): load "
-                    + "the data once into a store that outlives the screen instead of on every appearance."))
-        return output
+            next: .change(Words.findWhatHolds(top.tally.label)))
     }
 
     /// " Not read: …" for the reports' unreadable lines, or nothing.
     static func unread(_ reports: [(Artifact, HeapReport)]) -> String {
         let lines = reports.flatMap { artifact, report in report.unreadable.map { "\(artifact.fileName) \($0)" } }
         return lines.isEmpty ? "" : " Not read: " + lines.prefix(5).joined(separator: "; ") + "."
+    }
+}
+
+/// Every sentence the check says.
+extension HeapCheck {
+    enum Words {
+        static func heap(nodes: Int, bytes: Int, largest: Tally?) -> String {
+            "\(FactValue.grouped(nodes)) nodes, \(Double(bytes).megabytesText)"
+                + (largest.map { "; most bytes: \($0.label) (\(FactValue.grouped($0.count)))" } ?? "")
+        }
+
+        static func event(_ report: HeapReport) -> String {
+            "heap report: \(report.nodes.map { FactValue.grouped($0) + " nodes" } ?? "its class table")"
+        }
+
+        static func pair(_ m: Measurement) -> String {
+            "\(m.reports[0].artifact.fileName) → \(m.reports[m.reports.count - 1].artifact.fileName)"
+        }
+
+        static func path(_ counts: [Int]) -> String { counts.map { FactValue.grouped($0) }.joined(separator: " → ") }
+
+        static func flatTitle(_ threshold: Int, heaps: Int) -> String {
+            "No class gained \(FactValue.grouped(threshold)) instances over \(heaps) heaps"
+        }
+
+        static func flat(_ m: Measurement, _ growth: Growth) -> String {
+            "\(pair(m)): no class's instance count rose by \(FactValue.grouped(growth.threshold)) or more "
+                + "without falling between two heaps" + (growth.grown.isEmpty ? "." : " (non-object blocks aside).")
+                + unread(m.reports.map { ($0.artifact, $0.report) })
+        }
+
+        static func perVisit(_ each: Double, exact: Bool) -> String {
+            (exact ? "+" : "about +") + FactValue.grouped(Int(each.rounded())) + " per visit"
+        }
+
+        static func grewMost(_ label: String, _ counts: [Int], perVisit: String?) -> String {
+            "\(label): \(path(counts)) over \(counts.count) heaps" + (perVisit.map { " (\($0))" } ?? "")
+        }
+
+        static func grewTitle(_ top: (key: String, tally: Tally, added: Int), heaps: Int, perVisit: String?) -> String {
+            "\(top.tally.label) gained \(FactValue.grouped(top.added)) instances over \(heaps) heaps"
+                + (perVisit.map { " (\($0))" } ?? "") + " and kept them"
+        }
+
+        static func grew(
+            _ m: Measurement, _ growth: Growth, top: (key: String, tally: Tally, added: Int), visits: Int,
+            perVisit: String?
+        ) -> String {
+            let classes = growth.classes
+            let listed = classes.prefix(3).map { entry in
+                "\(entry.tally.label) \(FactValue.grouped(growth.counts(entry.key)[0])) → "
+                    + "\(FactValue.grouped(entry.tally.count)) (\(Double(entry.tally.bytes).megabytesText) in the last heap)"
+            }
+            let raw = growth.grown.first { $0.key == HeapCheck.nonObject }.map {
+                " Non-object blocks (allocations of no class) gained \(FactValue.grouped($0.added)) as well."
+            }
+            return "\(pair(m)), \(m.reports.count) heaps in time order: "
+                + "\(FactValue.grouped(classes.count)) \(classes.count == 1 ? "class" : "classes") gained "
+                + "\(FactValue.grouped(growth.threshold)) or more instances and lost none from one heap to the next: "
+                + listed.joined(separator: "; ") + "." + (raw ?? "")
+                + (perVisit.map {
+                    " The heaps are \(visits) \(visits == 1 ? "visit" : "visits") apart: \(top.tally.label) \($0)."
+                } ?? "") + unread(m.reports.map { ($0.artifact, $0.report) })
+        }
+
+        static func findWhatHolds(_ label: String) -> String {
+            "Find what holds the \(label) instances (the memory graph's paths to one of them): load the data once "
+                + "into a store that outlives the screen instead of on every appearance."
+        }
     }
 }

@@ -41,42 +41,42 @@ struct JetsamRankCheck: MeasuringCheck {
             "jetsam-rank.no-subject", .notice, "No app was named: the largest app processes of the record.",
             examples: [
                 .raises(
-                    "Fixtures/webcontent", facts: ["jetsam.records": 1, "jetsam.processes": 6], title: "Which app?"),
-                .quiet("Fixtures/pressure", app: "JustSend", facts: ["jetsam.app.peakMB": 640, "jetsam.app.rank": 2]),
+                    "Fixtures/webcontent", facts: [Fact.records.key: 1, Fact.processes.key: 6], title: "Which app?"),
+                .quiet("Fixtures/pressure", app: "JustSend", facts: [Fact.peakMB.key: 640, Fact.rank.key: 2]),
             ])
         static let notListed = FindingCode(
             "jetsam-rank.not-listed", .notice, "The record does not list the subject.",
             examples: [
                 .raises(
-                    "Fixtures/old-device", app: "JustSend", facts: ["jetsam.records": 1, "jetsam.processes": 6],
+                    "Fixtures/old-device", app: "JustSend", facts: [Fact.records.key: 1, Fact.processes.key: 6],
                     title: "JustSend is not in the jetsam record"),
-                .quiet("Fixtures/pressure", app: "JustSend", facts: ["jetsam.app.peakMB": 640, "jetsam.app.rank": 2]),
+                .quiet("Fixtures/pressure", app: "JustSend", facts: [Fact.peakMB.key: 640, Fact.rank.key: 2]),
             ])
         static let killed = FindingCode(
             "jetsam-rank.killed", .warning, "The record shows the subject killed (per-process-limit: critical).",
             examples: [
                 .raises(
-                    "Fixtures/killed", app: "JustSend", facts: ["jetsam.app.peakMB": 2098, "jetsam.app.rank": 1],
+                    "Fixtures/killed", app: "JustSend", facts: [Fact.peakMB.key: 2098, Fact.rank.key: 1],
                     title: "JustSend was killed: per-process-limit"),
-                .quiet("Fixtures/pressure", app: "JustSend", facts: ["jetsam.app.peakMB": 640, "jetsam.app.rank": 2]),
+                .quiet("Fixtures/pressure", app: "JustSend", facts: [Fact.peakMB.key: 640, Fact.rank.key: 2]),
             ])
         static let highRank = FindingCode(
             "jetsam-rank.high-rank", .warning, "The subject ranks at or above the threshold by lifetime peak.",
             examples: [
                 .raises(
-                    "Fixtures/pressure", app: "JustSend", facts: ["jetsam.app.peakMB": 640, "jetsam.app.rank": 2],
+                    "Fixtures/pressure", app: "JustSend", facts: [Fact.peakMB.key: 640, Fact.rank.key: 2],
                     title: "JustSend ranked 2 of 3 processes by lifetime peak (640 MB)"),
                 .quiet(
                     "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "MobileMail",
-                    facts: ["jetsam.app.peakMB": 218.8, "jetsam.app.rank": 11]),
+                    facts: [Fact.peakMB.key: 218.8, Fact.rank.key: 11]),
             ])
         static let dominant = FindingCode(
             "jetsam-rank.dominant", .notice, "The subject's peak is the threshold's multiple of the next app's.",
             examples: [
                 .raises(
                     "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend",
-                    facts: ["jetsam.app.peakMB": 725, "jetsam.app.rank": 7], title: "JustSend 725 MB vs ChatGPT 362 MB"),
-                .quiet("Fixtures/pressure", app: "JustSend", facts: ["jetsam.app.peakMB": 640, "jetsam.app.rank": 2]),
+                    facts: [Fact.peakMB.key: 725, Fact.rank.key: 7], title: "JustSend 725 MB vs ChatGPT 362 MB"),
+                .quiet("Fixtures/pressure", app: "JustSend", facts: [Fact.peakMB.key: 640, Fact.rank.key: 2]),
             ])
         static let unreadable = FindingCode(
             "jetsam-rank.unreadable", .notice,
@@ -84,12 +84,12 @@ struct JetsamRankCheck: MeasuringCheck {
             examples: [
                 .raises(
                     "Fixtures/examples/jetsam-rank.unreadable/raises", app: "JustSend",
-                    facts: ["jetsam.records": 1, "jetsam.processes": 16],
+                    facts: [Fact.records.key: 1, Fact.processes.key: 16],
                     title: "JustSend's lifetime peak is not known: lifetimeMax 18446744073709551616000 is no page count"
                 ),
                 .quiet(
                     "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend",
-                    facts: ["jetsam.app.peakMB": 725, "jetsam.app.rank": 7]),
+                    facts: [Fact.peakMB.key: 725, Fact.rank.key: 7]),
             ])
         static let incomplete = FindingCode(
             "jetsam-rank.incomplete", .notice,
@@ -97,9 +97,9 @@ struct JetsamRankCheck: MeasuringCheck {
             examples: [
                 .raises(
                     "Fixtures/examples/jetsam-rank.incomplete/raises", app: "JustSend",
-                    facts: ["jetsam.app.peakMB": 593.8, "jetsam.app.state": "frontmost"],
+                    facts: [Fact.peakMB.key: 593.8, Fact.state.key: "frontmost"],
                     title: "JustSend in an incomplete jetsam record: no rank"),
-                .quiet("Fixtures/pressure", app: "JustSend", facts: ["jetsam.app.peakMB": 640, "jetsam.app.rank": 2]),
+                .quiet("Fixtures/pressure", app: "JustSend", facts: [Fact.peakMB.key: 640, Fact.rank.key: 2]),
             ])
         static let severalProcesses = FindingCode(
             "jetsam-rank.several-processes", .notice,
@@ -107,9 +107,9 @@ struct JetsamRankCheck: MeasuringCheck {
             examples: [
                 .raises(
                     "Fixtures/webcontent", app: "com.apple.WebKit.WebContent",
-                    facts: ["jetsam.app.peakMB": 340, "jetsam.app.rank": 2],
+                    facts: [Fact.peakMB.key: 340, Fact.rank.key: 2],
                     title: "3 processes match com.apple.WebKit.WebContent; the facts are of the largest"),
-                .quiet("Fixtures/pressure", app: "JustSend", facts: ["jetsam.app.peakMB": 640, "jetsam.app.rank": 2]),
+                .quiet("Fixtures/pressure", app: "JustSend", facts: [Fact.peakMB.key: 640, Fact.rank.key: 2]),
             ])
     }
 

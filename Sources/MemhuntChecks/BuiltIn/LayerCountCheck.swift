@@ -25,14 +25,14 @@ struct LayerCountCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/justsend/measurements-detail.csv",
-                    facts: ["layers.coreAnimationMB": 346, "layers.count": 3573],
+                    facts: [Fact.coreAnimationMB.key: 346, Fact.count.key: 3573],
                     title:
                         "Rendering structure holds the memory: 3,573 layers for 2,500 lines: a layer for every line; CoreAnimation 346 MB is 57 % of the 611 MB footprint"
                 ),
                 .raises(
-                    "Fixtures/justsend/pviews-detail.txt", facts: ["layers.count": 3573],
+                    "Fixtures/justsend/pviews-detail.txt", facts: [Fact.count.key: 3573],
                     title: "Rendering structure: 3,573 layers"),
-                .quiet("Fixtures/justsend-fixed/measurements-detail.csv", facts: ["layers.count": 48]),
+                .quiet("Fixtures/justsend-fixed/measurements-detail.csv", facts: [Fact.count.key: 48]),
             ])
     }
 

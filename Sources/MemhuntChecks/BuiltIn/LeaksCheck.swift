@@ -26,33 +26,34 @@ struct LeaksCheck: Check {
             "leaks.found", .warning, "The memgraph holds leaked objects: how many, how much, and the largest roots.",
             examples: [
                 .raises(
-                    "Fixtures/leaks/DemoApp-before.leaks.txt", facts: ["leaks.count": 3120, "leaks.leakedMB": 0.5],
+                    "Fixtures/leaks/DemoApp-before.leaks.txt", facts: [Fact.count.key: 3120, Fact.leakedMB.key: 0.5],
                     title: "3,120 leaks for 0.5 MB; the largest tree's root is DetailViewModel"),
-                .quiet("Fixtures/leaks/DemoApp-clean.leaks.txt", facts: ["leaks.count": 0, "leaks.leakedMB": 0]),
+                .quiet("Fixtures/leaks/DemoApp-clean.leaks.txt", facts: [Fact.count.key: 0, Fact.leakedMB.key: 0]),
             ])
         static let fewer = FindingCode(
             "leaks.fewer", .info, "Two reports of one process: fewer leaks after than before.",
             examples: [
                 .raises(
                     "Fixtures/leaks/DemoApp-before.leaks.txt", "Fixtures/leaks/DemoApp-after.leaks.txt",
-                    facts: ["leaks.count": 20, "leaks.leakedMB": 0],
+                    facts: [Fact.count.key: 20, Fact.leakedMB.key: 0],
                     title:
                         "Fewer leaks after: DemoApp-before.leaks.txt → DemoApp-after.leaks.txt: 3,120 → 20 leaks, 0.5 MB → 0 MB"
                 ),
-                .quiet("Fixtures/leaks/DemoApp-before.leaks.txt", facts: ["leaks.count": 3120, "leaks.leakedMB": 0.5]),
+                .quiet(
+                    "Fixtures/leaks/DemoApp-before.leaks.txt", facts: [Fact.count.key: 3120, Fact.leakedMB.key: 0.5]),
             ])
         static let more = FindingCode(
             "leaks.more", .warning, "Two reports of one process: more leaked bytes after than before.",
             examples: [
                 .raises(
                     "Fixtures/leaks/DemoApp-clean.leaks.txt", "Fixtures/leaks/DemoApp-later.leaks.txt",
-                    facts: ["leaks.count": 40, "leaks.leakedMB": 0],
+                    facts: [Fact.count.key: 40, Fact.leakedMB.key: 0],
                     title:
                         "More leaked after: DemoApp-clean.leaks.txt → DemoApp-later.leaks.txt: 0 → 40 leaks, 0 MB → 0 MB"
                 ),
                 .quiet(
                     "Fixtures/leaks/DemoApp-before.leaks.txt", "Fixtures/leaks/DemoApp-after.leaks.txt",
-                    facts: ["leaks.count": 20, "leaks.leakedMB": 0]),
+                    facts: [Fact.count.key: 20, Fact.leakedMB.key: 0]),
             ])
     }
 

@@ -43,33 +43,34 @@ struct MemoryKillCheck: Check {
                 + "critical).",
             examples: [
                 .raises(
-                    "Fixtures/kill-log", app: "Memo", facts: ["kill.kills": 1, "kill.reason": "per-process-limit"],
+                    "Fixtures/kill-log", app: "Memo", facts: [Fact.kills.key: 1, Fact.reason.key: "per-process-limit"],
                     title:
                         "Memo was killed by jetsam (per-process-limit) at its 2098 MB memory limit (ActiveHard), 2,148,532 KB footprint at the kill"
                 ),
                 .quiet(
-                    "Fixtures/kill-log/killed.log", app: "Memo", facts: ["kill.kills": 0, "kill.softLimitCrossings": 0]),
+                    "Fixtures/kill-log/killed.log", app: "Memo", facts: [Fact.kills.key: 0, Fact.softLimit.key: 0]),
             ])
         static let softLimit = FindingCode(
             "memory-kill.soft-limit", .notice, "A log records the subject crossing a non-fatal (soft) memory limit.",
             examples: [
                 .raises(
                     "Fixtures/kill-log/soft-limit.log", app: "MobileSafari",
-                    facts: ["kill.kills": 0, "kill.softLimitCrossings": 1],
+                    facts: [Fact.kills.key: 0, Fact.softLimit.key: 1],
                     title: "MobileSafari crossed its non-fatal ActiveSoft memory limit of 350 MB"),
                 .quiet(
-                    "Fixtures/kill-log/killed.log", app: "Memo", facts: ["kill.kills": 0, "kill.softLimitCrossings": 0]),
+                    "Fixtures/kill-log/killed.log", app: "Memo", facts: [Fact.kills.key: 0, Fact.softLimit.key: 0]),
             ])
         static let othersOnly = FindingCode(
             "memory-kill.others-only", .info, "The logs' kills are of other processes: none is the subject's.",
             examples: [
                 .raises(
                     "Fixtures/kill-log/killed.log", app: "Memo",
-                    facts: ["kill.kills": 0, "kill.softLimitCrossings": 0],
+                    facts: [Fact.kills.key: 0, Fact.softLimit.key: 0],
                     title:
                         "The logs record 2 kills of other processes, none of Memo: MobileSafari (vm-pageshortage), cloudd (idle-exit)"
                 ),
-                .quiet("Fixtures/kill-log", app: "Memo", facts: ["kill.kills": 1, "kill.reason": "per-process-limit"]),
+                .quiet(
+                    "Fixtures/kill-log", app: "Memo", facts: [Fact.kills.key: 1, Fact.reason.key: "per-process-limit"]),
             ])
         static let noSubject = FindingCode(
             "memory-kill.no-subject", .notice, "No app was named: the processes the logs show killed.",
@@ -77,7 +78,7 @@ struct MemoryKillCheck: Check {
                 .raises(
                     "Fixtures/kill-log/killed.log",
                     facts: [
-                        "kill.records": [
+                        Fact.records.key: [
                             [
                                 "process": "MobileSafari", "pid": 3121, "reason": "vm-pageshortage", "killed": true,
                                 "footprintKB": 412_080, "availablePages": 2210, "line": 2,
@@ -92,17 +93,17 @@ struct MemoryKillCheck: Check {
                     ],
                     title: "Which app? The logs record 2 kills: MobileSafari (vm-pageshortage), cloudd (idle-exit)"),
                 .quiet(
-                    "Fixtures/kill-log/killed.log", app: "Memo", facts: ["kill.kills": 0, "kill.softLimitCrossings": 0]),
+                    "Fixtures/kill-log/killed.log", app: "Memo", facts: [Fact.kills.key: 0, Fact.softLimit.key: 0]),
             ])
         static let unreadable = FindingCode(
             "memory-kill.unreadable", .notice, "Kill lines that could not be read whole, each named with its line.",
             examples: [
                 .raises(
                     "Fixtures/examples/memory-kill.unreadable/raises", app: "KeyboardSpike",
-                    facts: ["kill.kills": 1, "kill.reason": "per-process-limit"],
+                    facts: [Fact.kills.key: 1, Fact.reason.key: "per-process-limit"],
                     title: "1 kill line could not be read whole"),
                 .quiet(
-                    "Fixtures/kill-log/killed.log", app: "Memo", facts: ["kill.kills": 0, "kill.softLimitCrossings": 0]),
+                    "Fixtures/kill-log/killed.log", app: "Memo", facts: [Fact.kills.key: 0, Fact.softLimit.key: 0]),
             ])
     }
 

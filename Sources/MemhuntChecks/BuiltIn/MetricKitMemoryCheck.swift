@@ -16,19 +16,19 @@ struct MetricKitMemoryCheck: Check {
             "metrickit-memory.peak", .warning, "MetricKit's peak memory reached the threshold.",
             examples: [
                 .raises(
-                    "Fixtures/metrickit", with: ["max_peak_mb": 600], facts: ["metrickit.peakMB": 708],
+                    "Fixtures/metrickit", with: ["max_peak_mb": 600], facts: [Fact.peakMB.key: 708],
                     title: "JustSend peaked at 708 MB (MetricKit)"),
                 .quiet(
                     "Fixtures/formats/metrics-en-US.json", with: ["max_peak_mb": 600],
-                    facts: ["metrickit.peakMB": 488.3]),
+                    facts: [Fact.peakMB.key: 488.3]),
             ])
         static let exits = FindingCode(
             "metrickit-memory.exits", .warning, "MetricKit counts exits for memory in the field.",
             examples: [
                 .raises(
-                    "Fixtures/metrickit", facts: ["metrickit.peakMB": 708],
+                    "Fixtures/metrickit", facts: [Fact.peakMB.key: 708],
                     title: "JustSend ended for memory 3 times in the field (MetricKit)"),
-                .quiet("Fixtures/formats/metrics-wrapped.json", facts: ["metrickit.peakMB": 1430.5]),
+                .quiet("Fixtures/formats/metrics-wrapped.json", facts: [Fact.peakMB.key: 1430.5]),
             ])
         static let unreadable = FindingCode(
             "metrickit-memory.unreadable", .notice,
@@ -36,9 +36,9 @@ struct MetricKitMemoryCheck: Check {
             examples: [
                 .raises(
                     // The peak it cannot read is named, never guessed: no peak is recorded.
-                    "Fixtures/formats/metrics-unknown-unit.json", facts: ["metrickit.peakMB": nil],
+                    "Fixtures/formats/metrics-unknown-unit.json", facts: [Fact.peakMB.key: nil],
                     title: "MetricKit value not understood in metrics-unknown-unit.json"),
-                .quiet("Fixtures/formats/metrics-en-US.json", facts: ["metrickit.peakMB": 488.3]),
+                .quiet("Fixtures/formats/metrics-en-US.json", facts: [Fact.peakMB.key: 488.3]),
             ])
     }
 

@@ -21,22 +21,22 @@ struct NavigationGrowthCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/navigation-growth/measurements-faq-visits.csv",
-                    facts: ["growth.visits": 4, "growth.firstMB": 82.4],
+                    facts: [Fact.visits.key: 4, Fact.firstMB.key: 82.4],
                     title: "Memory steps up 13.8 MB per visit over 4 visits"),
                 .quiet(
                     "Fixtures/examples/navigation-growth.plateau/raises",
-                    facts: ["growth.visits": 4, "growth.firstMB": 82.4]),
+                    facts: [Fact.visits.key: 4, Fact.firstMB.key: 82.4]),
             ])
         static let plateau = FindingCode(
             "navigation-growth.plateau", .info, "The footprint returns to a plateau across visits.",
             examples: [
                 .raises(
                     "Fixtures/examples/navigation-growth.plateau/raises",
-                    facts: ["growth.visits": 4, "growth.firstMB": 82.4],
+                    facts: [Fact.visits.key: 4, Fact.firstMB.key: 82.4],
                     title: "No stair: 82.4 → 84.1 → 83 → 83.6 MB over 4 visits"),
                 .quiet(
                     "Fixtures/navigation-growth/measurements-faq-visits.csv",
-                    facts: ["growth.visits": 4, "growth.firstMB": 82.4]),
+                    facts: [Fact.visits.key: 4, Fact.firstMB.key: 82.4]),
             ])
     }
 

@@ -22,11 +22,12 @@ struct ReproFootprintCheck: Check {
             "The reproduction's peak is the threshold's multiple of its baseline.",
             examples: [
                 .raises(
-                    "Fixtures/justsend/measurements-detail.csv", facts: ["repro.baselineMB": 45, "repro.peakMB": 611],
+                    "Fixtures/justsend/measurements-detail.csv",
+                    facts: [Fact.baselineMB.key: 45, Fact.peakMB.key: 611],
                     title: "after-detail: 45 → 611 MB (×13.6)"),
                 .quiet(
                     "Fixtures/justsend-fixed/measurements-detail.csv",
-                    facts: ["repro.baselineMB": 45, "repro.peakMB": 102]),
+                    facts: [Fact.baselineMB.key: 45, Fact.peakMB.key: 102]),
             ])
     }
 

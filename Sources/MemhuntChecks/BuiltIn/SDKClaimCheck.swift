@@ -42,9 +42,10 @@ struct SDKClaimCheck: Check {
                 + "SDK's time.",
             examples: [
                 .raises(
-                    "Fixtures/sdk/confirmed", app: "JustSend", facts: ["sdk.events": 1, "sdk.memoryClaims": 1],
+                    "Fixtures/sdk/confirmed", app: "JustSend", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1],
                     title: "Sentry watchdog termination of JustSend: confirmed by the JetsamEvent"),
-                .quiet("Fixtures/sdk/contradicted", app: "JustSend", facts: ["sdk.events": 1, "sdk.memoryClaims": 1]),
+                .quiet(
+                    "Fixtures/sdk/contradicted", app: "JustSend", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1]),
             ])
         static let contradicted = FindingCode(
             "sdk-claim.contradicted", .warning,
@@ -52,16 +53,18 @@ struct SDKClaimCheck: Check {
                 + "app alive after the SDK's time, or the SDK's own last sample is far below the limit.",
             examples: [
                 .raises(
-                    "Fixtures/sdk/contradicted", app: "JustSend", facts: ["sdk.events": 1, "sdk.memoryClaims": 1],
+                    "Fixtures/sdk/contradicted", app: "JustSend",
+                    facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1],
                     title: "Sentry watchdog termination of JustSend: contradicted (alive after the claimed time)"),
                 .raises(
                     "Fixtures/sdk/watchdog-not-memory", app: "JustSend",
-                    facts: ["sdk.events": 1, "sdk.memoryClaims": 1],
+                    facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1],
                     title: "Sentry watchdog termination of JustSend: contradicted (watchdog, not memory)"),
                 .raises(
-                    "Fixtures/sdk/far-below", app: "Roadbook", facts: ["sdk.events": 1, "sdk.memoryClaims": 1],
+                    "Fixtures/sdk/far-below", app: "Roadbook", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1],
                     title: "Bugsnag out of memory of Roadbook: contradicted (far below its limit)"),
-                .quiet("Fixtures/sdk/confirmed", app: "JustSend", facts: ["sdk.events": 1, "sdk.memoryClaims": 1]),
+                .quiet(
+                    "Fixtures/sdk/confirmed", app: "JustSend", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1]),
             ])
         static let falsePositive = FindingCode(
             "sdk-claim.false-positive-class", .notice,
@@ -69,18 +72,20 @@ struct SDKClaimCheck: Check {
                 + "debugger, a simulator, automated testing, a reboot, an upgrade, the background).",
             examples: [
                 .raises(
-                    "Fixtures/sdk/debugger", app: "Roadbook", facts: ["sdk.events": 1, "sdk.memoryClaims": 1],
+                    "Fixtures/sdk/debugger", app: "Roadbook", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1],
                     title: "Bugsnag out of memory of Roadbook: a known false-positive class (debugger)"),
-                .quiet("Fixtures/sdk/unconfirmed", app: "Roadbook", facts: ["sdk.events": 1, "sdk.memoryClaims": 1]),
+                .quiet(
+                    "Fixtures/sdk/unconfirmed", app: "Roadbook", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1]),
             ])
         static let unconfirmed = FindingCode(
             "sdk-claim.unconfirmed", .notice,
             "An SDK's memory claim no OS record of that device covers: neither confirmed nor contradicted.",
             examples: [
                 .raises(
-                    "Fixtures/sdk/unconfirmed", app: "Roadbook", facts: ["sdk.events": 1, "sdk.memoryClaims": 1],
+                    "Fixtures/sdk/unconfirmed", app: "Roadbook", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1],
                     title: "KSCrash out of memory of Roadbook: unconfirmed"),
-                .quiet("Fixtures/sdk/confirmed", app: "JustSend", facts: ["sdk.events": 1, "sdk.memoryClaims": 1]),
+                .quiet(
+                    "Fixtures/sdk/confirmed", app: "JustSend", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1]),
             ])
         static let noClaim = FindingCode(
             "sdk-claim.no-memory-claim", .info,
@@ -88,17 +93,19 @@ struct SDKClaimCheck: Check {
                 + "Crashlytics): listed, not graded.",
             examples: [
                 .raises(
-                    "Fixtures/sdk/no-claim", app: "Roadbook", facts: ["sdk.events": 1, "sdk.memoryClaims": 0],
+                    "Fixtures/sdk/no-claim", app: "Roadbook", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 0],
                     title: "1 SDK event of the subject makes no memory claim"),
-                .quiet("Fixtures/sdk/confirmed", app: "JustSend", facts: ["sdk.events": 1, "sdk.memoryClaims": 1]),
+                .quiet(
+                    "Fixtures/sdk/confirmed", app: "JustSend", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1]),
             ])
         static let cut = FindingCode(
             "sdk-claim.cut", .notice, "An SDK export cut short (a paste that ends mid-JSON): read for what is whole.",
             examples: [
                 .raises(
-                    "Fixtures/sdk/cut", app: "Roadbook", facts: ["sdk.events": 1, "sdk.memoryClaims": 1],
+                    "Fixtures/sdk/cut", app: "Roadbook", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1],
                     title: "sentry-oom-event-paste.txt is cut short: what is whole was read"),
-                .quiet("Fixtures/sdk/confirmed", app: "JustSend", facts: ["sdk.events": 1, "sdk.memoryClaims": 1]),
+                .quiet(
+                    "Fixtures/sdk/confirmed", app: "JustSend", facts: [Fact.events.key: 1, Fact.memoryClaims.key: 1]),
             ])
     }
 

@@ -23,16 +23,16 @@ struct SilentLoopCheck: Check {
             "silent-loop.layout-loop", .warning, "The main thread is busy in layout while the change log is silent.",
             examples: [
                 .raises(
-                    "Fixtures/layout-freeze", facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991],
+                    "Fixtures/layout-freeze", facts: [Fact.mainThreadSamples.key: 2000, Fact.layoutSamples.key: 1991],
                     title: "Main thread 99.6 % in layout; no change log of Chat to tell a layout loop from a data loop"),
                 .raises(
                     "Fixtures/layout-freeze", "Fixtures/formats/repro/logstream-empty.log",
-                    facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991],
+                    facts: [Fact.mainThreadSamples.key: 2000, Fact.layoutSamples.key: 1991],
                     title:
                         "Main thread 99.6 % in layout while the change log is silent: the loop is in layout, not data"),
                 .quiet(
                     "Fixtures/layout-freeze", "Fixtures/examples/silent-loop.layout-with-changes/raises",
-                    facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991]),
+                    facts: [Fact.mainThreadSamples.key: 2000, Fact.layoutSamples.key: 1991]),
             ])
         static let layoutWithChanges = FindingCode(
             "silent-loop.layout-with-changes", .notice,
@@ -40,10 +40,10 @@ struct SilentLoopCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/layout-freeze", "Fixtures/examples/silent-loop.layout-with-changes/raises",
-                    facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991],
+                    facts: [Fact.mainThreadSamples.key: 2000, Fact.layoutSamples.key: 1991],
                     title: "Main thread 99.6 % in layout with 4 body evaluations logged"),
                 .quiet(
-                    "Fixtures/layout-freeze", facts: ["sample.mainThreadSamples": 2000, "sample.layoutSamples": 1991]),
+                    "Fixtures/layout-freeze", facts: [Fact.mainThreadSamples.key: 2000, Fact.layoutSamples.key: 1991]),
             ])
     }
 

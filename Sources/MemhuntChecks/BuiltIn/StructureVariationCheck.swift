@@ -27,44 +27,44 @@ struct StructureVariationCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/justsend/measurements-variation.json",
-                    facts: ["variation.minMB": 103, "variation.maxMB": 623],
+                    facts: [Fact.minMB.key: 103, Fact.maxMB.key: 623],
                     title: "Structure is the variable: one-block 623 MB vs 2500-blocks 103 MB"),
                 .quiet(
                     "Fixtures/justsend-fixed/measurements-variation.json",
-                    facts: ["variation.minMB": 102, "variation.maxMB": 103]),
+                    facts: [Fact.minMB.key: 102, Fact.maxMB.key: 103]),
             ])
         static let inputsDiffer = FindingCode(
             "structure-variation.inputs-differ", .notice, "The variants differ, but so do their inputs.",
             examples: [
                 .raises(
                     "Fixtures/examples/structure-variation.inputs-differ/raises",
-                    facts: ["variation.minMB": 150, "variation.maxMB": 623],
+                    facts: [Fact.minMB.key: 150, Fact.maxMB.key: 623],
                     title: "one-block 623 MB vs 2500-blocks 150 MB, but the inputs differ"),
                 .quiet(
                     "Fixtures/justsend/measurements-variation.json",
-                    facts: ["variation.minMB": 103, "variation.maxMB": 623]),
+                    facts: [Fact.minMB.key: 103, Fact.maxMB.key: 623]),
             ])
         static let fixHolds = FindingCode(
             "structure-variation.fix-holds", .info, "The fix measures within tolerance of the best variant.",
             examples: [
                 .raises(
                     "Fixtures/justsend/measurements-variation.json",
-                    facts: ["variation.minMB": 103, "variation.maxMB": 623],
+                    facts: [Fact.minMB.key: 103, Fact.maxMB.key: 623],
                     title: "The fix holds: one-block-after-fix 102 MB vs 2500-blocks 103 MB"),
                 .quiet(
                     "Fixtures/examples/structure-variation.fix-short/raises",
-                    facts: ["variation.minMB": 103, "variation.maxMB": 623]),
+                    facts: [Fact.minMB.key: 103, Fact.maxMB.key: 623]),
             ])
         static let fixShort = FindingCode(
             "structure-variation.fix-short", .warning, "The fix does not reach the best variant.",
             examples: [
                 .raises(
                     "Fixtures/examples/structure-variation.fix-short/raises",
-                    facts: ["variation.minMB": 103, "variation.maxMB": 623],
+                    facts: [Fact.minMB.key: 103, Fact.maxMB.key: 623],
                     title: "The fix does not reach the best variant: one-block-after-fix 310 MB vs 2500-blocks 103 MB"),
                 .quiet(
                     "Fixtures/justsend/measurements-variation.json",
-                    facts: ["variation.minMB": 103, "variation.maxMB": 623]),
+                    facts: [Fact.minMB.key: 103, Fact.maxMB.key: 623]),
             ])
     }
 

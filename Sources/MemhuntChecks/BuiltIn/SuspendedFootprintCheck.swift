@@ -26,19 +26,19 @@ struct SuspendedFootprintCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend",
-                    facts: ["jetsam.app.residentMB": 122, "jetsam.app.inMemoryMB": 18.9],
+                    facts: [Fact.residentMB.key: 122, Fact.inMemoryMB.key: 18.9],
                     title: "JustSend held 122 MB while suspended"),
                 .quiet(
                     "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSendWidget",
-                    facts: ["jetsam.app.residentMB": 10.9, "jetsam.app.inMemoryMB": 1.9]),
+                    facts: [Fact.residentMB.key: 10.9, Fact.inMemoryMB.key: 1.9]),
             ])
         static let metrickit = FindingCode(
             "suspended-footprint.metrickit", .warning, "MetricKit's average suspended memory reached the threshold.",
             examples: [
                 .raises(
-                    "Fixtures/metrickit", facts: ["metrickit.suspendedMB": 119.1],
+                    "Fixtures/metrickit", facts: [Fact.suspendedMB.key: 119.1],
                     title: "JustSend averaged 119.1 MB while suspended (MetricKit)"),
-                .quiet("Fixtures/formats/metrics-en-US.json", facts: ["metrickit.suspendedMB": 46.3]),
+                .quiet("Fixtures/formats/metrics-en-US.json", facts: [Fact.suspendedMB.key: 46.3]),
             ])
         static let notSuspended = FindingCode(
             "suspended-footprint.not-suspended", .info,
@@ -46,11 +46,11 @@ struct SuspendedFootprintCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/killed", app: "JustSend",
-                    facts: ["jetsam.app.residentMB": 2098, "jetsam.app.inMemoryMB": 18.9],
+                    facts: [Fact.residentMB.key: 2098, Fact.inMemoryMB.key: 18.9],
                     title: "Not applicable: JustSend was frontmost, not suspended, when the record was taken"),
                 .quiet(
                     "Fixtures/justsend/JetsamEvent-2026-08-11-112056.ips", app: "JustSend",
-                    facts: ["jetsam.app.residentMB": 122, "jetsam.app.inMemoryMB": 18.9]),
+                    facts: [Fact.residentMB.key: 122, Fact.inMemoryMB.key: 18.9]),
             ])
     }
 

@@ -28,32 +28,32 @@ struct WidgetBudgetCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/examples/widget-budget.over-limit/raises",
-                    facts: ["budget.footprintMB": 34.1, "budget.limitMB": 30],
+                    facts: [Fact.footprintMB.key: 34.1, Fact.limitMB.key: 30],
                     title: "systemLarge heaviest timeline is over the 30 MB limit: 34.1 MB"),
                 .quiet(
                     "Fixtures/widget/measurements-widget.csv",
-                    facts: ["budget.footprintMB": 26.4, "budget.limitMB": 30]),
+                    facts: [Fact.footprintMB.key: 26.4, Fact.limitMB.key: 30]),
             ])
         static let overCeiling = FindingCode(
             "widget-budget.over-ceiling", .warning, "The extension measured inside the limit but over the ceiling.",
             examples: [
                 .raises(
                     "Fixtures/widget/measurements-widget.csv",
-                    facts: ["budget.footprintMB": 26.4, "budget.limitMB": 30],
+                    facts: [Fact.footprintMB.key: 26.4, Fact.limitMB.key: 30],
                     title:
                         "systemLarge heaviest timeline is over its 24 MB ceiling: 26.4 MB, 3.6 MB under the 30 MB limit"
                 ),
                 .quiet(
                     "Fixtures/examples/widget-budget.over-ceiling/quiet",
-                    facts: ["budget.footprintMB": 21.7, "budget.limitMB": 30]),
+                    facts: [Fact.footprintMB.key: 21.7, Fact.limitMB.key: 30]),
             ])
         static let heavyImage = FindingCode(
             "widget-budget.heavy-image", .warning, "One image decodes to a large share of the limit.",
             examples: [
                 .raises(
-                    "Fixtures/widget/illustration-1024.png", facts: ["budget.limitMB": 30, "budget.ceilingMB": 24],
+                    "Fixtures/widget/illustration-1024.png", facts: [Fact.limitMB.key: 30, Fact.ceilingMB.key: 24],
                     title: "illustration-1024 decodes to 4 MB (1024×1024)"),
-                .quiet("Fixtures/widget/sky-512.png", facts: ["budget.limitMB": 30, "budget.ceilingMB": 24]),
+                .quiet("Fixtures/widget/sky-512.png", facts: [Fact.limitMB.key: 30, Fact.ceilingMB.key: 24]),
             ])
     }
 

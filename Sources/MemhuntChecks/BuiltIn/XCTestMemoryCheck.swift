@@ -27,26 +27,26 @@ struct XCTestMemoryCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/xctest/xcodebuild-widget-over.log", with: ["limit_mb": 30],
-                    facts: ["xctest.memoryTests": 1, "xctest.memoryPeakMB": 31.5],
+                    facts: [Fact.tests.key: 1, Fact.peakMB.key: 31.5],
                     title:
                         "-[JustSendWidgetTests.TimelineMemoryTests testSystemLargeTimeline] is over the 30 MB limit: 31.5 MB"
                 ),
                 .quiet(
                     "Fixtures/xctest/xcodebuild-widget-under.log", with: ["limit_mb": 30],
-                    facts: ["xctest.memoryTests": 1, "xctest.memoryPeakMB": 14.3]),
+                    facts: [Fact.tests.key: 1, Fact.peakMB.key: 14.3]),
             ])
         static let overCeiling = FindingCode(
             "xctest-memory.over-ceiling", .warning, "A test's memory metric is inside the limit but over the ceiling.",
             examples: [
                 .raises(
                     "Fixtures/xctest/xcodebuild-widget-ceiling.log", with: ["limit_mb": 30],
-                    facts: ["xctest.memoryTests": 1, "xctest.memoryPeakMB": 26.4],
+                    facts: [Fact.tests.key: 1, Fact.peakMB.key: 26.4],
                     title:
                         "-[JustSendWidgetTests.TimelineMemoryTests testSystemLargeTimeline] is over its 24 MB ceiling: 26.4 MB, 3.6 MB under the 30 MB limit"
                 ),
                 .quiet(
                     "Fixtures/xctest/xcodebuild-widget-under.log", with: ["limit_mb": 30],
-                    facts: ["xctest.memoryTests": 1, "xctest.memoryPeakMB": 14.3]),
+                    facts: [Fact.tests.key: 1, Fact.peakMB.key: 14.3]),
             ])
         static let regression = FindingCode(
             "xctest-memory.regression", .warning,
@@ -54,26 +54,26 @@ struct XCTestMemoryCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/xctest/xcodebuild-baseline-regressed.log",
-                    facts: ["xctest.memoryTests": 1, "xctest.memoryPeakMB": 23],
+                    facts: [Fact.tests.key: 1, Fact.peakMB.key: 23],
                     title:
                         "-[JustSendWidgetTests.TimelineMemoryTests testSystemMediumTimeline]: 19.1 MB → 22.9 MB against its baseline (+20.2 %, allowed 10 %)"
                 ),
                 .quiet(
                     "Fixtures/xctest/xcodebuild-widget-under.log",
-                    facts: ["xctest.memoryTests": 1, "xctest.memoryPeakMB": 14.3]),
+                    facts: [Fact.tests.key: 1, Fact.peakMB.key: 14.3]),
             ])
         static let unreadable = FindingCode(
             "xctest-memory.unreadable", .notice, "A metric line of the log could not be read: named, not guessed.",
             examples: [
                 .raises(
                     "Fixtures/xctest/xcodebuild-broken-metric.log", "Fixtures/xctest/xcodebuild-widget-under.log",
-                    facts: ["xctest.memoryTests": 1, "xctest.memoryPeakMB": 14.3],
+                    facts: [Fact.tests.key: 1, Fact.peakMB.key: 14.3],
                     title:
                         "xcodebuild-broken-metric.log: a metric could not be read: line 3: Memory Peak Physical: value 'nan' is not a number"
                 ),
                 .quiet(
                     "Fixtures/xctest/xcodebuild-widget-under.log",
-                    facts: ["xctest.memoryTests": 1, "xctest.memoryPeakMB": 14.3]),
+                    facts: [Fact.tests.key: 1, Fact.peakMB.key: 14.3]),
             ])
     }
 

@@ -61,9 +61,9 @@ struct XCTraceMemoryCheck: Check {
             "xctrace-memory.leaks", .warning, "The Leaks table of an export lists leaked objects: how many, how much.",
             examples: [
                 .raises(
-                    "Fixtures/xctrace/leaks.xml", facts: ["xctrace.exports": 1, "xctrace.leaks.count": 4],
+                    "Fixtures/xctrace/leaks.xml", facts: [Fact.exports.key: 1, Fact.leakCount.key: 4],
                     title: "4 leaked objects for 0 MB"),
-                .quiet("Fixtures/xctrace/vm-regions.xml", facts: ["xctrace.exports": 1, "xctrace.vm.residentMB": 35]),
+                .quiet("Fixtures/xctrace/vm-regions.xml", facts: [Fact.exports.key: 1, Fact.residentMB.key: 35]),
             ])
         static let growth = FindingCode(
             "xctrace-memory.persistent-growth", .warning,
@@ -71,22 +71,22 @@ struct XCTraceMemoryCheck: Check {
             examples: [
                 .raises(
                     "Fixtures/xctrace/allocations-statistics.xml", "Fixtures/xctrace/allocations-statistics-later.xml",
-                    facts: ["xctrace.exports": 2, "xctrace.allocations.persistentMB": 80],
+                    facts: [Fact.exports.key: 2, Fact.persistentMB.key: 80],
                     title:
                         "Persistent bytes grew: 50 MB → 80 MB (allocations-statistics.xml → allocations-statistics-later.xml)"
                 ),
                 .quiet(
                     "Fixtures/xctrace/allocations-statistics.xml",
-                    facts: ["xctrace.exports": 1, "xctrace.allocations.persistentMB": 50]),
+                    facts: [Fact.exports.key: 1, Fact.persistentMB.key: 50]),
             ])
         static let unread = FindingCode(
             "xctrace-memory.unread", .info,
             "The exports hold tables memhunt does not read: named by their schema, nothing is said of them.",
             examples: [
                 .raises(
-                    "Fixtures/xctrace/thermal.xml", facts: ["xctrace.exports": 1],
+                    "Fixtures/xctrace/thermal.xml", facts: [Fact.exports.key: 1],
                     title: "Not read: device-thermal-state-intervals"),
-                .quiet("Fixtures/xctrace/vm-regions.xml", facts: ["xctrace.exports": 1, "xctrace.vm.residentMB": 35]),
+                .quiet("Fixtures/xctrace/vm-regions.xml", facts: [Fact.exports.key: 1, Fact.residentMB.key: 35]),
             ])
     }
 

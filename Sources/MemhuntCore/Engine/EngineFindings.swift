@@ -21,18 +21,24 @@ public enum EngineFindings {
         "Artifacts of the step's kinds that name no app, read as the subject's though no artifact of one app names it.",
         examples: [
             .raises(
-                "Fixtures/justsend", app: "Weather", facts: ["crash.ended": false, "crash.kind": "none"],
+                "Fixtures/justsend", app: "Weather",
+                facts: ["crash.ended": false, "crash.kind": "none"],
                 title: "2 artifacts that name no app, read as Weather's because it was named"),
-            .quiet("Fixtures/justsend", app: "JustSend", facts: ["changes.evaluations": 39, "changes.logs": 3]),
+            .quiet(
+                "Fixtures/justsend", app: "JustSend",
+                facts: ["changes.evaluations": 39, "changes.logs": 3]),
         ])
     public static let unreadable = FindingCode(
         "artifacts.unreadable", .notice,
         "An artifact of the step's kinds could not be read: named with what is wrong.",
         examples: [
             .raises(
-                "Fixtures/bad/JetsamEvent-truncated.ips", facts: ["crash.kind": "none"],
+                "Fixtures/bad/JetsamEvent-truncated.ips",
+                facts: ["crash.kind": "none"],
                 title: "JetsamEvent-truncated.ips could not be read as jetsam-event"),
-            .quiet("Fixtures/webcontent", facts: ["crash.kind": "none", "jetsam.availablePercent": 26.2]),
+            .quiet(
+                "Fixtures/webcontent",
+                facts: ["crash.kind": "none", "jetsam.availablePercent": 26.2]),
         ])
 
     /// Every engine finding, sorted by code.
