@@ -3,7 +3,7 @@ import MemhuntFormats
 
 /// What `footprint -j` and `footprint --sample … -j` JSON say of one process: its footprint, its categories, and,
 /// over samples, whether the footprint grows with time.
-struct FootprintJSONCheck: Check {
+struct FootprintJSONCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let process = FactDescription(
@@ -98,7 +98,17 @@ struct FootprintJSONCheck: Check {
         return named.max { ($0.bytes ?? 0) < ($1.bytes ?? 0) }.map { ($0, true) }
     }
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
+    /// The subject's readings in time order (file order when a sample has no time), whether its process was
+    /// chosen as the largest, and the lines the files could not read.
+    struct Measurement {
+        var readings: [Reading]
+        var chosen: Bool
+        var notes: [String]
+        var newest: Reading { readings[readings.count - 1] }
+        var name: String { (newest.process.name ?? "pid") + (newest.process.pid.map { " [\($0)]" } ?? "") }
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         var readings: [Reading] = []
         var chosen = false
         var notes: [String] = []
@@ -113,14 +123,16 @@ struct FootprintJSONCheck: Check {
             }
             notes += report.unreadable.prefix(3).map { "\(artifact.fileName): \($0)" }
         }
-        guard let last = readings.last else { return CheckOutput(noInput: true) }
+        guard !readings.isEmpty else { return nil }
         if readings.allSatisfy({ $0.time != nil }) {
             readings = readings.enumerated().sorted { ($0.element.time!, $0.offset) < ($1.element.time!, $1.offset) }
                 .map(\.element)
         }
-        var output = CheckOutput()
-        let newest = readings.last ?? last
-        let name = (newest.process.name ?? "pid") + (newest.process.pid.map { " [\($0)]" } ?? "")
+        return Measurement(readings: readings, chosen: chosen, notes: notes)
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let (readings, newest, name) = (m.readings, m.newest, m.name)
         output.record(Fact.process, .string(name))
         output.record(Fact.footprintMB, .megabytes(bytes: Double(newest.bytes)))
         let peak = max(readings.compactMap(\.process.peakBytes).max() ?? 0, readings.map(\.bytes).max() ?? 0)
@@ -131,56 +143,61 @@ struct FootprintJSONCheck: Check {
             output.record(Fact.largestCategory, .string(largest.name))
             output.record(Fact.largestCategoryMB, .megabytes(bytes: Double(largest.dirtyBytes)))
         }
-        let mb = { (bytes: Int) in Double(bytes).megabytesText }
         output.headline(
-            Fact.footprintMB, "footprint",
-            "\(name): \(mb(newest.bytes))"
-                + (withCategories?.process.largestCategory.map { "; largest category \($0.name) \(mb($0.dirtyBytes))" }
-                    ?? "") + (chosen ? " (the largest of the file's processes: no app was named)" : ""))
-        if let categorised = withCategories {
-            let top = categorised.process.categories.enumerated().sorted {
-                ($0.element.dirtyBytes, -$0.offset) > ($1.element.dirtyBytes, -$1.offset)
-            }.prefix(6).map(\.element)
-            output.chart(
-                Series(
-                    id: "footprint-categories", title: "Dirty memory per category",
-                    caption: "The \(top.count) largest categories of \(name), \(categorised.artifact.fileName).",
-                    axis: "dirty (MB)", unit: .megabytes,
-                    points: top.map {
-                        Series.Point(
-                            label: $0.name, value: Double($0.dirtyBytes) / 1_048_576, text: mb($0.dirtyBytes))
-                    }))
-        }
+            Fact.footprintMB, "footprint", Words.headline(m, largest: withCategories?.process.largestCategory))
+        if let categorised = withCategories { Self.categories(categorised, name: name, to: &output) }
         output.event("footprint JSON of \(name)", of: readings[0].artifact)
-        guard readings.count >= 2 else { return output }
+        guard readings.count >= 2 else { return }
+        Self.growth(m, context: context, to: &output)
+    }
+
+    /// The chart of the largest categories of the reading that has them.
+    static func categories(_ reading: Reading, name: String, to output: inout CheckOutput) {
+        let top = reading.process.categories.enumerated().sorted {
+            ($0.element.dirtyBytes, -$0.offset) > ($1.element.dirtyBytes, -$1.offset)
+        }.prefix(6).map(\.element)
+        output.chart(
+            Series(
+                id: "footprint-categories", title: "Dirty memory per category",
+                caption: "The \(top.count) largest categories of \(name), \(reading.artifact.fileName).",
+                axis: "dirty (MB)", unit: .megabytes,
+                points: top.map {
+                    Series.Point(
+                        label: $0.name, value: Double($0.dirtyBytes) / 1_048_576,
+                        text: Double($0.dirtyBytes).megabytesText)
+                }))
+    }
+
+    /// Two readings or more: the first and the last compared, charted, and the line's fit judged.
+    static func growth(_ m: Measurement, context: CheckContext, to output: inout CheckOutput) {
+        let (readings, newest, name) = (m.readings, m.newest, m.name)
         let first = readings[0]
         let growth = newest.bytes - first.bytes
         output.record(Fact.firstMB, .megabytes(bytes: Double(first.bytes)))
         output.record(Fact.growthMB, .megabytes(bytes: Double(growth)))
-        let start = first.time
-        func label(_ reading: Reading, _ position: Int) -> String {
-            if let start, let time = reading.time { return "+\(Int((time - start).rounded())) s" }
-            return "sample \(position + 1)"
-        }
+        let label = { (reading: Reading, position: Int) in Words.label(reading, position, start: first.time) }
         output.compare(
             Comparison(
                 kind: .growth, label: "footprint of \(name), first → last sample", unit: .megabytes, better: .lower,
-                from: .init(label: label(first, 0), value: Double(first.bytes) / 1_048_576, text: mb(first.bytes)),
+                from: .init(
+                    label: label(first, 0), value: Double(first.bytes) / 1_048_576,
+                    text: Double(first.bytes).megabytesText),
                 to: .init(
                     label: label(newest, readings.count - 1), value: Double(newest.bytes) / 1_048_576,
-                    text: mb(newest.bytes))))
+                    text: Double(newest.bytes).megabytesText)))
         output.chart(
             Series(
                 id: "footprint-samples", title: "footprint of \(name) over the samples",
-                caption: "\(readings.count) samples, \(mb(first.bytes)) → \(mb(newest.bytes)).", style: .line,
-                axis: "footprint (MB)", unit: .megabytes,
+                caption: "\(readings.count) samples, \(Double(first.bytes).megabytesText) → "
+                    + "\(Double(newest.bytes).megabytesText).", style: .line, axis: "footprint (MB)", unit: .megabytes,
                 points: readings.enumerated().map { position, reading in
                     Series.Point(
                         label: label(reading, position), value: Double(reading.bytes) / 1_048_576,
-                        text: mb(reading.bytes))
+                        text: Double(reading.bytes).megabytesText)
                 }))
-        guard readings.count >= max(2, context.int("min_samples")) else { return output }
+        guard readings.count >= max(2, context.int("min_samples")) else { return }
         // Minutes since the first sample when every sample has a time, else the samples' positions.
+        let start = first.time
         let timed = start != nil && readings.allSatisfy { $0.time != nil } && (newest.time! > start!)
         let xs = readings.enumerated().map { position, reading in
             timed ? (reading.time! - start!) / 60 : Double(position)
@@ -190,37 +207,34 @@ struct FootprintJSONCheck: Check {
             output.record(Fact.slopeMB, .oneDecimal(slope))
             output.record(Fact.r2, .double((r2 * 100).rounded() / 100))
         }
-        let span = timed ? " over \(Int((newest.time! - start!).rounded())) s" : ""
-        let minGrowth = context.double("min_growth_mb")
-        let minR2 = context.double("min_r2")
-        let series = readings.count <= 8 ? readings.map { mb($0.bytes) }.joined(separator: " → ") : nil
+        let fit = Fit(
+            span: timed ? " over \(Int((newest.time! - start!).rounded())) s" : "", slope: timed ? slope : nil,
+            r2: r2, minGrowth: context.double("min_growth_mb"), minR2: context.double("min_r2"))
         let evidence =
             first.artifact.source == newest.artifact.source
             ? [Evidence(source: first.artifact.source)]
             : [Evidence(source: first.artifact.source), Evidence(source: newest.artifact.source)]
-        let unread = notes.isEmpty ? "" : " Not read: " + notes.prefix(5).joined(separator: "; ") + "."
-        if Double(growth) / 1_048_576 >= minGrowth, r2 >= minR2 {
+        if Double(growth) / 1_048_576 >= fit.minGrowth, r2 >= fit.minR2 {
             output.emit(
-                Code.growing,
-                title: "\(name) grew \(mb(growth)) in \(readings.count) samples\(span)"
-                    + (timed ? " (\(slope.oneDecimalText) MB per minute)" : ""),
-                detail: "footprint of \(name): \(series ?? mb(first.bytes) + " → " + mb(newest.bytes)), "
-                    + "+\(mb(growth))\(span), R² \(format2(r2)) (thresholds \(minGrowth.oneDecimalText) MB, "
-                    + "R² \(format2(minR2))). It climbs and does not come back within the samples."
-                    + (chosen ? " The process is the largest of the file's: no app was named." : "") + unread,
-                evidence: evidence,
-                next: .collect(
-                    .heap, "A heap report of a memgraph after each visit says which class gains the objects."))
+                Code.growing, title: Words.growingTitle(m, growth: growth, fit: fit),
+                detail: Words.growing(m, growth: growth, fit: fit), evidence: evidence,
+                next: .collect(.heap, Words.collectHeaps))
         } else {
             output.emit(
-                Code.steady,
-                title: "\(name): \(mb(first.bytes)) → \(mb(newest.bytes)) over \(readings.count) samples\(span)",
-                detail: "footprint of \(name) changed \(growth >= 0 ? "+" : "")\(mb(growth)) over "
-                    + "\(readings.count) samples\(span) (R² \(format2(r2))): below the threshold of "
-                    + "\(minGrowth.oneDecimalText) MB along a line." + unread,
+                Code.steady, title: Words.steadyTitle(m, fit: fit), detail: Words.steady(m, growth: growth, fit: fit),
                 evidence: evidence)
         }
-        return output
+    }
+
+    /// The line fitted to the readings, and the thresholds it is judged by.
+    struct Fit {
+        /// " over 120 s" when the samples are timed.
+        var span: String
+        /// MB per minute, when the samples are timed.
+        var slope: Double?
+        var r2: Double
+        var minGrowth: Double
+        var minR2: Double
     }
 
     /// Least-squares slope and R² of `ys` against `xs`.
@@ -232,5 +246,56 @@ struct FootprintJSONCheck: Check {
         let syy = ys.reduce(0) { $0 + ($1 - meanY) * ($1 - meanY) }
         guard sxx > 0 else { return (0, 0) }
         return (sxy / sxx, syy > 0 ? (sxy * sxy) / (sxx * syy) : 1)
+    }
+}
+
+/// Every sentence the check says.
+extension FootprintJSONCheck {
+    enum Words {
+        static let collectHeaps = "A heap report of a memgraph after each visit says which class gains the objects."
+
+        static func mb(_ bytes: Int) -> String { Double(bytes).megabytesText }
+
+        static func headline(_ m: Measurement, largest: FootprintJSONCategory?) -> String {
+            "\(m.name): \(mb(m.newest.bytes))"
+                + (largest.map { "; largest category \($0.name) \(mb($0.dirtyBytes))" } ?? "")
+                + (m.chosen ? " (the largest of the file's processes: no app was named)" : "")
+        }
+
+        /// "+12 s" from the first sample when both have a time, else "sample 3".
+        static func label(_ reading: Reading, _ position: Int, start: Double?) -> String {
+            if let start, let time = reading.time { return "+\(Int((time - start).rounded())) s" }
+            return "sample \(position + 1)"
+        }
+
+        static func unread(_ m: Measurement) -> String {
+            m.notes.isEmpty ? "" : " Not read: " + m.notes.prefix(5).joined(separator: "; ") + "."
+        }
+
+        static func growingTitle(_ m: Measurement, growth: Int, fit: Fit) -> String {
+            "\(m.name) grew \(mb(growth)) in \(m.readings.count) samples\(fit.span)"
+                + (fit.slope.map { " (\($0.oneDecimalText) MB per minute)" } ?? "")
+        }
+
+        static func growing(_ m: Measurement, growth: Int, fit: Fit) -> String {
+            let series =
+                m.readings.count <= 8
+                ? m.readings.map { mb($0.bytes) }.joined(separator: " → ")
+                : mb(m.readings[0].bytes) + " → " + mb(m.newest.bytes)
+            return "footprint of \(m.name): \(series), +\(mb(growth))\(fit.span), R² \(format2(fit.r2)) (thresholds "
+                + "\(fit.minGrowth.oneDecimalText) MB, R² \(format2(fit.minR2))). It climbs and does not come back "
+                + "within the samples."
+                + (m.chosen ? " The process is the largest of the file's: no app was named." : "") + unread(m)
+        }
+
+        static func steadyTitle(_ m: Measurement, fit: Fit) -> String {
+            "\(m.name): \(mb(m.readings[0].bytes)) → \(mb(m.newest.bytes)) over \(m.readings.count) samples\(fit.span)"
+        }
+
+        static func steady(_ m: Measurement, growth: Int, fit: Fit) -> String {
+            "footprint of \(m.name) changed \(growth >= 0 ? "+" : "")\(mb(growth)) over \(m.readings.count) samples"
+                + "\(fit.span) (R² \(format2(fit.r2))): below the threshold of \(fit.minGrowth.oneDecimalText) MB along "
+                + "a line." + unread(m)
+        }
     }
 }
