@@ -179,24 +179,9 @@ struct RedmineEndToEndTests {
             "POST", "/issues.json", #"{"issue":{"project_id":"memhunt","subject":"memhunt ten at once"}}"#)
         #expect(created == 201)
         let id = try #require((made["issue"] as? [String: Any])?["id"] as? Int)
-        let proxy =
-            losingTheFirstAnswer
-            ? try await FaultServer(
-                script: "drop_proxy.py", arguments: ["--upstream", url, "--drop", "PUT /issues/\(id).json"]) : nil
+        let (runs, proxy) = try await attachAtOnce(
+            Array(repeating: path, count: 10), issue: id, losingTheFirstAnswer: losingTheFirstAnswer)
         defer { proxy?.stop() }
-        let target = "redmine:" + (proxy.map { "http://127.0.0.1:\($0.port)" } ?? url) + "#\(id)"
-        let runs = try await withThrowingTaskGroup(of: (status: Int32, stderr: String).self) { group in
-            for _ in 0..<10 {
-                group.addTask {
-                    let run = try await BinaryTests.execute(
-                        ["attach", path, "--to", target], environment: ["REDMINE_API_KEY": key])
-                    return (run.status, run.stderr)
-                }
-            }
-            var runs: [(status: Int32, stderr: String)] = []
-            for try await run in group { runs.append(run) }
-            return runs
-        }
         #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
         #expect(runs.filter { $0.stderr.contains(": posted ") }.count == 1, "\(runs.map(\.stderr))")
         #expect(
@@ -226,6 +211,33 @@ struct RedmineEndToEndTests {
         #expect(again.stderr.contains(": unchanged \(url)/issues/\(id)"))
         let later = try await read()
         #expect(later.notes == after.notes && later.files == after.files && later.journals == after.journals)
+    }
+
+    /// One `memhunt attach` process per document, all at the same moment, to issue `issue`: straight to Redmine, or
+    /// through a proxy that loses the answer to the issue's first update (the caller stops it). Each one's exit
+    /// status and stderr.
+    func attachAtOnce(_ documents: [String], issue id: Int, losingTheFirstAnswer: Bool) async throws -> (
+        runs: [(status: Int32, stderr: String)], proxy: FaultServer?
+    ) {
+        let (url, key) = try #require(Self.redmine)
+        let proxy =
+            losingTheFirstAnswer
+            ? try await FaultServer(
+                script: "drop_proxy.py", arguments: ["--upstream", url, "--drop", "PUT /issues/\(id).json"]) : nil
+        let target = "redmine:" + (proxy.map { "http://127.0.0.1:\($0.port)" } ?? url) + "#\(id)"
+        let runs = try await withThrowingTaskGroup(of: (status: Int32, stderr: String).self) { group in
+            for document in documents {
+                group.addTask {
+                    let run = try await BinaryTests.execute(
+                        ["attach", document, "--to", target], environment: ["REDMINE_API_KEY": key])
+                    return (run.status, run.stderr)
+                }
+            }
+            var runs: [(status: Int32, stderr: String)] = []
+            for try await run in group { runs.append(run) }
+            return runs
+        }
+        return (runs, proxy)
     }
 
     /// Two findings documents of one hunt, the second (run 5e6f7a8b) without the first's
@@ -289,31 +301,15 @@ struct RedmineEndToEndTests {
     /// of 8 trials).
     @Test(.enabled(if: BinaryTests.binary != nil), arguments: [false, true])
     func tenAttachesOfTwoRunsLeaveOneNote(losingTheFirstAnswer: Bool) async throws {
-        let (url, key) = try #require(Self.redmine)
+        _ = try #require(Self.redmine)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         for trial in 0..<20 {
             let (first, second, _, id) = try await twoRunsAndAnIssue(
                 directory, subject: "memhunt two runs, ten attaches")
-            let proxy =
-                losingTheFirstAnswer
-                ? try await FaultServer(
-                    script: "drop_proxy.py", arguments: ["--upstream", url, "--drop", "PUT /issues/\(id).json"]) : nil
+            let (runs, proxy) = try await attachAtOnce(
+                (0..<10).map { $0 % 2 == 0 ? first : second }, issue: id, losingTheFirstAnswer: losingTheFirstAnswer)
             defer { proxy?.stop() }
-            let target = "redmine:" + (proxy.map { "http://127.0.0.1:\($0.port)" } ?? url) + "#\(id)"
-            let runs = try await withThrowingTaskGroup(of: (status: Int32, stderr: String).self) { group in
-                for index in 0..<10 {
-                    group.addTask {
-                        let run = try await BinaryTests.execute(
-                            ["attach", index % 2 == 0 ? first : second, "--to", target],
-                            environment: ["REDMINE_API_KEY": key])
-                        return (run.status, run.stderr)
-                    }
-                }
-                var runs: [(status: Int32, stderr: String)] = []
-                for try await run in group { runs.append(run) }
-                return runs
-            }
             #expect(runs.allSatisfy { $0.status == 0 }, "trial \(trial): \(runs.map(\.stderr))")
             let (notes, attachments, _) = try await issue(id)
             #expect(notes.count == 1, "trial \(trial): \(notes.count) notes")
