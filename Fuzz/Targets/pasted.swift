@@ -17,5 +17,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     _ = ArtifactReader.read(bytes)
+    // A page of several records: each part starts on a line of the page, in order, and lies inside it.
+    var previous = 0
+    for record in PastedRecord.records(bytes) {
+        if record.line <= previous { fatalError("records out of order") }
+        if record.bytes.startIndex < 0 || record.bytes.endIndex > bytes.count { fatalError("a record outside the page") }
+        previous = record.line
+        _ = ArtifactReader.read(Array(record.bytes))
+    }
     return 0
 }

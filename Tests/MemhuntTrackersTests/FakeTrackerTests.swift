@@ -638,7 +638,7 @@ func concurrently(
     }
 }
 
-/// Ten attaches of two runs of one hunt (five of each) at the same moment, on each fake's racing issues (their
+/// Ten attaches of two runs of one hunt (five of each) at the same moment, 20 trials on each fake's racing issues (their
 /// lists lag a second): one post stays, and every attach ends without an error. An attach that found the hunt's
 /// post edited the latest it listed, which could be a duplicate its maker was removing: "editing comment N:
 /// HTTP 404" in 2 of 10 trials, and on Redmine a second note.
@@ -687,7 +687,7 @@ func concurrently(
     func tenAttachesOfTwoRunsLeaveOnePost(_ fake: Fake) async throws {
         let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
         defer { server.stop() }
-        for trial in 0..<5 {
+        for trial in 0..<20 {
             let target = fake.target(trial)
             let actions = try await concurrently(
                 10, fake.environment(server.port), documents: [sampleDocument(), nextRun()]

@@ -4,7 +4,7 @@ import MemhuntFormats
 /// The XCTest memory metric of each test as a gate: the heaviest run of a memory metric under a ceiling
 /// with headroom, straight from the test run, and against its own baseline when the log or the result
 /// bundle carries one.
-struct XCTestMemoryCheck: Check {
+struct XCTestMemoryCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let tests = FactDescription(
@@ -104,102 +104,138 @@ struct XCTestMemoryCheck: Check {
         var baselineMB: Double?
     }
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
-        var measured: [Measured] = []
-        var output = CheckOutput()
+    /// The memory metrics of the logs and result exports, in megabytes, and the metric lines that could not be read.
+    struct Measurement {
+        var problems: [(artifact: Artifact, problem: String)]
+        var measured: [Measured]
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
+        var measurement = Measurement(problems: [], measured: [])
         for artifact in context.artifacts(of: .xctestMetrics) {
             guard case .repro(.xctestMetrics(let set))? = artifact.content else { continue }
-            for problem in set.unreadable {
-                output.emit(
-                    Code.unreadable, title: "\(artifact.fileName): a metric could not be read: \(problem)",
-                    detail: "\(artifact.source): \(problem). The metric is left out rather than guessed.",
-                    evidence: [Evidence(source: artifact.source)])
-            }
+            measurement.problems += set.unreadable.map { (artifact, $0) }
             for metric in set.metrics where metric.isMemory {
                 guard let perUnit = metric.bytesPerUnit,
                     let peak = (metric.values + [metric.average].compactMap { $0 }).max()
                 else { continue }
                 let mb = { (value: Double) in value * perUnit / 1_048_576 }
-                measured.append(
+                measurement.measured.append(
                     Measured(
                         artifact: artifact, metric: metric, peakMB: mb(peak), averageMB: metric.average.map(mb),
                         baselineMB: metric.baselineAverage.map(mb)))
             }
         }
-        guard !measured.isEmpty else {
-            output.noInput = output.findings.isEmpty
-            return output
+        return measurement.problems.isEmpty && measurement.measured.isEmpty ? nil : measurement
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        for (artifact, problem) in m.problems {
+            output.emit(
+                Code.unreadable, title: "\(artifact.fileName): a metric could not be read: \(problem)",
+                detail: "\(artifact.source): \(problem). The metric is left out rather than guessed.",
+                evidence: [Evidence(source: artifact.source)])
         }
-        let heaviest = measured.max { $0.peakMB < $1.peakMB }!
-        output.record(Fact.tests, .int(Set(measured.map(\.metric.test)).count))
+        guard let heaviest = m.measured.max(by: { $0.peakMB < $1.peakMB }) else { return }
+        output.record(Fact.tests, .int(Set(m.measured.map(\.metric.test)).count))
         output.record(Fact.peakMB, .oneDecimal(heaviest.peakMB))
         output.record(Fact.heaviestTest, .string(heaviest.metric.test))
         let limit = context.double("limit_mb")
         let ceiling = limit * (1 - context.double("headroom"))
         if limit > 0 { output.record(Fact.ceilingMB, .oneDecimal(ceiling)) }
-        output.headline(
-            Fact.peakMB, "heaviest test",
-            "\(heaviest.peakMB.megabytesValueText) in \(heaviest.metric.test)"
-                + (limit > 0 ? " (ceiling \(ceiling.megabytesValueText))" : "")
-        )
+        output.headline(Fact.peakMB, "heaviest test", Words.heaviest(heaviest, limit: limit, ceiling: ceiling))
         output.chart(
             Series(
                 id: "xctest-memory", title: "XCTest memory metric per test, heaviest run",
-                caption: "The largest value of each test's memory metric"
-                    + (limit > 0 ? "; the ceiling is \(ceiling.megabytesValueText)." : "."),
-                axis: "memory (MB)", unit: .megabytes,
-                points: measured.map {
+                caption: Words.chartCaption(limit: limit, ceiling: ceiling), axis: "memory (MB)", unit: .megabytes,
+                points: m.measured.map {
                     Series.Point(
                         label: $0.metric.test + ($0.metric.device.map { " (\($0))" } ?? ""), value: $0.peakMB,
                         text: $0.peakMB.megabytesValueText, role: limit > 0 && $0.peakMB > ceiling ? .subject : .plain)
                 }))
-        for entry in measured {
-            let where_ =
-                entry.metric.line.map { Evidence(source: entry.artifact.source, line: $0) }
-                ?? Evidence(source: entry.artifact.source)
-            let name = "\(entry.metric.test) \(entry.metric.displayName)"
-            if limit > 0, entry.peakMB > ceiling {
-                let over = entry.peakMB > limit
-                output.emit(
-                    over ? Code.overLimit : Code.overCeiling,
-                    title: over
-                        ? "\(entry.metric.test) is over the \(limit.megabytesValueText) limit: \(entry.peakMB.megabytesValueText)"
-                        : "\(entry.metric.test) is over its \(ceiling.megabytesValueText) ceiling: \(entry.peakMB.megabytesValueText), "
-                            + "\((limit - entry.peakMB).megabytesValueText) under the \(limit.megabytesValueText) limit",
-                    detail:
-                        "\(name): the heaviest of \(entry.metric.values.count) runs is \(entry.peakMB.megabytesValueText) "
-                        + "(\(entry.metric.identifier)); limit \(limit.megabytesValueText), ceiling with headroom \(ceiling.megabytesValueText).",
-                    evidence: [where_],
-                    next: .change(
-                        "Bring the test's memory under the ceiling before it ships: the limit kills without warning."))
-            }
-            if let baseline = entry.baselineMB, let average = entry.averageMB, baseline > 0 {
-                output.compare(
-                    Comparison(
-                        kind: .fix, label: name + " against its baseline", unit: .megabytes, better: .lower,
-                        from: .init(
-                            label: entry.metric.baselineName ?? "baseline", value: baseline,
-                            text: baseline.megabytesValueText),
-                        to: .init(label: "this run (average)", value: average, text: average.megabytesValueText),
-                        change: FactValue.oneDecimal((average - baseline) / baseline * 100).description + " %"))
-                let allowed = entry.metric.maxPercentRegression ?? 10
-                let percent = (average - baseline) / baseline * 100
-                if percent > allowed {
-                    output.emit(
-                        Code.regression,
-                        title:
-                            "\(entry.metric.test): \(baseline.megabytesValueText) → \(average.megabytesValueText) against its baseline "
-                            + "(+\(FactValue.oneDecimal(percent)) %, allowed \(FactValue.oneDecimal(allowed)) %)",
-                        detail:
-                            "\(name): average \(average.megabytesValueText) against the baseline's \(baseline.megabytesValueText)"
-                            + (entry.metric.baselineName.map { " (\($0))" } ?? "")
-                            + ": +\(FactValue.oneDecimal(percent)) %, over the test's maxPercentRegression of "
-                            + "\(FactValue.oneDecimal(allowed)) %.",
-                        evidence: [where_],
-                        next: .change("Find what the change made the test hold; keep the baseline until it is fixed."))
-                }
-            }
+        for entry in m.measured { Self.say(entry, limit: limit, ceiling: ceiling, to: &output) }
+    }
+
+    /// One test's metric against the ceiling, and its average against its baseline.
+    static func say(_ entry: Measured, limit: Double, ceiling: Double, to output: inout CheckOutput) {
+        let place =
+            entry.metric.line.map { Evidence(source: entry.artifact.source, line: $0) }
+            ?? Evidence(source: entry.artifact.source)
+        if limit > 0, entry.peakMB > ceiling {
+            let over = entry.peakMB > limit
+            output.emit(
+                over ? Code.overLimit : Code.overCeiling,
+                title: Words.overTitle(entry, over: over, limit: limit, ceiling: ceiling),
+                detail: Words.over(entry, limit: limit, ceiling: ceiling), evidence: [place],
+                next: .change(Words.bringUnder))
         }
-        return output
+        guard let baseline = entry.baselineMB, let average = entry.averageMB, baseline > 0 else { return }
+        let name = "\(entry.metric.test) \(entry.metric.displayName)"
+        output.compare(
+            Comparison(
+                kind: .fix, label: name + " against its baseline", unit: .megabytes, better: .lower,
+                from: .init(
+                    label: entry.metric.baselineName ?? "baseline", value: baseline, text: baseline.megabytesValueText),
+                to: .init(label: "this run (average)", value: average, text: average.megabytesValueText),
+                change: FactValue.oneDecimal((average - baseline) / baseline * 100).description + " %"))
+        let allowed = entry.metric.maxPercentRegression ?? 10
+        let percent = (average - baseline) / baseline * 100
+        guard percent > allowed else { return }
+        output.emit(
+            Code.regression, title: Words.regressionTitle(entry, baseline, average, percent: percent, allowed: allowed),
+            detail: Words.regression(entry, baseline, average, percent: percent, allowed: allowed), evidence: [place],
+            next: .change(Words.keepTheBaseline))
+    }
+}
+
+/// Every sentence the check says.
+extension XCTestMemoryCheck {
+    enum Words {
+        static let bringUnder =
+            "Bring the test's memory under the ceiling before it ships: the limit kills without warning."
+        static let keepTheBaseline = "Find what the change made the test hold; keep the baseline until it is fixed."
+
+        static func heaviest(_ entry: Measured, limit: Double, ceiling: Double) -> String {
+            "\(entry.peakMB.megabytesValueText) in \(entry.metric.test)"
+                + (limit > 0 ? " (ceiling \(ceiling.megabytesValueText))" : "")
+        }
+
+        static func chartCaption(limit: Double, ceiling: Double) -> String {
+            "The largest value of each test's memory metric"
+                + (limit > 0 ? "; the ceiling is \(ceiling.megabytesValueText)." : ".")
+        }
+
+        static func overTitle(_ entry: Measured, over: Bool, limit: Double, ceiling: Double) -> String {
+            over
+                ? "\(entry.metric.test) is over the \(limit.megabytesValueText) limit: \(entry.peakMB.megabytesValueText)"
+                : "\(entry.metric.test) is over its \(ceiling.megabytesValueText) ceiling: \(entry.peakMB.megabytesValueText), "
+                    + "\((limit - entry.peakMB).megabytesValueText) under the \(limit.megabytesValueText) limit"
+        }
+
+        static func over(_ entry: Measured, limit: Double, ceiling: Double) -> String {
+            "\(entry.metric.test) \(entry.metric.displayName): the heaviest of \(entry.metric.values.count) runs is "
+                + "\(entry.peakMB.megabytesValueText) (\(entry.metric.identifier)); limit \(limit.megabytesValueText), "
+                + "ceiling with headroom \(ceiling.megabytesValueText)."
+        }
+
+        static func regressionTitle(
+            _ entry: Measured, _ baseline: Double, _ average: Double, percent: Double, allowed: Double
+        )
+            -> String
+        {
+            "\(entry.metric.test): \(baseline.megabytesValueText) → \(average.megabytesValueText) against its baseline "
+                + "(+\(FactValue.oneDecimal(percent)) %, allowed \(FactValue.oneDecimal(allowed)) %)"
+        }
+
+        static func regression(
+            _ entry: Measured, _ baseline: Double, _ average: Double, percent: Double, allowed: Double
+        )
+            -> String
+        {
+            "\(entry.metric.test) \(entry.metric.displayName): average \(average.megabytesValueText) against the "
+                + "baseline's \(baseline.megabytesValueText)" + (entry.metric.baselineName.map { " (\($0))" } ?? "")
+                + ": +\(FactValue.oneDecimal(percent)) %, over the test's maxPercentRegression of "
+                + "\(FactValue.oneDecimal(allowed)) %."
+        }
     }
 }
