@@ -3,7 +3,7 @@ import MemhuntCore
 import MemhuntFormats
 
 /// Step 8 when the app froze: the main thread busy in layout while the change log is silent.
-struct SilentLoopCheck: Check {
+struct SilentLoopCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let mainThreadSamples = FactDescription(
@@ -75,26 +75,27 @@ struct SilentLoopCheck: Check {
         ]
     )
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
+    /// The sample with the most layout samples, the main thread's share in layout, and what the change logs
+    /// recorded of the subject (and of other processes) meanwhile.
+    struct Measurement {
+        var artifact: Artifact
+        var report: SampleReport
+        var total: Int
+        /// Whether no change log was given.
+        var noLog: Bool
+        var evaluations: Int
+        var others: Int
+        var share: Double { Double(report.layoutSamples) / Double(total) }
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         let samples = context.artifacts(of: .sample).compactMap { artifact -> (Artifact, SampleReport)? in
             guard case .repro(.sample(let report))? = artifact.content else { return nil }
             return (artifact, report)
         }
         guard let (artifact, report) = samples.max(by: { $0.1.layoutSamples < $1.1.layoutSamples }),
             let total = report.mainThreadSamples, total > 0
-        else { return CheckOutput(noInput: true) }
-        var output = CheckOutput()
-        let share = Double(report.layoutSamples) / Double(total)
-        output.record(Fact.mainThreadSamples, .int(total))
-        output.record(Fact.layoutSamples, .int(report.layoutSamples))
-        output.record(Fact.layoutPercent, .oneDecimal(share * 100))
-        if let peak = report.physicalFootprintPeakBytes { output.record(Fact.peakMB, .megabytes(bytes: Double(peak))) }
-        output.headline(
-            Fact.layoutSamples, "layout samples",
-            "\(FactValue.grouped(report.layoutSamples)) of \(FactValue.grouped(total)) main-thread samples in layout "
-                + "(\(Fact.layoutPercent.format(.oneDecimal(share * 100))))")
-        guard share >= context.double("min_layout_share") else { return output }
-
+        else { return nil }
         let logs = context.artifacts(of: .changeLog).compactMap { artifact -> ChangeLogSummary? in
             guard case .repro(.changeLog(let summary))? = artifact.content else { return nil }
             return summary
@@ -102,68 +103,34 @@ struct SilentLoopCheck: Check {
         // Logs of other apps never reach a check; a log that mixes processes counts the subject's lines and
         // those that name none.
         let evaluations = logs.reduce(0) { $0 + Self.evaluations(of: context.subject, in: $1) }
-        let others = logs.reduce(0) { $0 + $1.evaluations } - evaluations
-        let percent = FactValue.oneDecimal(share * 100).description
-        let where_ = "\(FactValue.grouped(report.layoutSamples)) of \(FactValue.grouped(total)) main-thread samples"
-        let busy = report.heaviestFrames.filter { frame in
-            !SampleReport.idleMarkers.contains { frame.symbol.contains($0) }
-        }
-        let heaviest = busy.prefix(3).map { "\($0.symbol) (\($0.count))" }
-        let heaviestText =
-            heaviest.isEmpty
-            ? "" : " Heaviest busy frames (top of stack, all threads): " + heaviest.joined(separator: ", ") + "."
-        if evaluations <= context.int("max_silent_evaluations") {
+        return Measurement(
+            artifact: artifact, report: report, total: total, noLog: logs.isEmpty, evaluations: evaluations,
+            others: logs.reduce(0) { $0 + $1.evaluations } - evaluations)
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let report = m.report
+        output.record(Fact.mainThreadSamples, .int(m.total))
+        output.record(Fact.layoutSamples, .int(report.layoutSamples))
+        output.record(Fact.layoutPercent, .oneDecimal(m.share * 100))
+        if let peak = report.physicalFootprintPeakBytes { output.record(Fact.peakMB, .megabytes(bytes: Double(peak))) }
+        output.headline(
+            Fact.layoutSamples, "layout samples",
+            "\(Words.samples(m)) in layout (\(Fact.layoutPercent.format(.oneDecimal(m.share * 100))))")
+        guard m.share >= context.double("min_layout_share") else { return }
+        let app = context.subject.app
+        if m.evaluations <= context.int("max_silent_evaluations") {
             // Without a change log, the sample alone cannot tell a layout loop from a data loop whose bodies are
             // cheap: it says where the main thread is, and the log is what settles it.
-            let absent = logs.isEmpty
-            // Logs of another app may have been given (and are listed apart): none is the subject's.
-            let whose = context.subject.app.map { " of \($0)" } ?? ""
             output.emit(
-                Code.layoutLoop,
-                title: absent
-                    ? "Main thread \(percent) % in layout; no change log\(whose) to tell a layout loop from a data "
-                        + "loop"
-                    : "Main thread \(percent) % in layout while the change log is silent: the loop is in layout, "
-                        + "not data",
-                detail: "\(where_) are in SwiftUI/UIKit layout (\(report.bodySamples) in body getters). "
-                    + (absent
-                        ? "No change log\(whose) was given: a data-driven loop makes _printChanges fire without pause, "
-                            + "and a log that stays silent through the freeze puts the loop in layout. "
-                        : "The change log recorded " + Plural.count(evaluations, "body evaluation")
-                            + (others > 0
-                                ? " of \(context.subject.app ?? "the app") (and \(FactValue.grouped(others)) of "
-                                    + "other processes)" : "") + ": a "
-                            + "data-driven loop would make _printChanges fire without pause; silence puts the loop "
-                            + "in layout. ")
-                    + Self.suspects(report)
-                    + " A known shape of such a loop: ScrollView + LazyVStack + scrollTo anchoring content taller "
-                    + "than the screen (estimated sizes moved the anchor, which scrolled again); a shape to look "
-                    + "for, not a finding of this sample. A network timeout (-1001) during the freeze is a "
-                    + "consequence when the receive loop runs on the main thread."
-                    + heaviestText,
-                evidence: [Evidence(source: artifact.source)],
-                next: absent
-                    ? .collect(
-                        .changeLog,
-                        "Capture the change log through a freeze (Self._logChanges() in the suspect views' "
-                            + "bodies): silence puts the loop in layout, a steady stream in data.")
-                    : .change(
-                        "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable "
-                            + "at a time, until the CPU drops to zero."))
+                Code.layoutLoop, title: Words.layoutLoopTitle(m, app: app), detail: Words.layoutLoop(m, app: app),
+                evidence: [Evidence(source: m.artifact.source)],
+                next: m.noLog ? .collect(.changeLog, Words.captureTheLog) : .change(Words.bisect))
         } else {
             output.emit(
-                Code.layoutWithChanges,
-                title: "Main thread \(percent) % in layout with " + Plural.count(evaluations, "body evaluation")
-                    + (others > 0 ? " of \(context.subject.app ?? "the app")" : "") + " logged",
-                detail: "\(where_) are in layout and the change log is busy: a data-driven loop is likely. "
-                    + (others > 0
-                        ? "The log holds \(Plural.count(others, "more evaluation")) of other processes, not "
-                            + "counted here. " : "")
-                    + "Read which property changes in every pass.",
-                evidence: [Evidence(source: artifact.source)],
-                next: .change("Find the property that changes on every pass in the change log."))
+                Code.layoutWithChanges, title: Words.withChangesTitle(m, app: app), detail: Words.withChanges(m),
+                evidence: [Evidence(source: m.artifact.source)], next: .change(Words.findTheProperty))
         }
-        return output
     }
 
     /// The evaluations of a log that may be the subject's: all of them, unless the log names processes and
@@ -192,5 +159,70 @@ struct SilentLoopCheck: Check {
         return listed.isEmpty
             ? "The sample names no layout or scrolling frame of the main thread to suspect."
             : "Suspects from the sample's main thread: " + listed.joined(separator: ", ") + "."
+    }
+}
+
+/// Every sentence the check says.
+extension SilentLoopCheck {
+    enum Words {
+        static let captureTheLog =
+            "Capture the change log through a freeze (Self._logChanges() in the suspect views' bodies): silence puts "
+            + "the loop in layout, a steady stream in data."
+        static let bisect =
+            "Bisect the view tree: switch off scrollTo, then swap LazyVStack for VStack, one variable at a time, until "
+            + "the CPU drops to zero."
+        static let findTheProperty = "Find the property that changes on every pass in the change log."
+
+        static func samples(_ m: Measurement) -> String {
+            "\(FactValue.grouped(m.report.layoutSamples)) of \(FactValue.grouped(m.total)) main-thread samples"
+        }
+
+        static func percent(_ m: Measurement) -> String { FactValue.oneDecimal(m.share * 100).description }
+
+        /// Logs of another app may have been given (and are listed apart): none is the subject's.
+        static func whose(_ app: String?) -> String { app.map { " of \($0)" } ?? "" }
+
+        static func layoutLoopTitle(_ m: Measurement, app: String?) -> String {
+            m.noLog
+                ? "Main thread \(percent(m)) % in layout; no change log\(whose(app)) to tell a layout loop from a data loop"
+                : "Main thread \(percent(m)) % in layout while the change log is silent: the loop is in layout, not data"
+        }
+
+        static func layoutLoop(_ m: Measurement, app: String?) -> String {
+            let busy = m.report.heaviestFrames.filter { frame in
+                !SampleReport.idleMarkers.contains { frame.symbol.contains($0) }
+            }
+            let heaviest = busy.prefix(3).map { "\($0.symbol) (\($0.count))" }
+            return "\(samples(m)) are in SwiftUI/UIKit layout (\(m.report.bodySamples) in body getters). "
+                + (m.noLog
+                    ? "No change log\(whose(app)) was given: a data-driven loop makes _printChanges fire without pause, "
+                        + "and a log that stays silent through the freeze puts the loop in layout. "
+                    : "The change log recorded " + Plural.count(m.evaluations, "body evaluation")
+                        + (m.others > 0
+                            ? " of \(app ?? "the app") (and \(FactValue.grouped(m.others)) of other processes)" : "")
+                        + ": a data-driven loop would make _printChanges fire without pause; silence puts the loop "
+                        + "in layout. ")
+                + SilentLoopCheck.suspects(m.report)
+                + " A known shape of such a loop: ScrollView + LazyVStack + scrollTo anchoring content taller than the "
+                + "screen (estimated sizes moved the anchor, which scrolled again); a shape to look for, not a finding "
+                + "of this sample. A network timeout (-1001) during the freeze is a consequence when the receive loop "
+                + "runs on the main thread."
+                + (heaviest.isEmpty
+                    ? ""
+                    : " Heaviest busy frames (top of stack, all threads): " + heaviest.joined(separator: ", ") + ".")
+        }
+
+        static func withChangesTitle(_ m: Measurement, app: String?) -> String {
+            "Main thread \(percent(m)) % in layout with " + Plural.count(m.evaluations, "body evaluation")
+                + (m.others > 0 ? " of \(app ?? "the app")" : "") + " logged"
+        }
+
+        static func withChanges(_ m: Measurement) -> String {
+            "\(samples(m)) are in layout and the change log is busy: a data-driven loop is likely. "
+                + (m.others > 0
+                    ? "The log holds \(Plural.count(m.others, "more evaluation")) of other processes, not counted here. "
+                    : "")
+                + "Read which property changes in every pass."
+        }
     }
 }

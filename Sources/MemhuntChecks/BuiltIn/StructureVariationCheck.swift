@@ -2,7 +2,7 @@ import MemhuntCore
 import MemhuntFormats
 
 /// Step 7: the same input in different structures. Which variable matters?
-struct StructureVariationCheck: Check {
+struct StructureVariationCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let variants = FactDescription(
@@ -162,7 +162,21 @@ struct StructureVariationCheck: Check {
         return label.contains("fix") || label.contains("after")
     }
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
+    /// The scenario where structure matters most: its variants and fixes, the extremes, and whether the variants
+    /// had one input; one row of each file of variants, for the files' events.
+    struct Measurement {
+        var compared: [ReproSample]
+        var fixes: [ReproSample]
+        var smallest: ReproSample
+        var largest: ReproSample
+        var sameInput: Bool
+        var firstOfFiles: [ReproSample]
+        var factor: Double { largest.footprintMB / max(smallest.footprintMB, 0.001) }
+        /// What a list names: every variant, or the first and the extremes of many.
+        var shown: [ReproSample] { StructureVariationCheck.shown(compared, largest: largest, smallest: smallest) }
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         let all = ReproSample.all(in: context)
         // Each scenario's rows by their index, variants and fixes apart: a file may hold 100,000 rows, and a copy of
         // them per grouping and filter was most of a run's memory.
@@ -183,73 +197,91 @@ struct StructureVariationCheck: Check {
             let chosen = scenarios.values.filter({ $0.compared.count >= 2 }).max(by: {
                 ratio($0.compared) < ratio($1.compared)
             })
-        else { return CheckOutput(noInput: true) }
+        else { return nil }
         let compared = chosen.compared.map { all[$0] }
-        let fixes = chosen.fixes.map { all[$0] }
-        let smallest = compared.min { $0.footprintMB < $1.footprintMB }!
-        let largest = compared.max { $0.footprintMB < $1.footprintMB }!
         let inputs = Set(
             compared.map { "\($0.inputBytes.map(String.init) ?? "?")/\($0.inputLines.map(String.init) ?? "?")" })
-        let sameInput = inputs.count == 1 && (compared[0].inputBytes != nil || compared[0].inputLines != nil)
-        let factor = largest.footprintMB / max(smallest.footprintMB, 0.001)
-
-        var output = CheckOutput()
-        let shown = Self.shown(compared, largest: largest, smallest: smallest)
-        output.record(Fact.variants, .array(shown.map { .string($0.label) }))
-        output.record(Fact.minMB, .oneDecimal(smallest.footprintMB))
-        output.record(Fact.maxMB, .oneDecimal(largest.footprintMB))
-        output.record(Fact.ratio, .oneDecimal(factor))
-        output.record(Fact.sameInput, .bool(sameInput))
-        // One row of each file of variants: its events are the file's.
         var seen = Set<String>()
-        output.measurementEvents(
-            all.filter { $0.variant != nil && seen.insert($0.source).inserted }, in: context)
-        Self.present(
-            &output, compared: shown, fixes: Array(fixes.prefix(Self.shownRows)), largest: largest, smallest: smallest,
-            sameInput: sameInput, of: compared.count)
+        return Measurement(
+            compared: compared, fixes: chosen.fixes.map { all[$0] },
+            smallest: compared.min { $0.footprintMB < $1.footprintMB }!,
+            largest: compared.max { $0.footprintMB < $1.footprintMB }!,
+            sameInput: inputs.count == 1 && (compared[0].inputBytes != nil || compared[0].inputLines != nil),
+            firstOfFiles: all.filter { $0.variant != nil && seen.insert($0.source).inserted })
+    }
 
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let shown = m.shown
+        output.record(Fact.variants, .array(shown.map { .string($0.label) }))
+        output.record(Fact.minMB, .oneDecimal(m.smallest.footprintMB))
+        output.record(Fact.maxMB, .oneDecimal(m.largest.footprintMB))
+        output.record(Fact.ratio, .oneDecimal(m.factor))
+        output.record(Fact.sameInput, .bool(m.sameInput))
+        output.measurementEvents(m.firstOfFiles, in: context)
+        Self.present(
+            &output, compared: shown, fixes: Array(m.fixes.prefix(Self.shownRows)), largest: m.largest,
+            smallest: m.smallest, sameInput: m.sameInput, of: m.compared.count)
         let minRatio = context.double("min_ratio")
-        let scenario = compared[0].scenario.map { " in \($0)" } ?? ""
-        if factor >= minRatio {
-            output.emit(
-                sameInput
-                    ? Code.structure.finding(
-                        title: "Structure is the variable: \(largest.text) vs \(smallest.text)",
-                        detail: "Same input (\(compared[0].inputText ?? "same size"))\(scenario), only the structure "
-                            + "changed: \(largest.text) vs \(smallest.text), ×\(factor.oneDecimalText) "
-                            + "(threshold ×\(minRatio.oneDecimalText)). Variants"
-                            + (shown.count < compared.count
-                                ? " (\(shown.count) of \(FactValue.grouped(compared.count)))" : "") + ": "
-                            + shown.map(\.text).joined(separator: ", ") + ".",
-                        evidence: [largest.evidence, smallest.evidence],
-                        next: .change(
-                            "Change the structure that materializes everything at once; leave the data alone."))
-                    : Code.inputsDiffer.finding(
-                        title: "\(largest.text) vs \(smallest.text), but the inputs differ",
-                        detail: "The variants\(scenario) were measured with different input sizes, so structure and "
-                            + "size stay confounded.",
-                        evidence: [largest.evidence, smallest.evidence],
-                        next: .collect(
-                            .measurements, "Measure every variant with the same input (input_bytes or input_lines).")))
+        if m.factor >= minRatio {
+            let evidence = [m.largest.evidence, m.smallest.evidence]
+            if m.sameInput {
+                output.emit(
+                    Code.structure, title: "Structure is the variable: \(m.largest.text) vs \(m.smallest.text)",
+                    detail: Words.structure(m, minRatio: minRatio), evidence: evidence,
+                    next: .change(Words.changeTheStructure))
+            } else {
+                output.emit(
+                    Code.inputsDiffer, title: "\(m.largest.text) vs \(m.smallest.text), but the inputs differ",
+                    detail: Words.inputsDiffer(m), evidence: evidence, next: .collect(.measurements, Words.sameInput))
+            }
         }
         let tolerance = context.double("fix_tolerance")
-        for fix in fixes.prefix(Self.shownRows) {
-            let holds = fix.footprintMB <= smallest.footprintMB * (1 + tolerance)
+        for fix in m.fixes.prefix(Self.shownRows) {
+            let holds = fix.footprintMB <= m.smallest.footprintMB * (1 + tolerance)
             output.emit(
-                holds ? Code.fixHolds : Code.fixShort,
-                severity: holds ? .info : .warning,
-                title: holds
-                    ? "The fix holds: \(fix.text) vs \(smallest.text)"
-                    : "The fix does not reach the best variant: \(fix.text) vs \(smallest.text)",
-                detail: "\(fix.label) measured \(fix.footprintMB.oneDecimalText) MB; the best variant "
-                    + "\(smallest.label) measured \(smallest.footprintMB.oneDecimalText) MB (tolerance "
-                    + "\(Int(saturating: tolerance * 100)) %).",
-                evidence: [fix.evidence, smallest.evidence],
-                next: .change(
-                    holds
-                        ? "Leave the measured numbers in a comment beside the fix, so nobody undoes it."
-                        : "Something else still materializes: compare layer counts before and after."))
+                holds ? Code.fixHolds : Code.fixShort, severity: holds ? .info : .warning,
+                title: Words.fixTitle(fix, m.smallest, holds: holds),
+                detail: Words.fix(fix, m.smallest, tolerance: tolerance),
+                evidence: [fix.evidence, m.smallest.evidence],
+                next: .change(holds ? Words.leaveTheNumbers : Words.somethingElse))
         }
-        return output
+    }
+}
+
+/// Every sentence the check says.
+extension StructureVariationCheck {
+    enum Words {
+        static let changeTheStructure =
+            "Change the structure that materializes everything at once; leave the data alone."
+        static let sameInput = "Measure every variant with the same input (input_bytes or input_lines)."
+        static let leaveTheNumbers = "Leave the measured numbers in a comment beside the fix, so nobody undoes it."
+        static let somethingElse = "Something else still materializes: compare layer counts before and after."
+
+        static func scenario(_ m: Measurement) -> String { m.compared[0].scenario.map { " in \($0)" } ?? "" }
+
+        static func structure(_ m: Measurement, minRatio: Double) -> String {
+            let shown = m.shown
+            return "Same input (\(m.compared[0].inputText ?? "same size"))\(scenario(m)), only the structure changed: "
+                + "\(m.largest.text) vs \(m.smallest.text), ×\(m.factor.oneDecimalText) (threshold "
+                + "×\(minRatio.oneDecimalText)). Variants"
+                + (shown.count < m.compared.count ? " (\(shown.count) of \(FactValue.grouped(m.compared.count)))" : "")
+                + ": " + shown.map(\.text).joined(separator: ", ") + "."
+        }
+
+        static func inputsDiffer(_ m: Measurement) -> String {
+            "The variants\(scenario(m)) were measured with different input sizes, so structure and size stay "
+                + "confounded."
+        }
+
+        static func fixTitle(_ fix: ReproSample, _ smallest: ReproSample, holds: Bool) -> String {
+            holds
+                ? "The fix holds: \(fix.text) vs \(smallest.text)"
+                : "The fix does not reach the best variant: \(fix.text) vs \(smallest.text)"
+        }
+
+        static func fix(_ fix: ReproSample, _ smallest: ReproSample, tolerance: Double) -> String {
+            "\(fix.label) measured \(fix.footprintMB.oneDecimalText) MB; the best variant \(smallest.label) measured "
+                + "\(smallest.footprintMB.oneDecimalText) MB (tolerance \(Int(saturating: tolerance * 100)) %)."
+        }
     }
 }
