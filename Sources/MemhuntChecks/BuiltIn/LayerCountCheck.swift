@@ -2,7 +2,7 @@ import MemhuntCore
 import MemhuntFormats
 
 /// Step 6: CoreAnimation memory and the number of layers: is rendering structure the problem?
-struct LayerCountCheck: Check {
+struct LayerCountCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let coreAnimationMB = FactDescription(
@@ -61,90 +61,118 @@ struct LayerCountCheck: Check {
         ]
     )
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
+    /// The reading with CoreAnimation's share, the largest layer count and where it is from, how many counts there
+    /// are, the input's lines, and the layer backing stores vmmap shows outside the CoreAnimation row.
+    struct Measurement {
+        var withCA: ReproSample?
+        var layers: (count: Int, evidence: Evidence, lines: Int?)?
+        var counts: Int
+        var lines: Int?
+        var backing: [String]
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         let samples = ReproSample.all(in: context)
         // The reproduction (rows without a variant) speaks for the screen; variation rows are the variation's.
         let withCA = samples.filter { $0.coreAnimationMB != nil }.min { a, b in
             (a.variant == nil ? 0 : 1, -a.coreAnimationMB!) < (b.variant == nil ? 0 : 1, -b.coreAnimationMB!)
         }
-        var layerSource: (count: Int, evidence: Evidence, lines: Int?)?
+        var layers: (count: Int, evidence: Evidence, lines: Int?)?
         var counts = 0
         for artifact in context.artifacts(of: .viewHierarchy) {
             guard case .repro(.viewHierarchy(let dump))? = artifact.content else { continue }
             counts += 1
-            if dump.layers > (layerSource?.count ?? -1) {
-                layerSource = (dump.layers, Evidence(source: artifact.source), nil)
-            }
+            if dump.layers > (layers?.count ?? -1) { layers = (dump.layers, Evidence(source: artifact.source), nil) }
         }
         for sample in samples where sample.layers != nil { counts += 1 }
         for sample in samples {
-            if let layers = sample.layers, layers > (layerSource?.count ?? -1) {
-                layerSource = (layers, sample.evidence, sample.inputLines)
+            if let count = sample.layers, count > (layers?.count ?? -1) {
+                layers = (count, sample.evidence, sample.inputLines)
             }
         }
-        guard withCA != nil || layerSource != nil else { return CheckOutput(noInput: true) }
-        var output = CheckOutput()
-        output.record(Fact.coreAnimationMB, withCA?.coreAnimationMB.map(FactValue.oneDecimal))
-        output.record(Fact.count, layerSource.map { .int($0.count) })
-        // One count of several is said with where it is from.
-        if counts > 1 {
-            output.record(Fact.countOf, layerSource.map { .string(Artifact.fileName(of: $0.evidence.source)) })
-        }
-        let lines = layerSource?.lines ?? samples.compactMap(\.inputLines).max()
-        output.headline(Fact.coreAnimationMB, "CoreAnimation")
-        output.headline(
-            Fact.count, "layers",
-            layerSource.map {
-                "\(FactValue.grouped($0.count)) layers"
-                    + (counts > 1
-                        ? " (the largest of \(counts) counts: \(Artifact.fileName(of: $0.evidence.source)))" : "")
-            })
-
-        var reasons: [String] = []
-        var evidence: [Evidence] = []
-        if let layerSource, layerSource.count >= context.int("max_layers") {
-            var reason = "\(FactValue.grouped(layerSource.count)) layers"
-            if let lines, lines > 0 {
-                reason += " for \(FactValue.grouped(lines)) lines"
-                if layerSource.count >= lines { reason += ": a layer for every line" }
-            }
-            reasons.append(reason)
-            evidence.append(layerSource.evidence)
-        }
-        let share = context.double("max_share")
-        // Memory is said to be held only when CoreAnimation's share of the footprint shows it; a layer count alone
-        // is structure, not memory.
-        var holdsMemory = false
-        if let withCA, let ca = withCA.coreAnimationMB, withCA.footprintMB > 0, ca / withCA.footprintMB >= share {
-            holdsMemory = true
-            reasons.append(
-                "CoreAnimation \(ca.oneDecimalText) MB is \(Int(saturating: 100 * ca / withCA.footprintMB)) % of the "
-                    + "\(withCA.footprintMB.oneDecimalText) MB footprint")
-            evidence.append(withCA.evidence)
-        }
+        guard withCA != nil || layers != nil else { return nil }
         let backing = context.artifacts(of: .vmmapSummary).flatMap { artifact -> [String] in
             guard case .repro(.vmmap(let summary))? = artifact.content else { return [] }
             return summary.layerMemoryRegions.filter { $0.name != "CoreAnimation" }.compactMap { region in
                 (region.footprintBytes ?? region.virtualBytes).map { "\(region.name) \(Double($0).megabytesText)" }
             }
         }
-        if !reasons.isEmpty {
-            output.emit(
-                Code.structure,
-                title: (holdsMemory ? "Rendering structure holds the memory: " : "Rendering structure: ")
-                    + reasons.joined(separator: "; "),
-                detail: reasons.joined(separator: "; ") + " (thresholds: \(context.int("max_layers")) "
-                    + "layers, \(Int(saturating: share * 100)) % of the footprint). Lazy containers are lazy only "
-                    + "at their own boundary: an ordinary VStack inside one materializes every child."
-                    + (backing.isEmpty
-                        ? ""
-                        : " Layer backing stores outside the CoreAnimation row: " + backing.joined(separator: ", ")
-                            + "."),
-                evidence: evidence,
-                next: .step(
-                    "structure-variation",
-                    "Change only the structure for the same input to find which variable matters."))
+        return Measurement(
+            withCA: withCA, layers: layers, counts: counts,
+            lines: layers?.lines ?? samples.compactMap(\.inputLines).max(), backing: backing)
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        output.record(Fact.coreAnimationMB, m.withCA?.coreAnimationMB.map(FactValue.oneDecimal))
+        output.record(Fact.count, m.layers.map { .int($0.count) })
+        // One count of several is said with where it is from.
+        if m.counts > 1 {
+            output.record(Fact.countOf, m.layers.map { .string(Artifact.fileName(of: $0.evidence.source)) })
         }
-        return output
+        output.headline(Fact.coreAnimationMB, "CoreAnimation")
+        output.headline(Fact.count, "layers", m.layers.map { Words.layers($0.count, $0.evidence, counts: m.counts) })
+        var reasons: [String] = []
+        var evidence: [Evidence] = []
+        let maxLayers = context.int("max_layers")
+        if let layers = m.layers, layers.count >= maxLayers {
+            reasons.append(Words.layerReason(layers.count, lines: m.lines))
+            evidence.append(layers.evidence)
+        }
+        let share = context.double("max_share")
+        // Memory is said to be held only when CoreAnimation's share of the footprint shows it; a layer count alone
+        // is structure, not memory.
+        var holdsMemory = false
+        if let withCA = m.withCA, let ca = withCA.coreAnimationMB, withCA.footprintMB > 0,
+            ca / withCA.footprintMB >= share
+        {
+            holdsMemory = true
+            reasons.append(Words.shareReason(ca, footprint: withCA.footprintMB))
+            evidence.append(withCA.evidence)
+        }
+        guard !reasons.isEmpty else { return }
+        output.emit(
+            Code.structure,
+            title: (holdsMemory ? "Rendering structure holds the memory: " : "Rendering structure: ")
+                + reasons.joined(separator: "; "),
+            detail: Words.structure(reasons, maxLayers: maxLayers, share: share, backing: m.backing),
+            evidence: evidence,
+            next: .step("structure-variation", Words.changeOnlyTheStructure))
+    }
+}
+
+/// Every sentence the check says.
+extension LayerCountCheck {
+    enum Words {
+        static let changeOnlyTheStructure =
+            "Change only the structure for the same input to find which variable matters."
+
+        static func layers(_ count: Int, _ evidence: Evidence, counts: Int) -> String {
+            "\(FactValue.grouped(count)) layers"
+                + (counts > 1 ? " (the largest of \(counts) counts: \(Artifact.fileName(of: evidence.source)))" : "")
+        }
+
+        static func layerReason(_ count: Int, lines: Int?) -> String {
+            var reason = "\(FactValue.grouped(count)) layers"
+            if let lines, lines > 0 {
+                reason += " for \(FactValue.grouped(lines)) lines"
+                if count >= lines { reason += ": a layer for every line" }
+            }
+            return reason
+        }
+
+        static func shareReason(_ ca: Double, footprint: Double) -> String {
+            "CoreAnimation \(ca.oneDecimalText) MB is \(Int(saturating: 100 * ca / footprint)) % of the "
+                + "\(footprint.oneDecimalText) MB footprint"
+        }
+
+        static func structure(_ reasons: [String], maxLayers: Int, share: Double, backing: [String]) -> String {
+            reasons.joined(separator: "; ")
+                + " (thresholds: \(maxLayers) layers, \(Int(saturating: share * 100)) % of the "
+                + "footprint). Lazy containers are lazy only at their own boundary: an ordinary VStack inside one "
+                + "materializes every child."
+                + (backing.isEmpty
+                    ? ""
+                    : " Layer backing stores outside the CoreAnimation row: " + backing.joined(separator: ", ") + ".")
+        }
     }
 }

@@ -3,7 +3,7 @@ import MemhuntFormats
 
 /// What `leaks` found in a memgraph: the leaked objects and bytes, the largest trees with their root
 /// class, and, with two reports of one process, before → after.
-struct LeaksCheck: Check {
+struct LeaksCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let count = FactDescription(
@@ -72,77 +72,114 @@ struct LeaksCheck: Check {
         codes: [Code.found, Code.fewer, Code.more]
     )
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
+    /// The reports in capture order, and the newest's top-level entries, most bytes first.
+    struct Measurement {
+        var reports: [(artifact: Artifact, report: LeaksReport)]
+        var largest: [LeakRoot]
+        var newest: (artifact: Artifact, report: LeaksReport) { reports[reports.count - 1] }
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         let reports = CaptureOrder.sorted(
             context.artifacts(of: .leaks).compactMap { artifact -> (Artifact, LeaksReport)? in
                 guard case .repro(.leaks(let report))? = artifact.content else { return nil }
                 return (artifact, report)
             }, date: \.date)
-        guard let (artifact, newest) = reports.last else { return CheckOutput(noInput: true) }
-        var output = CheckOutput()
-        output.record(Fact.reports, .int(reports.count))
+        guard let newest = reports.last?.1 else { return nil }
+        return Measurement(
+            reports: reports.map { (artifact: $0.0, report: $0.1) },
+            largest: newest.roots.sorted { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) })
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let (artifact, newest) = m.newest
+        output.record(Fact.reports, .int(m.reports.count))
         output.record(Fact.count, .int(newest.leaks))
         output.record(Fact.leakedMB, .megabytes(bytes: Double(newest.leakedBytes)))
         output.record(Fact.footprintMB, newest.footprintBytes.map { .megabytes(bytes: Double($0)) })
-        let largest = newest.roots.sorted { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) }
-        output.record(Fact.largestRoot, largest.first.map { .string($0.className) })
+        output.record(Fact.largestRoot, m.largest.first.map { .string($0.className) })
         output.headline(
             Fact.count, "leaks",
             "\(FactValue.grouped(newest.leaks)) leaks, \(Double(newest.leakedBytes).megabytesText) leaked")
         if newest.leaks > 0 {
-            let top = largest.prefix(3).map {
-                "\($0.className) (\($0.kind == .block ? "" : $0.kind.rawValue.lowercased() + ", ")"
-                    + "\(FactValue.grouped($0.count)) objects, \(Double($0.bytes).megabytesText))"
-            }
             output.emit(
-                Code.found,
-                title: "\(FactValue.grouped(newest.leaks)) leaks for \(Double(newest.leakedBytes).megabytesText)"
-                    + (largest.first.map { "; the largest tree's root is \($0.className)" } ?? ""),
-                detail: "\(artifact.source)"
-                    + (newest.processName.map { " (\($0))" } ?? "")
-                    + ": \(FactValue.grouped(newest.leaks)) leaked objects, "
-                    + "\(FactValue.grouped(newest.leakedBytes)) bytes. "
-                    + (top.isEmpty
-                        ? "" : "The largest of the report's top-level entries: " + top.joined(separator: "; ") + ". ")
-                    + (newest.unreadable.isEmpty ? "" : "Not read: " + newest.unreadable.joined(separator: "; ") + "."),
-                evidence: [Evidence(source: artifact.source, line: largest.first?.line)],
-                next: .change("Break the retain cycle at the largest root: a weak capture or a weak delegate."))
+                Code.found, title: Words.foundTitle(newest, largest: m.largest.first),
+                detail: Words.found(artifact, newest, largest: m.largest),
+                evidence: [Evidence(source: artifact.source, line: m.largest.first?.line)],
+                next: .change(Words.breakTheCycle))
         }
         output.event("leaks report of the memgraph", of: artifact)
-        guard reports.count >= 2 else { return output }
-        let (firstArtifact, first) = reports[0]
+        guard m.reports.count >= 2 else { return }
+        Self.compare(m.reports[0], m.newest, to: &output)
+    }
+
+    /// The first report against the newest: their counts and bytes, and which way they went.
+    static func compare(
+        _ first: (artifact: Artifact, report: LeaksReport), _ newest: (artifact: Artifact, report: LeaksReport),
+        to output: inout CheckOutput
+    ) {
+        let (before, after) = (first.report, newest.report)
         output.compare(
             Comparison(
                 kind: .fix, label: "Leaked objects", unit: .count, better: .lower,
                 from: .init(
-                    label: firstArtifact.fileName, value: Double(first.leaks), text: FactValue.grouped(first.leaks)),
-                to: .init(label: artifact.fileName, value: Double(newest.leaks), text: FactValue.grouped(newest.leaks)))
-        )
+                    label: first.artifact.fileName, value: Double(before.leaks), text: FactValue.grouped(before.leaks)),
+                to: .init(
+                    label: newest.artifact.fileName, value: Double(after.leaks), text: FactValue.grouped(after.leaks))))
         output.compare(
             Comparison(
                 kind: .fix, label: "Leaked bytes", unit: .megabytes, better: .lower,
                 from: .init(
-                    label: firstArtifact.fileName, value: Double(first.leakedBytes) / 1_048_576,
-                    text: Double(first.leakedBytes).megabytesText),
+                    label: first.artifact.fileName, value: Double(before.leakedBytes) / 1_048_576,
+                    text: Double(before.leakedBytes).megabytesText),
                 to: .init(
-                    label: artifact.fileName, value: Double(newest.leakedBytes) / 1_048_576,
-                    text: Double(newest.leakedBytes).megabytesText)))
-        let pair =
-            "\(firstArtifact.fileName) → \(artifact.fileName): \(FactValue.grouped(first.leaks)) → "
-            + "\(FactValue.grouped(newest.leaks)) leaks, \(Double(first.leakedBytes).megabytesText) → \(Double(newest.leakedBytes).megabytesText)"
-        if newest.leakedBytes > first.leakedBytes {
+                    label: newest.artifact.fileName, value: Double(after.leakedBytes) / 1_048_576,
+                    text: Double(after.leakedBytes).megabytesText)))
+        let pair = Words.pair(first, newest)
+        let evidence = [Evidence(source: first.artifact.source), Evidence(source: newest.artifact.source)]
+        if after.leakedBytes > before.leakedBytes {
             output.emit(
                 Code.more, title: "More leaked after: " + pair,
-                detail: "The later report leaks more than the earlier one: " + pair + ".",
-                evidence: [Evidence(source: firstArtifact.source), Evidence(source: artifact.source)],
-                next: .change("Compare the two reports' largest roots: what the later gesture left behind."))
-        } else if newest.leaks < first.leaks {
+                detail: "The later report leaks more than the earlier one: " + pair + ".", evidence: evidence,
+                next: .change(Words.compareRoots))
+        } else if after.leaks < before.leaks {
             output.emit(
                 Code.fewer, title: "Fewer leaks after: " + pair,
                 detail: "The later report leaks less than the earlier one: " + pair + ". Leaks that remain are in the "
-                    + "later report's trees.",
-                evidence: [Evidence(source: firstArtifact.source), Evidence(source: artifact.source)])
+                    + "later report's trees.", evidence: evidence)
         }
-        return output
+    }
+}
+
+/// Every sentence the check says.
+extension LeaksCheck {
+    enum Words {
+        static let breakTheCycle = "Break the retain cycle at the largest root: a weak capture or a weak delegate."
+        static let compareRoots = "Compare the two reports' largest roots: what the later gesture left behind."
+
+        static func foundTitle(_ report: LeaksReport, largest: LeakRoot?) -> String {
+            "\(FactValue.grouped(report.leaks)) leaks for \(Double(report.leakedBytes).megabytesText)"
+                + (largest.map { "; the largest tree's root is \($0.className)" } ?? "")
+        }
+
+        static func found(_ artifact: Artifact, _ report: LeaksReport, largest: [LeakRoot]) -> String {
+            let top = largest.prefix(3).map {
+                "\($0.className) (\($0.kind == .block ? "" : $0.kind.rawValue.lowercased() + ", ")"
+                    + "\(FactValue.grouped($0.count)) objects, \(Double($0.bytes).megabytesText))"
+            }
+            return "\(artifact.source)" + (report.processName.map { " (\($0))" } ?? "")
+                + ": \(FactValue.grouped(report.leaks)) leaked objects, \(FactValue.grouped(report.leakedBytes)) bytes. "
+                + (top.isEmpty
+                    ? "" : "The largest of the report's top-level entries: " + top.joined(separator: "; ") + ". ")
+                + (report.unreadable.isEmpty ? "" : "Not read: " + report.unreadable.joined(separator: "; ") + ".")
+        }
+
+        static func pair(
+            _ first: (artifact: Artifact, report: LeaksReport), _ newest: (artifact: Artifact, report: LeaksReport)
+        ) -> String {
+            "\(first.artifact.fileName) → \(newest.artifact.fileName): \(FactValue.grouped(first.report.leaks)) → "
+                + "\(FactValue.grouped(newest.report.leaks)) leaks, \(Double(first.report.leakedBytes).megabytesText) → "
+                + "\(Double(newest.report.leakedBytes).megabytesText)"
+        }
     }
 }

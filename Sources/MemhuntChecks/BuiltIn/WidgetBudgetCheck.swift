@@ -2,7 +2,7 @@ import MemhuntCore
 import MemhuntFormats
 
 /// Seed 002: a widget extension under a ~30 MB budget, where decoded images are the budget.
-struct WidgetBudgetCheck: Check {
+struct WidgetBudgetCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let footprintMB = FactDescription(
@@ -91,81 +91,118 @@ struct WidgetBudgetCheck: Check {
         ]
     )
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
-        let limit = context.double("limit_mb")
-        let ceiling = limit * (1 - (context.double("headroom")))
+    /// The footprint readings and the images, heaviest decoded first.
+    struct Measurement {
+        var samples: [ReproSample]
+        var images: [(artifact: Artifact, info: ImageInfo)]
+    }
+
+    /// The limit and the ceiling below it that leaves the headroom.
+    struct Budget {
+        var limit: Double
+        var ceiling: Double
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         let samples = ReproSample.all(in: context)
         let images = context.artifacts(of: .image).compactMap { artifact -> (Artifact, ImageInfo)? in
             guard case .repro(.image(let info))? = artifact.content else { return nil }
             return (artifact, info)
         }.sorted { ($0.1.decodedBytes, $1.0.source) > ($1.1.decodedBytes, $0.0.source) }
-        guard !samples.isEmpty || !images.isEmpty else { return CheckOutput(noInput: true) }
-        var output = CheckOutput()
-        output.measurementEvents(samples, in: context)
-        output.record(Fact.limitMB, .oneDecimal(limit))
-        output.record(Fact.ceilingMB, .oneDecimal(ceiling))
+        guard !samples.isEmpty || !images.isEmpty else { return nil }
+        return Measurement(samples: samples, images: images.map { (artifact: $0.0, info: $0.1) })
+    }
 
-        if let heaviest = samples.max(by: { $0.footprintMB < $1.footprintMB }) {
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let limit = context.double("limit_mb")
+        let budget = Budget(limit: limit, ceiling: limit * (1 - (context.double("headroom"))))
+        output.measurementEvents(m.samples, in: context)
+        output.record(Fact.limitMB, .oneDecimal(budget.limit))
+        output.record(Fact.ceilingMB, .oneDecimal(budget.ceiling))
+        if let heaviest = m.samples.max(by: { $0.footprintMB < $1.footprintMB }) {
             output.record(Fact.footprintMB, .oneDecimal(heaviest.footprintMB))
-            output.headline(
-                Fact.footprintMB, "heaviest footprint",
-                "\(Fact.footprintMB.format(.oneDecimal(heaviest.footprintMB))) of a "
-                    + "\(Fact.ceilingMB.format(.oneDecimal(ceiling))) ceiling (limit \(Fact.limitMB.format(.oneDecimal(limit))))"
-            )
-            if heaviest.footprintMB > ceiling {
-                let over = heaviest.footprintMB > limit
+            output.headline(Fact.footprintMB, "heaviest footprint", Words.heaviest(heaviest, budget))
+            if heaviest.footprintMB > budget.ceiling {
+                let over = heaviest.footprintMB > budget.limit
                 output.emit(
-                    over ? Code.overLimit : Code.overCeiling,
-                    severity: over ? .critical : .warning,
-                    title: over
-                        ? "\(heaviest.label) is over the \(limit.oneDecimalText) MB limit: \(heaviest.footprintMB.oneDecimalText) MB"
-                        : "\(heaviest.label) is over its \(ceiling.oneDecimalText) MB ceiling: "
-                            + "\(heaviest.footprintMB.oneDecimalText) MB, "
-                            + "\((limit - heaviest.footprintMB).oneDecimalText) MB under the \(limit.oneDecimalText) MB limit",
-                    detail:
-                        "phys_footprint \(heaviest.footprintMB.oneDecimalText) MB; limit \(limit.oneDecimalText) MB, "
-                        + "ceiling with headroom \(ceiling.oneDecimalText) MB. The effective limit varies by device "
-                        + "and OS release: the system kills the extension without warning and the widget goes stale.",
-                    evidence: [heaviest.evidence],
-                    next: .change(
-                        "Downsample images to the exact pixel size each family renders; entries carry data, "
-                            + "not decoded images."))
+                    over ? Code.overLimit : Code.overCeiling, severity: over ? .critical : .warning,
+                    title: Words.overTitle(heaviest, budget, over: over), detail: Words.over(heaviest, budget),
+                    evidence: [heaviest.evidence], next: .change(Words.downsample))
             }
         }
-        guard !images.isEmpty else { return output }
-        let total = images.reduce(0.0) { $0 + Double($1.1.decodedBytes) }
+        Self.images(m.images, budget: budget, context: context, to: &output)
+    }
+
+    /// The images' decoded size against the budget, and each image that takes the threshold's share of it.
+    static func images(
+        _ images: [(artifact: Artifact, info: ImageInfo)], budget: Budget, context: CheckContext,
+        to output: inout CheckOutput
+    ) {
+        guard let heaviest = images.first else { return }
+        let total = images.reduce(0.0) { $0 + Double($1.info.decodedBytes) }
         output.record(Fact.images, .int(images.count))
         output.record(Fact.imageMB, .megabytes(bytes: total))
-        output.record(Fact.heaviestImage, .string(ReproSample.fileLabel(images[0].0.source)))
+        output.record(Fact.heaviestImage, .string(ReproSample.fileLabel(heaviest.artifact.source)))
         output.headline(
             Fact.imageMB, "decoded images",
             Plural.count(images.count, "image") + " decode to \(total.megabytesText) (heaviest "
-                + ReproSample.fileLabel(images[0].0.source) + ")")
+                + ReproSample.fileLabel(heaviest.artifact.source) + ")")
         let share = context.double("max_image_share")
         let maxPixels = context.int("max_pixel_size")
-        for (artifact, info) in images where Double(info.decodedBytes) >= share * limit * 1_048_576 {
-            var detail =
-                "\(info.width)×\(info.height) × 4 bytes = \(Double(info.decodedBytes).megabytesText) decoded, "
-                + "\(Int(saturating: 100 * Double(info.decodedBytes) / (limit * 1_048_576))) % of the "
-                + "\(limit.oneDecimalText) MB budget, whatever its size on disk. All "
-                + Plural.count(images.count, "image") + " decode "
-                + "to \(total.megabytesText)."
-            if maxPixels > 0, max(info.width, info.height) > maxPixels {
-                let scale = Double(maxPixels) / Double(max(info.width, info.height))
-                let downsampled = Double(info.width) * scale * Double(info.height) * scale * 4
-                detail += " At the family's \(maxPixels) px it would decode to \(downsampled.megabytesText)."
-            }
+        for (artifact, info) in images where Double(info.decodedBytes) >= share * budget.limit * 1_048_576 {
             output.emit(
                 Code.heavyImage,
                 title:
                     "\(ReproSample.fileLabel(artifact.source)) decodes to \(Double(info.decodedBytes).megabytesText) "
                     + "(\(info.width)×\(info.height))",
-                detail: detail,
-                evidence: [Evidence(source: artifact.source)],
-                next: .change(
-                    "Decode straight to a thumbnail (CGImageSourceCreateThumbnailAtIndex with "
-                        + "kCGImageSourceShouldCache false) at the rendered size."))
+                detail: Words.heavyImage(
+                    info, count: images.count, total: total, limit: budget.limit, maxPixels: maxPixels),
+                evidence: [Evidence(source: artifact.source)], next: .change(Words.thumbnail))
         }
-        return output
+    }
+}
+
+/// Every sentence the check says.
+extension WidgetBudgetCheck {
+    enum Words {
+        static let downsample =
+            "Downsample images to the exact pixel size each family renders; entries carry data, not decoded images."
+        static let thumbnail =
+            "Decode straight to a thumbnail (CGImageSourceCreateThumbnailAtIndex with kCGImageSourceShouldCache "
+            + "false) at the rendered size."
+
+        static func heaviest(_ sample: ReproSample, _ budget: Budget) -> String {
+            "\(Fact.footprintMB.format(.oneDecimal(sample.footprintMB))) of a "
+                + "\(Fact.ceilingMB.format(.oneDecimal(budget.ceiling))) ceiling (limit "
+                + "\(Fact.limitMB.format(.oneDecimal(budget.limit))))"
+        }
+
+        static func overTitle(_ sample: ReproSample, _ budget: Budget, over: Bool) -> String {
+            over
+                ? "\(sample.label) is over the \(budget.limit.oneDecimalText) MB limit: \(sample.footprintMB.oneDecimalText) MB"
+                : "\(sample.label) is over its \(budget.ceiling.oneDecimalText) MB ceiling: "
+                    + "\(sample.footprintMB.oneDecimalText) MB, \((budget.limit - sample.footprintMB).oneDecimalText) MB "
+                    + "under the \(budget.limit.oneDecimalText) MB limit"
+        }
+
+        static func over(_ sample: ReproSample, _ budget: Budget) -> String {
+            "phys_footprint \(sample.footprintMB.oneDecimalText) MB; limit \(budget.limit.oneDecimalText) MB, ceiling "
+                + "with headroom \(budget.ceiling.oneDecimalText) MB. The effective limit varies by device and OS "
+                + "release: the system kills the extension without warning and the widget goes stale."
+        }
+
+        static func heavyImage(_ info: ImageInfo, count: Int, total: Double, limit: Double, maxPixels: Int) -> String {
+            var detail =
+                "\(info.width)×\(info.height) × 4 bytes = \(Double(info.decodedBytes).megabytesText) decoded, "
+                + "\(Int(saturating: 100 * Double(info.decodedBytes) / (limit * 1_048_576))) % of the "
+                + "\(limit.oneDecimalText) MB budget, whatever its size on disk. All " + Plural.count(count, "image")
+                + " decode to \(total.megabytesText)."
+            if maxPixels > 0, max(info.width, info.height) > maxPixels {
+                let scale = Double(maxPixels) / Double(max(info.width, info.height))
+                let downsampled = Double(info.width) * scale * Double(info.height) * scale * 4
+                detail += " At the family's \(maxPixels) px it would decode to \(downsampled.megabytesText)."
+            }
+            return detail
+        }
     }
 }
