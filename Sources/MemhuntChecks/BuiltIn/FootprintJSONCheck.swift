@@ -196,6 +196,12 @@ struct FootprintJSONCheck: MeasuringCheck {
                         text: Double(reading.bytes).megabytesText)
                 }))
         guard readings.count >= max(2, context.int("min_samples")) else { return }
+        Self.judge(m, growth: growth, context: context, to: &output)
+    }
+
+    /// The line fitted to the readings (over minutes when every sample has a time), and growing or steady.
+    static func judge(_ m: Measurement, growth: Int, context: CheckContext, to output: inout CheckOutput) {
+        let (readings, newest, first) = (m.readings, m.newest, m.readings[0])
         // Minutes since the first sample when every sample has a time, else the samples' positions.
         let start = first.time
         let timed = start != nil && readings.allSatisfy { $0.time != nil } && (newest.time! > start!)

@@ -2,7 +2,7 @@ import MemhuntCore
 import MemhuntFormats
 
 /// Seed 001: memory that steps up on every visit to a screen instead of returning to a plateau.
-struct NavigationGrowthCheck: Check {
+struct NavigationGrowthCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let visits = FactDescription("growth.visits", .count, "Visits of the screen measured.", better: .neutral)
@@ -69,15 +69,23 @@ struct NavigationGrowthCheck: Check {
         ]
     )
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
+    /// The footprint after each visit: the reproduction's readings (rows without a variant), in time order.
+    struct Measurement {
+        var visits: [ReproSample]
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         let visits = ReproSample.all(in: context).filter { $0.variant == nil }
-        guard !visits.isEmpty else { return CheckOutput(noInput: true) }
-        var output = CheckOutput()
-        output.record(Fact.visits, .int(visits.count))
-        output.record(Fact.firstMB, .oneDecimal(visits.first!.footprintMB))
-        output.record(Fact.lastMB, .oneDecimal(visits.last!.footprintMB))
-        output.measurementEvents(visits, in: context)
+        return visits.isEmpty ? nil : Measurement(visits: visits)
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let visits = m.visits
         let first = visits.first!.footprintMB, last = visits.last!.footprintMB
+        output.record(Fact.visits, .int(visits.count))
+        output.record(Fact.firstMB, .oneDecimal(first))
+        output.record(Fact.lastMB, .oneDecimal(last))
+        output.measurementEvents(visits, in: context)
         output.headline(
             Fact.lastMB, "first → last visit",
             "\(FactValue.oneDecimal(first)) → \(last.megabytesValueText) over \(visits.count) visits")
@@ -88,7 +96,12 @@ struct NavigationGrowthCheck: Check {
                     from: .init(label: "visit 1", value: first, text: first.megabytesValueText),
                     to: .init(label: "visit \(visits.count)", value: last, text: last.megabytesValueText)))
         }
-        guard visits.count >= max(2, context.int("min_visits")) else { return output }
+        guard visits.count >= max(2, context.int("min_visits")) else { return }
+        Self.stair(visits, minSlope: context.double("min_slope_mb"), minR2: context.double("min_r2"), to: &output)
+    }
+
+    /// The line fitted to the visits: its slope per visit, the chart, and a stair or a plateau.
+    static func stair(_ visits: [ReproSample], minSlope: Double, minR2: Double, to output: inout CheckOutput) {
         let (slope, r2) = Self.fit(visits.map(\.footprintMB))
         let meanX = Double(visits.count + 1) / 2
         let meanY = visits.map(\.footprintMB).reduce(0, +) / Double(visits.count)
@@ -99,8 +112,7 @@ struct NavigationGrowthCheck: Check {
             Series(
                 id: "navigation-growth", title: "Footprint per visit with its fitted line",
                 caption: "\(visits.count) visits, +\(slope.megabytesValueText) per visit, R² \(format2(r2)).",
-                style: .line,
-                axis: "footprint (MB)", unit: .megabytes,
+                style: .line, axis: "footprint (MB)", unit: .megabytes,
                 points: visits.enumerated().map { index, visit in
                     Series.Point(
                         label: "visit \(index + 1)", value: visit.footprintMB,
@@ -109,29 +121,19 @@ struct NavigationGrowthCheck: Check {
                 fit: Series.Fit(slope: slope, intercept: meanY - slope * meanX, r2: (r2 * 100).rounded() / 100)))
         output.record(Fact.slopeMB, .oneDecimal(slope))
         output.record(Fact.r2, .double((r2 * 100).rounded() / 100))
-        let minSlope = context.double("min_slope_mb")
-        let minR2 = context.double("min_r2")
         let series = visits.map { $0.footprintMB.oneDecimalText }.joined(separator: " → ")
         if slope >= minSlope, r2 >= minR2 {
             output.emit(
-                Code.stair,
-                title: "Memory steps up \(slope.oneDecimalText) MB per visit over \(visits.count) visits",
-                detail: "Footprint \(series) MB: +\(slope.oneDecimalText) MB per visit, R² \(format2(r2)) "
-                    + "(thresholds \(minSlope.oneDecimalText) MB, R² \(format2(minR2))). It does not "
-                    + "return to a plateau: something is loaded again on every appearance and kept.",
-                evidence: [visits.first!.evidence, visits.last!.evidence],
-                next: .change(
-                    "Load once into a shared store (an environment object) instead of in the view's initial "
-                        + "state; confirm with the Allocations instrument's generations."))
+                Code.stair, title: "Memory steps up \(slope.oneDecimalText) MB per visit over \(visits.count) visits",
+                detail: Words.stair(series, slope: slope, r2: r2, minSlope: minSlope, minR2: minR2),
+                evidence: [visits.first!.evidence, visits.last!.evidence], next: .change(Words.loadOnce))
         } else {
             output.emit(
-                Code.plateau,
-                title: "No stair: \(series) MB over \(visits.count) visits",
-                detail: "Slope \(slope.oneDecimalText) MB per visit, R² \(format2(r2)): the footprint returns to a "
-                    + "plateau.",
+                Code.plateau, title: "No stair: \(series) MB over \(visits.count) visits",
+                detail:
+                    "Slope \(slope.oneDecimalText) MB per visit, R² \(format2(r2)): the footprint returns to a plateau.",
                 evidence: [visits.last!.evidence])
         }
-        return output
     }
 
     /// Least-squares slope per visit and R² of footprints against visit numbers 1…n.
@@ -152,4 +154,19 @@ struct NavigationGrowthCheck: Check {
 func format2(_ value: Double) -> String {
     let hundredths = Int(saturating: value * 100)
     return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+}
+
+/// Every sentence the check says.
+extension NavigationGrowthCheck {
+    enum Words {
+        static let loadOnce =
+            "Load once into a shared store (an environment object) instead of in the view's initial state; confirm "
+            + "with the Allocations instrument's generations."
+
+        static func stair(_ series: String, slope: Double, r2: Double, minSlope: Double, minR2: Double) -> String {
+            "Footprint \(series) MB: +\(slope.oneDecimalText) MB per visit, R² \(format2(r2)) (thresholds "
+                + "\(minSlope.oneDecimalText) MB, R² \(format2(minR2))). It does not return to a plateau: something is "
+                + "loaded again on every appearance and kept."
+        }
+    }
 }

@@ -2,7 +2,7 @@ import MemhuntCore
 import MemhuntFormats
 
 /// Step 5: footprint before and after entering a screen in a simulator reproduction.
-struct ReproFootprintCheck: Check {
+struct ReproFootprintCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let baselineMB = FactDescription(
@@ -55,7 +55,18 @@ struct ReproFootprintCheck: Check {
         ]
     )
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
+    /// The reproduction's readings (rows without a variant): the first, the largest, how many, the first
+    /// `ReproSample.shownRows` of them, and a reading of each file.
+    struct Measurement {
+        var baseline: ReproSample
+        var peak: ReproSample
+        var count: Int
+        var listed: [ReproSample]
+        var firstOfFile: [ReproSample]
+        var ratio: Double { peak.footprintMB / baseline.footprintMB }
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         // Rows with a variant belong to the structure-only variation. One pass, no copy of the rows: a file may
         // hold 100,000 of them.
         var baseline: ReproSample?
@@ -71,61 +82,65 @@ struct ReproFootprintCheck: Check {
             if listed.count < ReproSample.shownRows { listed.append(sample) }
             if files.insert(sample.source).inserted { firstOfFile.append(sample) }
         }
-        guard let baseline, let peak else { return CheckOutput(noInput: true) }
-        var output = CheckOutput()
+        guard let baseline, let peak else { return nil }
+        return Measurement(baseline: baseline, peak: peak, count: count, listed: listed, firstOfFile: firstOfFile)
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let (baseline, peak) = (m.baseline, m.peak)
         output.record(Fact.baselineMB, .oneDecimal(baseline.footprintMB))
         output.record(Fact.peakMB, .oneDecimal(peak.footprintMB))
         output.record(Fact.label, .string(peak.label))
-        let fromTo =
-            "\(FactValue.oneDecimal(baseline.footprintMB)) → " + Fact.peakMB.format(.oneDecimal(peak.footprintMB))
-        guard count > 1, baseline.footprintMB > 0 else {
-            output.headline(Fact.peakMB, "baseline → peak", fromTo)
-            return output
+        guard m.count > 1, baseline.footprintMB > 0 else {
+            output.headline(Fact.peakMB, "baseline → peak", Words.fromTo(m))
+            return
         }
-        let ratio = peak.footprintMB / baseline.footprintMB
-        output.record(Fact.ratio, .oneDecimal(ratio))
-        output.headline(Fact.peakMB, "baseline → peak", fromTo + " (×\(ratio.oneDecimalText))")
-        let mb = FactValue.oneDecimal
+        output.record(Fact.ratio, .oneDecimal(m.ratio))
+        output.headline(Fact.peakMB, "baseline → peak", Words.fromTo(m) + " (×\(m.ratio.oneDecimalText))")
+        let (from, to) = (
+            Fact.baselineMB.format(.oneDecimal(baseline.footprintMB)), Fact.peakMB.format(.oneDecimal(peak.footprintMB))
+        )
         output.compare(
             Comparison(
                 kind: .growth, label: "Simulator reproduction: footprint, baseline → peak", unit: .megabytes,
-                better: .lower,
-                from: .init(
-                    label: "baseline", value: baseline.footprintMB,
-                    text: Fact.baselineMB.format(mb(baseline.footprintMB))),
-                to: .init(label: peak.label, value: peak.footprintMB, text: Fact.peakMB.format(mb(peak.footprintMB))),
-                change: "×" + ratio.oneDecimalText))
+                better: .lower, from: .init(label: "baseline", value: baseline.footprintMB, text: from),
+                to: .init(label: peak.label, value: peak.footprintMB, text: to), change: "×" + m.ratio.oneDecimalText))
         output.chart(
             Series(
                 id: "repro-footprint", title: "Simulator reproduction: baseline vs peak footprint",
-                caption: "The first reading and the largest, ×\(ratio.oneDecimalText).", axis: "footprint (MB)",
+                caption: "The first reading and the largest, ×\(m.ratio.oneDecimalText).", axis: "footprint (MB)",
                 unit: .megabytes,
                 points: [
-                    .init(
-                        label: "baseline", value: baseline.footprintMB,
-                        text: Fact.baselineMB.format(mb(baseline.footprintMB))),
-                    .init(
-                        label: peak.label, value: peak.footprintMB, text: Fact.peakMB.format(mb(peak.footprintMB)),
-                        role: .subject),
+                    .init(label: "baseline", value: baseline.footprintMB, text: from),
+                    .init(label: peak.label, value: peak.footprintMB, text: to, role: .subject),
                 ]))
-        output.strength(
-            "A simulator reproduction (\(Fact.baselineMB.format(mb(baseline.footprintMB))) → "
-                + "\(Fact.peakMB.format(mb(peak.footprintMB)))) made the problem measurable.")
-        output.measurementEvents(firstOfFile, in: context)
+        output.strength("A simulator reproduction (\(from) → \(to)) made the problem measurable.")
+        output.measurementEvents(m.firstOfFile, in: context)
         let limit = context.double("max_ratio")
-        if ratio >= limit {
-            output.emit(
-                Code.growth,
-                title: "\(peak.label): \(baseline.footprintMB.oneDecimalText) → \(peak.footprintMB.oneDecimalText) MB "
-                    + "(×\(ratio.oneDecimalText))",
-                detail: "Footprint went from \(baseline.text) to \(peak.text), ×\(ratio.oneDecimalText) "
-                    + "(threshold ×\(limit.oneDecimalText)). Readings in time order"
-                    + (listed.count < count ? " (the first \(listed.count) of \(FactValue.grouped(count)))" : "")
-                    + ": " + listed.map(\.text).joined(separator: ", ") + ".",
-                evidence: [baseline.evidence, peak.evidence],
-                next: .step(
-                    "coreanimation-layers", "Count what the screen materializes: CoreAnimation memory and layers."))
+        guard m.ratio >= limit else { return }
+        output.emit(
+            Code.growth,
+            title: "\(peak.label): \(baseline.footprintMB.oneDecimalText) → \(peak.footprintMB.oneDecimalText) MB "
+                + "(×\(m.ratio.oneDecimalText))",
+            detail: Words.growth(m, limit: limit), evidence: [baseline.evidence, peak.evidence],
+            next: .step("coreanimation-layers", Words.countWhatItMaterializes))
+    }
+}
+
+/// Every sentence the check says.
+extension ReproFootprintCheck {
+    enum Words {
+        static let countWhatItMaterializes = "Count what the screen materializes: CoreAnimation memory and layers."
+
+        static func fromTo(_ m: Measurement) -> String {
+            "\(FactValue.oneDecimal(m.baseline.footprintMB)) → " + Fact.peakMB.format(.oneDecimal(m.peak.footprintMB))
         }
-        return output
+
+        static func growth(_ m: Measurement, limit: Double) -> String {
+            "Footprint went from \(m.baseline.text) to \(m.peak.text), ×\(m.ratio.oneDecimalText) (threshold "
+                + "×\(limit.oneDecimalText)). Readings in time order"
+                + (m.listed.count < m.count ? " (the first \(m.listed.count) of \(FactValue.grouped(m.count)))" : "")
+                + ": " + m.listed.map(\.text).joined(separator: ", ") + "."
+        }
     }
 }
