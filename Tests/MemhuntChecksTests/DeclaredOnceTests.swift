@@ -69,3 +69,13 @@ import Testing
         }
     }
 }
+
+/// Every built-in check measures, then says: a typed measurement first, the words after it (issue 46).
+@Suite struct MeasureThenSayTests {
+    @Test func everyBuiltInCheckIsAMeasuringCheck() {
+        for type in builtInChecks {
+            #expect(
+                type is any MeasuringCheck.Type, "\(type) is a Check with a run of its own: give it measure and say")
+        }
+    }
+}

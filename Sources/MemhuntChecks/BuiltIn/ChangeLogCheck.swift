@@ -2,7 +2,7 @@ import MemhuntCore
 import MemhuntFormats
 
 /// Step 8: `_printChanges` / `_logChanges` output: why bodies re-evaluated, and how often.
-struct ChangeLogCheck: Check {
+struct ChangeLogCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let logs = FactDescription("changes.logs", .count, "Change logs among the artifacts.", better: .neutral)
@@ -129,73 +129,79 @@ struct ChangeLogCheck: Check {
         var artifact: Artifact
     }
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
+    /// The logs the check reads (the subject's own, or every log when none is), those set aside that name no
+    /// process, whether the sentences rest on such logs only, and the interactions (before → after) among them.
+    struct Measurement {
+        var logs: [Log]
+        var own: [Log]
+        var unattributed: [Log]
+        var caveat: Bool
+        var groups: [[Log]]
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         let all = context.artifacts(of: .changeLog).compactMap { artifact -> Log? in
             guard case .repro(.changeLog(let summary))? = artifact.content else { return nil }
             return Log(
                 label: ReproSample.fileLabel(artifact.source), source: artifact.source, summary: summary,
                 artifact: artifact)
         }
-        guard !all.isEmpty else { return CheckOutput(noInput: true) }
-        var output = CheckOutput()
+        guard !all.isEmpty else { return nil }
         // A log that names no process speaks for the subject only when none of its own logs is here; beside
         // them it is listed, not weighed (it may be of another project in the same folder).
         let own = all.filter { ArtifactOwner.belongs($0.artifact, to: context.subject) == true }
         let unattributed = all.filter { ArtifactOwner.belongs($0.artifact, to: context.subject) == nil }
         let logs = own.isEmpty ? all : own
-        if !own.isEmpty, !unattributed.isEmpty, let app = context.subject.app {
+        return Measurement(
+            logs: logs, own: own, unattributed: unattributed,
+            // Only unattributed logs: they are read, and every sentence about them says it rests on such a log.
+            caveat: own.isEmpty && context.subject.app != nil && !unattributed.isEmpty,
+            groups: Self.interactions(logs))
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        if !m.own.isEmpty, !m.unattributed.isEmpty, let app = context.subject.app {
             output.emit(
-                Code.unattributed,
-                title: Plural.count(unattributed.count, "change log") + (unattributed.count == 1 ? " names" : " name")
-                    + " no process, beside \(app)'s own: "
-                    + "not weighed",
-                detail: unattributed.map(\.label).joined(separator: ", ")
-                    + (unattributed.count == 1 ? " names" : " name")
-                    + " no process, so nothing ties " + (unattributed.count == 1 ? "it" : "them") + " to \(app); "
-                    + Plural.count(own.count, "log") + " of \(app) are read instead.",
-                evidence: unattributed.map { Evidence(source: $0.source) })
+                Code.unattributed, title: Words.unattributedTitle(m.unattributed.count, app: app),
+                detail: Words.unattributed(m.unattributed, own: m.own.count, app: app),
+                evidence: m.unattributed.map { Evidence(source: $0.source) })
         }
-        // Only unattributed logs: they are read, and every sentence about them says it rests on such a log.
-        let caveat = own.isEmpty && context.subject.app != nil && !unattributed.isEmpty
-        output.record(Fact.logs, .int(logs.count))
-        output.record(Fact.evaluations, .int(logs.reduce(0) { $0 + $1.summary.evaluations }))
-        output.record(
-            Fact.byLog.key,
-            .object(
-                Dictionary(
-                    logs.map { log in
-                        (
-                            log.label,
-                            FactValue.object(
-                                [
-                                    "evaluations": .int(log.summary.evaluations),
-                                    "views": .object(log.summary.views.mapValues { .int($0) }),
-                                ].merging(
-                                    log.summary.processes.isEmpty
-                                        ? [:] : ["processes": .object(log.summary.processes.mapValues { .int($0) })]
-                                ) { a, _ in a })
-                        )
-                    }, uniquingKeysWith: { a, _ in a })))
-        var views: [String: Int] = [:]
-        for log in logs { views.merge(log.summary.views, uniquingKeysWith: +) }
-        output.record(Fact.views.key, .object(views.mapValues { .int($0) }))
-        let groups = Self.interactions(logs)
-        for group in groups { output.emit(Self.comparison(group)) }
-        Self.present(&output, logs: logs, groups: groups)
-        for log in logs {
+        Self.recordFacts(m.logs, to: &output)
+        for group in m.groups { output.emit(Self.comparison(group)) }
+        Self.present(&output, logs: m.logs, groups: m.groups)
+        for log in m.logs {
             if let finding = Self.processes(log) { output.emit(finding) }
             if let finding = hotView(log, context) { output.emit(finding) }
             output.findings += fanOut(log, context)
             output.findings += churn(log, context)
             output.findings += identities(log, context)
         }
-        if caveat {
+        if m.caveat {
             let app = context.subject.app ?? "the app"
             for index in output.findings.indices where output.findings[index].code != Code.unattributed.code {
                 output.findings[index].title += " (in a log that names no process, not tied to \(app))"
             }
         }
-        return output
+    }
+
+    /// The logs' counts: evaluations in all, per log (with its views and processes) and per view.
+    static func recordFacts(_ logs: [Log], to output: inout CheckOutput) {
+        output.record(Fact.logs, .int(logs.count))
+        output.record(Fact.evaluations, .int(logs.reduce(0) { $0 + $1.summary.evaluations }))
+        let byLog = logs.map { log -> (String, FactValue) in
+            var fields: [String: FactValue] = [
+                "evaluations": .int(log.summary.evaluations),
+                "views": .object(log.summary.views.mapValues { .int($0) }),
+            ]
+            if !log.summary.processes.isEmpty {
+                fields["processes"] = .object(log.summary.processes.mapValues { .int($0) })
+            }
+            return (log.label, .object(fields))
+        }
+        output.record(Fact.byLog.key, .object(Dictionary(byLog, uniquingKeysWith: { a, _ in a })))
+        var views: [String: Int] = [:]
+        for log in logs { views.merge(log.summary.views, uniquingKeysWith: +) }
+        output.record(Fact.views.key, .object(views.mapValues { .int($0) }))
     }
 
     /// The headline, the per-view comparisons of each interaction, the charts and the logs' times.
@@ -204,33 +210,7 @@ struct ChangeLogCheck: Check {
         output.headline(
             Fact.evaluations, "body evaluations",
             "\(FactValue.grouped(evaluations)) body evaluations in " + Plural.count(logs.count, "log"))
-        for group in groups {
-            let first = group.first!, last = group.last!
-            let isFix = first.label.lowercased().hasSuffix("before") && last.label.lowercased().hasSuffix("after")
-            let title = "Body evaluations per view, " + group.map(\.label).joined(separator: " → ")
-            let views = Set(group.flatMap { $0.summary.views.keys }).sorted()
-            for view in views {
-                let before = first.summary.views[view] ?? 0, after = last.summary.views[view] ?? 0
-                output.compare(
-                    Comparison(
-                        kind: isFix ? .fix : .variation, label: view, group: title, unit: .count, better: .lower,
-                        from: .init(label: first.label, value: Double(before), text: "+\(before)"),
-                        to: .init(label: last.label, value: Double(after), text: "+\(after)")))
-            }
-            output.chart(
-                Series(
-                    id: "change-log-" + first.label, title: title,
-                    caption: group.map(\.label).joined(separator: " → ") + ": body evaluations per view.",
-                    axis: "body evaluations", unit: .count,
-                    points: views.flatMap { view in
-                        group.enumerated().map { index, log in
-                            let count = log.summary.views[view] ?? 0
-                            return Series.Point(
-                                label: "\(view) (\(log.label))", value: Double(count), text: "+\(count)",
-                                role: index == 0 ? .subject : index == group.count - 1 ? .after : .plain)
-                        }
-                    }))
-        }
+        for group in groups { presentGroup(&output, group) }
         let grouped = Set(groups.flatMap { $0.map(\.source) })
         for log in logs where !grouped.contains(log.source) && !log.summary.views.isEmpty {
             output.chart(
@@ -259,6 +239,35 @@ struct ChangeLogCheck: Check {
                 "Change logs counted body evaluations per gesture: a measure that does not depend on the hardware.")
         }
         for log in logs { output.event("First body evaluation logged", of: log.artifact) }
+    }
+
+    /// One interaction's logs: each view's evaluations first → last, and their chart.
+    static func presentGroup(_ output: inout CheckOutput, _ group: [Log]) {
+        let first = group.first!, last = group.last!
+        let isFix = first.label.lowercased().hasSuffix("before") && last.label.lowercased().hasSuffix("after")
+        let title = "Body evaluations per view, " + group.map(\.label).joined(separator: " → ")
+        let views = Set(group.flatMap { $0.summary.views.keys }).sorted()
+        for view in views {
+            let before = first.summary.views[view] ?? 0, after = last.summary.views[view] ?? 0
+            output.compare(
+                Comparison(
+                    kind: isFix ? .fix : .variation, label: view, group: title, unit: .count, better: .lower,
+                    from: .init(label: first.label, value: Double(before), text: "+\(before)"),
+                    to: .init(label: last.label, value: Double(after), text: "+\(after)")))
+        }
+        output.chart(
+            Series(
+                id: "change-log-" + first.label, title: title,
+                caption: group.map(\.label).joined(separator: " → ") + ": body evaluations per view.",
+                axis: "body evaluations", unit: .count,
+                points: views.flatMap { view in
+                    group.enumerated().map { index, log in
+                        let count = log.summary.views[view] ?? 0
+                        return Series.Point(
+                            label: "\(view) (\(log.label))", value: Double(count), text: "+\(count)",
+                            role: index == 0 ? .subject : index == group.count - 1 ? .after : .plain)
+                    }
+                }))
     }
 
     /// Logs of the same interaction: labels that differ only after their last "-" (drawer-before,
@@ -410,5 +419,23 @@ struct ChangeLogCheck: Check {
         guard let counts, !counts.isEmpty else { return "nothing named" }
         return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(4).map { "\($0.key) ×\($0.value)" }
             .joined(separator: ", ")
+    }
+}
+
+/// Sentences of the check that are not its helpers' own.
+extension ChangeLogCheck {
+    enum Words {
+        static func unattributedTitle(_ count: Int, app: String) -> String {
+            Plural.count(count, "change log") + (count == 1 ? " names" : " name") + " no process, beside \(app)'s own: "
+                + "not weighed"
+        }
+
+        static func unattributed(_ logs: [Log], own: Int, app: String) -> String {
+            logs.map(\.label).joined(separator: ", ") + (logs.count == 1 ? " names" : " name")
+                + " no process, so nothing "
+                + "ties " + (logs.count == 1 ? "it" : "them") + " to \(app); " + Plural.count(own, "log")
+                + " of \(app) "
+                + "are read instead."
+        }
     }
 }

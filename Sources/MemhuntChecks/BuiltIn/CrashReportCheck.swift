@@ -5,7 +5,7 @@ import MemhuntSnapshots
 /// Step 1: the subject's crash reports, and how the newest one ended; before it says the app stayed
 /// alive, every other sign of an ending among the artifacts (a jetsam kill, MetricKit's exit counts,
 /// MetricKit crash diagnostics).
-struct CrashReportCheck: Check {
+struct CrashReportCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let reports = FactDescription(
@@ -147,8 +147,22 @@ struct CrashReportCheck: Check {
         var evidence: Evidence
     }
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
-        var output = CheckOutput()
+    /// The crash reports, the subject they are weighed for (the named app, or the one app every report names),
+    /// the subject's reports, and the other signs that it ended.
+    struct Measurement {
+        var all: [(artifact: Artifact, report: CrashReport)]
+        var subject: Subject
+        var mine: [(artifact: Artifact, report: CrashReport)]
+        var signs: [Sign]
+        /// The subject's newest report (by time, then the order given).
+        var newest: (artifact: Artifact, report: CrashReport)? {
+            mine.enumerated().max(by: { a, b in
+                (a.element.report.time ?? 0, a.offset) < (b.element.report.time ?? 0, b.offset)
+            })?.element
+        }
+    }
+
+    func measure(_ context: CheckContext) async throws -> Measurement? {
         let all = context.artifacts(of: .crashReport).compactMap { artifact -> (Artifact, CrashReport)? in
             guard case .crashReport(let report)? = artifact.content else { return nil }
             return (artifact, report)
@@ -162,30 +176,52 @@ struct CrashReportCheck: Check {
         }
         var context = context
         context.subject = subject
-        guard let app = subject.app else { return Self.withoutSubject(all, context: context) }
         // The engine has left out reports of other apps; a report that names nothing would not be here either.
-        let mine = all.filter { ArtifactOwner.belongs($0.0, to: subject) != false }
-        output.record(Fact.reports, .int(mine.count))
-        let signs = Self.signs(of: subject, in: context)
-        let ended = !mine.isEmpty || !signs.isEmpty
-        output.record(Fact.ended, .bool(ended))
+        return Measurement(
+            all: all.map { (artifact: $0.0, report: $0.1) }, subject: subject,
+            mine: all.filter { ArtifactOwner.belongs($0.0, to: subject) != false }.map {
+                (artifact: $0.0, report: $0.1)
+            },
+            signs: subject.app == nil ? [] : Self.signs(of: subject, in: context))
+    }
+
+    func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        var context = context
+        context.subject = m.subject
+        guard let app = m.subject.app else {
+            output = Self.withoutSubject(m.all.map { ($0.artifact, $0.report) }, context: context)
+            return
+        }
+        output.record(Fact.reports, .int(m.mine.count))
+        output.record(Fact.ended, .bool(!m.mine.isEmpty || !m.signs.isEmpty))
         output.record(
             Fact.endedBy.key,
-            .array(((mine.isEmpty ? [] : ["crash-report"]) + Self.unique(signs.map(\.tag))).map(FactValue.string)))
-        guard
-            let newest = mine.enumerated().max(by: { a, b in
-                (a.element.1.time ?? 0, a.offset) < (b.element.1.time ?? 0, b.offset)
-            })?.element
-        else {
+            .array(((m.mine.isEmpty ? [] : ["crash-report"]) + Self.unique(m.signs.map(\.tag))).map(FactValue.string)))
+        guard let (artifact, report) = m.newest else {
             output.record(Fact.kind, .string(CrashKind.none.rawValue))
             output.emit(
-                signs.isEmpty ? Self.none(app, context: context) : Self.endedWithoutReport(app, signs, context: context)
-            )
-            Self.present(&output, reports: [], signs: signs, context: context)
-            return output
+                m.signs.isEmpty
+                    ? Self.none(app, context: context) : Self.endedWithoutReport(app, m.signs, context: context))
+            Self.present(&output, reports: [], signs: m.signs, context: context)
+            return
         }
-        let (artifact, report) = newest
         let snapshot = CrashSnapshot(report)
+        Self.recordFacts(report, snapshot, to: &output)
+        let name = report.appName ?? app
+        output.emit(
+            Code.ended, severity: Self.severity(report.kind),
+            title: "\(name) \(Self.verb(report.kind)): \(Self.explain(report))",
+            detail: Plural.count(m.mine.count, "crash report") + " of \(name); the newest"
+                + (report.date.map { " (\($0))" } ?? "") + " is \(report.kind.rawValue). "
+                + Self.describe(report, snapshot: snapshot)
+                + (m.signs.isEmpty
+                    ? "" : " Other signs of an ending: " + m.signs.map(\.text).joined(separator: "; ") + "."),
+            evidence: [Evidence(source: artifact.source)] + m.signs.map(\.evidence), next: Self.next(report))
+        Self.present(&output, reports: m.mine.map(\.artifact), signs: m.signs, context: context)
+    }
+
+    /// The newest report's facts: its kind, exception, termination, OS, device, version, frames and file locks.
+    static func recordFacts(_ report: CrashReport, _ snapshot: CrashSnapshot, to output: inout CheckOutput) {
         output.record(Fact.kind, .string(report.kind.rawValue))
         output.record(Fact.exception, snapshot.exceptionLine.map(FactValue.string))
         output.record(Fact.termination, snapshot.termination.map(FactValue.string))
@@ -199,20 +235,6 @@ struct CrashReportCheck: Check {
         if !report.fileLockEvidence.isEmpty {
             output.record(Fact.fileLock, .array(report.fileLockEvidence.map(FactValue.string)))
         }
-        let name = report.appName ?? app
-        let others =
-            signs.isEmpty ? "" : " Other signs of an ending: " + signs.map(\.text).joined(separator: "; ") + "."
-        output.emit(
-            Code.ended,
-            severity: Self.severity(report.kind),
-            title: "\(name) \(Self.verb(report.kind)): \(Self.explain(report))",
-            detail: Plural.count(mine.count, "crash report") + " of \(name); the newest"
-                + (report.date.map { " (\($0))" } ?? "") + " is \(report.kind.rawValue). "
-                + Self.describe(report, snapshot: snapshot) + others,
-            evidence: [Evidence(source: artifact.source)] + signs.map(\.evidence),
-            next: Self.next(report))
-        Self.present(&output, reports: mine.map(\.0), signs: signs, context: context)
-        return output
     }
 
     /// The headline, the impact and the timeline of what the run shows of an ending.

@@ -2,7 +2,7 @@ import MemhuntCore
 import MemhuntFormats
 
 /// Step 2 (field data): MetricKit's peak memory for the app over a day.
-struct MetricKitMemoryCheck: Check {
+struct MetricKitMemoryCheck: MeasuringCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let peakMB = FactDescription(
@@ -64,45 +64,44 @@ struct MetricKitMemoryCheck: Check {
         ]
     )
 
-    func run(_ context: CheckContext) async throws -> CheckOutput {
-        var output = CheckOutput()
-        guard let metrics = MetricKitSelection.newest(in: context) else { return CheckOutput(noInput: true) }
-        let app = context.subject.app ?? metrics.payload.bundleIdentifier ?? "the app"
-        if !metrics.payload.unreadable.isEmpty {
+    /// The subject's newest metric payload.
+    typealias Measurement = (artifact: Artifact, payload: MetricPayload)
+
+    func measure(_ context: CheckContext) async throws -> Measurement? { MetricKitSelection.newest(in: context) }
+
+    func say(_ metrics: Measurement, in context: CheckContext, to output: inout CheckOutput) {
+        let (artifact, payload) = metrics
+        let app = context.subject.app ?? payload.bundleIdentifier ?? "the app"
+        if !payload.unreadable.isEmpty {
             output.emit(
-                Code.unreadable,
-                title: "MetricKit value not understood in " + metrics.artifact.fileName,
-                detail: metrics.artifact.source + ": " + metrics.payload.unreadable.joined(separator: "; ")
+                Code.unreadable, title: "MetricKit value not understood in " + artifact.fileName,
+                detail: artifact.source + ": " + payload.unreadable.joined(separator: "; ")
                     + ". The value is left out of the facts rather than guessed.",
-                evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics")])
+                evidence: [Evidence(source: artifact.source, pointer: "/memoryMetrics")])
         }
-        if let peak = metrics.payload.peakMemoryBytes {
+        if let peak = payload.peakMemoryBytes {
             output.record(Fact.peakMB, .megabytes(bytes: peak))
             output.headline(Fact.peakMB, "MetricKit peak", "MetricKit peak " + peak.megabytesText)
             output.impact("MetricKit: peak memory \(peak.megabytesText) in the payload's window.")
             let limit = context.double("max_peak_mb")
             if limit > 0, peak >= limit * 1_048_576 {
                 output.emit(
-                    Code.peak,
-                    title: "\(app) peaked at \(peak.megabytesText) (MetricKit)",
+                    Code.peak, title: "\(app) peaked at \(peak.megabytesText) (MetricKit)",
                     detail:
                         "MetricKit's peakMemoryUsage is \(peak.megabytesText) (threshold \(FactValue.oneDecimal(limit)) MB).",
-                    evidence: [Evidence(source: metrics.artifact.source, pointer: "/memoryMetrics/peakMemoryUsage")])
+                    evidence: [Evidence(source: artifact.source, pointer: "/memoryMetrics/peakMemoryUsage")])
             }
         }
-        output.event("MetricKit payload window ends", of: metrics.artifact)
-        let exits = (metrics.payload.memoryResourceLimitExits ?? 0) + (metrics.payload.memoryPressureExits ?? 0)
-        if exits > 0 {
-            output.emit(
-                Code.exits,
-                title: "\(app) ended for memory " + Plural.count(exits, "time") + " in the field (MetricKit)",
-                detail: "MetricKit counts "
-                    + Plural.count(metrics.payload.memoryResourceLimitExits ?? 0, "memory-limit exit") + " and "
-                    + Plural.count(metrics.payload.memoryPressureExits ?? 0, "memory-pressure exit")
-                    + " while in the background.",
-                evidence: [Evidence(source: metrics.artifact.source, pointer: "/applicationExitMetrics")])
-        }
-        return output
+        output.event("MetricKit payload window ends", of: artifact)
+        let (limitExits, pressureExits) = (payload.memoryResourceLimitExits ?? 0, payload.memoryPressureExits ?? 0)
+        guard limitExits + pressureExits > 0 else { return }
+        output.emit(
+            Code.exits,
+            title: "\(app) ended for memory " + Plural.count(limitExits + pressureExits, "time")
+                + " in the field (MetricKit)",
+            detail: "MetricKit counts " + Plural.count(limitExits, "memory-limit exit") + " and "
+                + Plural.count(pressureExits, "memory-pressure exit") + " while in the background.",
+            evidence: [Evidence(source: artifact.source, pointer: "/applicationExitMetrics")])
     }
 }
 
