@@ -49,7 +49,7 @@ struct LeaksCheck: MeasuringCheck {
                     "Fixtures/leaks/DemoApp-clean.leaks.txt", "Fixtures/leaks/DemoApp-later.leaks.txt",
                     facts: [Fact.count.key: 40, Fact.leakedMB.key: 0],
                     title:
-                        "More leaked after: DemoApp-clean.leaks.txt → DemoApp-later.leaks.txt: 0 → 40 leaks, 0 MB → 0 MB"
+                        "More leaked after: DemoApp-clean.leaks.txt → DemoApp-later.leaks.txt: 0 → 40 leaks, 0 → 16,384 bytes"
                 ),
                 .quiet(
                     "Fixtures/leaks/DemoApp-before.leaks.txt", "Fixtures/leaks/DemoApp-after.leaks.txt",
@@ -100,7 +100,7 @@ struct LeaksCheck: MeasuringCheck {
         output.record(Fact.largestRoot, m.largest.first.map { .string($0.className) })
         output.headline(
             Fact.count, "leaks",
-            "\(FactValue.grouped(newest.leaks)) leaks, \(Double(newest.leakedBytes).megabytesText) leaked")
+            "\(FactValue.grouped(newest.leaks)) leaks, \(Double(newest.leakedBytes).sizeText) leaked")
         if newest.leaks > 0 {
             output.emit(
                 Code.found, title: Words.foundTitle(newest, largest: m.largest.first),
@@ -131,10 +131,10 @@ struct LeaksCheck: MeasuringCheck {
                 kind: .fix, label: "Leaked bytes", unit: .megabytes, better: .lower,
                 from: .init(
                     label: first.artifact.fileName, value: Double(before.leakedBytes) / 1_048_576,
-                    text: Double(before.leakedBytes).megabytesText),
+                    text: Double(before.leakedBytes).sizeText),
                 to: .init(
                     label: newest.artifact.fileName, value: Double(after.leakedBytes) / 1_048_576,
-                    text: Double(after.leakedBytes).megabytesText)))
+                    text: Double(after.leakedBytes).sizeText)))
         let pair = Words.pair(first, newest)
         let evidence = [Evidence(source: first.artifact.source), Evidence(source: newest.artifact.source)]
         if after.leakedBytes > before.leakedBytes {
@@ -158,14 +158,14 @@ extension LeaksCheck {
         static let compareRoots = "Compare the two reports' largest roots: what the later gesture left behind."
 
         static func foundTitle(_ report: LeaksReport, largest: LeakRoot?) -> String {
-            "\(FactValue.grouped(report.leaks)) leaks for \(Double(report.leakedBytes).megabytesText)"
+            "\(FactValue.grouped(report.leaks)) leaks for \(Double(report.leakedBytes).sizeText)"
                 + (largest.map { "; the largest tree's root is \($0.className)" } ?? "")
         }
 
         static func found(_ artifact: Artifact, _ report: LeaksReport, largest: [LeakRoot]) -> String {
             let top = largest.prefix(3).map {
                 "\($0.className) (\($0.kind == .block ? "" : $0.kind.rawValue.lowercased() + ", ")"
-                    + "\(FactValue.grouped($0.count)) objects, \(Double($0.bytes).megabytesText))"
+                    + "\(FactValue.grouped($0.count)) objects, \(Double($0.bytes).sizeText))"
             }
             return "\(artifact.source)" + (report.processName.map { " (\($0))" } ?? "")
                 + ": \(FactValue.grouped(report.leaks)) leaked objects, \(FactValue.grouped(report.leakedBytes)) bytes. "
@@ -177,9 +177,15 @@ extension LeaksCheck {
         static func pair(
             _ first: (artifact: Artifact, report: LeaksReport), _ newest: (artifact: Artifact, report: LeaksReport)
         ) -> String {
-            "\(first.artifact.fileName) → \(newest.artifact.fileName): \(FactValue.grouped(first.report.leaks)) → "
-                + "\(FactValue.grouped(newest.report.leaks)) leaks, \(Double(first.report.leakedBytes).megabytesText) → "
-                + "\(Double(newest.report.leakedBytes).megabytesText)"
+            let (before, after) = (Double(first.report.leakedBytes), Double(newest.report.leakedBytes))
+            // Both in one unit: bytes when neither reaches a tenth of a MB.
+            let sizes =
+                max(before, after) < 0.05 * 1_048_576
+                ? "\(FactValue.grouped(Int(before))) → \(FactValue.grouped(Int(after))) bytes"
+                : "\(before.megabytesText) → \(after.megabytesText)"
+            return
+                "\(first.artifact.fileName) → \(newest.artifact.fileName): \(FactValue.grouped(first.report.leaks)) → "
+                + "\(FactValue.grouped(newest.report.leaks)) leaks, " + sizes
         }
     }
 }

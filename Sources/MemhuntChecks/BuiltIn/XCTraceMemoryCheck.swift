@@ -62,7 +62,7 @@ struct XCTraceMemoryCheck: MeasuringCheck {
             examples: [
                 .raises(
                     "Fixtures/xctrace/leaks.xml", facts: [Fact.exports.key: 1, Fact.leakCount.key: 4],
-                    title: "4 leaked objects for 0 MB"),
+                    title: "4 leaked objects for 4,272 bytes"),
                 .quiet("Fixtures/xctrace/vm-regions.xml", facts: [Fact.exports.key: 1, Fact.residentMB.key: 35]),
             ])
         static let growth = FindingCode(
@@ -250,12 +250,12 @@ struct XCTraceMemoryCheck: MeasuringCheck {
         output.record(Fact.leakedBytes, .int(leaks.leakedBytes))
         output.headline(
             Fact.leakCount, "Leaks",
-            "\(FactValue.grouped(leaks.leakCount)) leaked objects, \(Double(leaks.leakedBytes).megabytesText)")
+            "\(FactValue.grouped(leaks.leakCount)) leaked objects, \(Double(leaks.leakedBytes).sizeText)")
         guard leaks.leakCount > 0 else { return }
         output.emit(
             Code.leaks,
             title: "\(FactValue.grouped(leaks.leakCount)) leaked objects for "
-                + Double(leaks.leakedBytes).megabytesText,
+                + Double(leaks.leakedBytes).sizeText,
             detail: Words.leaks(leaks, artifact),
             evidence: [Evidence(source: artifact.source, line: leaks.largestLeaks.first?.line)],
             next: .change("Break the retain cycle of the largest leaked object: a weak capture or delegate."))
