@@ -46,23 +46,48 @@ extension Verdict {
         steps: [FindingsDocument.StepRecord], artifacts: [FindingsDocument.ArtifactRecord], subject: Subject,
         suppressed: Int = 0
     ) {
-        var sentences: [Sentence] = []
+        let (headlines, kinds) = Self.headlines(steps)
+        var sentences = headlines + Self.aside(kinds, steps: steps, artifacts: artifacts, subject: subject)
+        if suppressed > 0 {
+            // `run --baseline`: the sentences above are of what is reported; say what was left out.
+            sentences.append(
+                Sentence(
+                    text: (sentences.isEmpty ? "Nothing new since the baseline: " : "Also ")
+                        + Plural.count(suppressed, "finding") + " the baseline already has "
+                        + (suppressed == 1 ? "is" : "are") + " left out.",
+                    step: nil, codes: []))
+        }
+        if sentences.isEmpty {
+            sentences.append(Sentence(text: "The artifacts answer nothing this playbook asks.", step: nil, codes: []))
+        }
+        self.init(sentences: sentences)
+    }
+
+    /// The steps that say no finding of their own, by why.
+    struct Unsaid {
         var missing: [FindingsDocument.StepRecord] = []
         var failed: [FindingsDocument.StepRecord] = []
         var notApplicable: [FindingsDocument.StepRecord] = []
         var unanswered: [FindingsDocument.StepRecord] = []
+    }
+
+    /// Each step's top finding as a sentence (the first that is not about the artifacts themselves), and the
+    /// steps that give none, by why.
+    static func headlines(_ steps: [FindingsDocument.StepRecord]) -> ([Sentence], Unsaid) {
+        var sentences: [Sentence] = []
+        var unsaid = Unsaid()
         for step in steps {
             switch step.status {
             case .unanswered:
-                unanswered.append(step)
+                unsaid.unanswered.append(step)
                 continue
             case .noArtifact:
-                if !step.isGuidanceOnly { missing.append(step) }
+                if !step.isGuidanceOnly { unsaid.missing.append(step) }
                 continue
             case .error:
-                failed.append(step)
+                unsaid.failed.append(step)
             case .notApplicable:
-                notApplicable.append(step)
+                unsaid.notApplicable.append(step)
                 continue
             case .skipped:
                 continue
@@ -71,48 +96,63 @@ extension Verdict {
             }
             let ranked =
                 step.findings.filter { !$0.code.hasPrefix("artifacts.") }
-                + step.findings.filter {
-                    $0.code.hasPrefix("artifacts.") && $0.severity >= .notice
-                }
+                + step.findings.filter { $0.code.hasPrefix("artifacts.") && $0.severity >= .notice }
             guard let top = ranked.first else { continue }
             let text = top.title.first?.isUppercase == true ? top.title : step.title + ": " + top.title
             sentences.append(Sentence(text: Self.sentence(text), step: step.id, codes: [top.code]))
         }
+        return (sentences, unsaid)
+    }
+
+    /// The closing sentences: what rests on artifacts that name no app, the steps that said nothing and why, and
+    /// the files given that could not be read or were empty.
+    static func aside(
+        _ unsaid: Unsaid, steps: [FindingsDocument.StepRecord], artifacts: [FindingsDocument.ArtifactRecord],
+        subject: Subject
+    ) -> [Sentence] {
+        var sentences: [Sentence] = []
+        func say(_ text: String, codes: [String] = []) {
+            sentences.append(Sentence(text: text, step: nil, codes: codes))
+        }
         // What was said of the subject from artifacts that name no app, when no artifact names it, is said as such.
         let assumed = steps.filter { $0.findings.contains { $0.code == EngineFindings.unattributed.code } }
         if !assumed.isEmpty, let app = subject.app {
-            sentences.append(
-                Sentence(
-                    text: "No artifact of one app names \(app): what " + Self.list(assumed)
-                        + " say is of artifacts that name no app, read as its because it was named.",
-                    step: nil, codes: [EngineFindings.unattributed.code]))
+            say(
+                "No artifact of one app names \(app): what " + Self.list(assumed)
+                    + " say is of artifacts that name no app, read as its because it was named.",
+                codes: [EngineFindings.unattributed.code])
         }
-        if !failed.isEmpty {
-            sentences.append(
-                Sentence(
-                    text: "Not known, because a check could not run: " + Self.list(failed) + ".", step: nil,
-                    codes: []))
-        }
-        if !notApplicable.isEmpty {
-            sentences.append(
-                Sentence(text: "Not applicable to this run: " + Self.list(notApplicable) + ".", step: nil, codes: []))
-        }
+        if !unsaid.failed.isEmpty { say("Not known, because a check could not run: " + Self.list(unsaid.failed) + ".") }
+        if !unsaid.notApplicable.isEmpty { say("Not applicable to this run: " + Self.list(unsaid.notApplicable) + ".") }
         // A file given and not read is evidence of unknown content: no step may then speak of an absence.
         let unread = artifacts.filter(\.holdsUnknownContent)
-        if !unanswered.isEmpty {
-            let text: String
+        if !unsaid.unanswered.isEmpty {
+            let steps = Self.list(unsaid.unanswered)
             if let app = subject.app {
-                text =
+                say(
                     unread.isEmpty
-                    ? "The artifacts given say nothing of \(app) for " + Self.list(unanswered) + "."
-                    : "Nothing read speaks of \(app) for " + Self.list(unanswered)
-                        + "; the files that could not be read may."
+                        ? "The artifacts given say nothing of \(app) for " + steps + "."
+                        : "Nothing read speaks of \(app) for " + steps + "; the files that could not be read may.")
             } else {
-                text =
-                    "Not answered until an app is named, though the artifacts are given: " + Self.list(unanswered) + "."
+                say("Not answered until an app is named, though the artifacts are given: " + steps + ".")
             }
-            sentences.append(Sentence(text: text, step: nil, codes: []))
         }
+        sentences += Self.files(artifacts, unread: unread)
+        if !unsaid.missing.isEmpty {
+            say(
+                unread.isEmpty
+                    ? "No evidence, for lack of artifacts: " + Self.list(unsaid.missing) + "."
+                    : "Nothing was read for " + Self.list(unsaid.missing)
+                        + "; the files that could not be read may be of their kinds.")
+        }
+        return sentences
+    }
+
+    /// The files given that could not be read, and the empty ones, named.
+    static func files(_ artifacts: [FindingsDocument.ArtifactRecord], unread: [FindingsDocument.ArtifactRecord])
+        -> [Sentence]
+    {
+        var sentences: [Sentence] = []
         if !unread.isEmpty {
             let named = unread.prefix(3).map { artifact -> String in
                 let name = Artifact.fileName(of: artifact.source)
@@ -139,28 +179,7 @@ extension Verdict {
                         + names + more + ".",
                     step: nil, codes: []))
         }
-        if !missing.isEmpty {
-            sentences.append(
-                Sentence(
-                    text: unread.isEmpty
-                        ? "No evidence, for lack of artifacts: " + Self.list(missing) + "."
-                        : "Nothing was read for " + Self.list(missing)
-                            + "; the files that could not be read may be of their kinds.",
-                    step: nil, codes: []))
-        }
-        if suppressed > 0 {
-            // `run --baseline`: the sentences above are of what is reported; say what was left out.
-            sentences.append(
-                Sentence(
-                    text: (sentences.isEmpty ? "Nothing new since the baseline: " : "Also ")
-                        + Plural.count(suppressed, "finding") + " the baseline already has "
-                        + (suppressed == 1 ? "is" : "are") + " left out.",
-                    step: nil, codes: []))
-        }
-        if sentences.isEmpty {
-            sentences.append(Sentence(text: "The artifacts answer nothing this playbook asks.", step: nil, codes: []))
-        }
-        self.init(sentences: sentences)
+        return sentences
     }
 
     /// "step 5 (Simulator reproduction), step 6 (CoreAnimation memory and layer count)".

@@ -176,21 +176,10 @@ public struct StepEngine: Sendable {
                 }
                 let description = type.description
                 if !description.weighs.isEmpty { context.artifacts = usable(step.reads + description.weighs) }
-                let kinds = description.reads + description.weighs
-                context.unread = artifacts.filter { artifact in
-                    artifact.holdsUnknownContent && (artifact.kind.map(kinds.contains) ?? true)
-                }
                 let readsAny = stepArtifacts.contains { description.reads.contains(where: $0.holds) }
                 guard readsAny || description.runsWithoutArtifacts else { continue }
-                for parameter in description.parameters where context.parameters[parameter.name] == nil {
-                    context.parameters[parameter.name] = parameter.defaultValue
-                }
                 declared = Dictionary(description.facts.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-                do {
-                    produced = try await type.init().run(context)
-                } catch {
-                    produced = CheckOutput(failure: "check failed: \(error)")
-                }
+                produced = await Self.run(type, in: context, given: artifacts)
             case .exec(let argv, let timeout, let env):
                 if !allowExec {
                     let program = argv.first ?? ""
@@ -214,29 +203,7 @@ public struct StepEngine: Sendable {
             }
             ranAny = ranAny || !produced.noInput
             if produced.notApplicable { inapplicable = true } else if !produced.noInput { applies = true }
-            output.facts.merge(produced.facts) { _, new in new }
-            for key in produced.facts.keys {
-                let unit = declared[key]?.unit ?? produced.units[key] ?? .number
-                factInfo[key] = FactInfo(
-                    unit: unit, meaning: declared[key]?.meaning ?? "", check: invocation.id,
-                    better: declared[key]?.better, measure: declared[key]?.measure ?? false)
-            }
-            output.presentation.append(produced.presentation)
-            if case .exec = invocation.kind {
-                // An external check says nothing of how to show its facts: each is its own headline item.
-                for key in produced.facts.keys.sorted() {
-                    let unit = produced.units[key] ?? .number
-                    output.presentation.headline.append(
-                        Headline(key: key, label: key, text: unit.format(produced.facts[key]!)))
-                }
-            }
-            let checkID = invocation.id
-            output.findings += produced.findings.map { finding in
-                var finding = finding
-                finding.step = step.id
-                if finding.check.isEmpty { finding.check = checkID }
-                return finding
-            }
+            Self.absorb(produced, of: invocation, declared: declared, step: step, into: &output, factInfo: &factInfo)
         }
         if !foreign.isEmpty { output.findings.append(Self.otherApps(foreign, subject: subject, step: step)) }
         let status: StepStatus
@@ -249,17 +216,71 @@ public struct StepEngine: Sendable {
             // subject (a JetsamEvent without `--app`, or one that does not list the app).
             // Artifacts of the step's kinds that are of other apps were given too: unanswered, not no artifact.
             status = stepArtifacts.isEmpty && foreign.isEmpty ? .noArtifact : .unanswered
-        } else if output.findings.contains(where: { $0.severity >= .notice }) {
-            status = .finding
-        } else if inapplicable && !applies {
-            status = .notApplicable
         } else {
-            status = .clear
+            status = Self.status(of: output.findings, inapplicable: inapplicable && !applies)
         }
         return StepResult(
             number: number, step: step, status: status, facts: output.facts,
             findings: Self.bySeverity(output.findings), failures: failures, checksRun: checksRun, factInfo: factInfo,
             presentation: output.presentation)
+    }
+
+    /// A built-in check run over `context`: the files of its kinds that could not be read, and its parameters'
+    /// defaults, given first; a check that throws is a failure of its own.
+    private static func run(_ type: any Check.Type, in context: CheckContext, given artifacts: [Artifact]) async
+        -> CheckOutput
+    {
+        var context = context
+        let description = type.description
+        let kinds = description.reads + description.weighs
+        context.unread = artifacts.filter { artifact in
+            artifact.holdsUnknownContent && (artifact.kind.map(kinds.contains) ?? true)
+        }
+        for parameter in description.parameters where context.parameters[parameter.name] == nil {
+            context.parameters[parameter.name] = parameter.defaultValue
+        }
+        do {
+            return try await type.init().run(context)
+        } catch {
+            return CheckOutput(failure: "check failed: \(error)")
+        }
+    }
+
+    /// What one check produced, added to the step's output: its facts (with their declared unit and meaning),
+    /// its presentation, and its findings marked with the step and the check.
+    private static func absorb(
+        _ produced: CheckOutput, of invocation: CheckInvocation, declared: [String: FactDescription], step: Step,
+        into output: inout CheckOutput, factInfo: inout [String: FactInfo]
+    ) {
+        output.facts.merge(produced.facts) { _, new in new }
+        for key in produced.facts.keys {
+            let unit = declared[key]?.unit ?? produced.units[key] ?? .number
+            factInfo[key] = FactInfo(
+                unit: unit, meaning: declared[key]?.meaning ?? "", check: invocation.id,
+                better: declared[key]?.better, measure: declared[key]?.measure ?? false)
+        }
+        output.presentation.append(produced.presentation)
+        if case .exec = invocation.kind {
+            // An external check says nothing of how to show its facts: each is its own headline item.
+            for key in produced.facts.keys.sorted() {
+                let unit = produced.units[key] ?? .number
+                output.presentation.headline.append(
+                    Headline(key: key, label: key, text: unit.format(produced.facts[key]!)))
+            }
+        }
+        output.findings += produced.findings.map { finding in
+            var finding = finding
+            finding.step = step.id
+            if finding.check.isEmpty { finding.check = invocation.id }
+            return finding
+        }
+    }
+
+    /// A step that ran and spoke: a finding at notice or above, else not applicable when every check that read
+    /// something said so, else clear.
+    private static func status(of findings: [Finding], inapplicable: Bool) -> StepStatus {
+        if findings.contains(where: { $0.severity >= .notice }) { return .finding }
+        return inapplicable ? .notApplicable : .clear
     }
 
     /// Most severe first; the checks' order within one severity.
