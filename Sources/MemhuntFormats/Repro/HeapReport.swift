@@ -140,6 +140,25 @@ public struct HeapReport: Sendable, Hashable {
     /// The TYPE values `heap` prints.
     static let types: Set<Substring> = ["ObjC", "Swift", "C", "C++", "CFType", "malloc"]
 
+    /// Reads a header line of the report (process, date, footprint, zones) into `report`; false for other lines.
+    static func header(_ line: String, into report: inout HeapReport) -> Bool {
+        if let value = ReproText.headerValue(line, "Process:") {
+            (report.processName, report.pid) = ReproText.nameAndPID(value)
+        } else if let value = ReproText.headerValue(line, "Date/Time:") {
+            report.date = value.isEmpty || value == "(null)" ? nil : String(value)
+        } else if let value = ReproText.headerValue(line, "Physical footprint (peak):") {
+            report.footprintPeakBytes = LeaksReport.size(value)
+        } else if let value = ReproText.headerValue(line, "Physical footprint:") {
+            report.footprintBytes = LeaksReport.size(value)
+        } else if line.hasPrefix("Process "), line.hasSuffix(" zones") || line.hasSuffix(" zone") {
+            let words = ReproText.tokens(line)
+            if words.count == 4 { report.zones = Int(words[2]) }
+        } else {
+            return false
+        }
+        return true
+    }
+
     public static func parse(_ bytes: [UInt8]) -> Result<HeapReport, FormatError> {
         var report = HeapReport()
         enum Table { case before, header, rows, after }
@@ -169,17 +188,8 @@ public struct HeapReport: Sendable, Hashable {
                     table = .header
                 } else if table == .after {
                     continue
-                } else if let value = ReproText.headerValue(line, "Process:") {
-                    (report.processName, report.pid) = ReproText.nameAndPID(value)
-                } else if let value = ReproText.headerValue(line, "Date/Time:") {
-                    report.date = value.isEmpty || value == "(null)" ? nil : String(value)
-                } else if let value = ReproText.headerValue(line, "Physical footprint (peak):") {
-                    report.footprintPeakBytes = LeaksReport.size(value)
-                } else if let value = ReproText.headerValue(line, "Physical footprint:") {
-                    report.footprintBytes = LeaksReport.size(value)
-                } else if line.hasPrefix("Process "), line.hasSuffix(" zones") || line.hasSuffix(" zone") {
-                    let words = ReproText.tokens(line)
-                    if words.count == 4 { report.zones = Int(words[2]) }
+                } else if Self.header(line, into: &report) {
+                    continue
                 } else if let (nodes, total) = totals(line) {
                     report.nodes = nodes
                     report.bytes = total
