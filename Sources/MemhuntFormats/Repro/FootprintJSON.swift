@@ -141,11 +141,6 @@ public struct FootprintJSON: Sendable, Hashable {
     /// Parses a document `isFootprintJSON` accepted.
     public static func parse(_ value: JSONValue) -> Result<FootprintJSON, FormatError> {
         var report = FootprintJSON(unit: value["unit"]?.string)
-        var problems = 0
-        func note(_ text: String) {
-            problems += 1
-            if report.unreadable.count < namedLimit { report.unreadable.append(text) }
-        }
         if let scale = value["bytes per unit"] {
             guard let number = whole(scale), number > 0 else {
                 return .failure(FormatError("'bytes per unit' is \(describe(scale)), not a positive whole number"))
@@ -160,34 +155,53 @@ public struct FootprintJSON: Sendable, Hashable {
                 if let text = message.string { report.toolMessages.append(text) }
             }
         }
-        let scale = report.bytesPerUnit
-        func bytes(_ field: JSONValue?, _ place: String) -> Int? {
+        var reader = SnapshotReader(scale: report.bytesPerUnit)
+        if let samples = value["samples"]?.elements {
+            report.isSampled = true
+            for (index, sample) in samples.enumerated() {
+                guard sample.members != nil else {
+                    reader.note("samples[\(index)] is \(describe(sample)), not an object")
+                    continue
+                }
+                report.snapshots.append(reader.snapshot(sample, "samples[\(index)]."))
+            }
+        } else if value["processes"]?.elements != nil {
+            report.snapshots.append(reader.snapshot(value, ""))
+        } else {
+            return .failure(FormatError("footprint JSON with neither a 'processes' nor a 'samples' list"))
+        }
+        report.unreadable = reader.unreadable
+        if reader.problems > report.unreadable.count {
+            report.unreadable.append("and \(reader.problems - report.unreadable.count) more not read")
+        }
+        return .success(report)
+    }
+
+    /// Reads the snapshots of one document in its unit, naming the first places that could not be read.
+    struct SnapshotReader {
+        let scale: Int
+        var problems = 0
+        var unreadable: [String] = []
+
+        mutating func note(_ text: String) {
+            problems += 1
+            if unreadable.count < FootprintJSON.namedLimit { unreadable.append(text) }
+        }
+
+        /// A size in bytes, or nil (named) when the field is there and is not a size.
+        mutating func bytes(_ field: JSONValue?, _ place: String) -> Int? {
             guard let field, !field.isNull else { return nil }
-            guard let number = size(field, scale: scale) else {
-                note("\(place) is \(describe(field)), not a size")
+            guard let number = FootprintJSON.size(field, scale: scale) else {
+                note("\(place) is \(FootprintJSON.describe(field)), not a size")
                 return nil
             }
             return number
         }
-        func snapshot(_ object: JSONValue, _ place: String) -> FootprintSnapshot {
+
+        mutating func snapshot(_ object: JSONValue, _ place: String) -> FootprintSnapshot {
             var shot = FootprintSnapshot(
                 totalFootprintBytes: bytes(object["total footprint"], place + "total footprint"))
-            if let start = object["start_time"] {
-                if let date = start["date"]?.string {
-                    shot.timeText = date
-                    shot.time = AppleDate.parse(date)
-                    if shot.time == nil { note("\(place)start_time.date '\(String(date.prefix(40)))' is not a date") }
-                } else if let seconds = start["wall_time_s"] {
-                    if let number = seconds.double, number.isFinite {
-                        shot.time = number
-                        shot.timeText = describe(seconds)
-                    } else {
-                        note("\(place)start_time.wall_time_s is \(describe(seconds)), not a number")
-                    }
-                } else {
-                    note("\(place)start_time has neither 'date' nor 'wall_time_s'")
-                }
-            }
+            if let start = object["start_time"] { time(start, place, into: &shot) }
             guard let processes = object["processes"]?.elements else {
                 note("\(place.isEmpty ? "the document" : String(place.dropLast())) has no 'processes' list")
                 return shot
@@ -195,57 +209,61 @@ public struct FootprintJSON: Sendable, Hashable {
             for (index, entry) in processes.enumerated() {
                 let at = "\(place)processes[\(index)]"
                 guard entry.members != nil else {
-                    note("\(at) is \(describe(entry)), not an object")
+                    note("\(at) is \(FootprintJSON.describe(entry)), not an object")
                     continue
                 }
-                var process = FootprintJSONProcess(name: entry["name"]?.string, pid: entry["pid"].flatMap(whole))
-                process.footprintBytes = bytes(entry["footprint"], at + ".footprint")
-                process.physFootprintBytes = bytes(
-                    entry["auxiliary"]?["phys_footprint"], at + ".auxiliary.phys_footprint")
-                process.peakBytes = bytes(
-                    entry["auxiliary"]?["phys_footprint_peak"], at + ".auxiliary.phys_footprint_peak")
-                for member in entry["categories"]?.members ?? [] {
-                    let where_ = "\(at).categories[\"\(String(member.key.prefix(40)))\"]"
-                    guard let dirty = bytes(member.value["dirty"], where_ + ".dirty") else {
-                        if member.value["dirty"] == nil { note("\(where_) has no 'dirty' size") }
-                        continue
-                    }
-                    process.categories.append(
-                        FootprintJSONCategory(
-                            name: member.key, dirtyBytes: dirty,
-                            swappedBytes: bytes(member.value["swapped"], where_ + ".swapped"),
-                            cleanBytes: bytes(member.value["clean"], where_ + ".clean"),
-                            reclaimableBytes: bytes(member.value["reclaimable"], where_ + ".reclaimable"),
-                            wiredBytes: bytes(member.value["wired"], where_ + ".wired"),
-                            regions: member.value["regions"].flatMap(whole)))
-                }
-                if process.bytes == nil {
-                    note(
-                        "\(at)\(process.name.map { " (\($0))" } ?? ""): no footprint (neither 'footprint' nor "
-                            + "'auxiliary.phys_footprint')")
-                }
-                shot.processes.append(process)
+                shot.processes.append(process(entry, at))
             }
             return shot
         }
-        if let samples = value["samples"]?.elements {
-            report.isSampled = true
-            for (index, sample) in samples.enumerated() {
-                guard sample.members != nil else {
-                    note("samples[\(index)] is \(describe(sample)), not an object")
+
+        /// The snapshot's start time: a date, or seconds of the wall clock.
+        mutating func time(_ start: JSONValue, _ place: String, into shot: inout FootprintSnapshot) {
+            if let date = start["date"]?.string {
+                shot.timeText = date
+                shot.time = AppleDate.parse(date)
+                if shot.time == nil { note("\(place)start_time.date '\(String(date.prefix(40)))' is not a date") }
+            } else if let seconds = start["wall_time_s"] {
+                if let number = seconds.double, number.isFinite {
+                    shot.time = number
+                    shot.timeText = FootprintJSON.describe(seconds)
+                } else {
+                    note("\(place)start_time.wall_time_s is \(FootprintJSON.describe(seconds)), not a number")
+                }
+            } else {
+                note("\(place)start_time has neither 'date' nor 'wall_time_s'")
+            }
+        }
+
+        mutating func process(_ entry: JSONValue, _ at: String) -> FootprintJSONProcess {
+            var process = FootprintJSONProcess(
+                name: entry["name"]?.string, pid: entry["pid"].flatMap(FootprintJSON.whole))
+            process.footprintBytes = bytes(entry["footprint"], at + ".footprint")
+            process.physFootprintBytes = bytes(entry["auxiliary"]?["phys_footprint"], at + ".auxiliary.phys_footprint")
+            process.peakBytes = bytes(
+                entry["auxiliary"]?["phys_footprint_peak"], at + ".auxiliary.phys_footprint_peak")
+            for member in entry["categories"]?.members ?? [] {
+                let where_ = "\(at).categories[\"\(String(member.key.prefix(40)))\"]"
+                guard let dirty = bytes(member.value["dirty"], where_ + ".dirty") else {
+                    if member.value["dirty"] == nil { note("\(where_) has no 'dirty' size") }
                     continue
                 }
-                report.snapshots.append(snapshot(sample, "samples[\(index)]."))
+                process.categories.append(
+                    FootprintJSONCategory(
+                        name: member.key, dirtyBytes: dirty,
+                        swappedBytes: bytes(member.value["swapped"], where_ + ".swapped"),
+                        cleanBytes: bytes(member.value["clean"], where_ + ".clean"),
+                        reclaimableBytes: bytes(member.value["reclaimable"], where_ + ".reclaimable"),
+                        wiredBytes: bytes(member.value["wired"], where_ + ".wired"),
+                        regions: member.value["regions"].flatMap(FootprintJSON.whole)))
             }
-        } else if value["processes"]?.elements != nil {
-            report.snapshots.append(snapshot(value, ""))
-        } else {
-            return .failure(FormatError("footprint JSON with neither a 'processes' nor a 'samples' list"))
+            if process.bytes == nil {
+                note(
+                    "\(at)\(process.name.map { " (\($0))" } ?? ""): no footprint (neither 'footprint' nor "
+                        + "'auxiliary.phys_footprint')")
+            }
+            return process
         }
-        if problems > report.unreadable.count {
-            report.unreadable.append("and \(problems - report.unreadable.count) more not read")
-        }
-        return .success(report)
     }
 
     /// A non-negative whole number (`12`, `12.0`, `1.2e3`).
