@@ -236,6 +236,50 @@ public enum SDKReader {
         let type = error?["type"]?.string ?? ""
         let reason = error?["termination_reason"]?.string
         let exitCode = error?["exit_reason"]?["code"]?.uint64
+        let (claim, text, claimPointer) = kscrashClaim(
+            type: type, reason: reason, exitCode: exitCode, error: error,
+            embraceUnseen: sdk == .embrace && perceptible != true)
+        let version = report?["version"]?.string
+        let shapeName =
+            sdk == .sentryCrash
+            ? "SentryCrash report" : sdk == .embrace ? "Embrace termination report" : "KSCrash report"
+        var event = SDKEvent(sdk: sdk, shape: shapeName + (version.map { " " + $0 } ?? ""), claim: claim)
+        event.claimText = text
+        event.claimPointer = claimPointer
+        event.exitReasonCode = exitCode
+        event.eventID = report?["id"]?.string
+        kscrashFields(&event, system: system, report: report, error: error)
+        kscrashContexts(&event, system: system, report: report, stats: stats, reason: reason)
+        let basis: String =
+            if type == "memory_termination" {
+                "the last memory sample of the ended run, by which KSCrash dates the report"
+            } else if type == "termination" || type.isEmpty {
+                "the report's time: the SDK's last saved state of the ended run, not the kill"
+            } else {
+                "the crash, as the SDK recorded it in the process"
+            }
+        event.time = time(report?["timestamp"], basis: basis, pointer: "/report/timestamp")
+        if isSentry {
+            let context = value["user"]?["context"]
+            if let app = context?["app"] {
+                event.app = app["app_name"]?.string ?? event.app
+                event.bundleID = app["app_identifier"]?.string ?? event.bundleID
+                event.version = app["app_version"]?.string ?? event.version
+            }
+            if context?["device"]?["simulator"]?.bool == true,
+                !event.contexts.contains(where: { $0.kind == .simulator })
+            {
+                event.contexts.append(SDKContext(.simulator, "user.context.device.simulator: true"))
+            }
+        }
+        return event
+    }
+
+    /// A KSCrash report's claim from its error's type, termination reason and exit reason, the words it rests on
+    /// and their place. `embraceUnseen`: an Embrace report of a termination the user could not have seen.
+    static func kscrashClaim(type: String, reason: String?, exitCode: UInt64?, error: JSONValue?, embraceUnseen: Bool)
+        -> (SDKClaim, String, String)
+    {
         var claim: SDKClaim
         var text: String
         var claimPointer = "/crash/error/type"
@@ -249,10 +293,8 @@ public enum SDKReader {
             switch reason {
             case "memory_limit"?, "memory_pressure"?:
                 // Embrace promotes a memory termination to an OOM only when the user could have seen it.
-                claim = sdk == .embrace && perceptible != true ? .none : .oom
-                if sdk == .embrace, perceptible != true {
-                    text += ", not user-perceptible: Embrace does not call it out of memory"
-                }
+                claim = embraceUnseen ? .none : .oom
+                if embraceUnseen { text += ", not user-perceptible: Embrace does not call it out of memory" }
             case "unexplained"?: claim = .unexplained
             case "cpu"?, "thermal"?, "low_battery"?, "cpu_limit"?, "thermal_critical"?: claim = .otherTermination
             default: claim = .none
@@ -278,15 +320,11 @@ public enum SDKReader {
                 text += ", exit reason 0x" + String(exitCode, radix: 16)
             }
         }
-        let version = report?["version"]?.string
-        let shapeName =
-            sdk == .sentryCrash
-            ? "SentryCrash report" : sdk == .embrace ? "Embrace termination report" : "KSCrash report"
-        var event = SDKEvent(sdk: sdk, shape: shapeName + (version.map { " " + $0 } ?? ""), claim: claim)
-        event.claimText = text
-        event.claimPointer = claimPointer
-        event.exitReasonCode = exitCode
-        event.eventID = report?["id"]?.string
+        return (claim, text, claimPointer)
+    }
+
+    /// The app, OS and device a KSCrash report names, and the memory figures of the ended run.
+    static func kscrashFields(_ event: inout SDKEvent, system: JSONValue?, report: JSONValue?, error: JSONValue?) {
         event.app =
             system?["CFBundleName"]?.string ?? system?["CFBundleExecutable"]?.string
             ?? report?["process_name"]?.string.flatMap(\.nonEmpty)
@@ -310,6 +348,13 @@ public enum SDKReader {
         addFigure(&event, "device free", system?["memory"]?["free"], "/system/memory/free", ended: true)
         event.memoryLevel = memory?["memory_level"]?.string
         event.memoryPressure = memory?["memory_pressure"]?.string
+    }
+
+    /// The known false-positive classes a KSCrash report's own fields name: a simulator, an xctest host, the
+    /// background, an upgrade, a reboot.
+    static func kscrashContexts(
+        _ event: inout SDKEvent, system: JSONValue?, report: JSONValue?, stats: JSONValue?, reason: String?
+    ) {
         if system?["model"]?.string == "simulator" || system?["build_type"]?.string == "simulator" {
             event.contexts.append(
                 SDKContext(
@@ -324,33 +369,10 @@ public enum SDKReader {
         if stats?["application_in_foreground"]?.bool == false {
             event.contexts.append(SDKContext(.background, "application_stats.application_in_foreground: false"))
         }
-        if reason == "os_upgrade" || reason == "app_upgrade" {
-            event.contexts.append(SDKContext(.upgrade, "termination_reason: " + reason!))
+        if let reason, reason == "os_upgrade" || reason == "app_upgrade" {
+            event.contexts.append(SDKContext(.upgrade, "termination_reason: " + reason))
         }
         if reason == "reboot" { event.contexts.append(SDKContext(.reboot, "termination_reason: reboot")) }
-        let basis: String =
-            if type == "memory_termination" {
-                "the last memory sample of the ended run, by which KSCrash dates the report"
-            } else if type == "termination" || type.isEmpty {
-                "the report's time: the SDK's last saved state of the ended run, not the kill"
-            } else {
-                "the crash, as the SDK recorded it in the process"
-            }
-        event.time = time(report?["timestamp"], basis: basis, pointer: "/report/timestamp")
-        if isSentry {
-            let context = value["user"]?["context"]
-            if let app = context?["app"] {
-                event.app = app["app_name"]?.string ?? event.app
-                event.bundleID = app["app_identifier"]?.string ?? event.bundleID
-                event.version = app["app_version"]?.string ?? event.version
-            }
-            if context?["device"]?["simulator"]?.bool == true,
-                !event.contexts.contains(where: { $0.kind == .simulator })
-            {
-                event.contexts.append(SDKContext(.simulator, "user.context.device.simulator: true"))
-            }
-        }
-        return event
     }
 
     // MARK: - Bugsnag
