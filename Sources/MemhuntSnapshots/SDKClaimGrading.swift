@@ -188,45 +188,78 @@ public enum SDKClaimGrader {
                 : "its time \(time.text) is no time memhunt reads"
             return unconfirmed(event, said + "; " + why + ".")
         }
-        let names = appNames(event)
-        let mine = records.filter { record in names.contains { same($0, record.process) } }
+        let found = Found(event, records: records, start: start, end: start + options.windowSeconds)
+        if let grade = byRecord(event, found, said: said) { return grade }
+        if let context = event.contexts.first {
+            let all = event.contexts.map { $0.kind.rawValue + " (" + $0.evidence + ")" }.joined(separator: ", ")
+            return SDKClaimGrade(
+                event: event, grade: .falsePositiveClass,
+                sentence: said + "; no OS record of that run's end was among the artifacts, and the export's own "
+                    + "fields name a known false-positive class: " + all + ". " + falsePositiveWhy(context.kind),
+                reason: context.kind.rawValue)
+        }
+        if let grade = farBelow(event, said: said, options: options) { return grade }
+        return unconfirmed(event, said + "; " + notCovered(event, found, unread: unread, options: options))
+    }
+
+    /// The OS records of the event's app, sorted by what they can say of the claim: of another device, undated,
+    /// outside the window, in it (each with the basis of its device match), and those before the relaunch.
+    struct Found {
+        var start: Double
+        var end: Double
+        var relaunch: Double?
         var otherDevice: [OSRecord] = []
         var undated: [OSRecord] = []
         var outside: [OSRecord] = []
         var inWindow: [(OSRecord, String)] = []
-        let relaunch = event.relaunch?.utc
-        let end = start + options.windowSeconds
-        for record in mine {
-            let (same, basis) = deviceMatch(event, record)
-            if same == false {
-                otherDevice.append(record)
-                continue
-            }
-            guard let at = record.time else {
-                undated.append(record)
-                continue
-            }
-            // A second of slack: the records write hundredths, some SDKs whole seconds.
-            guard at >= start - 1, at <= end else {
-                outside.append(record)
-                continue
-            }
-            inWindow.append((record, basis))
+        /// A kill of the ended run comes before the launch that reported it.
+        var beforeRelaunch: [(OSRecord, String)] {
+            inWindow.filter { relaunch == nil || ($0.0.time ?? 0) <= relaunch! + 1 }
         }
-        inWindow.sort { ($0.0.time ?? 0) < ($1.0.time ?? 0) }
+
+        init(_ event: SDKEvent, records: [OSRecord], start: Double, end: Double) {
+            self.start = start
+            self.end = end
+            relaunch = event.relaunch?.utc
+            let names = appNames(event)
+            for record in records where names.contains(where: { same($0, record.process) }) {
+                let (same, basis) = deviceMatch(event, record)
+                if same == false {
+                    otherDevice.append(record)
+                    continue
+                }
+                guard let at = record.time else {
+                    undated.append(record)
+                    continue
+                }
+                // A second of slack: the records write hundredths, some SDKs whole seconds.
+                guard at >= start - 1, at <= end else {
+                    outside.append(record)
+                    continue
+                }
+                inWindow.append((record, basis))
+            }
+            inWindow.sort { ($0.0.time ?? 0) < ($1.0.time ?? 0) }
+        }
+    }
+
+    /// "the JetsamEvent X of T (written …), 9 s after Sentry's time; the same device by …".
+    static func beside(_ record: OSRecord, _ basis: String, _ event: SDKEvent, start: Double) -> String {
+        let at = record.time ?? start
+        let when =
+            "the \(record.what) \(record.file)" + (record.line.map { " line \($0)" } ?? "") + " of "
+            + AppleDate.utcText(at) + (record.timeText.map { $0.hasSuffix("Z") ? "" : " (written \($0))" } ?? "")
+        return when + ", " + seconds(at - start) + " after " + event.sdk.name + "'s time; " + basis
+    }
+
+    /// The grade an OS record of the ended run gives: a memory kill confirms; another ending, or the process
+    /// alive after the claimed time, contradicts. Nil when no record in the window says either.
+    static func byRecord(_ event: SDKEvent, _ found: Found, said: String) -> SDKClaimGrade? {
+        let before = found.beforeRelaunch
         func beside(_ record: OSRecord, _ basis: String) -> String {
-            let at = record.time ?? start
-            let delta = at - start
-            let when =
-                "the \(record.what) \(record.file)" + (record.line.map { " line \($0)" } ?? "") + " of "
-                + AppleDate.utcText(at) + (record.timeText.map { $0.hasSuffix("Z") ? "" : " (written \($0))" } ?? "")
-            return when + ", " + seconds(delta) + " after " + event.sdk.name + "'s time; " + basis
+            Self.beside(record, basis, event, start: found.start)
         }
-        // A kill of the ended run comes before the launch that reported it.
-        let beforeRelaunch = inWindow.filter { relaunch == nil || ($0.0.time ?? 0) <= relaunch! + 1 }
-        if let (record, basis) = beforeRelaunch.first(where: {
-            if case .memoryKill = $0.0.outcome { true } else { false }
-        }),
+        if let (record, basis) = before.first(where: { if case .memoryKill = $0.0.outcome { true } else { false } }),
             case .memoryKill(let reason) = record.outcome
         {
             let resident = record.residentBytes.map { " with " + megabytes($0) + " resident" } ?? ""
@@ -237,101 +270,104 @@ public enum SDKClaimGrader {
                     + ". Confirmed" + (event.claim == .watchdog ? ": the watchdog termination was a memory kill." : ".")
             )
         }
-        if let (record, basis) = beforeRelaunch.first(where: { pair in
+        if let (record, basis) = before.first(where: { pair in
             switch pair.0.outcome {
             case .ended(let kind, _): kind != .memoryLimit
             case .otherKill: true
             default: false
             }
         }) {
-            let (shows, reason): (String, String) =
-                switch record.outcome {
-                case .ended(.watchdog, let words):
-                    (
-                        "it shows \(record.process) ended by the watchdog (\(words)): a watchdog, but not memory",
-                        "watchdog, not memory"
-                    )
-                case .ended(let kind, let words):
-                    (
-                        "it shows \(record.process) ended otherwise (\(kind.rawValue): \(words)), not by memory",
-                        "another ending"
-                    )
-                case .otherKill(let why):
-                    ("it shows \(record.process) killed by jetsam for \(why), not for memory", "another ending")
-                default: ("", "")
-                }
+            let (shows, reason) = otherEnding(record)
             return SDKClaimGrade(
                 event: event, grade: .contradicted, record: record,
                 sentence: said + "; " + beside(record, basis) + ": " + shows + ". Contradicted.", reason: reason)
         }
-        if let (record, basis) = beforeRelaunch.first(where: { pair in
-            guard case .alive = pair.0.outcome else { return false }
-            // Another process of the app (its pid differs from the ended run's) is not that run.
-            return event.pid == nil || pair.0.pid == nil || event.pid == pair.0.pid
-        }), case .alive(let states) = record.outcome {
-            let relaunchNote =
-                relaunch != nil
-                ? " and before the launch that sent the event (\(AppleDate.utcText(relaunch!)))"
-                : "; the export does not say when the app was launched again: were it before that record, the "
-                    + "process listed is the new launch"
-            let resident = record.residentBytes.map { ", " + megabytes($0) + " resident" } ?? ""
-            return SDKClaimGrade(
-                event: event, grade: .contradicted, record: record,
-                sentence: said + "; " + beside(record, basis) + ": it lists " + record.process
-                    + (record.pid.map { " [\($0)]" } ?? "") + " alive"
-                    + (states.isEmpty ? "" : " (" + states.joined(separator: ", ") + ")") + resident
-                    + ", after the SDK's time" + relaunchNote + ". Contradicted.",
-                reason: "alive after the claimed time")
+        guard
+            let (record, basis) = before.first(where: { pair in
+                guard case .alive = pair.0.outcome else { return false }
+                // Another process of the app (its pid differs from the ended run's) is not that run.
+                return event.pid == nil || pair.0.pid == nil || event.pid == pair.0.pid
+            }), case .alive(let states) = record.outcome
+        else { return nil }
+        let relaunchNote =
+            found.relaunch != nil
+            ? " and before the launch that sent the event (\(AppleDate.utcText(found.relaunch!)))"
+            : "; the export does not say when the app was launched again: were it before that record, the "
+                + "process listed is the new launch"
+        let resident = record.residentBytes.map { ", " + megabytes($0) + " resident" } ?? ""
+        return SDKClaimGrade(
+            event: event, grade: .contradicted, record: record,
+            sentence: said + "; " + beside(record, basis) + ": it lists " + record.process
+                + (record.pid.map { " [\($0)]" } ?? "") + " alive"
+                + (states.isEmpty ? "" : " (" + states.joined(separator: ", ") + ")") + resident
+                + ", after the SDK's time" + relaunchNote + ". Contradicted.",
+            reason: "alive after the claimed time")
+    }
+
+    /// What a record of another ending shows, and the reason it contradicts the claim.
+    static func otherEnding(_ record: OSRecord) -> (shows: String, reason: String) {
+        switch record.outcome {
+        case .ended(.watchdog, let words):
+            (
+                "it shows \(record.process) ended by the watchdog (\(words)): a watchdog, but not memory",
+                "watchdog, not memory"
+            )
+        case .ended(let kind, let words):
+            ("it shows \(record.process) ended otherwise (\(kind.rawValue): \(words)), not by memory", "another ending")
+        case .otherKill(let why):
+            ("it shows \(record.process) killed by jetsam for \(why), not for memory", "another ending")
+        default: ("", "")
         }
-        if let context = event.contexts.first {
-            let all = event.contexts.map { $0.kind.rawValue + " (" + $0.evidence + ")" }.joined(separator: ", ")
-            return SDKClaimGrade(
-                event: event, grade: .falsePositiveClass,
-                sentence: said + "; no OS record of that run's end was among the artifacts, and the export's own "
-                    + "fields name a known false-positive class: " + all + ". " + falsePositiveWhy(context.kind),
-                reason: context.kind.rawValue)
+    }
+
+    /// The SDK's own last sample far below its limit, with no pressure or low-memory warning: contradicted by
+    /// the export itself. Nil otherwise.
+    static func farBelow(_ event: SDKEvent, said: String, options: Options) -> SDKClaimGrade? {
+        guard let footprint = event.figure("footprint"), let limit = event.figure("limit"), limit.bytes > 0 else {
+            return nil
         }
-        if let footprint = event.figure("footprint"), let limit = event.figure("limit"), limit.bytes > 0 {
-            let ratio = Double(footprint.bytes) / Double(limit.bytes)
-            let pressed = ["critical", "terminal", "urgent"]
-            let calm =
-                !pressed.contains(event.memoryLevel ?? "") && !pressed.contains(event.memoryPressure ?? "")
-                && event.lowMemoryWarning != true
-            if ratio < options.farBelowRatio, calm {
-                let percent = Int((ratio * 100).rounded())
-                return SDKClaimGrade(
-                    event: event, grade: .contradicted,
-                    sentence: said + "; no OS record of that run's end was among the artifacts, and the SDK's own "
-                        + "last sample has the footprint at " + megabytes(footprint.bytes) + " of its "
-                        + megabytes(limit.bytes) + " limit (\(percent) %)"
-                        + (event.memoryPressure.map { ", pressure \($0)" } ?? "")
-                        + (event.lowMemoryWarning == false ? ", no low-memory warning" : "")
-                        + ": far below it. Contradicted by the export itself; a JetsamEvent of that time would "
-                        + "settle it.",
-                    reason: "far below its limit")
-            }
-        }
+        let ratio = Double(footprint.bytes) / Double(limit.bytes)
+        let pressed = ["critical", "terminal", "urgent"]
+        let calm =
+            !pressed.contains(event.memoryLevel ?? "") && !pressed.contains(event.memoryPressure ?? "")
+            && event.lowMemoryWarning != true
+        guard ratio < options.farBelowRatio, calm else { return nil }
+        let percent = Int((ratio * 100).rounded())
+        return SDKClaimGrade(
+            event: event, grade: .contradicted,
+            sentence: said + "; no OS record of that run's end was among the artifacts, and the SDK's own "
+                + "last sample has the footprint at " + megabytes(footprint.bytes) + " of its "
+                + megabytes(limit.bytes) + " limit (\(percent) %)"
+                + (event.memoryPressure.map { ", pressure \($0)" } ?? "")
+                + (event.lowMemoryWarning == false ? ", no low-memory warning" : "")
+                + ": far below it. Contradicted by the export itself; a JetsamEvent of that time would "
+                + "settle it.",
+            reason: "far below its limit")
+    }
+
+    /// Why no OS record settles the claim: the window, and what was there and not used.
+    static func notCovered(_ event: SDKEvent, _ found: Found, unread: [String], options: Options) -> String {
+        let start = found.start
         var known: [String] = []
-        if !otherDevice.isEmpty {
+        if let record = found.otherDevice.first {
             known.append(
-                plural(otherDevice.count, "OS record") + " of " + otherDevice[0].process + " of another device or OS ("
-                    + otherDevice.prefix(3).map { $0.file + ": " + deviceText($0) }.joined(separator: "; ")
+                plural(found.otherDevice.count, "OS record") + " of " + record.process + " of another device or OS ("
+                    + found.otherDevice.prefix(3).map { $0.file + ": " + deviceText($0) }.joined(separator: "; ")
                     + "), not used")
         }
-        if !outside.isEmpty {
-            let nearest = outside.min { abs(($0.time ?? 0) - start) < abs(($1.time ?? 0) - start) }!
+        if !found.outside.isEmpty {
+            let nearest = found.outside.min { abs(($0.time ?? 0) - start) < abs(($1.time ?? 0) - start) }!
             known.append(
-                plural(outside.count, "OS record") + " of " + nearest.process + " outside the window (nearest: the "
-                    + nearest.what + " of " + AppleDate.utcText(nearest.time ?? 0) + ", "
-                    + seconds((nearest.time ?? 0) - start)
-                    + " from " + event.sdk.name + "'s time)")
+                plural(found.outside.count, "OS record") + " of " + nearest.process + " outside the window (nearest: "
+                    + "the " + nearest.what + " of " + AppleDate.utcText(nearest.time ?? 0) + ", "
+                    + seconds((nearest.time ?? 0) - start) + " from " + event.sdk.name + "'s time)")
         }
-        if !undated.isEmpty {
+        if let record = found.undated.first {
             known.append(
-                plural(undated.count, "OS record") + " of " + undated[0].process + " whose time has no zone ("
-                    + undated.prefix(3).map(\.file).joined(separator: ", ") + ")")
+                plural(found.undated.count, "OS record") + " of " + record.process + " whose time has no zone ("
+                    + found.undated.prefix(3).map(\.file).joined(separator: ", ") + ")")
         }
-        if let pending = inWindow.first, relaunch != nil, beforeRelaunch.isEmpty {
+        if let pending = found.inWindow.first, found.relaunch != nil, found.beforeRelaunch.isEmpty {
             known.append(
                 "the " + pending.0.what + " of " + AppleDate.utcText(pending.0.time ?? 0)
                     + " comes after the launch that sent the event, so it is of that launch")
@@ -341,13 +377,10 @@ public enum SDKClaimGrader {
                 plural(unread.count, "file") + " that could not be read (" + unread.prefix(3).joined(separator: ", ")
                     + ")")
         }
-        return unconfirmed(
-            event,
-            said + "; no OS record of " + (event.app ?? event.bundleID ?? "the app") + " on that device covers "
-                + AppleDate.utcText(start) + " to " + AppleDate.utcText(end) + " ("
-                + minutes(options.windowSeconds) + " after)"
-                + (known.isEmpty ? "" : ": " + known.joined(separator: "; "))
-                + ". A JetsamEvent or the device's log of that time would settle it.")
+        return "no OS record of " + (event.app ?? event.bundleID ?? "the app") + " on that device covers "
+            + AppleDate.utcText(start) + " to " + AppleDate.utcText(found.end) + " (" + minutes(options.windowSeconds)
+            + " after)" + (known.isEmpty ? "" : ": " + known.joined(separator: "; "))
+            + ". A JetsamEvent or the device's log of that time would settle it."
     }
 
     private static func unconfirmed(_ event: SDKEvent, _ sentence: String) -> SDKClaimGrade {
