@@ -74,16 +74,7 @@ public enum ProcessRunner {
     ) -> Outcome {
         _ = Leftovers.becomeSubreaper
         _ = Leftovers.becomeNonDumpable
-        var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
-        // Close-on-exec, so a check started at the same time by another thread does not inherit these ends
-        // (a stray copy of a write end would hold back EOF).
-        func cloexecPipe(_ ends: inout [Int32]) -> Bool {
-            guard pipe(&ends) == 0 else { return false }
-            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            return true
-        }
-        guard cloexecPipe(&stdinPipe), cloexecPipe(&stdoutPipe), cloexecPipe(&stderrPipe) else {
-            for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+        guard let (stdinPipe, stdoutPipe, stderrPipe) = pipes() else {
             return Outcome(ending: .launchFailed(String(cString: strerror(errno))), stdout: [], stderr: [])
         }
         // The token by which the processes it leaves behind are found, whoever their parent is then.
@@ -106,19 +97,7 @@ public enum ProcessRunner {
         case .success(let child): pid = child
         }
         Leftovers.started(pid, token: token)
-        // A check that never reads stdin must not block us: write from another thread, then close (EPIPE is
-        // ignored; the thread ends when the group is killed at the latest).
-        let writeEnd = stdinPipe[1]
-        Thread.detachNewThread {
-            var rest = input[...]
-            while !rest.isEmpty {
-                let written = rest.withUnsafeBytes { Foundation.write(writeEnd, $0.baseAddress, $0.count) }
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { break }
-                rest = rest.dropFirst(written)
-            }
-            close(writeEnd)
-        }
+        feed(input, to: stdinPipe[1])
         var out: [UInt8] = [], err: [UInt8] = []
         var open: [(fd: Int32, isStdout: Bool)] = [(stdoutPipe[0], true), (stderrPipe[0], false)]
         var flooded = false, timedOut = false, cancelled = false
@@ -182,19 +161,48 @@ public enum ProcessRunner {
         }
         close(stdoutPipe[0])
         close(stderrPipe[0])
-        let ending: Ending
-        if flooded {
-            ending = .flooded
-        } else if cancelled {
-            ending = .cancelled
-        } else if timedOut {
-            ending = .timedOut
-        } else if status & 0x7F == 0 {
-            ending = .exited((status >> 8) & 0xFF)
-        } else {
-            ending = .signaled(status & 0x7F)
-        }
+        let ending: Ending =
+            flooded ? .flooded : cancelled ? .cancelled : timedOut ? .timedOut : Self.ending(waitStatus: status)
         return Outcome(ending: ending, stdout: out, stderr: err, leftovers: leftovers)
+    }
+
+    /// The child's three pipes, close-on-exec, so a check started at the same time by another thread does not
+    /// inherit these ends (a stray copy of a write end would hold back EOF); nil, with every end closed and errno
+    /// kept, when one cannot be made.
+    private static func pipes() -> (stdin: [Int32], stdout: [Int32], stderr: [Int32])? {
+        var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
+        func cloexecPipe(_ ends: inout [Int32]) -> Bool {
+            guard pipe(&ends) == 0 else { return false }
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return true
+        }
+        guard cloexecPipe(&stdinPipe), cloexecPipe(&stdoutPipe), cloexecPipe(&stderrPipe) else {
+            let saved = errno
+            for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+            errno = saved
+            return nil
+        }
+        return (stdinPipe, stdoutPipe, stderrPipe)
+    }
+
+    /// A check that never reads stdin must not block the runner: `input` is written from another thread, then
+    /// the pipe is closed (EPIPE is ignored; the thread ends when the group is killed at the latest).
+    private static func feed(_ input: [UInt8], to writeEnd: Int32) {
+        Thread.detachNewThread {
+            var rest = input[...]
+            while !rest.isEmpty {
+                let written = rest.withUnsafeBytes { Foundation.write(writeEnd, $0.baseAddress, $0.count) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { break }
+                rest = rest.dropFirst(written)
+            }
+            close(writeEnd)
+        }
+    }
+
+    /// How a child that was not stopped ended, from `waitpid`'s status: its exit status, or the signal.
+    private static func ending(waitStatus status: Int32) -> Ending {
+        status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
     }
 
     /// posix_spawn with a new process group, default signal handling (memhunt ignores SIGPIPE, and SIGINT and
