@@ -290,47 +290,16 @@ public enum LocalArtifacts {
                 return changeLog(summary, source: source, path: path, size: total, sha256: digest)
             }
         }
-        if route == .xctestLog {
+        if route == .xctestLog || route == .xctraceExport {
+            let file = StreamedFile(
+                fd: fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash, source: source,
+                path: path)
             guard streamChangeLogs else {
-                return Artifact(source: source, localPath: path, kind: .xctestMetrics, size: size, status: .ok)
-            }
-            // An `xcodebuild test` log of hundreds of megabytes is one artifact: streamed, its metric lines kept.
-            var scanner = XCTestLogScanner()
-            let streamed = stream(fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash) {
-                scanner.feed($0)
-            }
-            switch streamed {
-            case .failure(let failure):
-                return Artifact(source: source, localPath: path, status: .error, error: failure.message)
-            case .success(let (total, digest)):
-                let artifact = Artifact(source: source, localPath: path, sha256: digest, size: total, status: .ok)
-                let result = scanner.finish().map { ParsedArtifact.repro(.xctestMetrics($0)) }
-                return classify(artifact, outcome: ReadOutcome(kind: .xctestMetrics, result: result))
-            }
-        }
-        if route == .xctraceExport {
-            var artifact = Artifact(source: source, localPath: path, size: size, status: .ok)
-            artifact.kind = .xctraceExport
-            guard streamChangeLogs else { return artifact }
-            var scanner = XCTraceScanner()
-            let streamed = stream(fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash) {
-                scanner.feed($0)
-            }
-            switch streamed {
-            case .failure(let failure):
                 return Artifact(
-                    source: source, localPath: path, kind: .xctraceExport, status: .error, error: failure.message)
-            case .success(let (total, digest)):
-                artifact.sha256 = digest
-                artifact.size = total
-                switch scanner.finish() {
-                case .success(let export): artifact.content = .repro(.xctraceExport(export))
-                case .failure(let error):
-                    artifact.status = .error
-                    artifact.error = error.description
-                }
-                return artifact
+                    source: source, localPath: path, kind: route == .xctestLog ? .xctestMetrics : .xctraceExport,
+                    size: size, status: .ok)
             }
+            return route == .xctestLog ? xctestLog(file) : xctraceExport(file)
         }
         let headCount = bytes.count
         if size > documentLimit {
@@ -387,6 +356,59 @@ public enum LocalArtifacts {
         }
         let artifact = Artifact(source: source, localPath: path, sha256: sha256, size: bytes.count, status: .ok)
         return classify(artifact, outcome: outcome)
+    }
+
+    /// An open file routed to a streamed reader: its first bytes, whether more follow, and its names.
+    struct StreamedFile {
+        var fd: Int32
+        var head: [UInt8]
+        var more: Bool
+        var size: Int
+        var hash: Bool
+        var source: String
+        var path: String
+    }
+
+    /// An `xcodebuild test` log of hundreds of megabytes is one artifact: streamed, its metric lines kept.
+    static func xctestLog(_ file: StreamedFile) -> Artifact {
+        var scanner = XCTestLogScanner()
+        let streamed = stream(file.fd, head: file.head, more: file.more, size: file.size, hash: file.hash) {
+            scanner.feed($0)
+        }
+        switch streamed {
+        case .failure(let failure):
+            return Artifact(source: file.source, localPath: file.path, status: .error, error: failure.message)
+        case .success(let (total, digest)):
+            let artifact = Artifact(
+                source: file.source, localPath: file.path, sha256: digest, size: total, status: .ok)
+            let result = scanner.finish().map { ParsedArtifact.repro(.xctestMetrics($0)) }
+            return classify(artifact, outcome: ReadOutcome(kind: .xctestMetrics, result: result))
+        }
+    }
+
+    /// An `xctrace export` of gigabytes is one artifact: streamed through the XML scanner.
+    static func xctraceExport(_ file: StreamedFile) -> Artifact {
+        var artifact = Artifact(source: file.source, localPath: file.path, size: file.size, status: .ok)
+        artifact.kind = .xctraceExport
+        var scanner = XCTraceScanner()
+        let streamed = stream(file.fd, head: file.head, more: file.more, size: file.size, hash: file.hash) {
+            scanner.feed($0)
+        }
+        switch streamed {
+        case .failure(let failure):
+            return Artifact(
+                source: file.source, localPath: file.path, kind: .xctraceExport, status: .error, error: failure.message)
+        case .success(let (total, digest)):
+            artifact.sha256 = digest
+            artifact.size = total
+            switch scanner.finish() {
+            case .success(let export): artifact.content = .repro(.xctraceExport(export))
+            case .failure(let error):
+                artifact.status = .error
+                artifact.error = error.description
+            }
+            return artifact
+        }
     }
 
     /// What a file the sniffer routed as a manifest is: a manifest, one too long to read (an error of its
