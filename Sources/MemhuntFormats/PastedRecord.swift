@@ -223,7 +223,77 @@ public enum PastedRecord {
 
     // MARK: - JSON records
 
+    /// A record of JSON from its start: the header (read, rejoined or damaged), then the body (whole, elided or cut),
+    /// then what the body is by its keys.
     private static func json(_ lines: Cleaned, from start: Cleaned.Start) -> Recovered? {
+        let read: HeaderRead
+        switch jsonHeader(lines, from: start) {
+        case .body(let found): read = found
+        case .done(let recovered): return recovered
+        }
+        var notes = read.notes
+        var header = read.header
+        let cursor = read.cursor
+        guard cursor < lines.count, lines.trimmed(cursor).first == UInt8(ascii: "{") else {
+            // A header and no body: read as such (the reader says the body is missing).
+            guard let header else { return nil }
+            return finish(lines, Found.bytes(header + [0x0A]), notes: notes, used: read.used, elided: nil, map: [])
+        }
+        let text = lines.text
+        let bodyStart = lines.offset(of: cursor)
+        let found = jsonBody(lines, from: cursor, used: read.used, headerRead: header != nil)
+        let body = found.body
+        let used = found.used
+        let elided = found.elided
+        // What the body is, by its keys; a body that parses as none of them is left to the reader.
+        let value = try? JSON.parse(body)
+        if header == nil {
+            if let value, value.members != nil, value["memoryStatus"] == nil, isProcessRecord(value) {
+                return processes(lines, text, from: bodyStart, first: value, notes: notes, used: used)
+            }
+            if let value, JetsamParser.isJetsamBody(value) {
+                notes.append("no .ips header line: read as a JetsamEvent by its body's keys")
+            } else if let value, isCrashBody(value) {
+                header = Array("{\"bug_type\":\"309\"}".utf8)
+                notes.append("no .ips header line: read as a crash report (bug_type 309) by its body's keys")
+            } else if elided == nil {
+                return nil
+            }
+        }
+        notes += bodyNotes(lines, found)
+        let bytes = (header.map { $0 + [0x0A] } ?? []) + body
+        // The line of each line of the bytes: the header's first, then the body's own lines.
+        var map = header == nil ? [] : [lines.number(used.first ?? cursor)]
+        var line = cursor
+        for byte in [UInt8(ascii: "\n")] + body where byte == 0x0A {
+            map.append(lines.number(min(line, lines.count - 1)))
+            line += 1
+        }
+        var recovered = finish(lines, .bytes(bytes), notes: notes, used: used, elided: elided?.line, map: map)
+        // Cut at its end: incomplete, as an elided record is (its process list is not all).
+        if found.cutAtEnd != nil { recovered?.recovery.state = .elided }
+        return recovered
+    }
+
+    /// What was read before a JSON record's body: its header, the notes on it, the lines it took and where the body
+    /// may start.
+    private struct HeaderRead {
+        var header: [UInt8]?
+        var notes: [String]
+        var used: [Int]
+        var cursor: Int
+    }
+
+    private enum HeaderOutcome {
+        /// The body is to be read from `cursor`.
+        case body(HeaderRead)
+        /// Read already (a header before legacy crash text), or nothing to read.
+        case done(Recovered?)
+    }
+
+    /// The `.ips` header at `start` (rejoined when split, a second one skipped), or a damaged header line just
+    /// before a body that starts there.
+    private static func jsonHeader(_ lines: Cleaned, from start: Cleaned.Start) -> HeaderOutcome {
         var notes: [String] = []
         var used: [Int] = []  // indices of lines read
         var header: [UInt8]?
@@ -258,9 +328,9 @@ public enum PastedRecord {
                     break
                 }
                 if Cleaned.isCrashFirstLine(line) {
-                    guard var text = text(lines, from: cursor, header: (joined, used)) else { return nil }
+                    guard var text = text(lines, from: cursor, header: (joined, used)) else { return .done(nil) }
                     text.recovery.notes = notes + text.recovery.notes
-                    return text
+                    return .done(text)
                 }
                 cursor += 1
             }
@@ -280,11 +350,23 @@ public enum PastedRecord {
                 notes.append("line \(lines.number(damaged.line)) is a damaged .ips header (not valid JSON): skipped")
             }
         }
-        guard cursor < lines.count, lines.trimmed(cursor).first == UInt8(ascii: "{") else {
-            // A header and no body: read as such (the reader says the body is missing).
-            guard let header else { return nil }
-            return finish(lines, Found.bytes(header + [0x0A]), notes: notes, used: used, elided: nil, map: [])
-        }
+        return .body(HeaderRead(header: header, notes: notes, used: used, cursor: cursor))
+    }
+
+    /// A JSON record's body as read: whole, up to an elision (with whole process records after it), or up to a cut.
+    private struct BodyRead {
+        var body: [UInt8]
+        var used: [Int]
+        var elided: (line: Int, marker: String)?
+        var cutElement: String?
+        var cutAtEnd: (line: Int, dropped: String?)?
+        var afterElision: String?
+    }
+
+    /// The body starting at line `cursor`; `headerRead` says whether a header came before it (a cut paste without
+    /// one is read for what is whole).
+    private static func jsonBody(_ lines: Cleaned, from cursor: Int, used: [Int], headerRead: Bool) -> BodyRead {
+        var used = used
         let text = lines.text
         let bodyStart = lines.offset(of: cursor)
         let scan = Scan(text, from: bodyStart)
@@ -327,7 +409,7 @@ public enum PastedRecord {
                     + recordLines.map { lines.range($0.lowerBound, $0.upperBound) }.joined(separator: ", ")
                     + "), \(unread.count == 1 ? "line" : "lines") \(ranges(unread)) not"
             }
-        } else if header == nil, scan.cut != nil {
+        } else if !headerRead, scan.cut != nil {
             // A paste cut at its end, its header gone too: what is whole before the cut is read (the memoryStatus,
             // the whole process records), the element the cut fell in left out, and the record named incomplete.
             let (closed, dropped, _) = scan.closedPrefix(text, from: bodyStart)
@@ -340,46 +422,28 @@ public enum PastedRecord {
             body = Array(text[bodyStart...])
             used += Array(cursor..<lines.count)
         }
-        // What the body is, by its keys; a body that parses as none of them is left to the reader.
-        let value = try? JSON.parse(body)
-        if header == nil {
-            if let value, value.members != nil, value["memoryStatus"] == nil, isProcessRecord(value) {
-                return processes(lines, text, from: bodyStart, first: value, notes: notes, used: used)
-            }
-            if let value, JetsamParser.isJetsamBody(value) {
-                notes.append("no .ips header line: read as a JetsamEvent by its body's keys")
-            } else if let value, isCrashBody(value) {
-                header = Array("{\"bug_type\":\"309\"}".utf8)
-                notes.append("no .ips header line: read as a crash report (bug_type 309) by its body's keys")
-            } else if elided == nil {
-                return nil
-            }
-        }
-        if let cutAtEnd {
+        return BodyRead(
+            body: body, used: used, elided: elided, cutElement: cutElement, cutAtEnd: cutAtEnd,
+            afterElision: afterElision)
+    }
+
+    /// The notes on a body cut at its end or elided.
+    private static func bodyNotes(_ lines: Cleaned, _ found: BodyRead) -> [String] {
+        var notes: [String] = []
+        if let cutAtEnd = found.cutAtEnd {
             notes.append(
                 "the paste ends inside the record at line \(lines.number(cutAtEnd.line)): read up to its last whole "
                     + "value" + (cutAtEnd.dropped.map { ", \($0) (cut) left out" } ?? ""))
         }
-        if let elided {
+        if let elided = found.elided {
             notes.append(
-                (afterElision
+                (found.afterElision
                     ?? "elided at line \(lines.number(elided.line)) (\(elided.marker)): read up to it, "
                     + "\(lines.count - elided.line == 1 ? "line" : "lines") "
                     + "\(lines.range(elided.line, lines.count - 1)) not")
-                    + (cutElement.map { "; " + $0 } ?? ""))
+                    + (found.cutElement.map { "; " + $0 } ?? ""))
         }
-        let bytes = (header.map { $0 + [0x0A] } ?? []) + body
-        // The line of each line of the bytes: the header's first, then the body's own lines.
-        var map = header == nil ? [] : [lines.number(used.first ?? cursor)]
-        var line = cursor
-        for byte in [UInt8(ascii: "\n")] + body where byte == 0x0A {
-            map.append(lines.number(min(line, lines.count - 1)))
-            line += 1
-        }
-        var recovered = finish(lines, .bytes(bytes), notes: notes, used: used, elided: elided?.line, map: map)
-        // Cut at its end: incomplete, as an elided record is (its process list is not all).
-        if cutAtEnd != nil { recovered?.recovery.state = .elided }
-        return recovered
+        return notes
     }
 
     /// One or more process records of a JetsamEvent, pasted without the event: `{"pid":…,"rpages":…}`, maybe
