@@ -15,6 +15,15 @@ import Testing
             .filter { $0.hasSuffix("Check.swift") }.map { String($0.dropLast(".swift".count)) }.sorted()
         #expect(typeNames == files)
         #expect(typeNames == typeNames.sorted())
+        // A large check's other files: NAME+Description.swift and NAME+Words.swift, beside NAME.swift.
+        let parts = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/Sources/MemhuntChecks/BuiltIn")
+            .filter { $0.contains("+") }
+        #expect(parts.count >= 2)
+        for part in parts {
+            let pieces = part.dropLast(".swift".count).split(separator: "+").map(String.init)
+            #expect(pieces.count == 2 && files.contains(pieces[0]), "\(part) belongs to no check")
+            #expect(["Description", "Words"].contains(pieces.last ?? ""), "\(part): +Description or +Words only")
+        }
     }
 
     @Test(arguments: builtInChecks.map { $0.description })

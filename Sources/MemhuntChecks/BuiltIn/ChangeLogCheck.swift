@@ -3,125 +3,6 @@ import MemhuntFormats
 
 /// Step 8: `_printChanges` / `_logChanges` output: why bodies re-evaluated, and how often.
 struct ChangeLogCheck: MeasuringCheck {
-    /// The facts it records, declared once for the description and the body.
-    enum Fact {
-        static let logs = FactDescription("changes.logs", .count, "Change logs among the artifacts.", better: .neutral)
-        static let evaluations = FactDescription("changes.evaluations", .count, "Body evaluations in all change logs.")
-        static let byLog = FactDescription(
-            "changes.byLog", .map,
-            "Per change log (labelled by file name): {label: {evaluations: N, views: {View: N}}}, with "
-                + "processes: {Process: N} when its lines name their processes.")
-        static let views = FactDescription(
-            "changes.views", .map, "Body evaluations per view over all change logs read: {View: N}.")
-    }
-
-    /// The findings it emits, declared once for the description and the body.
-    enum Code {
-        static let beforeAfter = FindingCode(
-            "change-log.before-after", .info, "Body evaluations per view across logs of one interaction.",
-            examples: [
-                .raises(
-                    "Fixtures/justsend/drawer-before.log", "Fixtures/justsend/drawer-after.log",
-                    facts: [Fact.logs.key: 2, Fact.evaluations.key: 24],
-                    title: "drawer-before → drawer-after: RootView +11 → +1, StreamScreen +11 → +1"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
-            ])
-        static let hotView = FindingCode(
-            "change-log.hot-view", .warning,
-            "One view evaluates many times more often than the other views of its log.",
-            examples: [
-                .raises(
-                    "Fixtures/examples/change-log.hot-view/raises",
-                    facts: [Fact.logs.key: 1, Fact.evaluations.key: 11],
-                    title: "ScrubberBar re-evaluated 10 times in slider-drag, 10× the other views' median"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
-            ])
-        static let fanOut = FindingCode(
-            "change-log.fan-out", .warning, "Many different views evaluated in one burst after one change.",
-            examples: [
-                .raises(
-                    "Fixtures/justsend/thumbnail-fanout.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 15],
-                    title: "Fan-out: 4 views evaluated in one burst after one _thumbnailStore change"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
-            ])
-        static let closureChurn = FindingCode(
-            "change-log.closure-churn", .notice,
-            "A view re-evaluated again and again with @self changed: inputs that never compare equal (closures, "
-                + "most often).",
-            examples: [
-                .raises(
-                    "Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22],
-                    title: "Unequal inputs: StreamScreen re-evaluated 11 times with @self changed"),
-                .quiet("Fixtures/justsend/drawer-after.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 2]),
-            ])
-        static let identityChurn = FindingCode(
-            "change-log.identity-churn", .notice, "A view got a new identity again and again.",
-            examples: [
-                .raises(
-                    "Fixtures/navigation-growth/faq-visits.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 7],
-                    title: "FAQAccordion got a new identity 4 times"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
-            ])
-        static let unattributed = FindingCode(
-            "change-log.unattributed", .info,
-            "Change logs that name no process, beside the subject's own logs: listed, not weighed.",
-            examples: [
-                .raises(
-                    "Fixtures/justsend/drawer-before.log", "Fixtures/examples/change-log.unattributed/raises",
-                    app: "JustSend", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22],
-                    title: "1 change log names no process, beside JustSend's own: not weighed"),
-                .quiet(
-                    "Fixtures/justsend/drawer-before.log", app: "JustSend",
-                    facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
-            ])
-        static let severalProcesses = FindingCode(
-            "change-log.several-processes", .notice,
-            "A change log's lines name several processes: its counts are of all of them together.",
-            examples: [
-                .raises(
-                    "Fixtures/examples/change-log.several-processes/raises",
-                    facts: [Fact.logs.key: 1, Fact.evaluations.key: 3],
-                    title: "swiftui-stream mixes the evaluations of 2 processes: JustSend 2, JustSendWidget 1"),
-                .quiet("Fixtures/justsend/drawer-before.log", facts: [Fact.logs.key: 1, Fact.evaluations.key: 22]),
-            ])
-    }
-
-    static let description = CheckDescription(
-        id: "change-log",
-        title: "Change logging: body evaluations per view",
-        step: "change-logging",
-        rationale: """
-            Time depends on the hardware; the number of body evaluations per interaction does not. \
-            Counting them per view shows a scope that is too broad (every finger movement rebuilds a tree), \
-            a store subscribed by views that do not draw it (fan-out), and closures that make rows \
-            unequal on every parent pass.
-            """,
-        reads: [.changeLog],
-        facts: [
-            Fact.logs,
-            Fact.evaluations,
-            Fact.byLog,
-            Fact.views,
-        ],
-        codes: [
-            Code.beforeAfter,
-            Code.hotView,
-            Code.fanOut,
-            Code.closureChurn,
-            Code.identityChurn,
-            Code.severalProcesses,
-            Code.unattributed,
-        ],
-        parameters: [
-            CheckParameter(
-                "hot_ratio", default: 5.0, "Warn when a view evaluates this many times the other views' median."),
-            CheckParameter("hot_min", default: 10, "… and at least this many times."),
-            CheckParameter("fan_out_views", default: 4, "Warn when this many different views evaluate in one burst."),
-            CheckParameter("churn_min", default: 8, "Notice a view evaluated this many times with @self changed."),
-            CheckParameter("identity_min", default: 3, "Notice a view that got a new identity this many times."),
-        ]
-    )
-
     struct Log {
         var label: String
         var source: String
@@ -295,18 +176,10 @@ struct ChangeLogCheck: MeasuringCheck {
         let rows = views.map { view in
             view + " " + group.map { "+\($0.summary.views[view] ?? 0)" }.joined(separator: " → ")
         }
-        let first = group.first!, last = group.last!
-        let changed = last.summary.evaluations < first.summary.evaluations
+        let changed = group.last!.summary.evaluations < group.first!.summary.evaluations
         return Code.beforeAfter.finding(
-            title: group.map(\.label).joined(separator: " → ") + ": " + rows.prefix(3).joined(separator: ", "),
-            detail: "Body evaluations per view, " + group.map(\.label).joined(separator: " → ") + ": "
-                + rows.joined(separator: "; ") + ". In all: "
-                + group.map { "+\($0.summary.evaluations)" }.joined(separator: " → ") + "."
-                + (changed
-                    ? " Count, don't time: the evaluations per gesture are the hardware-independent measure of a fix."
-                    : ""),
-            evidence: group.map { Evidence(source: $0.source) },
-            next: changed ? nil : .change("No fewer evaluations: narrow what each body reads."))
+            title: Words.comparisonTitle(group, rows), detail: Words.comparison(group, rows, changed: changed),
+            evidence: group.map { Evidence(source: $0.source) }, next: changed ? nil : .change(Words.narrowReads))
     }
 
     /// A log whose lines name more than one process (a `log stream` of the SwiftUI subsystem without a
@@ -314,19 +187,9 @@ struct ChangeLogCheck: MeasuringCheck {
     static func processes(_ log: Log) -> Finding? {
         let processes = log.summary.processesByEvaluations
         guard processes.count >= 2 else { return nil }
-        let listed = processes.prefix(5).map { "\($0.name) \(FactValue.grouped($0.evaluations))" }.joined(
-            separator: ", ")
-        let more = processes.count > 5 ? " and \(processes.count - 5) more" : ""
-        let unnamed = log.summary.unattributedEvaluations
         return Code.severalProcesses.finding(
-            title: "\(log.label) mixes the evaluations of \(processes.count) processes: \(listed)\(more)",
-            detail: "Its lines name \(processes.count) processes, with the body evaluations above"
-                + (unnamed > 0 ? ", and \(Plural.count(unnamed, "evaluation")) name none" : "")
-                + ". Every count of this log (per view, per burst) is of all of them together, so a view of one "
-                + "app may be counted with a view of the same name in another.",
-            evidence: [Evidence(source: log.source)],
-            next: .collect(
-                .changeLog, "Capture the log again with a predicate on the app's process, so that it holds one app."))
+            title: Words.processesTitle(log, processes), detail: Words.processes(log, processes),
+            evidence: [Evidence(source: log.source)], next: .collect(.changeLog, Words.predicateOnTheApp))
     }
 
     func hotView(_ log: Log, _ context: CheckContext) -> Finding? {
@@ -337,41 +200,17 @@ struct ChangeLogCheck: MeasuringCheck {
         let ratio = context.double("hot_ratio")
         guard top.value >= context.int("hot_min"), Double(top.value) >= ratio * median else { return nil }
         return Code.hotView.finding(
-            title:
-                "\(top.key) re-evaluated \(top.value) times in \(log.label), \(Int(saturating: Double(top.value) / median))× the other views' median",
-            detail: "\(top.key)'s body ran \(top.value) times; the other \(others.count) views ran a median of "
-                + "\(Int(saturating: median)) times (threshold ×\(ratio.oneDecimalText)). Its inputs changed: "
-                + Self.items(log.summary.itemCounts[top.key]) + ".",
-            evidence: [Evidence(source: log.source)],
-            next: .change(
-                "Move what changes often (a drag offset, a progress) into a small observable read only by the "
-                    + "view that draws it."))
+            title: Words.hotTitle(top.key, top.value, log, median: median),
+            detail: Words.hot(top.key, top.value, others: others.count, median: median, ratio: ratio, log),
+            evidence: [Evidence(source: log.source)], next: .change(Words.smallObservable))
     }
 
     func fanOut(_ log: Log, _ context: CheckContext) -> [Finding] {
         let minimum = context.int("fan_out_views")
         return log.summary.fanOut.filter { $0.distinctViews >= minimum }.prefix(3).map { burst in
-            // The log shows evaluations close together, not that one caused the others: the title says what
-            // came first and how many followed. A burst that starts with `@self` or `unchanged` names no item.
-            let trigger = burst.triggerItems.joined(separator: ", ")
-            let views = "\(burst.distinctViews) views evaluated in one burst"
-            let start =
-                trigger.isEmpty
-                ? "Starting with \(burst.triggerView), \(burst.distinctViews) different views"
-                : "After \(burst.triggerView): \(trigger) changed, \(burst.distinctViews) different views"
-            // The summary keeps the first 20 views of a burst: a longer one is named as that many.
-            return Code.fanOut.finding(
-                title: trigger.isEmpty
-                    ? "Fan-out: \(views), starting with \(burst.triggerView)"
-                    : "Fan-out: \(views) after one \(trigger) change",
-                detail: start + " evaluated in the same burst (\(burst.evaluations) evaluations)"
-                    + (burst.views.count < burst.distinctViews ? ", the first \(burst.views.count) of them: " : ": ")
-                    + burst.views.joined(separator: ", ") + ". Views that subscribe to a store they do not draw "
-                    + "re-run on every publish.",
-                evidence: [Evidence(source: log.source, line: burst.line)],
-                next: .change(
-                    "Remove the subscription (@ObservedObject/@EnvironmentObject) from views that do not draw the value."
-                ))
+            Code.fanOut.finding(
+                title: Words.fanOutTitle(burst), detail: Words.fanOut(burst),
+                evidence: [Evidence(source: log.source, line: burst.line)], next: .change(Words.removeSubscription))
         }
     }
 
@@ -381,19 +220,9 @@ struct ChangeLogCheck: MeasuringCheck {
             view, selfCount in
             let total = log.summary.views[view] ?? 0
             guard selfCount >= minimum, total > 0, Double(selfCount) >= 0.9 * Double(total) else { return nil }
-            // The log lists what changed, not why: "@self" says the view's value differed from the last one (its
-            // parent made it again with inputs that compared unequal), never which input. Other items may be listed
-            // beside it.
             return Code.closureChurn.finding(
-                title: "Unequal inputs: \(view) re-evaluated \(selfCount) times with @self changed",
-                detail: "In \(log.label), \(selfCount) of \(view)'s \(total) evaluations listed @self as changed: each "
-                    + "time, its parent made it again with inputs that did not compare equal to the previous ones. "
-                    + "The log does not say which input. Closure properties are the usual one: they are new on every "
-                    + "pass, so SwiftUI cannot call them equal.",
-                evidence: [Evidence(source: log.source)],
-                next: .change(
-                    "Find the input that compares unequal: pass values instead of closures, or make the view Equatable "
-                        + "on what it draws."))
+                title: Words.churnTitle(view, selfCount), detail: Words.churn(view, selfCount, of: total, log),
+                evidence: [Evidence(source: log.source)], next: .change(Words.passValues))
         }
     }
 
@@ -405,37 +234,8 @@ struct ChangeLogCheck: MeasuringCheck {
             return (view, count)
         }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map { view, count in
             Code.identityChurn.finding(
-                title: "\(view) got a new identity \(count) times",
-                detail: "In \(log.label), \(view) was evaluated with @identity \(count) times: each time SwiftUI made "
-                    + "new storage for it, so its @State started over and whatever computes the initial values ran "
-                    + "again (a file load, a decode).",
-                evidence: [Evidence(source: log.source)],
-                next: .change(
-                    "Load once into a shared store (an environment object) instead of a @State initial value."))
-        }
-    }
-
-    static func items(_ counts: [String: Int]?) -> String {
-        guard let counts, !counts.isEmpty else { return "nothing named" }
-        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(4).map { "\($0.key) ×\($0.value)" }
-            .joined(separator: ", ")
-    }
-}
-
-/// Sentences of the check that are not its helpers' own.
-extension ChangeLogCheck {
-    enum Words {
-        static func unattributedTitle(_ count: Int, app: String) -> String {
-            Plural.count(count, "change log") + (count == 1 ? " names" : " name") + " no process, beside \(app)'s own: "
-                + "not weighed"
-        }
-
-        static func unattributed(_ logs: [Log], own: Int, app: String) -> String {
-            logs.map(\.label).joined(separator: ", ") + (logs.count == 1 ? " names" : " name")
-                + " no process, so nothing "
-                + "ties " + (logs.count == 1 ? "it" : "them") + " to \(app); " + Plural.count(own, "log")
-                + " of \(app) "
-                + "are read instead."
+                title: Words.identityTitle(view, count), detail: Words.identity(view, count, log),
+                evidence: [Evidence(source: log.source)], next: .change(Words.loadOnce))
         }
     }
 }

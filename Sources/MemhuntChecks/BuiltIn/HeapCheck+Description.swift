@@ -1,0 +1,95 @@
+import MemhuntCore
+import MemhuntFormats
+
+/// What the check declares: its facts, its codes with their examples, and its description.
+extension HeapCheck {
+    /// The facts it records, declared once for the description and the body.
+    enum Fact {
+        static let heaps = FactDescription(
+            "heap.heaps", .count, "heap reports of the subject among the artifacts.", better: .neutral)
+        static let nodes = FactDescription(
+            "heap.nodes", .count, "Nodes of the newest heap report (its 'All zones: N nodes (M bytes)').")
+        static let allocatedMB = FactDescription(
+            "heap.allocatedMB", .megabytes, "Bytes of the newest heap report's nodes ('All zones'), in MB.",
+            measure: true)
+        static let classes = FactDescription(
+            "heap.classes", .count, "Classes of the newest heap report's table (name, type and binary).",
+            better: .neutral)
+        static let largestClass = FactDescription(
+            "heap.largestClass", .text, "The class with the most bytes in the newest heap report ('non-object' aside).")
+        static let largestClassMB = FactDescription(
+            "heap.largestClassMB", .megabytes, "The bytes of that class, in MB.")
+        static let footprintMB = FactDescription(
+            "heap.footprintMB", .megabytes, "The newest heap report header's physical footprint, in MB.")
+        static let grownClasses = FactDescription(
+            "heap.grownClasses", .count,
+            "Classes whose instance count rose by at least the threshold from the first heap to the last without "
+                + "falling between two heaps.")
+        static let topGrowthClass = FactDescription(
+            "heap.topGrowthClass", .text, "The class whose instance count rose most from the first heap to the last.")
+        static let topGrowthInstances = FactDescription(
+            "heap.topGrowthInstances", .count, "Instances of that class added from the first heap to the last.",
+            measure: true)
+        static let perVisitInstances = FactDescription(
+            "heap.perVisitInstances", .count,
+            "Instances of that class added per visit, when the heaps are a known number of visits apart.",
+            measure: true)
+        static let growthMB = FactDescription(
+            "heap.growthMB", .megabytes, "The change of the heap's bytes ('All zones') from the first heap to the last."
+        )
+    }
+
+    /// The findings it emits, declared once for the description and the body.
+    enum Code {
+        static let grew = FindingCode(
+            "heap.grew", .warning,
+            "Heaps of one process in time order: a class gains instances from each heap to the next and keeps them.",
+            examples: [
+                .raises(
+                    "Fixtures/heap/faq-visit-1.heap.txt", "Fixtures/heap/faq-visit-2.heap.txt",
+                    "Fixtures/heap/faq-visit-3.sortBySize.heap.txt", "Fixtures/heap/faq-visit-4.heap.txt",
+                    facts: [Fact.heaps.key: 4, Fact.nodes.key: 101163],
+                    title: "FAQ (Swift, AluminumWeight) gained 900 instances over 4 heaps and kept them"),
+                .quiet(
+                    "Fixtures/heap/faq-fixed-visit-1.heap.txt", "Fixtures/heap/faq-fixed-visit-4.heap.txt",
+                    facts: [Fact.heaps.key: 2, Fact.nodes.key: 98464]),
+            ])
+        static let flat = FindingCode(
+            "heap.flat", .info, "Heaps of one process in time order: no class gains the threshold's instances.",
+            examples: [
+                .raises(
+                    "Fixtures/heap/faq-fixed-visit-1.heap.txt", "Fixtures/heap/faq-fixed-visit-4.heap.txt",
+                    facts: [Fact.heaps.key: 2, Fact.nodes.key: 98464],
+                    title: "No class gained 100 instances over 2 heaps"),
+                .quiet(
+                    "Fixtures/heap/faq-visit-1.heap.txt", "Fixtures/heap/faq-visit-4.heap.txt",
+                    facts: [Fact.heaps.key: 2, Fact.nodes.key: 101163]),
+            ])
+    }
+
+    static let description = CheckDescription(
+        id: "heap",
+        title: "Objects per class in heap reports",
+        step: "navigation-growth",
+        rationale: """
+            `heap` counts a memgraph's objects per class. A screen that loads its data again on every \
+            appearance and keeps it leaves the same objects behind each time: taken after each visit, the \
+            heaps show a class whose count climbs by the same amount per visit, which names what is kept even \
+            when nothing leaks (reachable memory is no leak).
+            """,
+        reads: [.heap],
+        facts: [
+            Fact.heaps, Fact.nodes, Fact.allocatedMB, Fact.classes, Fact.largestClass, Fact.largestClassMB,
+            Fact.footprintMB, Fact.grownClasses, Fact.topGrowthClass, Fact.topGrowthInstances, Fact.perVisitInstances,
+            Fact.growthMB,
+        ],
+        codes: [Code.grew, Code.flat],
+        parameters: [
+            CheckParameter(
+                "min_instances", default: 100, "A class counts as grown when it gains at least this many instances."),
+            CheckParameter(
+                "visits_per_heap", default: 0,
+                "Visits of the screen between one heap and the next; 0 when the heaps are not of counted visits."),
+        ]
+    )
+}
