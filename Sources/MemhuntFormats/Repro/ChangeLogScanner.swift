@@ -137,8 +137,8 @@ public struct ChangeLogSummary: Sendable, Hashable {
 /// 440,000 distinct line tails in 1 GiB), a line is read in parts instead (`bypassedChange`): its process column and
 /// view's name through a table of their own, each item by its bytes (`ShortItemCache` for the short ones), nothing of
 /// the line kept. The byte parse and then `bypassedChange` each made `memhunt inspect --format json` of
-/// Benchmarks/changelog_gen.py's logs much faster, the same JSON out (Benchmarks/README.md, "Logs shaped like real
-/// ones").
+/// Benchmarks/changelog_gen.py's logs much faster, the same JSON out (Benchmarks/README.md, the `realistic`
+/// row).
 ///
 /// The per-line path touches bytes only: `memchr` finds newlines, the time of day and its fraction are read 8 bytes at
 /// a time, the line after its timestamp is hashed 8 bytes at a time into an open-addressed table (compared with
