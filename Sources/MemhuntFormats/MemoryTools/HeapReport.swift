@@ -322,3 +322,10 @@ public struct HeapReport: Sendable, Hashable {
             ))
     }
 }
+
+extension HeapReport: ReproFormat {
+    public static let kind = ArtifactKind.heap
+    public static let fixtures = ["Fixtures/heap/faq-visit-1.heap.txt"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(lines: sniff.lines) }
+    public static func artifact(_ value: HeapReport) -> ReproArtifact { .heap(value) }
+}

@@ -334,3 +334,10 @@ final class MeasurementRowReader: JSONElementVisitor {
         }
     }
 }
+
+extension MeasurementSet: ReproFormat {
+    public static let kind = ArtifactKind.measurements
+    public static let fixtures = ["Fixtures/formats/repro/measurements-bom.csv"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(sniff.head) }
+    public static func artifact(_ value: MeasurementSet) -> ReproArtifact { .measurements(value) }
+}

@@ -2255,3 +2255,10 @@ struct ShortItemCache {
         entries[index] = Entry(first: first, last: last, tag: tag, payload: payload)
     }
 }
+
+extension ChangeLogScanner: ReproFormat {
+    public static let kind = ArtifactKind.changeLog
+    public static let fixtures = ["Fixtures/formats/repro/changelog-variants.log"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(sniff.head) }
+    public static func artifact(_ value: ChangeLogSummary) -> ReproArtifact { .changeLog(value) }
+}

@@ -248,3 +248,10 @@ public struct XCTestMetrics: Sendable, Hashable {
         return XCTestMetrics(source: .resultMetrics, metrics: metrics, unreadable: unreadable)
     }
 }
+
+extension XCTestMetrics: ReproFormat {
+    public static let kind = ArtifactKind.xctestMetrics
+    public static let fixtures = ["Fixtures/xctest/xcodebuild-widget-over.log"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(lines: sniff.lines) }
+    public static func artifact(_ value: XCTestMetrics) -> ReproArtifact { .xctestMetrics(value) }
+}

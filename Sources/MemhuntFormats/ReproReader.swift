@@ -35,25 +35,12 @@ public enum ReproArtifact: Sendable, Hashable {
 /// Sniffs and parses the reproduction-side kinds. Run it after the crash, JetsamEvent and MetricKit
 /// sniffers: a crash report can embed a vmmap table or a stack that looks like a sample.
 public enum ReproReader {
-    /// The kind of `prefix` (the first ≤ 64 KiB) when it is one of the reproduction kinds, from content only.
-    /// Order: magic bytes, memhunt's own format, tool banners, view dumps, then change logs (the loosest). A log of
-    /// kill lines and no change line is detected as a change log too (it streams the same way); the reader names
-    /// it `kill-log` once it has scanned it (`ParsedArtifact.log`).
+    /// The kind of `prefix` (the first ≤ 64 KiB) when it is one of the reproduction kinds, from content only, in
+    /// `FormatRegistry.sniffed`'s order. A log of kill lines and no change line is detected as a change log too (it
+    /// streams the same way); the reader names it `kill-log` once it has scanned it (`ParsedArtifact.log`).
     public static func detect(_ prefix: [UInt8]) -> ArtifactKind? {
-        let head = prefix.prefix(65_536)
-        if ImageInfo.matches(head) { return .image }
-        if XCTraceExport.matches(head) { return .xctraceExport }
-        if MeasurementSet.matches(head) { return .measurements }
-        let lines = ReproText.sniffLines(head)
-        if LeaksReport.matches(lines: lines) { return .leaks }
-        if HeapReport.matches(lines: lines) { return .heap }
-        if VMMapSummary.matches(lines: lines) { return .vmmapSummary }
-        if FootprintReport.matches(lines: lines) { return .footprint }
-        if SampleReport.matches(lines: lines) { return .sample }
-        if ViewHierarchyDump.matches(lines: lines) { return .viewHierarchy }
-        if XCTestMetrics.matches(lines: lines) { return .xctestMetrics }
-        if ChangeLogScanner.matches(head) { return .changeLog }
-        return nil
+        let sniff = FormatSniff(prefix.prefix(65_536))
+        return FormatRegistry.sniffed.first { $0.recognises(sniff) }?.kind
     }
 
     /// Detects and parses `bytes`; nil when they are none of the reproduction kinds.
@@ -76,19 +63,6 @@ public enum ReproReader {
     }
 
     private static func parse(_ bytes: [UInt8], as kind: ArtifactKind) -> Result<ReproArtifact, FormatError>? {
-        switch kind {
-        case .image: ImageInfo.parse(bytes).map(ReproArtifact.image)
-        case .measurements: MeasurementSet.parse(bytes).map(ReproArtifact.measurements)
-        case .vmmapSummary: VMMapSummary.parse(bytes).map(ReproArtifact.vmmap)
-        case .footprint: FootprintReport.parse(bytes).map(ReproArtifact.footprint)
-        case .sample: SampleReport.parse(bytes).map(ReproArtifact.sample)
-        case .viewHierarchy: ViewHierarchyDump.parse(bytes).map(ReproArtifact.viewHierarchy)
-        case .changeLog: ChangeLogScanner.parse(bytes).map(ReproArtifact.changeLog)
-        case .xctestMetrics: XCTestMetrics.parse(bytes).map(ReproArtifact.xctestMetrics)
-        case .leaks: LeaksReport.parse(bytes).map(ReproArtifact.leaks)
-        case .heap: HeapReport.parse(bytes).map(ReproArtifact.heap)
-        case .xctraceExport: XCTraceExport.parse(bytes).map(ReproArtifact.xctraceExport)
-        default: nil
-        }
+        FormatRegistry.format(of: kind)?.read(bytes)
     }
 }

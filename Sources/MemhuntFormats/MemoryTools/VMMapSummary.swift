@@ -181,3 +181,10 @@ public struct VMMapSummary: Sendable, Hashable {
         return row
     }
 }
+
+extension VMMapSummary: ReproFormat {
+    public static let kind = ArtifactKind.vmmapSummary
+    public static let fixtures = ["Fixtures/formats/repro/vmmap-detail-after.txt"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(lines: sniff.lines) }
+    public static func artifact(_ value: VMMapSummary) -> ReproArtifact { .vmmap(value) }
+}

@@ -118,3 +118,10 @@ public struct FootprintReport: Sendable, Hashable {
             name: String(name), dirtyBytes: dirty, cleanBytes: clean, reclaimableBytes: reclaimable, regions: regions)
     }
 }
+
+extension FootprintReport: ReproFormat {
+    public static let kind = ArtifactKind.footprint
+    public static let fixtures = ["Fixtures/formats/repro/footprint-detail.txt"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(lines: sniff.lines) }
+    public static func artifact(_ value: FootprintReport) -> ReproArtifact { .footprint(value) }
+}

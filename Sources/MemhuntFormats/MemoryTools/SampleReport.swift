@@ -183,3 +183,10 @@ public struct SampleReport: Sendable, Hashable {
         return symbol.isEmpty ? nil : SampleFrame(depth: start, count: count, symbol: String(symbol))
     }
 }
+
+extension SampleReport: ReproFormat {
+    public static let kind = ArtifactKind.sample
+    public static let fixtures = ["Fixtures/formats/repro/sample-main-thread-name.txt"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(lines: sniff.lines) }
+    public static func artifact(_ value: SampleReport) -> ReproArtifact { .sample(value) }
+}

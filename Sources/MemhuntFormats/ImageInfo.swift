@@ -128,3 +128,13 @@ public struct ImageInfo: Sendable, Hashable {
         return .success(ImageInfo(format: "heic", width: best.width, height: best.height))
     }
 }
+
+extension ImageInfo: ReproFormat {
+    public static let kind = ArtifactKind.image
+    public static let fixtures = [
+        "Fixtures/widget/sky-512.png", "Fixtures/formats/repro/image-2048x1536.jpg",
+        "Fixtures/formats/repro/image-4032x3024.heic",
+    ]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(sniff.head) }
+    public static func artifact(_ value: ImageInfo) -> ReproArtifact { .image(value) }
+}

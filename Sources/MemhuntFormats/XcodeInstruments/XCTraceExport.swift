@@ -796,3 +796,10 @@ struct XCTraceReader: XMLHandler {
         }
     }
 }
+
+extension XCTraceExport: ReproFormat {
+    public static let kind = ArtifactKind.xctraceExport
+    public static let fixtures = ["Fixtures/xctrace/toc.xml"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(sniff.head) }
+    public static func artifact(_ value: XCTraceExport) -> ReproArtifact { .xctraceExport(value) }
+}

@@ -217,3 +217,10 @@ public struct ViewHierarchyDump: Sendable, Hashable {
         return (text[nameStart..<nameEnd], text[hexStart..<hexEnd])
     }
 }
+
+extension ViewHierarchyDump: ReproFormat {
+    public static let kind = ArtifactKind.viewHierarchy
+    public static let fixtures = ["Fixtures/justsend/pviews-detail.txt"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(lines: sniff.lines) }
+    public static func artifact(_ value: ViewHierarchyDump) -> ReproArtifact { .viewHierarchy(value) }
+}

@@ -170,3 +170,10 @@ public struct LeaksReport: Sendable, Hashable {
         return .success(report)
     }
 }
+
+extension LeaksReport: ReproFormat {
+    public static let kind = ArtifactKind.leaks
+    public static let fixtures = ["Fixtures/leaks/DemoApp-after.leaks.txt"]
+    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(lines: sniff.lines) }
+    public static func artifact(_ value: LeaksReport) -> ReproArtifact { .leaks(value) }
+}
