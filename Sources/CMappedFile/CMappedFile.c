@@ -91,9 +91,8 @@ const void *memhunt_map(int fd, long long offset, size_t length, int *handle) {
         int expected = 0;
         if (!atomic_compare_exchange_strong(&slots[index].used, &expected, 1)) continue;
         // No MAP_POPULATE: the first thread to touch a page (the hashing one) faults it in with the kernel's
-        // fault-around, 16 pages a fault, which costs less than populating through get_user_pages. 1 GiB change
-        // log, 10 alternating runs each (2026-12-01): CPU 1.65 s against 1.72 s (lower in all 10 pairs), the
-        // reader thread's kernel share 12.8 -> 9.2 % (perf).
+        // fault-around, 16 pages a fault, which costs less than populating through get_user_pages (the reader
+        // thread's kernel share fell under perf; the figures are in the commit that made it so).
         int flags = MAP_SHARED;
         void *address = mmap(NULL, length, PROT_READ, flags, fd, (off_t)offset);
         if (address == MAP_FAILED) {

@@ -1,8 +1,7 @@
 #pragma once
 // libcurl, loaded with dlopen on first use: memhunt's HTTPS and proxied requests on Linux go through it,
-// and a run that never makes one never loads it. Linking it (through FoundationNetworking) cost every
-// start ~4.5 ms of dynamic loading for libcurl and its 29 libraries: 11 ms of a 20 ms run on a
-// JetsamEvent. The option and code numbers are libcurl's stable ABI (curl/curl.h); the headers are not
+// and a run that never makes one never loads it. Linking it (through FoundationNetworking) made every
+// start load libcurl and its 29 libraries, most of a short run's time. The option and code numbers are libcurl's stable ABI (curl/curl.h); the headers are not
 // needed to build.
 #include <stddef.h>
 #include <stdint.h>
