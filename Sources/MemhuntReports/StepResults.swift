@@ -49,72 +49,31 @@ extension Comparison.Kind {
 
 /// Text for Markdown and HTML.
 enum Escape {
-    /// For Markdown table cells and inline text: HTML-sensitive characters, pipes and line breaks.
+    /// For Markdown table cells and inline text: `MarkupEscaping.markdown`, and links kept from forming.
     static func markdown(_ text: String) -> String {
-        var out = ""
-        let characters = Array(text)
-        for (index, ch) in characters.enumerated() {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
             // GitHub links `https://…` and `www.…` in text by themselves: a URL inside a name (an app's, a file's)
             // stays text, by escaping the `:` of `://` and the `.` of `www.` (both render as themselves).
-            if ch == ":", characters[(index + 1)...].starts(with: ["/", "/"]) {
-                out += "\\:"
-                continue
-            }
-            if ch == ".", index >= 3, characters[(index - 3)..<index].map({ $0.lowercased() }) == ["w", "w", "w"],
-                index == 3 || !(characters[index - 4].isLetter || characters[index - 4].isNumber)
+            if scalar == ":", scalars[(index + 1)...].starts(with: ["/", "/"]) {
+                out.append(contentsOf: "\\:".unicodeScalars)
+            } else if scalar == ".", index >= 3, scalars[(index - 3)..<index].allSatisfy({ $0 == "w" || $0 == "W" }),
+                index == 3
+                    || !(scalars[index - 4].properties.isAlphabetic || scalars[index - 4].properties.numericType != nil)
             {
-                out += "\\."
-                continue
-            }
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "|": out += "\\|"
-            case "\n": out += "<br>"
-            case "\r": break
-            case "`", "*", "_", "[", "]", "\\": out += "\\" + String(ch)
-            // Any other control character (an ESC, a BEL) as `\u{1B}`, as on the terminal.
-            case _ where ch.unicodeScalars.contains(where: TerminalText.isControl):
-                out += TerminalText.escaped(String(ch))
-            default: out.append(ch)
+                out.append(contentsOf: "\\.".unicodeScalars)
+            } else {
+                MarkupEscaping.markdown.append(scalar, to: &out)
             }
         }
-        return out
+        return String(out)
     }
 
     /// For inline code spans: backticks cannot be escaped inside, so they are replaced; a line break or another
     /// control character, which would end a table row or a list item, is shown as `\u{0A}`.
-    static func code(_ text: String) -> String {
-        "`" + TerminalText.escaped(text).replacingBackticks.replacingPipes + "`"
-    }
+    static func code(_ text: String) -> String { "`" + MarkupEscaping.codeSpan(text) + "`" }
 
     /// For HTML text and attribute values.
-    static func html(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\n", "\t": out.append(ch)
-            // Any other control character (an ESC, a CR) or bidi override as `\u{1B}`, as on the terminal.
-            case _ where ch.unicodeScalars.contains(where: TerminalText.isControl):
-                out += TerminalText.escaped(String(ch))
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
-}
-
-extension String {
-    fileprivate var replacingBackticks: String {
-        split(separator: "`", omittingEmptySubsequences: false).joined(separator: "'")
-    }
-    fileprivate var replacingPipes: String {
-        split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
-    }
+    static func html(_ text: String) -> String { MarkupEscaping.html(text) }
 }

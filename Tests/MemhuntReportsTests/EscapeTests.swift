@@ -43,4 +43,26 @@ import Testing
         #expect(!run.stdout.contains("<a "), "\(run.stdout)")
         #expect(run.stdout.contains("<td>Evil https://evil.example/x www.evil.example</td>"), "\(run.stdout)")
     }
+
+    /// A quote, pipe or backtick followed by a combining accent is one grapheme that is not the quote: the
+    /// escapers walk scalars, so it is escaped all the same (an attribute, a cell, a code span stay closed).
+    @Test func aCombiningMarkDoesNotCarryAMarkupCharacterThrough() {
+        #expect(Escape.html("x\"\u{301} onmouseover=alert(1)") == "x&quot;\u{301} onmouseover=alert(1)")
+        #expect(Escape.html("'\u{301}<\u{338}b>") == "&#39;\u{301}&lt;\u{338}b&gt;")
+        #expect(Escape.markdown("a|\u{301}b") == "a\\|\u{301}b")
+        #expect(Escape.code("`\u{301}|x") == "`'\u{301}\\|x`")
+        #expect(JUnitReporter.attribute("\"\u{301}") == "&quot;\u{301}")
+        #expect(GitHubReporter.escapeProperty("a,\u{301}b:%") == "a%2C\u{301}b%3A%25")
+    }
+
+    /// One table per target: what each writes for the characters that matter to it.
+    @Test func eachTargetWritesItsOwnTable() {
+        let text = "<a href=\"x\">&'|\r\n\t\u{1B}"
+        #expect(Escape.html(text) == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;|\\u{0D}\n\t\\u{1B}")
+        #expect(JUnitReporter.escape(text) == "&lt;a href=\"x\"&gt;&amp;'|&#13;\n\t\\u{1B}")
+        #expect(JUnitReporter.attribute(text) == "&lt;a href=&quot;x&quot;&gt;&amp;'|&#13;&#10;&#9;\\u{1B}")
+        #expect(Escape.markdown(text) == "&lt;a href=\"x\"&gt;&amp;'\\|<br>\t\\u{1B}")
+        #expect(GitHubReporter.escapeData(text) == "<a href=\"x\">&'|%0D%0A\t\\u{1B}")
+        #expect(JUnitReporter.escape("a\u{0}b\u{FFFE}c") == "a\\u{00}bc")
+    }
 }

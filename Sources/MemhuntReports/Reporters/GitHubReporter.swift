@@ -66,32 +66,10 @@ public enum GitHubReporter: Reporter {
 
     /// Message text: `%`, CR and LF as GitHub's rules say; any other control character (an ESC, a BEL) as
     /// `\u{1B}` (`TerminalText`), since the log shows the line to a terminal emulator.
-    public static func escapeData(_ text: String) -> String {
-        var out = ""
-        for ch in text.unicodeScalars {
-            switch ch {
-            case "%": out += "%25"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            case _ where TerminalText.isControl(ch): out += TerminalText.escaped(String(ch))
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    public static func escapeData(_ text: String) -> String { MarkupEscaping.githubData(text) }
 
     /// Property values: also `:` and `,`.
-    public static func escapeProperty(_ text: String) -> String {
-        var out = ""
-        for ch in escapeData(text).unicodeScalars {
-            switch ch {
-            case ":": out += "%3A"
-            case ",": out += "%2C"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    public static func escapeProperty(_ text: String) -> String { MarkupEscaping.githubProperty(text) }
 
     static func isURL(_ source: String) -> Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
 }

@@ -121,49 +121,8 @@ public enum JUnitReporter: Reporter {
 
     /// Element text: markup characters escaped, control characters shown as `\u{1B}`, the other characters XML
     /// 1.0 forbids dropped.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\t", "\n": out.unicodeScalars.append(scalar)
-            case "\r": out += "&#13;"
-            // An ESC, a DEL, a C1 control or a bidi override as `\u{1B}`, as on the terminal (XML forbids C0).
-            case _ where TerminalText.isControl(scalar): out += TerminalText.escaped(String(scalar))
-            default:
-                if allowed(scalar) { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { MarkupEscaping.xmlText(text) }
 
     /// Attribute values: also quotes, and line breaks kept as character references.
-    static func attribute(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            case _ where TerminalText.isControl(scalar): out += TerminalText.escaped(String(scalar))
-            default:
-                if allowed(scalar) { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
-
-    /// XML 1.0's Char production.
-    static func allowed(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-        default: false
-        }
-    }
+    static func attribute(_ text: String) -> String { MarkupEscaping.xmlAttribute(text) }
 }
