@@ -160,8 +160,7 @@ public struct ChangeLogScanner: Sendable {
     static let maxCachedKey = 1024
     static let other = "(other)"
 
-    private var pending: [UInt8] = []
-    private var pendingOverflow = false
+    private var splitter: LineSplitter
     /// Whether `finish` has run (and emptied the lookup tables: `dropLookups`).
     private var finished = false
     private var lineNumber = 0
@@ -345,6 +344,7 @@ public struct ChangeLogScanner: Sendable {
     /// fuzz target reach the paths of full caches.
     init(lineCap: Int, cacheCapacity: Int, continuing: Bool = false) {
         self.lineCap = max(lineCap, 16)
+        splitter = LineSplitter(cap: self.lineCap)
         continues = continuing
         killLines = MemoryKillLines(journaling: continuing)
         changeTails = ByteKeyTable(capacity: cacheCapacity)
@@ -360,31 +360,15 @@ public struct ChangeLogScanner: Sendable {
     /// Consumes the next chunk; lines may span chunks.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         precondition(!finished, "a change log fed after its summary")
-        guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         defer { keepLastTimestamp() }
-        let count = chunk.count
-        var start = 0
-        while start < count {
-            guard let newline = Self.newline(in: base + start, count: count - start).map({ start + $0 }) else {
-                if pendingOverflow || pending.count + count - start > lineCap {
-                    pendingOverflow = true
-                    pending.removeAll(keepingCapacity: true)
-                } else {
-                    pending.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
-                }
-                return
-            }
-            if pending.isEmpty && !pendingOverflow {
-                completeLine(UnsafeBufferPointer(start: base + start, count: newline - start), overflow: false)
-            } else {
-                let overflow = pendingOverflow || pending.count + newline - start > lineCap
-                if !overflow {
-                    pending.append(contentsOf: UnsafeBufferPointer(start: base + start, count: newline - start))
-                }
-                flushPending(overflow: overflow)
-            }
-            start = newline + 1
+        // The splitter is taken out while it calls back into this scanner, and put back after.
+        var splitter = self.splitter
+        self.splitter = LineSplitter(cap: lineCap)
+        splitter.feed(chunk) { line, tooLong, copied in
+            completeLine(line, overflow: tooLong)
+            if copied { keepLastTimestamp() }
         }
+        self.splitter = splitter
     }
 
     /// Consumes the next chunk; lines may span chunks.
@@ -450,7 +434,13 @@ public struct ChangeLogScanner: Sendable {
 
     /// The end of the input: a last line without a newline, and a JSON record no `}` closed.
     private mutating func endInput() {
-        if !pending.isEmpty || pendingOverflow { flushPending(overflow: pendingOverflow) }
+        var splitter = self.splitter
+        self.splitter = LineSplitter(cap: lineCap)
+        splitter.finish { line, tooLong, _ in
+            completeLine(line, overflow: tooLong)
+            keepLastTimestamp()
+        }
+        self.splitter = splitter
         flushRecord()
     }
 
@@ -476,7 +466,7 @@ public struct ChangeLogScanner: Sendable {
         precondition(!finished && !second.finished, "a finished change log absorbed or absorbing")
         var second = second
         second.endInput()
-        guard !continues, second.continues, pending.isEmpty, !pendingOverflow, !recordMessage.isSet,
+        guard !continues, second.continues, splitter.isEmpty, !recordMessage.isSet,
             !recordTimestamp.isSet,
             !recordProcess.isSet, second.killLines.journal != nil,
             views.names.count + second.views.names.count < Self.maxNames,
@@ -574,29 +564,6 @@ public struct ChangeLogScanner: Sendable {
     }
 
     // MARK: - Lines
-
-    /// The offset of the first `\n`, or nil.
-    private static func newline(in bytes: UnsafePointer<UInt8>, count: Int) -> Int? {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-            guard let found = memchr(bytes, 10, count) else { return nil }
-            return bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        #else
-            for index in 0..<count where bytes[index] == 10 { return index }
-            return nil
-        #endif
-    }
-
-    private mutating func flushPending(overflow: Bool) {
-        var line: [UInt8] = []
-        swap(&line, &pending)
-        line.withUnsafeBufferPointer {
-            completeLine($0, overflow: overflow)
-            keepLastTimestamp()
-        }
-        line.removeAll(keepingCapacity: true)
-        swap(&line, &pending)
-        pendingOverflow = false
-    }
 
     private mutating func completeLine(_ line: UnsafeBufferPointer<UInt8>, overflow: Bool) {
         lineNumber += 1
@@ -1848,7 +1815,7 @@ public struct ChangeLogScanner: Sendable {
                 var start = 0
                 while true {
                     let end =
-                        text.baseAddress.flatMap { Self.newline(in: $0 + start, count: text.count - start) }
+                        text.baseAddress.flatMap { LineSplitter.newline(in: $0 + start, count: text.count - start) }
                         .map { start + $0 } ?? text.count
                     handle(
                         UnsafeBufferPointer(rebasing: text[start..<end]), timestamp: timestamp, json: false,

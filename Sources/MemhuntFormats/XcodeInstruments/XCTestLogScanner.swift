@@ -21,8 +21,7 @@ public struct XCTestLogScanner: Sendable {
     /// Unreadable metric lines named one by one; past it they are counted.
     public static let flawLimit = 100
 
-    private var pending: [UInt8] = []
-    private var pendingOverflow = false
+    private var splitter = LineSplitter(cap: XCTestLogScanner.lineCap)
     private var lineNumber = 0
     private var metrics: [XCTestMetric] = []
     private var flaws: [String] = []
@@ -35,31 +34,10 @@ public struct XCTestLogScanner: Sendable {
 
     /// Consumes the next chunk; lines may span chunks.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
-        guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        let count = chunk.count
-        var start = 0
-        while start < count {
-            guard let found = memchr(base + start, 10, count - start) else {
-                if pendingOverflow || pending.count + count - start > Self.lineCap {
-                    pendingOverflow = true
-                    pending.removeAll(keepingCapacity: true)
-                } else {
-                    pending.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
-                }
-                return
-            }
-            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if pending.isEmpty && !pendingOverflow {
-                line(UnsafeBufferPointer(start: base + start, count: newline - start))
-            } else {
-                let overflow = pendingOverflow || pending.count + newline - start > Self.lineCap
-                if !overflow {
-                    pending.append(contentsOf: UnsafeBufferPointer(start: base + start, count: newline - start))
-                }
-                flushPending(overflow: overflow)
-            }
-            start = newline + 1
-        }
+        var splitter = self.splitter
+        self.splitter = LineSplitter(cap: Self.lineCap)
+        splitter.feed(chunk) { text, tooLong, _ in line(text, tooLong: tooLong) }
+        self.splitter = splitter
     }
 
     /// Consumes the next chunk; lines may span chunks.
@@ -69,7 +47,10 @@ public struct XCTestLogScanner: Sendable {
 
     /// Ends the input (a last line without a newline counts) and returns what was read. Call once.
     public mutating func finish() -> Result<XCTestMetrics, FormatError> {
-        if !pending.isEmpty || pendingOverflow { flushPending(overflow: pendingOverflow) }
+        var splitter = self.splitter
+        self.splitter = LineSplitter(cap: Self.lineCap)
+        splitter.finish { text, tooLong, _ in line(text, tooLong: tooLong) }
+        self.splitter = splitter
         guard !metrics.isEmpty || !flaws.isEmpty || started > 0 else {
             return .failure(FormatError("an XCTest log with no test case and no measured metric"))
         }
@@ -88,26 +69,17 @@ public struct XCTestLogScanner: Sendable {
             XCTestMetrics(source: .xcodebuildLog, metrics: metrics, unreadable: unreadable, testsStarted: started))
     }
 
-    private mutating func flushPending(overflow: Bool) {
-        var text: [UInt8] = []
-        swap(&text, &pending)
-        if overflow {
-            lineNumber += 1
-            longLines += 1
-        } else {
-            text.withUnsafeBufferPointer { line($0) }
-        }
-        text.removeAll(keepingCapacity: true)
-        swap(&text, &pending)
-        pendingOverflow = false
-    }
-
     private static let measured = Array(" measured [".utf8)
     private static let testCase = Array("Test Case '".utf8)
     private static let startedSuffix = Array("' started.".utf8)
 
-    private mutating func line(_ raw: UnsafeBufferPointer<UInt8>) {
+    @inline(__always)
+    private mutating func line(_ raw: UnsafeBufferPointer<UInt8>, tooLong: Bool) {
         lineNumber += 1
+        if tooLong {
+            longLines += 1
+            return
+        }
         let bytes = raw.last == 13 ? UnsafeBufferPointer(rebasing: raw.dropLast()) : raw
         guard bytes.count >= Self.startedSuffix.count, let base = bytes.baseAddress else { return }
         if Self.contains(base, bytes.count, Self.measured) {
