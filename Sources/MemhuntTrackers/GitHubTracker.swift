@@ -136,93 +136,91 @@ public struct GitHubTracker: Tracker {
         }
     }
 
+    /// The hunt's comment on issue `issue` (`Upsert`: the earliest is edited; a duplicate is removed).
     func comment(_ issue: Int, _ post: TrackerPost, _ session: TrackerSession)
         async throws(TrackerError) -> TrackerOutcome
     {
         let listURL = URL(string: api.absoluteString + "/repos/\(repository)/issues/\(issue)/comments?per_page=100")!
-        let what = "listing the comments of #\(issue)"
-        let before = own(try await list(listURL, what, session), post)
-        // The earliest comment: a later one may be a duplicate that its maker is removing at this moment.
-        if let mine = before.min(by: { $0.id < $1.id }), !post.forceNew {
-            var post = post
-            post.compare(with: mine.body)
-            let body = body(post)
-            if post.sameText(mine.body, body) { return TrackerOutcome(.unchanged, mine.url) }
-            let edited = post.keepingMark(of: mine.body, in: body)
-            let response = try await write(
-                request("PATCH", "/repos/\(repository)/issues/comments/\(mine.id)", try session.json(["body": edited])),
-                session, dryRun: HTTPResponse(status: 200))
-            if let response, response.status != 200 { throw session.failure(response, "editing comment \(mine.id)") }
-            return TrackerOutcome(.updated, mine.url)
+        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
+            own(try await self.list(listURL, "listing the comments of #\(issue)", session), post).map {
+                Reconcile.Entry(id: $0.id, text: $0.body, url: $0.url)
+            }
         }
-        let body = body(post)
-        let response = try await write(
-            request("POST", "/repos/\(repository)/issues/\(issue)/comments", try session.json(["body": body])),
-            session, dryRun: HTTPResponse(status: 201)
-        ) { () async throws(TrackerError) in
-            own(try await list(listURL, what, session), post).contains { post.isMine($0.body) }
-        }
-        if let response, response.status != 201 { throw session.failure(response, "commenting on #\(issue)") }
-        if session.dryRun { return TrackerOutcome(.wouldPost, "\(repository)#\(issue)") }
-        // Another attach of this hunt may have commented at the same moment: the earliest comment stays.
-        var items: [Item] = []
-        let standing = try await Reconcile.standing(post, session) { () async throws(TrackerError) in
-            items = own(try await list(listURL, what, session), post)
-            return items.map { Reconcile.Entry(id: $0.id, text: $0.body) }
-        }
-        let url = items.first { $0.id == standing.mine.id }?.url ?? "\(repository)#\(issue)"
-        if post.forceNew || standing.first.id == standing.mine.id { return TrackerOutcome(.posted, url) }
-        let id = standing.mine.id
-        let removed = try await write(
-            request("DELETE", "/repos/\(repository)/issues/comments/\(id)"), session,
-            dryRun: HTTPResponse(status: 204)
-        ) { () async throws(TrackerError) in
-            !own(try await list(listURL, what, session), post).contains { $0.id == id }
-        }
-        if let removed, removed.status != 204, removed.status != 404 {
-            throw session.failure(removed, "removing comment \(id), a duplicate of an earlier comment of this hunt")
-        }
-        return TrackerOutcome(.alreadyPosted, items.first { $0.id == standing.first.id }?.url ?? url)
+        return try await Upsert(
+            list: list, body: { post, _ in body(post) },
+            create: { post, body async throws(TrackerError) -> String? in
+                let response = try await write(
+                    request("POST", "/repos/\(repository)/issues/\(issue)/comments", try session.json(["body": body])),
+                    session, dryRun: HTTPResponse(status: 201)
+                ) { () async throws(TrackerError) in try await list().contains { post.isMine($0.text) } }
+                if let response, response.status != 201 {
+                    throw session.failure(response, "commenting on #\(issue)")
+                }
+                return nil
+            },
+            edit: { _, earlier, body, _ async throws(TrackerError) in
+                let response = try await write(
+                    request(
+                        "PATCH", "/repos/\(repository)/issues/comments/\(earlier.id)", try session.json(["body": body])),
+                    session, dryRun: HTTPResponse(status: 200))
+                if let response, response.status != 200 {
+                    throw session.failure(response, "editing comment \(earlier.id)")
+                }
+            },
+            remove: { id async throws(TrackerError) in
+                let removed = try await write(
+                    request("DELETE", "/repos/\(repository)/issues/comments/\(id)"), session,
+                    dryRun: HTTPResponse(status: 204)
+                ) { () async throws(TrackerError) in try await !list().contains { $0.id == id } }
+                if let removed, removed.status != 204, removed.status != 404 {
+                    throw session.failure(
+                        removed, "removing comment \(id), a duplicate of an earlier comment of this hunt")
+                }
+            },
+            location: "\(repository)#\(issue)"
+        ).run(post, session)
     }
 
+    /// The hunt's issue, found by its marker among the issues labelled `memhunt` (`Upsert`: the earliest is
+    /// edited, body and title; GitHub's API removes no issue, so none is reconciled).
     func open(_ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
         let listURL = URL(
             string: api.absoluteString + "/repos/\(repository)/issues?labels=memhunt&state=all&per_page=100")!
         let what = "looking for this hunt's issue"
-        let before = own(try await list(listURL, what, session).filter { $0["pull_request"] == nil }, post)
-        if let mine = before.min(by: { $0.id < $1.id }), !post.forceNew,
-            let number = Int(mine.url.split(separator: "/").last ?? "")
-        {
-            var post = post
-            post.compare(with: mine.body)
-            let body = body(post)
-            if post.sameText(mine.body, body) { return TrackerOutcome(.unchanged, mine.url) }
-            let edited = post.keepingMark(of: mine.body, in: body)
-            let response = try await write(
-                request(
-                    "PATCH", "/repos/\(repository)/issues/\(number)",
-                    try session.json(["body": edited, "title": post.title])),
-                session, dryRun: HTTPResponse(status: 200))
-            if let response, response.status != 200 { throw session.failure(response, "editing issue #\(number)") }
-            return TrackerOutcome(.updated, mine.url)
+        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
+            own(try await self.list(listURL, what, session).filter { $0["pull_request"] == nil }, post).compactMap {
+                guard Int($0.url.split(separator: "/").last ?? "") != nil else { return nil }
+                return Reconcile.Entry(id: $0.id, text: $0.body, url: $0.url)
+            }
         }
-        let body = body(post)
         struct NewIssue: Encodable {
             var title: String
             var body: String
             var labels: [String]
         }
-        let response = try await write(
-            request(
-                "POST", "/repos/\(repository)/issues",
-                try session.json(NewIssue(title: post.title, body: body, labels: ["memhunt"]))),
-            session, dryRun: HTTPResponse(status: 201)
-        ) { () async throws(TrackerError) in
-            own(try await list(listURL, what, session), post).contains { post.isMine($0.body) }
-        }
-        guard let response else { return TrackerOutcome(.posted, repository) }
-        guard response.status == 201 else { throw session.failure(response, "opening an issue") }
-        let url = (TrackerSession.object(response) as? [String: Any])?["html_url"] as? String
-        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, url ?? repository)
+        return try await Upsert(
+            list: list, body: { post, _ in body(post) },
+            create: { post, body async throws(TrackerError) -> String? in
+                let response = try await write(
+                    request(
+                        "POST", "/repos/\(repository)/issues",
+                        try session.json(NewIssue(title: post.title, body: body, labels: ["memhunt"]))),
+                    session, dryRun: HTTPResponse(status: 201)
+                ) { () async throws(TrackerError) in try await list().contains { post.isMine($0.text) } }
+                guard let response else { return nil }
+                guard response.status == 201 else { throw session.failure(response, "opening an issue") }
+                return (TrackerSession.object(response) as? [String: Any])?["html_url"] as? String
+            },
+            edit: { post, earlier, body, _ async throws(TrackerError) in
+                let number = Int(earlier.url?.split(separator: "/").last ?? "") ?? 0
+                let response = try await write(
+                    request(
+                        "PATCH", "/repos/\(repository)/issues/\(number)",
+                        try session.json(["body": body, "title": post.title])),
+                    session, dryRun: HTTPResponse(status: 200))
+                if let response, response.status != 200 { throw session.failure(response, "editing issue #\(number)") }
+            },
+            location: repository
+        ).run(post, session)
     }
 }

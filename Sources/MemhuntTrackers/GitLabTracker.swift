@@ -83,62 +83,63 @@ public struct GitLabTracker: Tracker {
         return notes
     }
 
+    /// The hunt's note on the issue (`Upsert`: the earliest is edited; a duplicate is removed). The files are
+    /// uploads linked from the note's text: an earlier note's links to files of the same names are kept, and
+    /// those files are not uploaded again. The uploads of a removed note stay in the project, linked from
+    /// nothing (GitLab's API of this version cannot delete an upload).
     public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
         if token == nil && !session.dryRun { throw session.failure("GITLAB_TOKEN is not set") }
-        let location = Redact.url(url("\(projectPath)/issues/\(issue)"))
-        let before = try await own(post, session)
-        // The earliest note (the list is in creation order): a later one may be a duplicate that its maker is
-        // removing at this moment.
-        let mine = post.forceNew ? nil : before.first
-        var post = post
-        if let mine { post.compare(with: mine.body) }
-        // The earlier post's links to files of the same names are kept: those files are not uploaded again.
-        let earlier = mine.flatMap { note in
-            note.body.range(of: Self.attachmentsHeading).map { note.body[$0.upperBound...] }
-        }
-        let linked = earlier.map { $0.components(separatedBy: " · ") } ?? []
-        func link(_ file: TrackerAttachment) -> String? { linked.first { $0.hasPrefix("[\(file.filename)](") } }
-        var uploaded = try await upload(post.attachments.filter { link($0) == nil }, session).makeIterator()
-        let links = post.attachments.compactMap { link($0) ?? uploaded.next() }
-        let shown = links.isEmpty ? nil : links.joined(separator: " · ")
-        let room = maxBodyCharacters - (shown.map { Self.attachmentsHeading.count + $0.count } ?? 0)
-        var body = post.body(limit: room, markerLine: post.hiddenMarker, attached: shown != nil)
-        if let shown { body += Self.attachmentsHeading + shown }
-        if let mine {
-            if post.sameText(mine.body, body) { return TrackerOutcome(.unchanged, location) }
-            let request = HTTPRequest(
-                method: "PUT", url: url("\(projectPath)/issues/\(issue)/notes/\(mine.id)"),
-                body: try session.json(["body": post.keepingMark(of: mine.body, in: body)]))
-            let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200))
-            if let response, response.status != 200 { throw session.failure(response, "editing note \(mine.id)") }
-            return TrackerOutcome(.updated, location)
-        }
-        let request = HTTPRequest(
-            method: "POST", url: url("\(projectPath)/issues/\(issue)/notes"), body: try session.json(["body": body]))
-        let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 201)) {
-            () async throws(TrackerError) in
-            try await own(post, session).contains { post.isMine($0.body) }
-        }
-        if let response, response.status != 201 { throw session.failure(response, "adding a note to #\(issue)") }
-        if session.dryRun { return TrackerOutcome(.wouldPost, location) }
-        // Another attach of this hunt may have posted at the same moment: the earliest note stays. The uploads
-        // of a removed note stay in the project, linked from nothing (GitLab's API of this version cannot
-        // delete an upload).
-        let standing = try await Reconcile.standing(post, session) { () async throws(TrackerError) in
+        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
             try await own(post, session).map { Reconcile.Entry(id: $0.id, text: $0.body) }
         }
-        if post.forceNew || standing.first.id == standing.mine.id { return TrackerOutcome(.posted, location) }
-        let id = standing.mine.id
-        let removed = try await session.write(
-            HTTPRequest(method: "DELETE", url: url("\(projectPath)/issues/\(issue)/notes/\(id)")),
-            dryRunResponse: HTTPResponse(status: 204)
-        ) { () async throws(TrackerError) in
-            try await !own(post, session).contains { $0.id == id }
-        }
-        if let removed, removed.status != 204, removed.status != 404 {
-            throw session.failure(removed, "removing note \(id), a duplicate of an earlier note of this hunt")
-        }
-        return TrackerOutcome(.alreadyPosted, location)
+        return try await Upsert(
+            list: list,
+            body: { post, earlier async throws(TrackerError) -> String in
+                let linked =
+                    earlier.flatMap { note in
+                        note.text.range(of: Self.attachmentsHeading).map { note.text[$0.upperBound...] }
+                    }.map { $0.components(separatedBy: " · ") } ?? []
+                func link(_ file: TrackerAttachment) -> String? { linked.first { $0.hasPrefix("[\(file.filename)](") } }
+                var uploaded = try await upload(post.attachments.filter { link($0) == nil }, session).makeIterator()
+                let links = post.attachments.compactMap { link($0) ?? uploaded.next() }
+                let shown = links.isEmpty ? nil : links.joined(separator: " · ")
+                let room = maxBodyCharacters - (shown.map { Self.attachmentsHeading.count + $0.count } ?? 0)
+                var body = post.body(limit: room, markerLine: post.hiddenMarker, attached: shown != nil)
+                if let shown { body += Self.attachmentsHeading + shown }
+                return body
+            },
+            create: { post, body async throws(TrackerError) -> String? in
+                let request = HTTPRequest(
+                    method: "POST", url: url("\(projectPath)/issues/\(issue)/notes"),
+                    body: try session.json(["body": body]))
+                let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 201)) {
+                    () async throws(TrackerError) in try await list().contains { post.isMine($0.text) }
+                }
+                if let response, response.status != 201 {
+                    throw session.failure(response, "adding a note to #\(issue)")
+                }
+                return nil
+            },
+            edit: { _, earlier, body, _ async throws(TrackerError) in
+                let request = HTTPRequest(
+                    method: "PUT", url: url("\(projectPath)/issues/\(issue)/notes/\(earlier.id)"),
+                    body: try session.json(["body": body]))
+                let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200))
+                if let response, response.status != 200 {
+                    throw session.failure(response, "editing note \(earlier.id)")
+                }
+            },
+            remove: { id async throws(TrackerError) in
+                let removed = try await session.write(
+                    HTTPRequest(method: "DELETE", url: url("\(projectPath)/issues/\(issue)/notes/\(id)")),
+                    dryRunResponse: HTTPResponse(status: 204)
+                ) { () async throws(TrackerError) in try await !list().contains { $0.id == id } }
+                if let removed, removed.status != 204, removed.status != 404 {
+                    throw session.failure(removed, "removing note \(id), a duplicate of an earlier note of this hunt")
+                }
+            },
+            location: Redact.url(url("\(projectPath)/issues/\(issue)"))
+        ).run(post, session)
     }
 
     /// Uploads each file to the project; returns GitLab's Markdown link of each.

@@ -155,95 +155,58 @@ public struct JiraTracker: Tracker {
         }
     }
 
-    /// Removes this attach's comment, a later duplicate of the hunt's earliest.
-    func remove(_ id: String, _ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) {
-        let request = HTTPRequest(method: "DELETE", url: url("/issue/\(key)/comment/\(id)"))
-        let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204)) {
-            () async throws(TrackerError) in
-            try await !own(post, session).contains { $0.id == id }
-        }
-        if let response, response.status != 204, response.status != 404 {
-            throw session.failure(response, "removing comment \(id), a duplicate of an earlier comment of this hunt")
-        }
-    }
-
-    /// A comment once across processes (see `Reconcile`): the earliest comment of the hunt stays, a later one is
-    /// removed by the attach that made it, and the attach whose comment stays attaches the reports.
+    /// A comment once across processes (`Upsert`): the earliest comment of the hunt stays and is edited by a
+    /// later run, a later one is removed by the attach that made it, and the attach whose comment stays attaches
+    /// the reports. Comments are Atlassian documents: they are compared as their text.
     public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
         guard base != nil else { throw session.failure("MEMHUNT_JIRA_URL is not set to the server's http(s) URL") }
         if authorization == nil && !session.dryRun {
             throw session.failure("set JIRA_EMAIL and JIRA_API_TOKEN, or JIRA_BEARER_TOKEN")
         }
-        let location = Redact.url(URL(string: base!.absoluteString + "/browse/\(key)")!)
-        let before = try await own(post, session)
-        func missing(_ present: [Reconcile.File]) -> [TrackerAttachment] {
-            post.attachments.filter { file in !present.contains { $0.filename == file.filename } }
-        }
-        // The earliest comment (the list is in creation order): a later one may be a duplicate that its maker is
-        // removing at this moment.
-        if let mine = before.first, !post.forceNew {
-            var post = post
-            post.compare(with: mine.text, codes: mine.codes)
-            let text = Self.flatten(body(post))
-            var present = try await attachments(session)
-            // The comment may be an attach's of this run at this moment that is still attaching the reports.
-            if TrackerPost.field("run", in: mine.text) == post.run, !missing(present).isEmpty,
-                let waited = try await Reconcile.awaitFiles(
-                    post.attachments.map(\.filename), postedAt: mine.created, serverNow: nil, session,
-                    files: { () async throws(TrackerError) in try await attachments(session) })
-            {
-                present = waited
+        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
+            try await own(post, session).compactMap { comment in
+                Int(comment.id).map {
+                    Reconcile.Entry(id: $0, text: comment.text, created: comment.created, codes: comment.codes)
+                }
             }
-            let same = post.sameText(mine.text, text)
-            if same && missing(present).isEmpty { return TrackerOutcome(.unchanged, location) }
-            if !missing(present).isEmpty { try await attachFiles(missing(present), session) }
-            if !same {
-                var kept = post
-                kept.nonce = TrackerPost.nonce(in: mine.text) ?? post.nonce
+        }
+        return try await Upsert(
+            list: list, body: { post, _ in Self.flatten(body(post)) },
+            create: { post, _ async throws(TrackerError) -> String? in
                 let request = HTTPRequest(
-                    method: "PUT", url: url("/issue/\(key)/comment/\(mine.id)"),
+                    method: "POST", url: url("/issue/\(key)/comment"), headers: ["Accept": "application/json"],
+                    body: try json(["body": body(post)], session))
+                let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 201)) {
+                    () async throws(TrackerError) in try await list().contains { post.isMine($0.text) }
+                }
+                if let response, response.status != 201 { throw session.failure(response, "commenting on \(key)") }
+                return nil
+            },
+            edit: { post, earlier, _, _ async throws(TrackerError) in
+                var kept = post
+                kept.nonce = TrackerPost.nonce(in: earlier.text) ?? post.nonce
+                let request = HTTPRequest(
+                    method: "PUT", url: url("/issue/\(key)/comment/\(earlier.id)"),
                     body: try json(["body": body(kept)], session))
                 let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 200))
                 if let response, response.status != 200 {
-                    throw session.failure(response, "editing comment \(mine.id)")
+                    throw session.failure(response, "editing comment \(earlier.id)")
                 }
-            }
-            return TrackerOutcome(.updated, location)
-        }
-        let request = HTTPRequest(
-            method: "POST", url: url("/issue/\(key)/comment"), headers: ["Accept": "application/json"],
-            body: try json(["body": body(post)], session))
-        let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 201)) {
-            () async throws(TrackerError) in
-            try await own(post, session).contains { post.isMine($0.text) }
-        }
-        if let response, response.status != 201 { throw session.failure(response, "commenting on \(key)") }
-        if session.dryRun {
-            try await attachFiles(post.attachments, session)
-            return TrackerOutcome(.wouldPost, location)
-        }
-        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
-            try await own(post, session).compactMap { comment in
-                Int(comment.id).map { Reconcile.Entry(id: $0, text: comment.text) }
-            }
-        }
-        if !post.forceNew {
-            let standing = try await Reconcile.standing(post, session, list: list)
-            if standing.first.id != standing.mine.id {
-                try await remove(String(standing.mine.id), post, session)
-                return TrackerOutcome(.alreadyPosted, location)
-            }
-        }
-        let present = try await attachments(session)
-        if !missing(present).isEmpty { try await attachFiles(missing(present), session) }
-        if !post.forceNew {
-            // A comment of the hunt that showed late and is earlier.
-            let standing = try await Reconcile.standing(post, session, list: list)
-            if standing.first.id != standing.mine.id {
-                try await remove(String(standing.mine.id), post, session)
-                return TrackerOutcome(.alreadyPosted, location)
-            }
-        }
-        return TrackerOutcome(.posted, location)
+            },
+            remove: { id async throws(TrackerError) in
+                let request = HTTPRequest(method: "DELETE", url: url("/issue/\(key)/comment/\(id)"))
+                let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204)) {
+                    () async throws(TrackerError) in try await !list().contains { $0.id == id }
+                }
+                if let response, response.status != 204, response.status != 404 {
+                    throw session.failure(
+                        response, "removing comment \(id), a duplicate of an earlier comment of this hunt")
+                }
+            },
+            files: Upsert.Files(
+                present: { () async throws(TrackerError) in (try await attachments(session), nil) },
+                add: { files async throws(TrackerError) in try await attachFiles(files, session) }),
+            location: Redact.url(URL(string: base!.absoluteString + "/browse/\(key)")!)
+        ).run(post, session)
     }
 }

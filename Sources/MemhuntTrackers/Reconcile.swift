@@ -25,7 +25,11 @@ enum Reconcile {
     struct Entry {
         var id: Int
         var text: String
-        var created: Date?
+        var created: Date? = nil
+        /// Where it can be read, where the tracker's list says.
+        var url: String? = nil
+        /// The codes of its findings table, where the tracker reads them apart from its text (Jira's tables).
+        var codes: [String]? = nil
     }
 
     /// A file on the issue.

@@ -76,80 +76,46 @@ public struct RedmineTracker: Tracker {
         post.body(limit: maxBodyCharacters, markerLine: post.hiddenMarker, attached: true, markup: markup)
     }
 
-    /// A note on an existing issue, once across processes (see `Reconcile`): the note goes alone (a journal
-    /// without details is one that blanking its notes deletes), the earliest note of the hunt stays and a later
-    /// one is removed by the attach that made it; the attach whose note stays adds the files. A later run of
-    /// the hunt edits the hunt's earliest note (saying what changed) and attaches only what is missing.
-    ///
-    /// The earliest, never the latest: a later note may be a duplicate that its maker is removing at this
-    /// moment, and Redmine on SQLite gives a removed journal's id to the next journal made (its `journals.id`
-    /// has no AUTOINCREMENT). An edit of that id landed in another attach's journal of files, where blanking
-    /// cannot remove it: the hunt had two notes. The earliest note is the one that no attach removes.
+    /// A note on an existing issue, once across processes (`Upsert`): the note goes alone (a journal without
+    /// details is one that blanking its notes deletes), the earliest note of the hunt stays and a later one is
+    /// removed by the attach that made it; the attach whose note stays adds the files. A later run of the hunt
+    /// edits the hunt's earliest note (saying what changed) and attaches only what is missing.
     func note(_ issue: Int, _ post: TrackerPost, _ session: TrackerSession)
         async throws(TrackerError) -> TrackerOutcome
     {
-        let location = Redact.url(url("/issues/\(issue)"))
-        let before = try await state(issue, post, session)
-        if !post.forceNew, let own = before.own.first {
-            var post = post
-            post.compare(with: own.notes)
-            let body = body(post)
-            var files = before.files
-            // The note may be an attach's of this run at this moment that is still adding the files: wait while
-            // it is young.
-            if TrackerPost.field("run", in: own.notes) == post.run,
-                post.attachments.contains(where: { file in !files.contains { $0.filename == file.filename } }),
-                let waited = try await Reconcile.awaitFiles(
-                    post.attachments.map(\.filename), postedAt: own.created, serverNow: before.date,
-                    session, files: { () async throws(TrackerError) in try await state(issue, post, session).files })
-            {
-                files = waited
+        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
+            try await state(issue, post, session).own.map {
+                Reconcile.Entry(id: $0.id, text: $0.notes, created: $0.created)
             }
-            let missing = post.attachments.filter { file in !files.contains { $0.filename == file.filename } }
-            let same = post.sameText(own.notes, normalized(body))
-            if same && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
-            if !missing.isEmpty { try await attachFiles(missing, issue, post, session) }
-            if !same {
+        }
+        return try await Upsert(
+            list: list, body: { post, _ in normalized(body(post)) },
+            create: { post, body async throws(TrackerError) -> String? in
+                try await put(issue, ["notes": .text(body)], session) { () async throws(TrackerError) in
+                    try await list().contains { post.isMine($0.text) }
+                }
+                return nil
+            },
+            edit: { _, earlier, body, _ async throws(TrackerError) in
                 let request = HTTPRequest(
-                    method: "PUT", url: url("/journals/\(own.id).json"),
-                    body: try session.json(["journal": ["notes": post.keepingMark(of: own.notes, in: body)]]))
+                    method: "PUT", url: url("/journals/\(earlier.id).json"),
+                    body: try session.json(["journal": ["notes": body]]))
                 let response = try await session.write(request, dryRunResponse: HTTPResponse(status: 204))
                 if let response, !(200..<300).contains(response.status) {
-                    throw session.failure(response, "editing note \(own.id)")
+                    throw session.failure(response, "editing note \(earlier.id)")
                 }
-            }
-            return TrackerOutcome(.updated, location)
-        }
-        let body = body(post)
-        try await put(issue, ["notes": .text(body)], session) { () async throws(TrackerError) in
-            try await state(issue, post, session).own.contains { post.isMine($0.notes) }
-        }
-        if session.dryRun {
-            try await attachFiles(post.attachments, issue, post, session)
-            return TrackerOutcome(.wouldPost, location)
-        }
-        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
-            try await state(issue, post, session).own.map { Reconcile.Entry(id: $0.id, text: $0.notes) }
-        }
-        if !post.forceNew {
-            let standing = try await Reconcile.standing(post, session, list: list)
-            if standing.first.id != standing.mine.id {
-                try await remove(standing.mine.id, issue, post, session)
-                return TrackerOutcome(.alreadyPosted, location)
-            }
-        }
-        let now = try await state(issue, post, session)
-        let missing = post.attachments.filter { file in !now.files.contains { $0.filename == file.filename } }
-        if !missing.isEmpty { try await attachFiles(missing, issue, post, session) }
-        if !post.forceNew {
-            // A note of the hunt that showed late (a database that commits out of id order) and is earlier.
-            let standing = try await Reconcile.standing(post, session, list: list)
-            if standing.first.id != standing.mine.id {
-                try await remove(standing.mine.id, issue, post, session)
-                return TrackerOutcome(.alreadyPosted, location)
-            }
-        }
-        return TrackerOutcome(.posted, location)
+            },
+            remove: { journal async throws(TrackerError) in
+                try await remove(journal, issue, post, session)
+            },
+            files: Upsert.Files(
+                present: { () async throws(TrackerError) in
+                    let now = try await state(issue, post, session)
+                    return (now.files, now.date)
+                },
+                add: { files async throws(TrackerError) in try await attachFiles(files, issue, post, session) }),
+            location: Redact.url(url("/issues/\(issue)"))
+        ).run(post, session)
     }
 
     /// Removes this attach's note: blanking the notes of a journal without details deletes it (Redmine 5.0;
@@ -192,52 +158,62 @@ public struct RedmineTracker: Tracker {
         }
     }
 
-    /// A new issue in `project`; a later run of the hunt finds its issue by the marker and updates the
-    /// description (saying what changed) and the subject.
+    /// A new issue in `project` with the files; a later run of the hunt finds its issue by the marker (`Upsert`:
+    /// the earliest) and updates the description (saying what changed) and the subject, adding the files it
+    /// lacks in the same update. Issues are not removed, so none is reconciled.
     func open(_ project: String, _ post: TrackerPost, _ session: TrackerSession)
         async throws(TrackerError) -> TrackerOutcome
     {
-        let existing = post.forceNew ? [] : try await find(project, post, session)
-        if let (id, description) = existing.first {
-            var post = post
-            post.compare(with: description)
-            let body = body(post)
-            let location = Redact.url(url("/issues/\(id)"))
-            let before = try await state(id, post, session)
-            let missing = post.attachments.filter { file in !before.files.contains { $0.filename == file.filename } }
-            let same = post.sameText(description, normalized(body))
-            if same && missing.isEmpty { return TrackerOutcome(.unchanged, location) }
-            let uploads = try await upload(missing, session)
-            var fields: [String: Field] = [
-                "description": .text(post.keepingMark(of: description, in: body)),
-                "subject": .text(String(post.title.prefix(255))),
-            ]
-            if !uploads.isEmpty { fields["uploads"] = .uploads(uploads) }
-            try await put(id, fields, session) { () async throws(TrackerError) in false }
-            return TrackerOutcome(.updated, location)
+        var known: Set<Int> = []
+        let list = { () async throws(TrackerError) -> [Reconcile.Entry] in
+            let found = try await find(project, post, session)
+            known = Set(found.map(\.id))
+            return found.map {
+                Reconcile.Entry(id: $0.id, text: $0.description, url: Redact.url(url("/issues/\($0.id)")))
+            }
         }
-        let known = Set(existing.map(\.id))
-        let body = body(post)
-        let uploads = try await upload(post.attachments, session)
-        var issue: [String: Field] = [
-            "project_id": .text(project), "subject": .text(String(post.title.prefix(255))),
-            "description": .text(body),
-        ]
-        if !uploads.isEmpty { issue["uploads"] = .uploads(uploads) }
-        let request = HTTPRequest(
-            method: "POST", url: url("/issues.json"), body: try session.json(["issue": issue]))
-        let response = try await session.write(
-            request, dryRunResponse: HTTPResponse(status: 201, body: Array(#"{"issue":{"id":0}}"#.utf8))
-        ) { () async throws(TrackerError) in
-            !Set(try await find(project, post, session).map(\.id)).subtracting(known).isEmpty
-        }
-        guard let response else {
-            let id = try await find(project, post, session).first?.id ?? 0
-            return TrackerOutcome(.posted, Redact.url(url("/issues/\(id)")))
-        }
-        guard response.status == 201 else { throw session.failure(response, "creating an issue in '\(project)'") }
-        let id = ((TrackerSession.object(response) as? [String: Any])?["issue"] as? [String: Any])?["id"] as? Int
-        return TrackerOutcome(session.dryRun ? .wouldPost : .posted, Redact.url(url("/issues/\(id ?? 0)")))
+        return try await Upsert(
+            list: list, body: { post, _ in normalized(body(post)) },
+            create: { post, body async throws(TrackerError) -> String? in
+                let uploads = try await upload(post.attachments, session)
+                var issue: [String: Field] = [
+                    "project_id": .text(project), "subject": .text(String(post.title.prefix(255))),
+                    "description": .text(body),
+                ]
+                if !uploads.isEmpty { issue["uploads"] = .uploads(uploads) }
+                let request = HTTPRequest(
+                    method: "POST", url: url("/issues.json"), body: try session.json(["issue": issue]))
+                let response = try await session.write(
+                    request, dryRunResponse: HTTPResponse(status: 201, body: Array(#"{"issue":{"id":0}}"#.utf8))
+                ) { () async throws(TrackerError) in
+                    !Set(try await find(project, post, session).map(\.id)).subtracting(known).isEmpty
+                }
+                guard let response else {
+                    let id = try await find(project, post, session).first?.id ?? 0
+                    return Redact.url(url("/issues/\(id)"))
+                }
+                guard response.status == 201 else {
+                    throw session.failure(response, "creating an issue in '\(project)'")
+                }
+                let object = TrackerSession.object(response) as? [String: Any]
+                return Redact.url(url("/issues/\((object?["issue"] as? [String: Any])?["id"] as? Int ?? 0)"))
+            },
+            edit: { post, earlier, body, files async throws(TrackerError) in
+                let uploads = try await upload(files, session)
+                var fields: [String: Field] = [
+                    "description": .text(body), "subject": .text(String(post.title.prefix(255))),
+                ]
+                if !uploads.isEmpty { fields["uploads"] = .uploads(uploads) }
+                try await put(earlier.id, fields, session) { () async throws(TrackerError) in false }
+            },
+            files: Upsert.Files(
+                present: { () async throws(TrackerError) in
+                    guard let id = known.min() else { return ([], nil) }
+                    return (try await state(id, post, session).files, nil)
+                },
+                add: { _ in }, withThePost: true),
+            location: Redact.url(url("/issues"))
+        ).run(post, session)
     }
 
     /// The issues of `project` whose description carries this hunt's marker, newest first (Redmine's filter
