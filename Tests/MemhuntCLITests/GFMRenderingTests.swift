@@ -93,29 +93,4 @@ import Testing
         #expect(dump.stdout.contains("<td>725 MB, rank 7 of 16"))
     }
 
-    /// The annotations as GitHub reads them: each finding's title in `title=`, its detail the message's first
-    /// line, both unescaped back to the document's words.
-    @Test func annotationsUnescapeToTheFindings() async throws {
-        let json = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
-        let document = try FindingsDocument.decode(Array(json.stdout.utf8))
-        let rendered = GitHubReporter.render(document, options: ReportOptions())
-        let commands = rendered.split(separator: "\n").filter { $0.hasPrefix("::") }
-        #expect(commands.count == document.findings.count)
-        func unescape(_ text: Substring) -> String {
-            text.replacingOccurrences(of: "%0A", with: "\n").replacingOccurrences(of: "%0D", with: "\r")
-                .replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(of: "%2C", with: ",")
-                .replacingOccurrences(of: "%25", with: "%")
-        }
-        for (command, finding) in zip(commands, document.findings) {
-            let head = command.dropFirst(2).prefix { $0 != ":" }
-            let rest = command.dropFirst(2 + head.count + 2)
-            let properties = head.split(separator: " ", maxSplits: 1).last?.split(separator: ",") ?? []
-            let title = properties.first { $0.hasPrefix("title=") }.map { unescape($0.dropFirst(6)) }
-            let expected = (finding.severity == .info ? "info: " : "") + finding.title
-            #expect(title == expected)
-            #expect(unescape(rest).split(separator: "\n").first.map(String.init) == finding.detail)
-        }
-        let rank = try #require(document.findings.first { $0.code == "jetsam-rank.high-rank" })
-        #expect(rank.title == "JustSend ranked 7 of 16 processes by lifetime peak (725 MB)")
-    }
 }

@@ -42,34 +42,6 @@ import Testing
         try await validate(notice.stdout)
     }
 
-    @Test func hostileTextStaysWellFormed() async throws {
-        let json = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
-        var document = try FindingsDocument.decode(Array(json.stdout.utf8))
-        let finding = Finding(
-            code: "x.y", step: "jetsam-record", check: "jetsam-rank", severity: .critical,
-            title: "quote \" amp & lt < gt > nul \u{0} bell \u{7} ]]> 'apos'\r\nnext",
-            detail: "<![CDATA[ x ]]> \u{1B}[31m")
-        document.steps[1].findings.append(finding)
-        document.findings.append(finding)
-        try await validate(JUnitReporter.render(document, options: ReportOptions()))
-    }
-
-    @Test func checkThatCouldNotRunIsAnError() async throws {
-        let json = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
-        var document = try FindingsDocument.decode(Array(json.stdout.utf8))
-        document.steps[4].failures.append(
-            CheckFailure(check: "peak-budget", message: "exited with status 3", next: .decide(.allowExec, "Allow it.")))
-        let xml = JUnitReporter.render(document, options: ReportOptions())
-        try await validate(xml)
-        #expect(
-            xml.contains(
-                #"<testcase name="simulator-repro/peak-budget" classname="memhunt.memory-hunt.simulator-repro">"#))
-        #expect(
-            xml.contains(
-                #"<error type="check-failure" message="Check 'peak-budget' could not run">exited with status 3"#))
-        #expect(xml.contains(#"failures="7" errors="1">"#))
-    }
-
     /// Runs Tests/Support/validate_junit.py (xmllint with the schema, unique names, counts).
     func validate(_ xml: String) async throws {
         let dir = try TemporaryDirectory()

@@ -122,16 +122,4 @@ import Testing
         #expect(text.contains("\n\n"))
     }
 
-    @Test func pathsBecomeURIReferences() {
-        #expect(SARIFReporter.uri("Fixtures/a b/x#1.ips") == "Fixtures/a%20b/x%231.ips")
-        #expect(SARIFReporter.uri("/tmp/é.log") == "file:///tmp/%C3%A9.log")
-        #expect(SARIFReporter.uri("https://example.com/a.ips?x=1") == "https://example.com/a.ips?x=1")
-        #expect(SARIFReporter.ruleName("artifacts.other-app") == "ArtifactsOtherApp")
-        // No path reads as a scheme: its colons are encoded (a file named `javascript:alert(1)` was that URI).
-        #expect(SARIFReporter.uri("javascript:alert(1)") == "javascript%3Aalert(1)")
-        #expect(SARIFReporter.uri("data:text/html,<b>") == "data%3Atext/html,%3Cb%3E")
-        #expect(SARIFReporter.uri("JavaScript:x") == "JavaScript%3Ax")
-        // A URL keeps its scheme; what is no URI character is encoded.
-        #expect(SARIFReporter.uri("HTTPS://example.com/a b\"<.ips") == "https://example.com/a%20b%22%3C.ips")
-    }
 }
