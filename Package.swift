@@ -86,6 +86,7 @@ let package = Package(
             dependencies: [
                 "MemhuntFormats",
                 "MemhuntSnapshots",
+                "MemhuntTestSupport",
             ]
         ),
 

@@ -47,6 +47,8 @@ public struct LeaksReport: Sendable, Hashable {
     public var roots: [LeakRoot]
     /// Entry lines that could not be read (a tree cut mid-line), with their line numbers.
     public var unreadable: [String]
+    /// The trees after the summary, line by line (bounded: `LeakForest`).
+    public var forest = LeakForest()
 
     public init(
         processName: String? = nil, pid: Int? = nil, date: String? = nil, footprintBytes: Int? = nil,
@@ -97,7 +99,9 @@ public struct LeaksReport: Sendable, Hashable {
         var summary = false
         var rootIndent: Int?
         var number = 0
-        for raw in ReproText.lines(bytes[...]) {
+        var treesFrom: Int?
+        let lines = ReproText.lines(bytes[...])
+        for raw in lines {
             number += 1
             let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
             func value(_ key: String) -> Substring? {
@@ -133,6 +137,7 @@ public struct LeaksReport: Sendable, Hashable {
                 report.leaks = count
                 report.leakedBytes = leaked
                 summary = true
+                treesFrom = treesFrom ?? number
             } else if summary, !line.contains("<< TOTAL >>") {
                 let indent = line.prefix { $0 == " " }.count
                 let body = line.dropFirst(indent)
@@ -164,9 +169,10 @@ public struct LeaksReport: Sendable, Hashable {
                 report.roots.append(LeakRoot(kind: kind, count: count, bytes: size, className: className, line: number))
             }
         }
-        guard summary else {
+        guard summary, let treesFrom else {
             return .failure(FormatError("a leaks report without its 'N leaks for M total leaked bytes' line"))
         }
+        report.forest = LeakForest.read(lines[treesFrom...].lazy.map { Substring($0) }, firstLine: treesFrom + 1)
         return .success(report)
     }
 }

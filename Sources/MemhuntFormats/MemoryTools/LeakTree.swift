@@ -1,0 +1,177 @@
+/// One line of a `leaks` tree: `<count> (<size>) <label> --> ROOT CYCLE: <Class 0xADDR> [n]  <image>  <symbol>`,
+/// or `<label> --> CYCLE BACK TO <Class 0xADDR> [n]`, with every part but the node optional.
+public struct LeakTreeLine: Sendable, Hashable {
+    public enum Marker: String, Sendable, Hashable {
+        case rootCycle = "ROOT CYCLE"
+        case rootLeak = "ROOT LEAK"
+        case cycleBackTo = "CYCLE BACK TO"
+    }
+
+    /// Leading spaces: a child is indented further than its parent.
+    public var indent: Int
+    /// Objects and bytes of the node's tree, where the line gives them (a `CYCLE BACK TO` line does not).
+    public var count: Int?
+    public var bytes: Int?
+    /// The reference from the parent, as written before `-->` (`__strong delegate`, `_node + 64`,
+    /// `__strong [capture]`); nil for a node printed without one.
+    public var label: String?
+    public var marker: Marker?
+    /// The class (`Person`, `Closure context`, `__NSMallocBlock__`, `Swift._DictionaryStorage<…>`); nil for an
+    /// untyped block (`ROOT CYCLE: 0x88d07cfc0 [32]`).
+    public var className: String?
+    /// The address as written: `0x600001c6a760`, or `0x...` where the author elided it.
+    public var address: String?
+    /// For a block: the binary image its code is in (`NetworkExtension`, `CFNetwork`), where the line names it.
+    public var image: String?
+    /// 1-based line in the text.
+    public var line: Int
+
+    /// The label without `__strong`/`__weak`/`__unsafe_unretained` and without a ` + N` offset: `delegate`,
+    /// `_node`, `[capture]`.
+    public var field: String? {
+        guard var text = label else { return nil }
+        for qualifier in ["__strong ", "__weak ", "__unsafe_unretained ", "__autoreleasing "]
+        where text.hasPrefix(qualifier) {
+            text = String(text.dropFirst(qualifier.count))
+        }
+        if let plus = text.firstRange(of: " + ") { text = String(text[..<plus.lowerBound]) }
+        return text
+    }
+
+    /// The label says the reference is weak (`__weak`): no edge of a cycle.
+    public var isWeak: Bool { label?.hasPrefix("__weak ") == true }
+}
+
+/// The lines of `leaks` trees in a text, each top-level entry with the lines under it. A report's trees follow
+/// its `<< TOTAL >>` line; a fragment pasted alone (no header, no summary) is read from its first tree line.
+/// Bounded: at most `maxTrees` trees and `maxLines` lines each are kept, and what was left out is counted.
+public struct LeakForest: Sendable, Hashable {
+    public static let maxTrees = 2_000
+    public static let maxLines = 5_000
+
+    /// Each top-level entry: its lines, the first being the entry itself.
+    public var trees: [[LeakTreeLine]]
+    /// Trees and lines not kept.
+    public var treesLeftOut: Int
+    public var linesLeftOut: Int
+
+    public init(trees: [[LeakTreeLine]] = [], treesLeftOut: Int = 0, linesLeftOut: Int = 0) {
+        self.trees = trees
+        self.treesLeftOut = treesLeftOut
+        self.linesLeftOut = linesLeftOut
+    }
+
+    /// The trees of `lines`.
+    public static func read(_ lines: some Sequence<Substring>, firstLine: Int = 1) -> LeakForest {
+        var forest = LeakForest()
+        var number = firstLine - 1
+        var current: [LeakTreeLine] = []
+        func close() {
+            guard !current.isEmpty else { return }
+            if forest.trees.count < maxTrees { forest.trees.append(current) } else { forest.treesLeftOut += 1 }
+            current = []
+        }
+        for raw in lines {
+            number += 1
+            let text = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            // A blank line, a total or a `STACK OF` title (`leaks` with MallocStackLogging) ends a tree; other
+            // lines that are no tree lines (a header, a stack frame, a string's preview) end nothing.
+            if text.allSatisfy(\.isWhitespace) || text.contains("<< TOTAL >>") || text.hasPrefix("STACK OF ") {
+                close()
+                continue
+            }
+            guard let node = LeakTreeLine.parse(text, line: number) else { continue }
+            // An entry is a line with its count no deeper than the tree's first; a fragment pasted from the middle
+            // of a tree starts a tree with whatever line comes first.
+            if let first = current.first, node.count != nil, node.indent <= first.indent { close() }
+            if current.count < maxLines { current.append(node) } else { forest.linesLeftOut += 1 }
+        }
+        close()
+        return forest
+    }
+}
+
+extension LeakTreeLine {
+    /// The line as a tree line, or nil when it is none.
+    public static func parse(_ text: Substring, line: Int) -> LeakTreeLine? {
+        let indent = text.prefix { $0 == " " }.count
+        var rest = text.dropFirst(indent)
+        var count: Int?
+        var bytes: Int?
+        // `12 (704 bytes) …`
+        if let first = rest.first, first.isNumber, let open = rest.firstIndex(of: "("),
+            let close = rest[open...].firstIndex(of: ")"), let number = Int(rest[..<open].trimmingSpaces)
+        {
+            count = number
+            bytes = LeaksReport.size(rest[rest.index(after: open)..<close])
+            rest = rest[rest.index(after: close)...].drop { $0 == " " }
+        }
+        var label: String?
+        if let arrow = rest.firstRange(of: " --> ") {
+            let written = rest[..<arrow.lowerBound].trimmingSpaces
+            label = written.isEmpty ? nil : String(written)
+            rest = rest[arrow.upperBound...]
+        } else if rest.hasPrefix("--> ") {
+            rest = rest.dropFirst(4)
+        }
+        var marker: Marker?
+        for candidate in [Marker.rootCycle, .rootLeak] where rest.hasPrefix(candidate.rawValue + ":") {
+            marker = candidate
+            rest = rest.dropFirst(candidate.rawValue.count + 1).drop { $0 == " " }
+        }
+        if rest.hasPrefix(Marker.cycleBackTo.rawValue + " ") {
+            marker = .cycleBackTo
+            rest = rest.dropFirst(Marker.cycleBackTo.rawValue.count + 1)
+        }
+        guard let node = Self.node(rest) else { return nil }
+        // A node needs its count, or a marker, or a label: `<NSString 0x…>` alone in a stack or a preview is no
+        // tree line.
+        guard count != nil || marker != nil || label != nil else { return nil }
+        return LeakTreeLine(
+            indent: indent, count: count, bytes: bytes, label: label, marker: marker, className: node.className,
+            address: node.address, image: node.image, line: line)
+    }
+
+    /// `<Class 0xADDR> [n]  image  symbol` or `0xADDR [n]`.
+    private static func node(_ text: Substring) -> (className: String?, address: String?, image: String?)? {
+        if text.hasPrefix("0x") {
+            let address = text.prefix { !$0.isWhitespace }
+            return (nil, String(address), nil)
+        }
+        guard text.first == "<" else { return nil }
+        // The class may hold `<…>` of its own (generics, `SwiftUI.WeakBox<…>`): the node ends where they close.
+        var depth = 0
+        var end: Substring.Index?
+        for index in text.indices {
+            if text[index] == "<" { depth += 1 }
+            if text[index] == ">" {
+                depth -= 1
+                if depth == 0 {
+                    end = index
+                    break
+                }
+            }
+        }
+        // Brackets that do not balance (a name cut or odd): the node ends at the last `>` before its `[size]`.
+        guard let end = end ?? text[..<(text.firstRange(of: "> [")?.upperBound ?? text.endIndex)].lastIndex(of: ">")
+        else { return nil }
+        let inner = text[text.index(after: text.startIndex)..<end]
+        var className = Substring(inner)
+        var address: String?
+        if let space = inner.lastIndex(of: " "), inner[inner.index(after: space)...].hasPrefix("0x") {
+            address = String(inner[inner.index(after: space)...])
+            className = inner[..<space]
+        }
+        // `[48]  NetworkExtension  __92-[NEFilter…`: a block's image, two spaces after the size.
+        var image: String?
+        let after = text[text.index(after: end)...]
+        if let size = after.firstRange(of: "]  ") {
+            let tail = after[size.upperBound...]
+            let name = tail.prefix { !$0.isWhitespace }
+            if !name.isEmpty, !name.hasPrefix("\""), tail.dropFirst(name.count).hasPrefix("  ") {
+                image = String(name)
+            }
+        }
+        return (className.isEmpty ? nil : String(className), address, image)
+    }
+}

@@ -1,0 +1,153 @@
+import MemhuntFormats
+
+/// A regular expression, compiled once where it is declared.
+public struct RegexPattern: Sendable, Hashable, ExpressibleByStringLiteral {
+    public let text: String
+    // A Regex is a value that matching only reads (its program is built once, atomically): shared freely.
+    nonisolated(unsafe) let compiled: Regex<AnyRegexOutput>?
+
+    public init(stringLiteral text: String) {
+        self.text = text
+        compiled = try? Regex(text)
+    }
+
+    public static func == (a: Self, b: Self) -> Bool { a.text == b.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+}
+
+/// How a name on a cycle is matched: exactly, by its start, by a part, or by a regular expression.
+public enum NameMatch: Sendable, Hashable {
+    case exact(String)
+    case prefix(String)
+    case contains(String)
+    case regex(RegexPattern)
+
+    public func matches(_ name: String?) -> Bool {
+        guard let name else { return false }
+        switch self {
+        case .exact(let text): return name == text
+        case .prefix(let text): return name.hasPrefix(text)
+        case .contains(let text): return name.contains(text)
+        case .regex(let pattern):
+            guard let regex = pattern.compiled else { return false }
+            return name.firstMatch(of: regex) != nil
+        }
+    }
+}
+
+/// One kind of leak a `leaks` tree can show, declared once: what it matches on the cycle (its nodes' classes
+/// and the references between them, never what hangs below), how sure a match is, the fix, and examples that
+/// are its tests (`CyclePatternTests` reads each: a tree that raises it, one that does not).
+public struct CyclePattern: Sendable, Hashable {
+    public enum Confidence: String, Sendable, Hashable, Comparable {
+        case low, medium, high
+        public static func < (a: Self, b: Self) -> Bool {
+            [Self.low, .medium, .high].firstIndex(of: a)! < [Self.low, .medium, .high].firstIndex(of: b)!
+        }
+    }
+
+    /// What a cycle must show; every requirement of a pattern must hold.
+    public enum Requirement: Sendable, Hashable {
+        /// A node on the cycle of a class that matches.
+        case node(NameMatch)
+        /// A reference on the cycle (the label's field: `delegate`, `[capture]`) that matches.
+        case field(NameMatch)
+        /// A node of the app's own classes on the cycle (`LeakOwner`).
+        case appClass
+        /// Every typed node of the cycle is the app's, and it has at least one.
+        case onlyAppClasses
+        /// One object leaked alone, with nothing under it.
+        case lone
+        /// A reference cycle.
+        case cycle
+    }
+
+    public enum Example: Sendable, Hashable {
+        case raises(String)
+        case quiet(String)
+    }
+
+    /// One way the pattern shows, with how sure a match of it is.
+    public struct Way: Sendable, Hashable {
+        public var requirements: [Requirement]
+        public var confidence: Confidence
+        public init(_ confidence: Confidence, _ requirements: [Requirement]) {
+            self.confidence = confidence
+            self.requirements = requirements
+        }
+    }
+
+    public var id: String
+    public var title: String
+    /// The ways it shows, any of which is a match (the first that holds decides the confidence).
+    public var ways: [Way]
+    public var fix: String
+    public var before: String
+    public var after: String
+    /// The SwiftLint rule that catches it, or "none".
+    public var swiftLint: String
+    public var examples: [Example]
+    /// A shape rather than a framework's class (a closure, a block, objects of the app): a pattern that names a
+    /// framework class ranks above it when both match.
+    public var general = false
+
+    /// The confidence and the lines of `shape` the match rests on, or nil when it does not match.
+    public func match(_ shape: LeakShape, process: String?) -> (confidence: Confidence, lines: [Int])? {
+        for way in ways {
+            if let lines = Self.holds(way.requirements, shape, process: process) { return (way.confidence, lines) }
+        }
+        return nil
+    }
+
+    static func holds(_ requirements: [Requirement], _ shape: LeakShape, process: String?) -> [Int]? {
+        var lines: Set<Int> = []
+        let owners = shape.nodes.map { LeakOwner.of($0, process: process) }
+        for requirement in requirements {
+            switch requirement {
+            case .node(let name):
+                let found = shape.nodes.filter { name.matches($0.className) }
+                guard !found.isEmpty else { return nil }
+                lines.formUnion(found.map(\.line))
+            case .field(let name):
+                let found =
+                    shape.nodes.dropFirst().filter { name.matches($0.field) }.map(\.line)
+                    + (name.matches(shape.backField) ? [shape.backLine].compactMap { $0 } : [])
+                guard !found.isEmpty else { return nil }
+                lines.formUnion(found)
+            case .appClass:
+                let found = zip(shape.nodes, owners).filter { $0.1 == .app }.map(\.0.line)
+                guard !found.isEmpty else { return nil }
+                lines.formUnion(found)
+            case .onlyAppClasses:
+                guard owners.contains(.app), !owners.contains(.system),
+                    !shape.nodes.contains(where: { LeakOwner.neutralClasses.contains($0.className ?? "") })
+                else { return nil }
+                lines.formUnion(shape.lines)
+            case .lone:
+                guard shape.kind == .lone else { return nil }
+                lines.formUnion(shape.lines)
+            case .cycle:
+                guard shape.kind == .cycle else { return nil }
+            }
+        }
+        return lines.sorted()
+    }
+}
+
+/// A cycle known to be wholly inside Apple's frameworks, with where it was seen: labelled framework, ranked below
+/// the app's own, never hidden.
+public struct KnownFrameworkCycle: Sendable, Hashable {
+    public var name: String
+    public var holder: NameMatch
+    public var field: NameMatch?
+    public var target: NameMatch
+    public var seenOn: String
+
+    public func matches(_ shape: LeakShape) -> Bool {
+        guard shape.kind == .cycle, shape.nodes.contains(where: { holder.matches($0.className) }),
+            shape.nodes.contains(where: { target.matches($0.className) })
+        else { return false }
+        guard let field else { return true }
+        return shape.fields.contains { field.matches($0) }
+    }
+}

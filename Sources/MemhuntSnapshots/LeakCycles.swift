@@ -1,0 +1,187 @@
+import MemhuntFormats
+
+/// What a `leaks` tree shows to be leaked by its shape: a reference cycle (the objects on it and the references
+/// between them) or one object leaked alone with nothing under it. The evidence a pattern may rest on is the
+/// cycle's own nodes and edges; what hangs below them is what the cycle keeps alive.
+public struct LeakShape: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        /// A `CYCLE BACK TO` line and the nodes from its target down to it.
+        case cycle
+        /// A `ROOT LEAK` of one object with nothing under it.
+        case lone
+    }
+
+    /// A node on the cycle, with the reference that leads to it from the one before (nil for the first).
+    public struct Node: Sendable, Hashable {
+        public var className: String?
+        public var address: String?
+        public var image: String?
+        /// The reference from the node before it on the cycle (`person`, `__strong _getVerdict`).
+        public var label: String?
+        public var field: String?
+        public var line: Int
+    }
+
+    public var kind: Kind
+    /// From the cycle's first node (the `CYCLE BACK TO` target) to the node that holds the reference back.
+    public var nodes: [Node]
+    /// The reference back to the first node, as written, and its line.
+    public var backLabel: String?
+    public var backField: String?
+    public var backLine: Int?
+    /// Whether the cycle is whole: its first node was found above the back reference (a fragment that starts
+    /// below it names the target only by the back line), and the tree was not cut before its back reference.
+    public var complete: Bool
+    /// The tree it is in: its first line, objects and bytes.
+    public var treeLine: Int
+    public var treeCount: Int?
+    public var treeBytes: Int?
+    /// The classes of the tree's other nodes, most objects first (at most 5): what the cycle keeps alive.
+    public var keptAlive: [(className: String, count: Int)]
+
+    public static func == (a: LeakShape, b: LeakShape) -> Bool {
+        a.kind == b.kind && a.nodes == b.nodes && a.backLine == b.backLine && a.treeLine == b.treeLine
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(nodes)
+        hasher.combine(backLine)
+    }
+
+    /// The references along the cycle, the one back included.
+    public var fields: [String] { nodes.dropFirst().compactMap(\.field) + [backField].compactMap { $0 } }
+
+    /// `Apartment → Person → Apartment`, or the one class of a lone object; a class name over 48 characters
+    /// keeps its name and elides its generic arguments (`Swift._DictionaryStorage<…>`).
+    public var path: String {
+        let names = nodes.map { Self.short($0.className ?? "untyped") }
+        return kind == .lone ? names.joined() : (names + [names.first ?? "?"]).joined(separator: " → ")
+    }
+
+    static func short(_ name: String) -> String {
+        guard name.count > 48, let open = name.firstIndex(of: "<") else { return name }
+        return name[..<open] + "<…>"
+    }
+
+    /// The lines it rests on.
+    public var lines: [Int] { nodes.map(\.line) + [backLine].compactMap { $0 } }
+
+    /// The cycles and lone objects of every tree of `forest`.
+    public static func all(in forest: LeakForest) -> [LeakShape] {
+        forest.trees.flatMap { shapes(in: $0) }
+    }
+
+    static func shapes(in tree: [LeakTreeLine]) -> [LeakShape] {
+        guard let first = tree.first else { return [] }
+        if tree.count == 1, first.marker == .rootLeak, first.className != nil {
+            return [
+                LeakShape(
+                    kind: .lone, nodes: [node(first, label: nil)], complete: true, treeLine: first.line,
+                    treeCount: first.count, treeBytes: first.bytes, keptAlive: [])
+            ]
+        }
+        var shapes: [LeakShape] = []
+        var stack: [LeakTreeLine] = []
+        for line in tree {
+            while let last = stack.last, last.indent >= line.indent { stack.removeLast() }
+            if line.marker == .cycleBackTo {
+                // A back reference with nothing above it (a paste that starts on it) names only its target.
+                if !stack.isEmpty { shapes.append(cycle(back: line, ancestors: stack, tree: tree)) }
+            } else {
+                stack.append(line)
+            }
+        }
+        // A ROOT CYCLE tree cut before any back reference: the members it shows, down the ROOT CYCLE lines.
+        if shapes.isEmpty, first.marker == .rootCycle {
+            var members = [first]
+            for line in tree.dropFirst() where line.marker == .rootCycle && line.indent > members.last!.indent {
+                members.append(line)
+            }
+            shapes.append(
+                LeakShape(
+                    kind: .cycle, nodes: members.enumerated().map { node($1, label: $0 == 0 ? nil : $1.label) },
+                    complete: false, treeLine: first.line, treeCount: first.count, treeBytes: first.bytes,
+                    keptAlive: []))
+        }
+        return shapes
+    }
+
+    /// The cycle a back reference closes: its target is the ancestor with the same address, or, where addresses
+    /// are elided as `0x...`, the outermost ancestor of the same class (the longest cycle the tree can mean).
+    static func cycle(back: LeakTreeLine, ancestors: [LeakTreeLine], tree: [LeakTreeLine]) -> LeakShape {
+        let known = back.address.map { !$0.hasPrefix("0x...") && $0 != "0x" } ?? false
+        let start =
+            known
+            ? ancestors.lastIndex { $0.address == back.address }
+            : ancestors.firstIndex { $0.className == back.className }
+        var path = Array(ancestors[(start ?? 0)...])
+        var nodes = path.enumerated().map { node($1, label: $0 == 0 ? nil : $1.label) }
+        if start == nil {
+            // The target is above what was pasted: it is named by the back line, first.
+            nodes.insert(
+                Node(
+                    className: back.className, address: back.address, image: nil, label: nil, field: nil,
+                    line: back.line),
+                at: 0)
+            path = []
+        }
+        let onPath = Set(path.map(\.line))
+        var kept: [String: Int] = [:]
+        for line in tree where !onPath.contains(line.line) && line.marker != .cycleBackTo {
+            if let name = line.className { kept[name, default: 0] += 1 }
+        }
+        let keptAlive = kept.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map {
+            (className: $0.key, count: $0.value)
+        }
+        return LeakShape(
+            kind: .cycle, nodes: nodes, backLabel: back.label, backField: back.field, backLine: back.line,
+            complete: start != nil, treeLine: tree[0].line, treeCount: tree[0].count, treeBytes: tree[0].bytes,
+            keptAlive: Array(keptAlive))
+    }
+
+    static func node(_ line: LeakTreeLine, label: String?) -> Node {
+        Node(
+            className: line.className, address: line.address, image: line.image, label: label,
+            field: label == nil ? nil : line.field, line: line.line)
+    }
+}
+
+/// Whose code a class is: the app's, a system framework's, or neither (a closure context or a block belongs to
+/// whoever made it; an untyped block names nothing). `leaks` prints no image for an object, so a class is
+/// system by its module (`Swift.`, `SwiftUI.`, `Foundation.`…), by the prefixes of Apple's frameworks followed by
+/// a capital (`NSMutableArray`, `CFRunLoopSource`, `NEFilterSocketFlow`), or as C++ of the standard library; a
+/// block by the image its line names, when that is not the process's own.
+public enum LeakOwner: String, Sendable, Hashable {
+    case app, system, neutral
+
+    static let systemModules = [
+        "Swift.", "SwiftUI.", "Foundation.", "Combine.", "_Concurrency.", "Observation.", "UIKit.", "AppKit.",
+        "CoreData.", "SwiftData.", "WebKit.", "Network.", "std::", "__gnu_cxx::",
+    ]
+    static let systemPrefixes = [
+        "__NS", "_NS", "NS", "__CF", "_CF", "CF", "_UI", "UI", "CA", "CG", "CI", "AV", "WK", "NE", "MK", "CL", "PH",
+        "SK", "FIT", "OS_", "IOHID",
+    ]
+    static let neutralClasses = ["Closure context", "Swift closure context", "__NSMallocBlock__", "__NSStackBlock__"]
+
+    public static func of(_ node: LeakShape.Node, process: String?) -> LeakOwner {
+        guard let name = node.className else { return .neutral }
+        if neutralClasses.contains(name) {
+            // A block's code is in the image its line names.
+            guard let image = node.image else { return .neutral }
+            return image == process ? .app : .system
+        }
+        return of(name)
+    }
+
+    public static func of(_ name: String) -> LeakOwner {
+        if neutralClasses.contains(name) { return .neutral }
+        if systemModules.contains(where: { name.hasPrefix($0) }) { return .system }
+        for prefix in systemPrefixes where name.hasPrefix(prefix) {
+            let next = name.dropFirst(prefix.count).first
+            if next.map({ $0.isUppercase || $0 == "_" }) ?? false { return .system }
+        }
+        return .app
+    }
+}
