@@ -1,81 +1,23 @@
 import MemhuntCore
 import MemhuntFormats
+import MemhuntSnapshots
 
 /// What `leaks` found in a memgraph: the leaked objects and bytes, the largest trees with their root
 /// class, and, with two reports of one process, before → after.
 struct LeaksCheck: MeasuringCheck {
-    /// The facts it records, declared once for the description and the body.
-    enum Fact {
-        static let count = FactDescription(
-            "leaks.count", .count,
-            "Leaked objects of the newest leaks report (its 'N leaks for M total leaked bytes').",
-            measure: true)
-        static let leakedMB = FactDescription(
-            "leaks.leakedMB", .megabytes, "Total leaked bytes of the newest leaks report, in MB.", measure: true)
-        static let largestRoot = FactDescription(
-            "leaks.largestRoot", .text, "The root class of the largest tree among the report's top-level entries.")
-        static let footprintMB = FactDescription(
-            "leaks.footprintMB", .megabytes, "The report header's physical footprint of the process, in MB.")
-        static let reports = FactDescription(
-            "leaks.reports", .count, "Leaks reports of the subject among the artifacts.", better: .neutral)
+    /// Leaks of one shape, pattern and owner in the newest report: the first as named, how many, their trees' bytes.
+    struct CycleGroup {
+        var leak: ClassifiedLeak
+        var instances: Int
+        var bytes: Int
     }
 
-    /// The findings it emits, declared once for the description and the body.
-    enum Code {
-        static let found = FindingCode(
-            "leaks.found", .warning, "The memgraph holds leaked objects: how many, how much, and the largest roots.",
-            examples: [
-                .raises(
-                    "Fixtures/leaks/DemoApp-before.leaks.txt", facts: [Fact.count.key: 3120, Fact.leakedMB.key: 0.5],
-                    title: "3,120 leaks for 0.5 MB; the largest tree's root is DetailViewModel"),
-                .quiet("Fixtures/leaks/DemoApp-clean.leaks.txt", facts: [Fact.count.key: 0, Fact.leakedMB.key: 0]),
-            ])
-        static let fewer = FindingCode(
-            "leaks.fewer", .info, "Two reports of one process: fewer leaks after than before.",
-            examples: [
-                .raises(
-                    "Fixtures/leaks/DemoApp-before.leaks.txt", "Fixtures/leaks/DemoApp-after.leaks.txt",
-                    facts: [Fact.count.key: 20, Fact.leakedMB.key: 0],
-                    title:
-                        "Fewer leaks after: DemoApp-before.leaks.txt → DemoApp-after.leaks.txt: 3,120 → 20 leaks, 0.5 MB → 0 MB"
-                ),
-                .quiet(
-                    "Fixtures/leaks/DemoApp-before.leaks.txt", facts: [Fact.count.key: 3120, Fact.leakedMB.key: 0.5]),
-            ])
-        static let more = FindingCode(
-            "leaks.more", .warning, "Two reports of one process: more leaked bytes after than before.",
-            examples: [
-                .raises(
-                    "Fixtures/leaks/DemoApp-clean.leaks.txt", "Fixtures/leaks/DemoApp-later.leaks.txt",
-                    facts: [Fact.count.key: 40, Fact.leakedMB.key: 0],
-                    title:
-                        "More leaked after: DemoApp-clean.leaks.txt → DemoApp-later.leaks.txt: 0 → 40 leaks, 0 → 16,384 bytes"
-                ),
-                .quiet(
-                    "Fixtures/leaks/DemoApp-before.leaks.txt", "Fixtures/leaks/DemoApp-after.leaks.txt",
-                    facts: [Fact.count.key: 20, Fact.leakedMB.key: 0]),
-            ])
-    }
-
-    static let description = CheckDescription(
-        id: "leaks",
-        title: "Leaks in a memgraph",
-        step: "simulator-repro",
-        rationale: """
-            A memgraph's leaks are memory nothing can free: a retain cycle left by a closure or a delegate \
-            stays for the life of the process, and each visit of a screen can add one. The count and bytes \
-            say how much; the root class of the largest trees says where to look; two reports of the same \
-            gesture, before and after a change, say whether it holds.
-            """,
-        reads: [.leaks],
-        facts: [Fact.count, Fact.leakedMB, Fact.largestRoot, Fact.footprintMB, Fact.reports],
-        codes: [Code.found, Code.fewer, Code.more]
-    )
-
-    /// The reports in capture order, and the newest's top-level entries, most bytes first.
+    /// The reports in capture order, the newest's top-level entries, most bytes first, and its cycles and lone
+    /// objects by group: the app's first, then those of no known owner, then the frameworks', most bytes first.
     struct Measurement {
         var reports: [(artifact: Artifact, report: LeaksReport)]
         var largest: [LeakRoot]
+        var cycles: [CycleGroup]
         var newest: (artifact: Artifact, report: LeaksReport) { reports[reports.count - 1] }
     }
 
@@ -88,7 +30,31 @@ struct LeaksCheck: MeasuringCheck {
         guard let newest = reports.last?.1 else { return nil }
         return Measurement(
             reports: reports.map { (artifact: $0.0, report: $0.1) },
-            largest: newest.roots.sorted { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) })
+            largest: newest.roots.sorted { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) },
+            cycles: Self.groups(newest))
+    }
+
+    /// The newest report's leak shapes named (`CycleCatalog`) and grouped by path, references, pattern and owner.
+    static func groups(_ report: LeaksReport) -> [CycleGroup] {
+        var groups: [CycleGroup] = []
+        var index: [String: Int] = [:]
+        for shape in LeakShape.all(in: report.forest) {
+            let leak = CycleCatalog.classify(shape, process: report.processName)
+            let key = [shape.kind.rawValue, shape.path, shape.fields.joined(separator: ","), leak.pattern?.id ?? ""]
+                .joined(separator: "|")
+            if let at = index[key] {
+                groups[at].instances += 1
+                groups[at].bytes += shape.treeBytes ?? 0
+            } else {
+                index[key] = groups.count
+                groups.append(CycleGroup(leak: leak, instances: 1, bytes: shape.treeBytes ?? 0))
+            }
+        }
+        let rank: [ClassifiedLeak.Owner: Int] = [.app: 0, .unknown: 1, .framework: 2]
+        return groups.enumerated().sorted { a, b in
+            (rank[a.element.leak.owner] ?? 0, -a.element.bytes, a.offset)
+                < (rank[b.element.leak.owner] ?? 0, -b.element.bytes, b.offset)
+        }.map(\.element)
     }
 
     func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
@@ -106,8 +72,9 @@ struct LeaksCheck: MeasuringCheck {
                 Code.found, title: Words.foundTitle(newest, largest: m.largest.first),
                 detail: Words.found(artifact, newest, largest: m.largest),
                 evidence: [Evidence(source: artifact.source, line: m.largest.first?.line)],
-                next: .change(Words.breakTheCycle))
+                next: .change(Self.hint(m)))
         }
+        Self.sayCycles(m.cycles, artifact, to: &output)
         output.event("leaks report of the memgraph", of: artifact)
         guard m.reports.count >= 2 else { return }
         Self.compare(m.reports[0], m.newest, to: &output)
@@ -149,43 +116,48 @@ struct LeaksCheck: MeasuringCheck {
                     + "later report's trees.", evidence: evidence)
         }
     }
-}
 
-/// Every sentence the check says.
-extension LeaksCheck {
-    enum Words {
-        static let breakTheCycle = "Break the retain cycle at the largest root: a weak capture or a weak delegate."
-        static let compareRoots = "Compare the two reports' largest roots: what the later gesture left behind."
-
-        static func foundTitle(_ report: LeaksReport, largest: LeakRoot?) -> String {
-            "\(FactValue.grouped(report.leaks)) leaks for \(Double(report.leakedBytes).sizeText)"
-                + (largest.map { "; the largest tree's root is \($0.className)" } ?? "")
+    /// The cycles and lone objects: each of the app's (or of no known owner) with its pattern and fix, then the
+    /// frameworks', each with why it was classed so.
+    static func sayCycles(_ groups: [CycleGroup], _ artifact: Artifact, to output: inout CheckOutput) {
+        guard !groups.isEmpty else { return }
+        let own = groups.filter { $0.leak.owner != .framework }
+        output.record(Fact.appCycles, .int(own.reduce(0) { $0 + $1.instances }))
+        output.record(
+            Fact.frameworkCycles, .int(groups.filter { $0.leak.owner == .framework }.reduce(0) { $0 + $1.instances }))
+        output.record(
+            Fact.cycles.key,
+            .array(
+                groups.prefix(100).map { group in
+                    [
+                        "path": .string(group.leak.shape.path),
+                        "pattern": .string(group.leak.pattern?.id ?? "unknown"),
+                        "owner": .string(group.leak.owner.rawValue), "instances": .int(group.instances),
+                        "bytes": .int(group.bytes),
+                    ]
+                }))
+        func evidence(_ leak: ClassifiedLeak) -> [Evidence] {
+            leak.evidence.prefix(5).map { Evidence(source: artifact.source, line: $0) }
         }
-
-        static func found(_ artifact: Artifact, _ report: LeaksReport, largest: [LeakRoot]) -> String {
-            let top = largest.prefix(3).map {
-                "\($0.className) (\($0.kind == .block ? "" : $0.kind.rawValue.lowercased() + ", ")"
-                    + "\(FactValue.grouped($0.count)) objects, \(Double($0.bytes).sizeText))"
-            }
-            return "\(artifact.source)" + (report.processName.map { " (\($0))" } ?? "")
-                + ": \(FactValue.grouped(report.leaks)) leaked objects, \(FactValue.grouped(report.leakedBytes)) bytes. "
-                + (top.isEmpty
-                    ? "" : "The largest of the report's top-level entries: " + top.joined(separator: "; ") + ". ")
-                + (report.unreadable.isEmpty ? "" : "Not read: " + report.unreadable.joined(separator: "; ") + ".")
+        for group in own.prefix(10) {
+            output.emit(
+                Code.cycle, severity: group.leak.owner == .unknown ? .notice : nil, title: Words.cycleTitle(group),
+                detail: Words.cycle(group, artifact), evidence: evidence(group.leak),
+                next: .change(group.leak.pattern?.fix ?? Words.readTheReferences))
         }
-
-        static func pair(
-            _ first: (artifact: Artifact, report: LeaksReport), _ newest: (artifact: Artifact, report: LeaksReport)
-        ) -> String {
-            let (before, after) = (Double(first.report.leakedBytes), Double(newest.report.leakedBytes))
-            // Both in one unit: bytes when neither reaches a tenth of a MB.
-            let sizes =
-                max(before, after) < 0.05 * 1_048_576
-                ? "\(FactValue.grouped(Int(before))) → \(FactValue.grouped(Int(after))) bytes"
-                : "\(before.megabytesText) → \(after.megabytesText)"
-            return
-                "\(first.artifact.fileName) → \(newest.artifact.fileName): \(FactValue.grouped(first.report.leaks)) → "
-                + "\(FactValue.grouped(newest.report.leaks)) leaks, " + sizes
+        for group in groups.filter({ $0.leak.owner == .framework }).prefix(5) {
+            output.emit(
+                Code.frameworkCycle, title: Words.frameworkTitle(group), detail: Words.framework(group, artifact),
+                evidence: evidence(group.leak))
         }
+    }
+
+    /// What to do about the leaks: break the largest root's cycle, unless that is a framework's.
+    static func hint(_ m: Measurement) -> String {
+        let largest = m.largest.first?.line
+        guard m.cycles.contains(where: { $0.leak.owner == .framework && $0.leak.shape.treeLine == largest }) else {
+            return Words.breakTheCycle
+        }
+        return m.cycles.contains { $0.leak.owner != .framework } ? Words.appCyclesFirst : Words.frameworkOnly
     }
 }

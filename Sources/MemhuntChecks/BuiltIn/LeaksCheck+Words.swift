@@ -1,0 +1,120 @@
+import MemhuntCore
+import MemhuntFormats
+import MemhuntSnapshots
+
+/// Every sentence the check says.
+extension LeaksCheck {
+    enum Words {
+        static let breakTheCycle = "Break the retain cycle at the largest root: a weak capture or a weak delegate."
+        static let appCyclesFirst =
+            "The largest tree is a framework's cycle: start with the app's own, named with their fixes."
+        static let frameworkOnly =
+            "The largest tree is a framework's cycle, with nothing of the app on it: look at what the app holds of "
+            + "that framework, or at the OS version."
+        static let compareRoots = "Compare the two reports' largest roots: what the later gesture left behind."
+
+        static func foundTitle(_ report: LeaksReport, largest: LeakRoot?) -> String {
+            "\(FactValue.grouped(report.leaks)) leaks for \(Double(report.leakedBytes).sizeText)"
+                + (largest.map { "; the largest tree's root is \($0.className)" } ?? "")
+        }
+
+        static func found(_ artifact: Artifact, _ report: LeaksReport, largest: [LeakRoot]) -> String {
+            let top = largest.prefix(3).map {
+                "\($0.className) (\($0.kind == .block ? "" : $0.kind.rawValue.lowercased() + ", ")"
+                    + "\(FactValue.grouped($0.count)) objects, \(Double($0.bytes).sizeText))"
+            }
+            return "\(artifact.source)" + (report.processName.map { " (\($0))" } ?? "")
+                + ": \(FactValue.grouped(report.leaks)) leaked objects, \(FactValue.grouped(report.leakedBytes)) bytes. "
+                + (top.isEmpty
+                    ? "" : "The largest of the report's top-level entries: " + top.joined(separator: "; ") + ". ")
+                + (report.unreadable.isEmpty ? "" : "Not read: " + report.unreadable.joined(separator: "; ") + ".")
+        }
+
+        static func pair(
+            _ first: (artifact: Artifact, report: LeaksReport), _ newest: (artifact: Artifact, report: LeaksReport)
+        ) -> String {
+            let (before, after) = (Double(first.report.leakedBytes), Double(newest.report.leakedBytes))
+            // Both in one unit: bytes when neither reaches a tenth of a MB.
+            let sizes =
+                max(before, after) < 0.05 * 1_048_576
+                ? "\(FactValue.grouped(Int(before))) → \(FactValue.grouped(Int(after))) bytes"
+                : "\(before.megabytesText) → \(after.megabytesText)"
+            return
+                "\(first.artifact.fileName) → \(newest.artifact.fileName): \(FactValue.grouped(first.report.leaks)) → "
+                + "\(FactValue.grouped(newest.report.leaks)) leaks, " + sizes
+        }
+
+        static let readTheReferences =
+            "Read the references along the cycle: the one that should not own the object before it is the one to make "
+            + "weak."
+
+        static func cycleTitle(_ group: LeaksCheck.CycleGroup) -> String {
+            let leak = group.leak
+            let hedge = leak.confidence == .low ? "perhaps " : ""
+            let named =
+                leak.pattern.map {
+                    hedge + "\($0.title) (\($0.id)"
+                        + (leak.confidence == .high ? "" : ", \(leak.confidence?.rawValue ?? "low") confidence") + ")"
+                }
+                ?? "a cycle of no known pattern"
+            if leak.shape.kind == .lone {
+                return "\(leak.shape.path) leaked alone" + (group.instances > 1 ? " ×\(group.instances)" : "") + ": "
+                    + named
+            }
+            return leak.shape.path + ": " + named
+        }
+
+        static func cycle(_ group: LeaksCheck.CycleGroup, _ artifact: Artifact) -> String {
+            let leak = group.leak
+            let shape = leak.shape
+            let lines =
+                (leak.evidence.count == 1 ? "line " : "lines ")
+                + leak.evidence.prefix(8).map(String.init).joined(separator: ", ")
+            var text =
+                Plural.count(group.instances, shape.kind == .lone ? "object" : "cycle") + " in \(artifact.source): "
+                + (shape.kind == .lone
+                    ? "\(shape.path) with nothing under it (a ROOT LEAK of one object). "
+                    : "\(shape.path), by "
+                        + (shape.fields.isEmpty ? "unnamed references" : shape.fields.joined(separator: " → ")) + ". ")
+            if !shape.complete { text += "The tree is cut: the cycle as far as it shows. " }
+            if shape.kind == .lone {
+                text +=
+                    "A leaked object with nothing under it is what a closure that captures only self leaves (memhunt's "
+                    + "reading of a real capture); an object leaked by an owner that is gone shows the same. "
+            }
+            text += "It rests on \(lines)"
+            if let pattern = leak.pattern {
+                text +=
+                    " (\(leak.confidence?.rawValue ?? "low") confidence). Fix: \(pattern.fix) Before: `\(pattern.before)`; after: `\(pattern.after)`."
+                    + (pattern.swiftLint == "none" ? "" : " SwiftLint's \(pattern.swiftLint) rule catches it.")
+            } else {
+                text += "; no pattern of the catalog matches its classes and references."
+            }
+            if !leak.alsoMatches.isEmpty { text += " Also matches: " + leak.alsoMatches.joined(separator: ", ") + "." }
+            if group.bytes > 0 {
+                text +=
+                    (group.instances == 1 ? " Its tree holds " : " Their trees hold ") + Double(group.bytes).sizeText
+                    + (shape.keptAlive.isEmpty
+                        ? "."
+                        : ", kept alive below it: "
+                            + shape.keptAlive.map { "\($0.className) ×\($0.count)" }.joined(separator: ", ") + ".")
+            }
+            return text
+        }
+
+        static func frameworkTitle(_ group: LeaksCheck.CycleGroup) -> String {
+            let why = group.leak.frameworkWhy ?? ""
+            let name =
+                why.hasPrefix("a known framework cycle: ")
+                ? String(why.dropFirst("a known framework cycle: ".count).prefix { $0 != "," }) : "system classes only"
+            return group.leak.shape.path + ": a framework's cycle (\(name))"
+        }
+
+        static func framework(_ group: LeaksCheck.CycleGroup, _ artifact: Artifact) -> String {
+            Plural.count(group.instances, "cycle") + " in \(artifact.source): \(group.leak.shape.path). Classed as a "
+                + "framework's: \(group.leak.frameworkWhy ?? "no class of the app is on it"). Nothing of the app is on the "
+                + "cycle, so it is ranked below the app's own; it is shown, not hidden."
+                + (group.leak.pattern.map { " Its shape: \($0.title) (\($0.id))." } ?? "")
+        }
+    }
+}
