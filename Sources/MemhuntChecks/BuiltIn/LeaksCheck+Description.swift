@@ -26,6 +26,13 @@ extension LeaksCheck {
         static let frameworkCycles = FactDescription(
             "leaks.frameworkCycles", .count, "Cycles of the newest report wholly inside system frameworks.",
             better: .neutral)
+        static let verdict = FactDescription(
+            "leaks.verdict", .text,
+            "Two reports of one process: PASS, PARTIAL, FAIL or REGRESSED, the worst over the app's patterns (the "
+                + "leak counts when neither report has a cycle of the app).")
+        static let bytesFreed = FactDescription(
+            "leaks.bytesFreed", .bytes, "Two reports of one process: leaked bytes of the first less the newest's.",
+            better: .higher)
         static let reports = FactDescription(
             "leaks.reports", .count, "Leaks reports of the subject among the artifacts.", better: .neutral)
     }
@@ -61,6 +68,30 @@ extension LeaksCheck {
                         "Swift._DictionaryStorage<…> → Swift._DictionaryStorage<…>: a framework's cycle (SwiftUI's internal dictionaries)"
                 ),
                 .quiet("Fixtures/leaks/DemoApp-clean.leaks.txt", facts: [Fact.count.key: 0]),
+            ])
+        static let verdict = FindingCode(
+            "leaks.verify-fix", .warning,
+            "Two reports of one process: the fix's verdict per pattern and overall (info for PASS, notice for "
+                + "PARTIAL).",
+            examples: [
+                .raises(
+                    "Fixtures/leaks/Shop-cycles.leaks.txt", "Fixtures/leaks/verify/Shop-after-pass.leaks.txt",
+                    facts: [Fact.verdict.key: "PASS", Fact.count.key: 2],
+                    title: "Fix verdict PASS: 9 → 2 leaks; 2 patterns gone"),
+                .raises(
+                    "Fixtures/leaks/Shop-cycles.leaks.txt", "Fixtures/leaks/verify/Shop-after-partial.leaks.txt",
+                    facts: [Fact.verdict.key: "PARTIAL", Fact.count.key: 3],
+                    title: "Fix verdict PARTIAL: 9 → 3 leaks; 1 pattern gone, 1 fewer"),
+                .raises(
+                    "Fixtures/leaks/Shop-cycles.leaks.txt", "Fixtures/leaks/verify/Shop-after-fail.leaks.txt",
+                    facts: [Fact.verdict.key: "FAIL", Fact.count.key: 9],
+                    title: "Fix verdict FAIL: 9 → 9 leaks; 2 patterns unchanged or more"),
+                .raises(
+                    "Fixtures/leaks/Shop-cycles.leaks.txt",
+                    "Fixtures/leaks/verify/Shop-after-regressed.leaks.txt",
+                    facts: [Fact.verdict.key: "REGRESSED", Fact.count.key: 5],
+                    title: "Fix verdict REGRESSED: 9 → 5 leaks; 1 pattern gone, 1 fewer, 1 new"),
+                .quiet("Fixtures/leaks/Shop-cycles.leaks.txt", facts: [Fact.verdict.key: nil]),
             ])
         static let fewer = FindingCode(
             "leaks.fewer", .info, "Two reports of one process: fewer leaks after than before.",
@@ -102,8 +133,13 @@ extension LeaksCheck {
         reads: [.leaks],
         facts: [
             Fact.count, Fact.leakedMB, Fact.largestRoot, Fact.footprintMB, Fact.reports, Fact.cycles, Fact.appCycles,
-            Fact.frameworkCycles,
+            Fact.frameworkCycles, Fact.verdict, Fact.bytesFreed,
         ],
-        codes: [Code.found, Code.cycle, Code.frameworkCycle, Code.fewer, Code.more]
+        codes: [Code.found, Code.cycle, Code.frameworkCycle, Code.verdict, Code.fewer, Code.more],
+        parameters: [
+            CheckParameter(
+                "expected_alive", default: .array([]),
+                "Classes expected to stay alive (singletons): a cycle of only these cannot flip a fix's verdict.")
+        ]
     )
 }

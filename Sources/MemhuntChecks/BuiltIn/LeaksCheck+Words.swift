@@ -116,5 +116,52 @@ extension LeaksCheck {
                 + "cycle, so it is ranked below the app's own; it is shown, not hidden."
                 + (group.leak.pattern.map { " Its shape: \($0.title) (\($0.id))." } ?? "")
         }
+
+        static func verdictTitle(
+            _ verdict: FixVerdict, _ first: (artifact: Artifact, report: LeaksReport),
+            _ newest: (artifact: Artifact, report: LeaksReport)
+        ) -> String {
+            let counts = "\(FactValue.grouped(verdict.leaks.before)) → \(FactValue.grouped(verdict.leaks.after)) leaks"
+            let judged = verdict.rows.filter { !$0.expectedAlive }
+            guard !verdict.byCounts else { return "Fix verdict \(verdict.overall.word): \(counts), by the counts" }
+            let tally = [
+                (FixVerdict.Grade.pass, "gone"), (.partial, "fewer"), (.fail, "unchanged or more"), (.regressed, "new"),
+            ].compactMap { grade, word -> String? in
+                let n = judged.count { $0.grade == grade }
+                return n == 0 ? nil : Plural.count(n, "pattern") + " " + word
+            }
+            let shortened = tally.enumerated().map { $0.offset == 0 ? $0.element : $0.element.replacingFirstCount() }
+            return "Fix verdict \(verdict.overall.word): \(counts); " + shortened.joined(separator: ", ")
+        }
+
+        static func verdict(_ verdict: FixVerdict) -> String {
+            let rows = verdict.rows.map { row in
+                "\(row.key) \(row.before) → \(row.after): "
+                    + (row.expectedAlive ? "expected alive, not judged" : row.grade.word)
+            }
+            let freed = max(0, verdict.bytes.before - verdict.bytes.after)
+            let how =
+                verdict.byCounts
+                ? "the leak counts decide: \(verdict.overall.word)"
+                    + [" (none after)", " (fewer after, not none)", " (as many or more after)", " (none before)"][
+                        verdict.overall.rawValue]
+                : "overall \(verdict.overall.word), the worst of them"
+            return
+                (rows.isEmpty
+                ? "Neither report has a cycle of the app: " + how
+                : "Per pattern of the app's cycles: " + rows.joined(separator: "; ") + "; " + how)
+                + ". Leaked bytes \(FactValue.grouped(verdict.bytes.before)) → \(FactValue.grouped(verdict.bytes.after)): "
+                + "\(FactValue.grouped(freed)) freed, \(FactValue.grouped(verdict.bytes.after)) still leaked. "
+                + "A framework's cycle is not judged: the app cannot fix it."
+        }
+    }
+}
+
+extension String {
+    /// `1 pattern fewer` after the first item of a tally: the count and the word, without "pattern".
+    fileprivate func replacingFirstCount() -> String {
+        let words = split(separator: " ")
+        guard words.count >= 3 else { return self }
+        return ([String(words[0])] + words.dropFirst(2).map(String.init)).joined(separator: " ")
     }
 }

@@ -78,6 +78,16 @@ struct LeaksCheck: MeasuringCheck {
         output.event("leaks report of the memgraph", of: artifact)
         guard m.reports.count >= 2 else { return }
         Self.compare(m.reports[0], m.newest, to: &output)
+        let expected = Set((context.parameters["expected_alive"]?.arrayValue ?? []).compactMap(\.stringValue))
+        let verdict = FixVerdict(before: m.reports[0].report, after: newest, expectedAlive: expected)
+        output.record(Fact.verdict, .string(verdict.overall.word))
+        output.record(Fact.bytesFreed, .int(max(0, verdict.bytes.before - verdict.bytes.after)))
+        output.emit(
+            Code.verdict, severity: verdict.severity, title: Words.verdictTitle(verdict, m.reports[0], m.newest),
+            detail: Words.verdict(verdict),
+            evidence: [
+                Evidence(source: m.reports[0].artifact.source), Evidence(source: artifact.source),
+            ])
     }
 
     /// The first report against the newest: their counts and bytes, and which way they went.

@@ -1,0 +1,68 @@
+import MemhuntCore
+import MemhuntFormats
+import MemhuntSnapshots
+
+/// The verdict of a fix over two `leaks` reports of one gesture: per pattern of the app's cycles (a cycle of
+/// no known pattern by its path) PASS when it is gone, PARTIAL when fewer remain, FAIL when as many or more,
+/// REGRESSED when new after; the overall verdict is the worst. A framework's cycle is listed, not judged (the
+/// app cannot fix it); a group whose classes are all declared expected alive (singletons) is listed and not
+/// judged either, so it cannot flip it. With no cycle of the app on either side, the leak counts decide.
+struct FixVerdict {
+    enum Grade: Int, Comparable {
+        case pass, partial, fail, regressed
+        static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+        var word: String { ["PASS", "PARTIAL", "FAIL", "REGRESSED"][rawValue] }
+
+        init(before: Int, after: Int) {
+            self =
+                before == 0
+                ? (after > 0 ? .regressed : .pass)
+                : after == 0 ? .pass : after < before ? .partial : .fail
+        }
+    }
+
+    struct Row {
+        var key: String
+        var before: Int
+        var after: Int
+        var grade: Grade
+        var expectedAlive: Bool
+    }
+
+    var rows: [Row]
+    var overall: Grade
+    /// Whether the leak counts decided (no cycle of the app on either side).
+    var byCounts: Bool
+    var leaks: (before: Int, after: Int)
+    var bytes: (before: Int, after: Int)
+
+    init(before: LeaksReport, after: LeaksReport, expectedAlive: Set<String>) {
+        func counts(_ report: LeaksReport) -> [String: (count: Int, classes: Set<String>)] {
+            var counts: [String: (count: Int, classes: Set<String>)] = [:]
+            for group in LeaksCheck.groups(report) where group.leak.owner != .framework {
+                let key = group.leak.pattern?.id ?? ("no known pattern: " + group.leak.shape.path)
+                let classes = Set(group.leak.shape.nodes.compactMap(\.className))
+                counts[key, default: (0, classes)].count += group.instances
+            }
+            return counts
+        }
+        let (first, last) = (counts(before), counts(after))
+        rows = Set(first.keys).union(last.keys).sorted().map { key in
+            let (was, now) = (first[key]?.count ?? 0, last[key]?.count ?? 0)
+            let classes = first[key]?.classes ?? last[key]?.classes ?? []
+            return Row(
+                key: key, before: was, after: now, grade: Grade(before: was, after: now),
+                expectedAlive: !classes.isEmpty && classes.isSubset(of: expectedAlive))
+        }
+        leaks = (before.leaks, after.leaks)
+        bytes = (before.leakedBytes, after.leakedBytes)
+        let judged = rows.filter { !$0.expectedAlive }
+        byCounts = rows.isEmpty
+        overall =
+            byCounts
+            ? Grade(before: before.leaks, after: after.leaks) : judged.map(\.grade).max() ?? .pass
+    }
+
+    /// The severity the verdict is said at: a pass is information, a partial fix a notice, the rest warnings.
+    var severity: Severity { [Severity.info, .notice, .warning, .warning][overall.rawValue] }
+}
