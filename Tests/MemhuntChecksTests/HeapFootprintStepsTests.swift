@@ -21,6 +21,13 @@ import Testing
         #expect(step.facts["heap.grownClasses"] == 1)
         #expect(step.facts["heap.nodes"] == 101_163)
         #expect(step.facts["heap.growthMB"] == 0.5)
+        // The first heap against the last, per class, the largest change of bytes first.
+        let diff: FactValue = [
+            "class": "FAQ (Swift, AluminumWeight)", "before": 300, "after": 1200, "deltaCount": 900,
+            "deltaBytes": 72000,
+        ]
+        #expect(step.facts["heap.diff"]?.arrayValue?.prefix(3).last == diff)
+        #expect(step.facts["heap.diff"]?.arrayValue?.first?.objectValue?["deltaBytes"] == 345_600)
         let finding = try #require(result.findings.first { $0.code == "heap.grew" })
         #expect(
             finding.title

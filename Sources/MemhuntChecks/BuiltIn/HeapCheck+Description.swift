@@ -21,6 +21,10 @@ extension HeapCheck {
             "heap.largestClassMB", .megabytes, "The bytes of that class, in MB.")
         static let footprintMB = FactDescription(
             "heap.footprintMB", .megabytes, "The newest heap report header's physical footprint, in MB.")
+        static let diff = FactDescription(
+            "heap.diff", .list,
+            "The first heap against the last, per class: {class, before, after, deltaCount, deltaBytes}, the largest "
+                + "change of bytes first (at most 20).")
         static let grownClasses = FactDescription(
             "heap.grownClasses", .count,
             "Classes whose instance count rose by at least the threshold from the first heap to the last without "
@@ -80,7 +84,8 @@ extension HeapCheck {
         reads: [.heap],
         facts: [
             Fact.heaps, Fact.nodes, Fact.allocatedMB, Fact.classes, Fact.largestClass, Fact.largestClassMB,
-            Fact.footprintMB, Fact.grownClasses, Fact.topGrowthClass, Fact.topGrowthInstances, Fact.perVisitInstances,
+            Fact.footprintMB, Fact.grownClasses, Fact.diff, Fact.topGrowthClass, Fact.topGrowthInstances,
+            Fact.perVisitInstances,
             Fact.growthMB,
         ],
         codes: [Code.grew, Code.flat],

@@ -91,6 +91,7 @@ struct HeapCheck: MeasuringCheck {
         guard let growth = m.growth else { return }
         let (first, last) = (m.reports[0], m.reports[m.reports.count - 1])
         output.record(Fact.grownClasses, .int(growth.classes.count))
+        output.record(Fact.diff.key, .array(Self.diff(growth.steps[0], growth.steps[growth.steps.count - 1])))
         if let (from, to) = first.report.bytes.flatMap({ a in last.report.bytes.map { (a, $0) } }) {
             output.record(Fact.growthMB, .megabytes(bytes: Double(to - from)))
             output.compare(
@@ -168,71 +169,21 @@ struct HeapCheck: MeasuringCheck {
     }
 }
 
-/// Every sentence the check says.
 extension HeapCheck {
-    enum Words {
-        static func heap(nodes: Int, bytes: Int, largest: Tally?) -> String {
-            "\(FactValue.grouped(nodes)) nodes, \(Double(bytes).megabytesText)"
-                + (largest.map { "; most bytes: \($0.label) (\(FactValue.grouped($0.count)))" } ?? "")
-        }
-
-        static func event(_ report: HeapReport) -> String {
-            "heap report: \(report.nodes.map { FactValue.grouped($0) + " nodes" } ?? "its class table")"
-        }
-
-        static func pair(_ m: Measurement) -> String {
-            "\(m.reports[0].artifact.fileName) → \(m.reports[m.reports.count - 1].artifact.fileName)"
-        }
-
-        static func path(_ counts: [Int]) -> String { counts.map { FactValue.grouped($0) }.joined(separator: " → ") }
-
-        static func flatTitle(_ threshold: Int, heaps: Int) -> String {
-            "No class gained \(FactValue.grouped(threshold)) instances over \(heaps) heaps"
-        }
-
-        static func flat(_ m: Measurement, _ growth: Growth) -> String {
-            "\(pair(m)): no class's instance count rose by \(FactValue.grouped(growth.threshold)) or more "
-                + "without falling between two heaps" + (growth.grown.isEmpty ? "." : " (non-object blocks aside).")
-                + unread(m.reports.map { ($0.artifact, $0.report) })
-        }
-
-        static func perVisit(_ each: Double, exact: Bool) -> String {
-            (exact ? "+" : "about +") + FactValue.grouped(Int(each.rounded())) + " per visit"
-        }
-
-        static func grewMost(_ label: String, _ counts: [Int], perVisit: String?) -> String {
-            "\(label): \(path(counts)) over \(counts.count) heaps" + (perVisit.map { " (\($0))" } ?? "")
-        }
-
-        static func grewTitle(_ top: (key: String, tally: Tally, added: Int), heaps: Int, perVisit: String?) -> String {
-            "\(top.tally.label) gained \(FactValue.grouped(top.added)) instances over \(heaps) heaps"
-                + (perVisit.map { " (\($0))" } ?? "") + " and kept them"
-        }
-
-        static func grew(
-            _ m: Measurement, _ growth: Growth, top: (key: String, tally: Tally, added: Int), visits: Int,
-            perVisit: String?
-        ) -> String {
-            let classes = growth.classes
-            let listed = classes.prefix(3).map { entry in
-                "\(entry.tally.label) \(FactValue.grouped(growth.counts(entry.key)[0])) → "
-                    + "\(FactValue.grouped(entry.tally.count)) (\(Double(entry.tally.bytes).megabytesText) in the last heap)"
-            }
-            let raw = growth.grown.first { $0.key == HeapCheck.nonObject }.map {
-                " Non-object blocks (allocations of no class) gained \(FactValue.grouped($0.added)) as well."
-            }
-            return "\(pair(m)), \(m.reports.count) heaps in time order: "
-                + "\(FactValue.grouped(classes.count)) \(classes.count == 1 ? "class" : "classes") gained "
-                + "\(FactValue.grouped(growth.threshold)) or more instances and lost none from one heap to the next: "
-                + listed.joined(separator: "; ") + "." + (raw ?? "")
-                + (perVisit.map {
-                    " The heaps are \(visits) \(visits == 1 ? "visit" : "visits") apart: \(top.tally.label) \($0)."
-                } ?? "") + unread(m.reports.map { ($0.artifact, $0.report) })
-        }
-
-        static func findWhatHolds(_ label: String) -> String {
-            "Find what holds the \(label) instances (the memory graph's paths to one of them): load the data once "
-                + "into a store that outlives the screen instead of on every appearance."
+    /// The first heap against the last, per class: instances and bytes before and after and their changes, the
+    /// largest change of bytes first (ties by name), at most 20.
+    static func diff(_ first: [String: Tally], _ last: [String: Tally]) -> [FactValue] {
+        let keys = Set(first.keys).union(last.keys)
+        let rows = keys.map { key -> (label: String, before: Tally?, after: Tally?, bytes: Int) in
+            let (before, after) = (first[key], last[key])
+            return ((after ?? before)!.label, before, after, (after?.bytes ?? 0) - (before?.bytes ?? 0))
+        }.filter { $0.bytes != 0 || ($0.before?.count ?? 0) != ($0.after?.count ?? 0) }
+        return rows.sorted { (abs($0.bytes), $1.label) > (abs($1.bytes), $0.label) }.prefix(20).map { row in
+            let (before, after) = (row.before?.count ?? 0, row.after?.count ?? 0)
+            return [
+                "class": .string(row.label), "before": .int(before), "after": .int(after),
+                "deltaCount": .int(after - before), "deltaBytes": .int(row.bytes),
+            ]
         }
     }
 }
