@@ -53,3 +53,29 @@ import Testing
         #expect(after.footprintPeakBytes == Int((985.0 * 1_048_576).rounded()))
     }
 }
+
+/// A tree pasted alone (an issue's excerpt, no header and no summary) is a leaks report of no known count.
+@Suite struct PastedLeakTreeTests {
+    @Test func aTreePastedAloneIsReadWithoutACount() throws {
+        let text = """
+            Here is what leaks printed for the settings screen:
+
+                  2 (64 bytes) ROOT CYCLE: <SettingsViewController 0x600001c6a760> [32]
+                     1 (32 bytes) __strong store --> ROOT CYCLE: <SettingsStore 0x600001c6a800> [32]
+                        __strong delegate --> CYCLE BACK TO <SettingsViewController 0x600001c6a760> [32]
+            """
+        #expect(ReproReader.detect(Array(text.utf8)) == .leaks)
+        let report = try LeaksReport.parse(Array(text.utf8)).get()
+        #expect(!report.summaryKnown)
+        #expect(report.forest.trees.count == 1)
+        #expect(report.forest.trees[0].map(\.line) == [3, 4, 5])
+        #expect(report.forest.trees[0].last?.field == "delegate")
+    }
+
+    /// Prose that names a ROOT CYCLE without a tree line is no leaks report.
+    @Test func proseAboutACycleIsNot() {
+        let text = "The ROOT CYCLE: we saw it yesterday.\nCYCLE BACK TO where we started.\n"
+        #expect(ReproReader.detect(Array(text.utf8)) != .leaks)
+        #expect((try? LeaksReport.parse(Array(text.utf8)).get()) == nil)
+    }
+}

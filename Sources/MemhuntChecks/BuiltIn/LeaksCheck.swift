@@ -60,13 +60,18 @@ struct LeaksCheck: MeasuringCheck {
     func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
         let (artifact, newest) = m.newest
         output.record(Fact.reports, .int(m.reports.count))
-        output.record(Fact.count, .int(newest.leaks))
-        output.record(Fact.leakedMB, .megabytes(bytes: Double(newest.leakedBytes)))
+        // Trees pasted alone carry no count of the report's: nothing is said of how many leaked.
+        if newest.summaryKnown {
+            output.record(Fact.count, .int(newest.leaks))
+            output.record(Fact.leakedMB, .megabytes(bytes: Double(newest.leakedBytes)))
+        }
         output.record(Fact.footprintMB, newest.footprintBytes.map { .megabytes(bytes: Double($0)) })
         output.record(Fact.largestRoot, m.largest.first.map { .string($0.className) })
-        output.headline(
-            Fact.count, "leaks",
-            "\(FactValue.grouped(newest.leaks)) leaks, \(Double(newest.leakedBytes).sizeText) leaked")
+        if newest.summaryKnown {
+            output.headline(
+                Fact.count, "leaks",
+                "\(FactValue.grouped(newest.leaks)) leaks, \(Double(newest.leakedBytes).sizeText) leaked")
+        }
         if newest.leaks > 0 {
             output.emit(
                 Code.found, title: Words.foundTitle(newest, largest: m.largest.first),
@@ -76,7 +81,8 @@ struct LeaksCheck: MeasuringCheck {
         }
         Self.sayCycles(m.cycles, artifact, to: &output)
         output.event("leaks report of the memgraph", of: artifact)
-        guard m.reports.count >= 2 else { return }
+        // Two reports compare by their counts: both must give them.
+        guard m.reports.count >= 2, m.reports[0].report.summaryKnown, newest.summaryKnown else { return }
         Self.compare(m.reports[0], m.newest, to: &output)
         let expected = Set((context.parameters["expected_alive"]?.arrayValue ?? []).compactMap(\.stringValue))
         let verdict = FixVerdict(before: m.reports[0].report, after: newest, expectedAlive: expected)

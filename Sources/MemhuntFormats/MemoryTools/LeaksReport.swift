@@ -49,6 +49,9 @@ public struct LeaksReport: Sendable, Hashable {
     public var unreadable: [String]
     /// The trees after the summary, line by line (bounded: `LeakForest`).
     public var forest = LeakForest()
+    /// Whether the report's `N leaks for M total leaked bytes` line was read. A tree pasted alone (an issue's
+    /// excerpt) has none: its trees are read, and `leaks` and `leakedBytes` say nothing then.
+    public var summaryKnown = true
 
     public init(
         processName: String? = nil, pid: Int? = nil, date: String? = nil, footprintBytes: Int? = nil,
@@ -68,11 +71,16 @@ public struct LeaksReport: Sendable, Hashable {
         self.unreadable = unreadable
     }
 
-    /// Whether the sniffed lines are a `leaks` report.
+    /// Whether the sniffed lines are a `leaks` report, or trees of one pasted alone (a line with its count and
+    /// `ROOT CYCLE:` or `ROOT LEAK:` and a node, or a `CYCLE BACK TO` line).
     public static func matches(lines: [String]) -> Bool {
         lines.contains { $0.hasPrefix("leaks Report Version:") }
             || lines.contains {
                 $0.hasPrefix("Process ") && $0.contains(" leaks for ") && $0.hasSuffix("leaked bytes.")
+            }
+            || lines.contains { line in
+                (line.contains("ROOT CYCLE:") || line.contains("ROOT LEAK:") || line.contains("CYCLE BACK TO "))
+                    && LeakTreeLine.parse(Substring(line), line: 0).map { $0.marker != nil } == true
             }
     }
 
@@ -170,7 +178,14 @@ public struct LeaksReport: Sendable, Hashable {
             }
         }
         guard summary, let treesFrom else {
-            return .failure(FormatError("a leaks report without its 'N leaks for M total leaked bytes' line"))
+            // Trees pasted alone: read as trees, with no count of the report's.
+            let forest = LeakForest.read(lines.lazy.map { Substring($0) })
+            guard forest.trees.contains(where: { $0.contains { $0.marker != nil } }) else {
+                return .failure(FormatError("a leaks report without its 'N leaks for M total leaked bytes' line"))
+            }
+            report.forest = forest
+            report.summaryKnown = false
+            return .success(report)
         }
         report.forest = LeakForest.read(lines[treesFrom...].lazy.map { Substring($0) }, firstLine: treesFrom + 1)
         return .success(report)
