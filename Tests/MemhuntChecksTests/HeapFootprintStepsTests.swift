@@ -145,3 +145,23 @@ extension HeapFootprintStepsTests {
         #expect(result.findings.allSatisfy { $0.check != "heap" })
     }
 }
+
+/// One heap of Mouser after 81 hours (a real `heap -s`): its XPC connections and the GamePolicy monitors made
+/// with them stand in step, a family of classes made per call and kept.
+@Suite struct HeapLockstepTests {
+    @Test(.enabled(if: Repo.realworld != nil, "../shared/realworld is absent"))
+    func mousersConnectionsAndMonitorsAreAFamilyInStep() async throws {
+        let root = try #require(Repo.realworld)
+        let result = try await Hunt.run(
+            [root + "/leaks-cycles/Mouser-heap-s-macOS26.2-6.0G-81h-XPC-HIDEvent-growth-EXCERPT.txt"], app: nil,
+            playbook: "navigation-growth")
+        let families = result.findings.filter { $0.code == "heap.lockstep" }
+        #expect(families.count == 2)
+        let first = try #require(families.first)
+        #expect(first.title.hasPrefix("13 classes in step at 729,436–729,603 instances each: xpc_connection_t"))
+        #expect(first.detail.contains("NSXPCConnection (ObjC, Foundation) 729,457"))
+        #expect(first.detail.contains("GPProcessMonitor (ObjC, GamePolicy) 729,442"))
+        // HIDEvent (9.3 million) stands alone: no family.
+        #expect(!families.contains { $0.detail.contains("HIDEvent (ObjC") })
+    }
+}

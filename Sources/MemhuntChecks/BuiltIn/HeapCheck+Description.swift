@@ -25,6 +25,10 @@ extension HeapCheck {
             "heap.diff", .list,
             "The first heap against the last, per class: {class, before, after, deltaCount, deltaBytes}, the largest "
                 + "change of bytes first (at most 20).")
+        static let families = FactDescription(
+            "heap.families", .list,
+            "Classes of the newest heap in step (counts within a thousandth, three at least, each at least the "
+                + "threshold): {classes, fewest, most, bytes}, most bytes first (at most 3).")
         static let grownClasses = FactDescription(
             "heap.grownClasses", .count,
             "Classes whose instance count rose by at least the threshold from the first heap to the last without "
@@ -58,6 +62,18 @@ extension HeapCheck {
                     "Fixtures/heap/faq-fixed-visit-1.heap.txt", "Fixtures/heap/faq-fixed-visit-4.heap.txt",
                     facts: [Fact.heaps.key: 2, Fact.nodes.key: 98464]),
             ])
+        static let lockstep = FindingCode(
+            "heap.lockstep", .notice,
+            "Classes of one heap in step, in numbers far above a screen's need: objects made together per call and "
+                + "never released (memory abandoned or leaked).",
+            examples: [
+                .raises(
+                    "Fixtures/heap-shapes/lockstep.heap.txt", facts: [Fact.heaps.key: 1],
+                    title:
+                        "4 classes in step at 52,004–52,040 instances each: Connection (Swift, Relay), ConnectionState (Swift, Relay), RetryTimer (Swift, Relay), …"
+                ),
+                .quiet("Fixtures/heap/faq-visit-4.heap.txt", facts: [Fact.heaps.key: 1]),
+            ])
         static let flat = FindingCode(
             "heap.flat", .info, "Heaps of one process in time order: no class gains the threshold's instances.",
             examples: [
@@ -84,14 +100,17 @@ extension HeapCheck {
         reads: [.heap],
         facts: [
             Fact.heaps, Fact.nodes, Fact.allocatedMB, Fact.classes, Fact.largestClass, Fact.largestClassMB,
-            Fact.footprintMB, Fact.grownClasses, Fact.diff, Fact.topGrowthClass, Fact.topGrowthInstances,
+            Fact.footprintMB, Fact.grownClasses, Fact.diff, Fact.families, Fact.topGrowthClass, Fact.topGrowthInstances,
             Fact.perVisitInstances,
             Fact.growthMB,
         ],
-        codes: [Code.grew, Code.flat],
+        codes: [Code.grew, Code.lockstep, Code.flat],
         parameters: [
             CheckParameter(
                 "min_instances", default: 100, "A class counts as grown when it gains at least this many instances."),
+            CheckParameter(
+                "family_min", default: 10000,
+                "Classes in step count as a family when each has at least this many instances (0: never)."),
             CheckParameter(
                 "visits_per_heap", default: 0,
                 "Visits of the screen between one heap and the next; 0 when the heaps are not of counted visits."),

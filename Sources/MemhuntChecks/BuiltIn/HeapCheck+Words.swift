@@ -67,5 +67,25 @@ extension HeapCheck {
             "Find what holds the \(label) instances (the memory graph's paths to one of them): load the data once "
                 + "into a store that outlives the screen instead of on every appearance."
         }
+
+        static let releasePerCall =
+            "Find the call that makes one of each (the memory graph's paths to one instance) and release or "
+            + "invalidate what it makes (an NSXPCConnection's invalidate(), a cache's limit)."
+
+        static func familyTitle(_ family: [HeapCheck.Tally]) -> String {
+            let names = family.prefix(3).map(\.label).joined(separator: ", ") + (family.count > 3 ? ", …" : "")
+            let counts = family.map(\.count)
+            return "\(family.count) classes in step at \(FactValue.grouped(counts.min() ?? 0))–"
+                + "\(FactValue.grouped(counts.max() ?? 0)) instances each: " + names
+        }
+
+        static func family(_ family: [HeapCheck.Tally], _ artifact: Artifact) -> String {
+            let rows = family.prefix(12).map { "\($0.label) \(FactValue.grouped($0.count))" }
+            let bytes = Double(family.reduce(0) { $0 + $1.bytes })
+            return "\(artifact.source) holds " + rows.joined(separator: "; ") + (family.count > 12 ? "; …" : "")
+                + ": \(bytes.sizeText) together. Counts this close are objects made together, one of each per call of "
+                + "something that ran that many times, and kept. One heap shows how many, not that they grow: "
+                + "heaps of repeated visits, or `leaks`, tell abandoned from leaked."
+        }
     }
 }

@@ -88,6 +88,8 @@ struct HeapCheck: MeasuringCheck {
             output.headline(Fact.allocatedMB, "heap", Words.heap(nodes: nodes, bytes: bytes, largest: m.largest))
         }
         for (each, report) in m.reports { output.event(Words.event(report), of: each) }
+        Self.sayFamilies(
+            Self.families(m.newest, minimum: context.int("family_min")), m.reports.last!.artifact, to: &output)
         guard let growth = m.growth else { return }
         let (first, last) = (m.reports[0], m.reports[m.reports.count - 1])
         output.record(Fact.grownClasses, .int(growth.classes.count))
@@ -184,6 +186,52 @@ extension HeapCheck {
                 "class": .string(row.label), "before": .int(before), "after": .int(after),
                 "deltaCount": .int(after - before), "deltaBytes": .int(row.bytes),
             ]
+        }
+    }
+}
+
+extension HeapCheck {
+    /// Classes of one heap whose instance counts are within a thousandth of each other, each at least
+    /// `minimum`: objects made together and never released (one of each per call of something that ran that
+    /// many times). Three classes at least; the families with the most bytes first, at most 3.
+    static func families(_ tallies: [String: Tally], minimum: Int) -> [[Tally]] {
+        guard minimum > 0 else { return [] }
+        let counted = tallies.filter { $0.key != nonObject && $0.value.count >= minimum }.values.sorted {
+            ($0.count, $1.label) > ($1.count, $0.label)
+        }
+        var families: [[Tally]] = []
+        var current: [Tally] = []
+        for tally in counted {
+            if let first = current.first, Double(first.count - tally.count) > 0.001 * Double(first.count) {
+                if current.count >= 3 { families.append(current) }
+                current = []
+            }
+            current.append(tally)
+        }
+        if current.count >= 3 { families.append(current) }
+        // Each family's classes with the most bytes first; the families with the most bytes first.
+        return Array(
+            families.map { $0.sorted { ($0.bytes, $1.label) > ($1.bytes, $0.label) } }
+                .sorted { $0.reduce(0) { $0 + $1.bytes } > $1.reduce(0) { $0 + $1.bytes } }.prefix(3))
+    }
+
+    static func sayFamilies(_ families: [[Tally]], _ artifact: Artifact, to output: inout CheckOutput) {
+        guard !families.isEmpty else { return }
+        output.record(
+            Fact.families.key,
+            .array(
+                families.map { family in
+                    [
+                        "classes": .array(family.map { .string($0.label) }),
+                        "fewest": .int(family.map(\.count).min() ?? 0),
+                        "most": .int(family.map(\.count).max() ?? 0), "bytes": .int(family.reduce(0) { $0 + $1.bytes }),
+                    ]
+                }))
+        for family in families {
+            output.emit(
+                Code.lockstep, title: Words.familyTitle(family), detail: Words.family(family, artifact),
+                evidence: family.prefix(5).map { Evidence(source: artifact.source, line: $0.line) },
+                next: .change(Words.releasePerCall))
         }
     }
 }
