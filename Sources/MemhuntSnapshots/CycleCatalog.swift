@@ -368,8 +368,9 @@ extension CycleCatalog {
     public static func classify(
         _ shape: LeakShape, process: String?, known: [KnownFrameworkCycle] = frameworkCycles
     ) -> ClassifiedLeak {
+        let owners = shape.nodes.map { LeakOwner.of($0, process: process) }
         let matches = patterns.compactMap { pattern in
-            pattern.match(shape, process: process).map {
+            pattern.match(shape, owners: owners).map {
                 (pattern: pattern, confidence: $0.confidence, lines: $0.lines)
             }
         }.sorted { a, b in
@@ -377,7 +378,6 @@ extension CycleCatalog {
                 b.pattern.general ? 0 : 1, b.confidence, a.pattern.id
             )
         }
-        let owners = shape.nodes.map { LeakOwner.of($0, process: process) }
         var why: String?
         var owner = ClassifiedLeak.Owner.app
         if let entry = known.first(where: { $0.matches(shape) }) {

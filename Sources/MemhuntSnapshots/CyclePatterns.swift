@@ -91,17 +91,17 @@ public struct CyclePattern: Sendable, Hashable {
     /// framework class ranks above it when both match.
     public var general = false
 
-    /// The confidence and the lines of `shape` the match rests on, or nil when it does not match.
-    public func match(_ shape: LeakShape, process: String?) -> (confidence: Confidence, lines: [Int])? {
+    /// The confidence and the lines of `shape` the match rests on, or nil when it does not match; `owners` are
+    /// its nodes' (`LeakOwner.of`), one each.
+    public func match(_ shape: LeakShape, owners: [LeakOwner]) -> (confidence: Confidence, lines: [Int])? {
         for way in ways {
-            if let lines = Self.holds(way.requirements, shape, process: process) { return (way.confidence, lines) }
+            if let lines = Self.holds(way.requirements, shape, owners) { return (way.confidence, lines) }
         }
         return nil
     }
 
-    static func holds(_ requirements: [Requirement], _ shape: LeakShape, process: String?) -> [Int]? {
+    static func holds(_ requirements: [Requirement], _ shape: LeakShape, _ owners: [LeakOwner]) -> [Int]? {
         var lines: Set<Int> = []
-        let owners = shape.nodes.map { LeakOwner.of($0, process: process) }
         for requirement in requirements {
             switch requirement {
             case .node(let name):

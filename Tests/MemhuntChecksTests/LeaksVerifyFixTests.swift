@@ -42,7 +42,7 @@ import Testing
                               __strong target --> CYCLE BACK TO <Clock 0x1> [48]
                     """ : "")
         }
-        let before = try LeaksReportFixture.read(text(false)), after = try LeaksReportFixture.read(text(true))
+        let before = try LeaksReportFixture.named(text(false)), after = try LeaksReportFixture.named(text(true))
         #expect(FixVerdict(before: before, after: after, expectedAlive: []).overall == .regressed)
         let declared = FixVerdict(before: before, after: after, expectedAlive: ["Clock", "__NSCFTimer"])
         #expect(declared.rows.map(\.expectedAlive) == [true])
@@ -55,7 +55,9 @@ import Testing
 }
 
 enum LeaksReportFixture {
-    static func read(_ text: String) throws -> LeaksReport {
-        try LeaksReport.parse(Array(text.utf8)).get()
+    /// The report of `text` with its cycles as the check names them.
+    static func named(_ text: String) throws -> (report: LeaksReport, cycles: [LeaksCheck.CycleGroup]) {
+        let report = try LeaksReport.parse(Array(text.utf8)).get()
+        return (report, LeaksCheck.groups(report))
     }
 }

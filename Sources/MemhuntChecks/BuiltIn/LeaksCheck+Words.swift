@@ -124,14 +124,16 @@ extension LeaksCheck {
             let counts = "\(FactValue.grouped(verdict.leaks.before)) → \(FactValue.grouped(verdict.leaks.after)) leaks"
             let judged = verdict.rows.filter { !$0.expectedAlive }
             guard !verdict.byCounts else { return "Fix verdict \(verdict.overall.word): \(counts), by the counts" }
+            // "2 patterns gone, 1 fewer": the noun once, on the first count.
             let tally = [
                 (FixVerdict.Grade.pass, "gone"), (.partial, "fewer"), (.fail, "unchanged or more"), (.regressed, "new"),
-            ].compactMap { grade, word -> String? in
+            ].compactMap { grade, word -> (count: Int, word: String)? in
                 let n = judged.count { $0.grade == grade }
-                return n == 0 ? nil : Plural.count(n, "pattern") + " " + word
+                return n == 0 ? nil : (n, word)
+            }.enumerated().map { index, item in
+                (index == 0 ? Plural.count(item.count, "pattern") : String(item.count)) + " " + item.word
             }
-            let shortened = tally.enumerated().map { $0.offset == 0 ? $0.element : $0.element.replacingFirstCount() }
-            return "Fix verdict \(verdict.overall.word): \(counts); " + shortened.joined(separator: ", ")
+            return "Fix verdict \(verdict.overall.word): \(counts); " + tally.joined(separator: ", ")
         }
 
         static func verdict(_ verdict: FixVerdict) -> String {
@@ -154,14 +156,5 @@ extension LeaksCheck {
                 + "\(FactValue.grouped(freed)) freed, \(FactValue.grouped(verdict.bytes.after)) still leaked. "
                 + "A framework's cycle is not judged: the app cannot fix it."
         }
-    }
-}
-
-extension String {
-    /// `1 pattern fewer` after the first item of a tally: the count and the word, without "pattern".
-    fileprivate func replacingFirstCount() -> String {
-        let words = split(separator: " ")
-        guard words.count >= 3 else { return self }
-        return ([String(words[0])] + words.dropFirst(2).map(String.init)).joined(separator: " ")
     }
 }

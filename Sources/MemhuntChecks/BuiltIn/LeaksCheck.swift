@@ -13,11 +13,13 @@ struct LeaksCheck: MeasuringCheck {
     }
 
     /// The reports in capture order, the newest's top-level entries, most bytes first, and its cycles and lone
-    /// objects by group: the app's first, then those of no known owner, then the frameworks', most bytes first.
+    /// objects by group: the app's first, then those of no known owner, then the frameworks', most bytes first;
+    /// with two reports or more, the first report's too (what a fix is judged against).
     struct Measurement {
         var reports: [(artifact: Artifact, report: LeaksReport)]
         var largest: [LeakRoot]
         var cycles: [CycleGroup]
+        var firstCycles: [CycleGroup]?
         var newest: (artifact: Artifact, report: LeaksReport) { reports[reports.count - 1] }
     }
 
@@ -31,7 +33,7 @@ struct LeaksCheck: MeasuringCheck {
         return Measurement(
             reports: reports.map { (artifact: $0.0, report: $0.1) },
             largest: newest.roots.sorted { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) },
-            cycles: Self.groups(newest))
+            cycles: Self.groups(newest), firstCycles: reports.count >= 2 ? Self.groups(reports[0].1) : nil)
     }
 
     /// The newest report's leak shapes named (`CycleCatalog`) and grouped by path, references, pattern and owner.
@@ -60,14 +62,12 @@ struct LeaksCheck: MeasuringCheck {
     func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
         let (artifact, newest) = m.newest
         output.record(Fact.reports, .int(m.reports.count))
+        output.record(Fact.footprintMB, newest.footprintBytes.map { .megabytes(bytes: Double($0)) })
+        output.record(Fact.largestRoot, m.largest.first.map { .string($0.className) })
         // Trees pasted alone carry no count of the report's: nothing is said of how many leaked.
         if newest.summaryKnown {
             output.record(Fact.count, .int(newest.leaks))
             output.record(Fact.leakedMB, .megabytes(bytes: Double(newest.leakedBytes)))
-        }
-        output.record(Fact.footprintMB, newest.footprintBytes.map { .megabytes(bytes: Double($0)) })
-        output.record(Fact.largestRoot, m.largest.first.map { .string($0.className) })
-        if newest.summaryKnown {
             output.headline(
                 Fact.count, "leaks",
                 "\(FactValue.grouped(newest.leaks)) leaks, \(Double(newest.leakedBytes).sizeText) leaked")
@@ -85,7 +85,8 @@ struct LeaksCheck: MeasuringCheck {
         guard m.reports.count >= 2, m.reports[0].report.summaryKnown, newest.summaryKnown else { return }
         Self.compare(m.reports[0], m.newest, to: &output)
         let expected = Set((context.parameters["expected_alive"]?.arrayValue ?? []).compactMap(\.stringValue))
-        let verdict = FixVerdict(before: m.reports[0].report, after: newest, expectedAlive: expected)
+        let verdict = FixVerdict(
+            before: (m.reports[0].report, m.firstCycles ?? []), after: (newest, m.cycles), expectedAlive: expected)
         output.record(Fact.verdict, .string(verdict.overall.word))
         output.record(Fact.bytesFreed, .int(max(0, verdict.bytes.before - verdict.bytes.after)))
         output.emit(

@@ -36,17 +36,21 @@ struct FixVerdict {
     var leaks: (before: Int, after: Int)
     var bytes: (before: Int, after: Int)
 
-    init(before: LeaksReport, after: LeaksReport, expectedAlive: Set<String>) {
-        func counts(_ report: LeaksReport) -> [String: (count: Int, classes: Set<String>)] {
+    /// `before` and `after` with their cycles as `LeaksCheck.groups` names them.
+    init(
+        before: (report: LeaksReport, cycles: [LeaksCheck.CycleGroup]),
+        after: (report: LeaksReport, cycles: [LeaksCheck.CycleGroup]), expectedAlive: Set<String>
+    ) {
+        func counts(_ cycles: [LeaksCheck.CycleGroup]) -> [String: (count: Int, classes: Set<String>)] {
             var counts: [String: (count: Int, classes: Set<String>)] = [:]
-            for group in LeaksCheck.groups(report) where group.leak.owner != .framework {
+            for group in cycles where group.leak.owner != .framework {
                 let key = group.leak.pattern?.id ?? ("no known pattern: " + group.leak.shape.path)
                 let classes = Set(group.leak.shape.nodes.compactMap(\.className))
                 counts[key, default: (0, classes)].count += group.instances
             }
             return counts
         }
-        let (first, last) = (counts(before), counts(after))
+        let (first, last) = (counts(before.cycles), counts(after.cycles))
         rows = Set(first.keys).union(last.keys).sorted().map { key in
             let (was, now) = (first[key]?.count ?? 0, last[key]?.count ?? 0)
             let classes = first[key]?.classes ?? last[key]?.classes ?? []
@@ -54,13 +58,13 @@ struct FixVerdict {
                 key: key, before: was, after: now, grade: Grade(before: was, after: now),
                 expectedAlive: !classes.isEmpty && classes.isSubset(of: expectedAlive))
         }
-        leaks = (before.leaks, after.leaks)
-        bytes = (before.leakedBytes, after.leakedBytes)
+        leaks = (before.report.leaks, after.report.leaks)
+        bytes = (before.report.leakedBytes, after.report.leakedBytes)
         let judged = rows.filter { !$0.expectedAlive }
         byCounts = rows.isEmpty
         overall =
             byCounts
-            ? Grade(before: before.leaks, after: after.leaks) : judged.map(\.grade).max() ?? .pass
+            ? Grade(before: leaks.before, after: leaks.after) : judged.map(\.grade).max() ?? .pass
     }
 
     /// The severity the verdict is said at: a pass is information, a partial fix a notice, the rest warnings.
