@@ -54,6 +54,25 @@ import Testing
     }
 }
 
+extension LeaksVerifyFixTests {
+    /// Two cycles of the same shape in one tree are two instances, and the tree's bytes are counted once.
+    @Test func twoCyclesOfOneTreeCountItsBytesOnce() throws {
+        let (_, groups) = try LeaksReportFixture.named(
+            """
+            Process 1: 3 leaks for 96 total leaked bytes.
+
+                  3 (96 bytes) ROOT CYCLE: <Album 0x1> [32]
+                     1 (32 bytes) photo --> ROOT CYCLE: <Photo 0x2> [32]
+                        album --> CYCLE BACK TO <Album 0x1> [32]
+                     1 (32 bytes) photo --> ROOT CYCLE: <Photo 0x3> [32]
+                        album --> CYCLE BACK TO <Album 0x1> [32]
+            """)
+        #expect(groups.count == 1)
+        #expect(groups.first?.instances == 2)
+        #expect(groups.first?.bytes == 96)
+    }
+}
+
 enum LeaksReportFixture {
     /// The report of `text` with its cycles as the check names them.
     static func named(_ text: String) throws -> (report: LeaksReport, cycles: [LeaksCheck.CycleGroup]) {

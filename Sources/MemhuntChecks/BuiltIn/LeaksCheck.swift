@@ -9,7 +9,9 @@ struct LeaksCheck: MeasuringCheck {
     struct CycleGroup {
         var leak: ClassifiedLeak
         var instances: Int
+        /// The bytes of the trees its cycles are in, each tree once.
         var bytes: Int
+        var trees: Set<Int>
     }
 
     /// The reports in capture order, the newest's top-level entries, most bytes first, and its cycles and lone
@@ -46,10 +48,12 @@ struct LeaksCheck: MeasuringCheck {
                 .joined(separator: "|")
             if let at = index[key] {
                 groups[at].instances += 1
-                groups[at].bytes += shape.treeBytes ?? 0
+                // Two cycles of one tree hold that tree's bytes between them, not twice.
+                if groups[at].trees.insert(shape.treeLine).inserted { groups[at].bytes += shape.treeBytes ?? 0 }
             } else {
                 index[key] = groups.count
-                groups.append(CycleGroup(leak: leak, instances: 1, bytes: shape.treeBytes ?? 0))
+                groups.append(
+                    CycleGroup(leak: leak, instances: 1, bytes: shape.treeBytes ?? 0, trees: [shape.treeLine]))
             }
         }
         let rank: [ClassifiedLeak.Owner: Int] = [.app: 0, .unknown: 1, .framework: 2]
