@@ -21,10 +21,11 @@ extension LeaksCheck {
         static func found(_ artifact: Artifact, _ report: LeaksReport, largest: [LeakRoot]) -> String {
             let top = largest.prefix(3).map {
                 "\($0.className) (\($0.kind == .block ? "" : $0.kind.rawValue.lowercased() + ", ")"
-                    + "\(FactValue.grouped($0.count)) objects, \(Double($0.bytes).sizeText))"
+                    + Plural.count($0.count, "object") + ", \(Double($0.bytes).sizeText))"
             }
             return "\(artifact.source)" + (report.processName.map { " (\($0))" } ?? "")
-                + ": \(FactValue.grouped(report.leaks)) leaked objects, \(FactValue.grouped(report.leakedBytes)) bytes. "
+                + ": " + Plural.count(report.leaks, "leaked object") + ", "
+                + Plural.count(report.leakedBytes, "byte") + ". "
                 + (top.isEmpty
                     ? "" : "The largest of the report's top-level entries: " + top.joined(separator: "; ") + ". ")
                 + (report.unreadable.isEmpty ? "" : "Not read: " + report.unreadable.joined(separator: "; ") + ".")
