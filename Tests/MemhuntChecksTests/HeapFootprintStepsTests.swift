@@ -165,3 +165,54 @@ extension HeapFootprintStepsTests {
         #expect(!families.contains { $0.detail.contains("HIDEvent (ObjC") })
     }
 }
+
+/// Heap series of the four growth shapes (`Fixtures/heap-series/make.py`): what grows, how, and whether a
+/// leaks report of the same process finds it leaked or still reachable.
+@Suite struct HeapSeriesShapeTests {
+    static func run(_ shape: String) async throws -> (facts: Facts, findings: [Finding]) {
+        let folder = "heap-series/" + shape
+        let files = (1...4).map { "\(folder)/relay-visit-\($0).heap.txt" }
+        let leaks = ["leak", "abandoned"].contains(shape) ? ["\(folder)/relay-visit-4.leaks.txt"] : []
+        let result = try await Hunt.run(files + leaks, app: nil, playbook: "navigation-growth")
+        let step = try #require(result.steps.first { $0.step.id == "leaks" })
+        return (step.facts, result.findings)
+    }
+
+    @Test func aLeakGrowsAlongALineAndLeaksListsIt() async throws {
+        let (facts, findings) = try await Self.run("leak")
+        #expect(facts["heap.shape"] == "linear")
+        #expect(facts["heap.kept"] == "leaked")
+        let grew = try #require(findings.first { $0.code == "heap.grew" })
+        #expect(grew.severity == .warning)
+        #expect(grew.detail.contains("Session (Swift, Relay) 10 → 160"))
+        #expect(grew.detail.contains("lists 150 Closure context (Swift, <unknown>) in its leaked trees"))
+    }
+
+    @Test func abandonedMemoryGrowsAlongALineAndIsReachable() async throws {
+        let (facts, findings) = try await Self.run("abandoned")
+        #expect(facts["heap.shape"] == "linear")
+        #expect(facts["heap.kept"] == "reachable")
+        #expect(facts["heap.topGrowthInstances"] == 360)
+        let grew = try #require(findings.first { $0.code == "heap.grew" })
+        #expect(grew.detail.contains("about +120 per heap, R² 1.00"))
+        #expect(grew.detail.contains("still reachable (memory abandoned, not leaked)"))
+    }
+
+    @Test func aCacheFilledOnceIsAStepAndANotice() async throws {
+        let (facts, findings) = try await Self.run("step")
+        #expect(facts["heap.shape"] == "step")
+        #expect(facts["heap.kept"] == nil)
+        let grew = try #require(findings.first { $0.code == "heap.grew" })
+        #expect(grew.severity == .notice)
+        #expect(grew.detail.contains("rose once, after heap 1, and then held"))
+    }
+
+    @Test func aTransientClassIsSaidWithItsNumbersAndNothingGrew() async throws {
+        let (facts, findings) = try await Self.run("transient")
+        #expect(facts["heap.grownClasses"] == 0)
+        #expect(facts["heap.shape"] == nil)
+        let flat = try #require(findings.first { $0.code == "heap.flat" })
+        #expect(flat.detail.contains("DecodedPage (Swift, Relay) rose 20 → 900 by heap 3 and fell back to 25"))
+        #expect(!findings.contains { $0.code == "heap.grew" })
+    }
+}

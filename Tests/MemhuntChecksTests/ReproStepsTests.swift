@@ -299,10 +299,10 @@ import Testing
     }
 
     @Test func leastSquaresFit() {
-        let (slope, r2) = NavigationGrowthCheck.fit([10, 20, 30, 40])
+        let (slope, r2) = GrowthShape.fit([10, 20, 30, 40])
         #expect(slope == 10)
         #expect(r2 == 1)
-        let flat = NavigationGrowthCheck.fit([5, 5, 5])
+        let flat = GrowthShape.fit([5, 5, 5])
         #expect(flat.slope == 0)
     }
 }

@@ -42,6 +42,14 @@ extension HeapCheck {
             "heap.perVisitInstances", .count,
             "Instances of that class added per visit, when the heaps are a known number of visits apart.",
             measure: true)
+        static let shape = FactDescription(
+            "heap.shape", .text,
+            "With three heaps or more, the shape of that class's counts: linear (about the same per heap), step "
+                + "(one rise, then flat) or uneven.")
+        static let kept = FactDescription(
+            "heap.kept", .text,
+            "Whether that class's instances are leaked, reachable (abandoned) or partly leaked, from a leaks report "
+                + "of the same process.")
         static let growthMB = FactDescription(
             "heap.growthMB", .megabytes, "The change of the heap's bytes ('All zones') from the first heap to the last."
         )
@@ -101,7 +109,7 @@ extension HeapCheck {
         facts: [
             Fact.heaps, Fact.nodes, Fact.allocatedMB, Fact.classes, Fact.largestClass, Fact.largestClassMB,
             Fact.footprintMB, Fact.grownClasses, Fact.diff, Fact.families, Fact.topGrowthClass, Fact.topGrowthInstances,
-            Fact.perVisitInstances,
+            Fact.perVisitInstances, Fact.shape, Fact.kept,
             Fact.growthMB,
         ],
         codes: [Code.grew, Code.lockstep, Code.flat],

@@ -26,7 +26,26 @@ extension HeapCheck {
         static func flat(_ m: Measurement, _ growth: Growth) -> String {
             "\(pair(m)): no class's instance count rose by \(FactValue.grouped(growth.threshold)) or more "
                 + "without falling between two heaps" + (growth.grown.isEmpty ? "." : " (non-object blocks aside).")
-                + unread(m.reports.map { ($0.artifact, $0.report) })
+                + transient(growth) + unread(m.reports.map { ($0.artifact, $0.report) })
+        }
+
+        /// " Page rose 20 → 900 by heap 3 and fell back to 25: made and released." for the class whose count rose
+        /// most by the threshold and came back within it of its first count; nothing when none did.
+        static func transient(_ growth: Growth) -> String {
+            let keys = Set(growth.steps.flatMap(\.keys)).subtracting([HeapCheck.nonObject])
+            let risen = keys.compactMap { key -> (label: String, counts: [Int], peak: Int)? in
+                let counts = growth.counts(key)
+                let peak = counts.max()! - counts[0]
+                guard peak >= growth.threshold, abs(counts.last! - counts[0]) < growth.threshold,
+                    let label = growth.steps.lazy.compactMap({ $0[key]?.label }).first
+                else { return nil }
+                return (label, counts, peak)
+            }.max { ($0.peak, $1.label) < ($1.peak, $0.label) }
+            guard let risen else { return "" }
+            let top = risen.counts.firstIndex(of: risen.counts.max()!)!
+            return " \(risen.label) rose \(FactValue.grouped(risen.counts[0])) → "
+                + "\(FactValue.grouped(risen.counts[top])) by heap \(top + 1) and fell back to "
+                + "\(FactValue.grouped(risen.counts.last!)): made and released (transient), not kept."
         }
 
         static func perVisit(_ each: Double, exact: Bool) -> String {
@@ -49,7 +68,7 @@ extension HeapCheck {
             let classes = growth.classes
             let listed = classes.prefix(3).map { entry in
                 "\(entry.tally.label) \(FactValue.grouped(growth.counts(entry.key)[0])) → "
-                    + "\(FactValue.grouped(entry.tally.count)) (\(Double(entry.tally.bytes).megabytesText) in the last heap)"
+                    + "\(FactValue.grouped(entry.tally.count)) (\(Double(entry.tally.bytes).sizeText) in the last heap)"
             }
             let raw = growth.grown.first { $0.key == HeapCheck.nonObject }.map {
                 " Non-object blocks (allocations of no class) gained \(FactValue.grouped($0.added)) as well."
@@ -61,6 +80,21 @@ extension HeapCheck {
                 + (perVisit.map {
                     " The heaps are \(visits) \(visits == 1 ? "visit" : "visits") apart: \(top.tally.label) \($0)."
                 } ?? "") + unread(m.reports.map { ($0.artifact, $0.report) })
+        }
+
+        /// " The counts climb along a line …", or nothing for fewer than three heaps.
+        static func shape(_ shape: GrowthShape?, _ label: String) -> String {
+            guard let shape else { return "" }
+            switch shape.kind {
+            case .linear:
+                return " The counts climb along a line (about +\(FactValue.grouped(Int(shape.slope.rounded()))) per "
+                    + "heap, R² \(format2(shape.r2))): about as many are kept between each heap and the next."
+            case .step:
+                return " The counts rose once, after heap \(shape.stepAfter ?? 0), and then held: filled once (a cache) "
+                    + "rather than kept between every two heaps."
+            case .uneven, .transient, .flat:
+                return " The counts climb unevenly (R² \(format2(shape.r2))): the heaps may not be equal repetitions."
+            }
         }
 
         static func findWhatHolds(_ label: String) -> String {

@@ -8,6 +8,7 @@ struct HeapCheck: MeasuringCheck {
     /// One class of one heap, summed over its rows.
     struct Tally {
         var label: String
+        var className: String
         var count = 0
         var bytes = 0
         var line: Int
@@ -16,7 +17,7 @@ struct HeapCheck: MeasuringCheck {
     static func tallies(_ report: HeapReport) -> [String: Tally] {
         var result: [String: Tally] = [:]
         for row in report.classes {
-            result[row.key, default: Tally(label: row.label, line: row.line)].count += row.count
+            result[row.key, default: Tally(label: row.label, className: row.className, line: row.line)].count += row.count
             result[row.key]!.bytes += row.bytes
         }
         return result
@@ -112,18 +113,24 @@ struct HeapCheck: MeasuringCheck {
                 evidence: [first.artifact, last.artifact].map { Evidence(source: $0.source) })
             return
         }
-        Self.sayGrowth(m, growth, top: top, visits: max(0, context.int("visits_per_heap")), to: &output)
+        let held = HeldOrLeaked.judge(
+            className: top.tally.className, added: top.added, process: last.report.processName, in: context)
+        Self.sayGrowth(m, growth, top: top, visits: max(0, context.int("visits_per_heap")), held: held, to: &output)
     }
 
     /// The class that grew most: its facts, headline, comparison, chart and finding.
     static func sayGrowth(
         _ m: Measurement, _ growth: Growth, top: (key: String, tally: Tally, added: Int), visits: Int,
-        to output: inout CheckOutput
+        held: HeldOrLeaked?, to output: inout CheckOutput
     ) {
         let (first, last) = (m.reports[0], m.reports[m.reports.count - 1])
         let counts = growth.counts(top.key)
         output.record(Fact.topGrowthClass, .string(top.tally.label))
         output.record(Fact.topGrowthInstances, .int(top.added))
+        let least = Double(growth.threshold) / Double(max(1, counts.count - 1))
+        let shape = GrowthShape.of(counts.map(Double.init), least: least, minR2: 0.9)
+        output.record(Fact.shape, shape.map { .string($0.kind.rawValue) })
+        output.record(Fact.kept, held.map { .string($0.kind.rawValue) })
         var perVisit: String?
         if visits > 0 {
             let intervals = m.reports.count - 1
@@ -155,8 +162,9 @@ struct HeapCheck: MeasuringCheck {
                     }))
         }
         output.emit(
-            Code.grew, title: Words.grewTitle(top, heaps: m.reports.count, perVisit: perVisit),
-            detail: Words.grew(m, growth, top: top, visits: visits, perVisit: perVisit),
+            Code.grew, severity: shape?.kind == .step ? .notice : nil, title: Words.grewTitle(top, heaps: m.reports.count, perVisit: perVisit),
+            detail: Words.grew(m, growth, top: top, visits: visits, perVisit: perVisit)
+                + Words.shape(shape, top.tally.label) + (held?.sentence(top.tally.label, added: top.added) ?? ""),
             evidence: [
                 Evidence(source: first.artifact.source, line: growth.steps[0][top.key]?.line),
                 Evidence(source: last.artifact.source, line: top.tally.line),

@@ -12,6 +12,10 @@ struct NavigationGrowthCheck: MeasuringCheck {
             "growth.slopeMB", .megabytes, "The fitted growth per visit (MB per visit).")
         static let r2 = FactDescription(
             "growth.r2", .ratio, "How well a line fits the visits (R², 0–1).", better: .neutral)
+        static let shape = FactDescription(
+            "growth.shape", .text,
+            "The visits' shape: linear (about the same per visit), step (one rise, then flat), transient (back to "
+                + "the first visit's level), flat or uneven.")
     }
 
     /// The findings it emits, declared once for the description and the body.
@@ -38,6 +42,33 @@ struct NavigationGrowthCheck: MeasuringCheck {
                     "Fixtures/navigation-growth/measurements-faq-visits.csv",
                     facts: [Fact.visits.key: 4, Fact.firstMB.key: 82.4]),
             ])
+        static let step = FindingCode(
+            "navigation-growth.step", .notice,
+            "The footprint rises once, then stays at its new level across visits: something filled once.",
+            examples: [
+                .raises(
+                    "Fixtures/examples/navigation-growth.step/raises", facts: [Fact.visits.key: 5],
+                    title: "One step of 16 MB after visit 1, then flat over 4 visits"),
+                .quiet("Fixtures/navigation-growth/measurements-faq-visits.csv", facts: [Fact.visits.key: 4]),
+            ])
+        static let transient = FindingCode(
+            "navigation-growth.transient", .info,
+            "The footprint rises across visits, then returns to the first visit's level.",
+            examples: [
+                .raises(
+                    "Fixtures/examples/navigation-growth.transient/raises", facts: [Fact.visits.key: 4],
+                    title: "Transient: up 26.2 MB by visit 3, back to 71.6 MB by visit 4"),
+                .quiet("Fixtures/navigation-growth/measurements-faq-visits.csv", facts: [Fact.visits.key: 4]),
+            ])
+        static let uneven = FindingCode(
+            "navigation-growth.uneven", .notice,
+            "The footprint grows across visits, but along no line and in no single step.",
+            examples: [
+                .raises(
+                    "Fixtures/examples/navigation-growth.uneven/raises", facts: [Fact.visits.key: 5],
+                    title: "Memory grows 62 MB over 5 visits, unevenly: 90 → 118 → 119 → 120 → 152 MB"),
+                .quiet("Fixtures/navigation-growth/measurements-faq-visits.csv", facts: [Fact.visits.key: 4]),
+            ])
     }
 
     static let description = CheckDescription(
@@ -47,7 +78,7 @@ struct NavigationGrowthCheck: MeasuringCheck {
         rationale: """
             A screen that reloads its data every time it appears steps memory up per visit (the Allocations \
             instrument shows a stair). A fit over repeated visits separates a stair (steady slope, R² near 1) \
-            from a plateau.
+            from one step (a cache filled once), a rise that comes back (transient) and a plateau.
             """,
         reads: [.measurements, .vmmapSummary, .footprint],
         facts: [
@@ -56,16 +87,20 @@ struct NavigationGrowthCheck: MeasuringCheck {
             Fact.lastMB,
             Fact.slopeMB,
             Fact.r2,
+            Fact.shape,
         ],
         codes: [
             Code.stair,
             Code.plateau,
+            Code.step,
+            Code.transient,
+            Code.uneven,
         ],
         parameters: [
             CheckParameter(
                 "min_slope_mb", default: 1.0, "Warn when the footprint grows at least this many MB per visit."),
             CheckParameter("min_r2", default: 0.9, "… with a fit at least this good."),
-            CheckParameter("min_visits", default: 3, "Visits needed before judging."),
+            CheckParameter("min_visits", default: 3, "Visits needed before judging (three at least: two always fit a line)."),
         ]
     )
 
@@ -96,22 +131,25 @@ struct NavigationGrowthCheck: MeasuringCheck {
                     from: .init(label: "visit 1", value: first, text: first.megabytesValueText),
                     to: .init(label: "visit \(visits.count)", value: last, text: last.megabytesValueText)))
         }
-        guard visits.count >= max(2, context.int("min_visits")) else { return }
-        Self.stair(visits, minSlope: context.double("min_slope_mb"), minR2: context.double("min_r2"), to: &output)
+        guard visits.count >= max(3, context.int("min_visits")) else { return }
+        Self.shape(visits, minSlope: context.double("min_slope_mb"), minR2: context.double("min_r2"), to: &output)
     }
 
-    /// The line fitted to the visits: its slope per visit, the chart, and a stair or a plateau.
-    static func stair(_ visits: [ReproSample], minSlope: Double, minR2: Double, to output: inout CheckOutput) {
-        let (slope, r2) = Self.fit(visits.map(\.footprintMB))
+    /// The visits' shape with its fitted line: a stair, one step, a transient rise, a plateau or uneven growth.
+    static func shape(_ visits: [ReproSample], minSlope: Double, minR2: Double, to output: inout CheckOutput) {
+        let values = visits.map(\.footprintMB)
+        guard let shape = GrowthShape.of(values, least: minSlope, minR2: minR2) else { return }
+        let (slope, r2) = (shape.slope, shape.r2)
         let meanX = Double(visits.count + 1) / 2
-        let meanY = visits.map(\.footprintMB).reduce(0, +) / Double(visits.count)
-        output.headline(Fact.slopeMB, "per visit", "+" + slope.megabytesValueText + " per visit")
+        let meanY = values.reduce(0, +) / Double(visits.count)
+        output.headline(Fact.slopeMB, "per visit", (slope >= 0 ? "+" : "") + slope.megabytesValueText + " per visit")
         output.presentation.comparisons[output.presentation.comparisons.count - 1].change =
-            "+" + slope.megabytesValueText + "/visit"
+            (slope >= 0 ? "+" : "") + slope.megabytesValueText + "/visit"
         output.chart(
             Series(
                 id: "navigation-growth", title: "Footprint per visit with its fitted line",
-                caption: "\(visits.count) visits, +\(slope.megabytesValueText) per visit, R² \(format2(r2)).",
+                caption: "\(visits.count) visits, \(slope >= 0 ? "+" : "")\(slope.megabytesValueText) per visit, "
+                    + "R² \(format2(r2)).",
                 style: .line, axis: "footprint (MB)", unit: .megabytes,
                 points: visits.enumerated().map { index, visit in
                     Series.Point(
@@ -121,32 +159,40 @@ struct NavigationGrowthCheck: MeasuringCheck {
                 fit: Series.Fit(slope: slope, intercept: meanY - slope * meanX, r2: (r2 * 100).rounded() / 100)))
         output.record(Fact.slopeMB, .oneDecimal(slope))
         output.record(Fact.r2, .double((r2 * 100).rounded() / 100))
-        let series = visits.map { $0.footprintMB.oneDecimalText }.joined(separator: " → ")
-        if slope >= minSlope, r2 >= minR2 {
+        output.record(Fact.shape, .string(shape.kind.rawValue))
+        let series = values.map(\.oneDecimalText).joined(separator: " → ")
+        let (first, last) = (visits.first!.evidence, visits.last!.evidence)
+        switch shape.kind {
+        case .linear:
             output.emit(
                 Code.stair, title: "Memory steps up \(slope.oneDecimalText) MB per visit over \(visits.count) visits",
                 detail: Words.stair(series, slope: slope, r2: r2, minSlope: minSlope, minR2: minR2),
-                evidence: [visits.first!.evidence, visits.last!.evidence], next: .change(Words.loadOnce))
-        } else {
+                evidence: [first, last], next: .change(Words.loadOnce))
+        case .step:
+            let at = shape.stepAfter!
+            output.emit(
+                Code.step,
+                title: "One step of \((values[at...].reduce(0, +) / Double(values.count - at) - values[..<at].reduce(0, +) / Double(at)).oneDecimalText) MB after visit \(at), then flat over \(values.count - at) visits",
+                detail: Words.step(
+                    series, at: at, level: values[at...].reduce(0, +) / Double(values.count - at),
+                    range: values[at...].min()!...values[at...].max()!),
+                evidence: [visits[at - 1].evidence, visits[at].evidence, last])
+        case .transient:
+            let top = values.firstIndex(of: values.max()!)!
+            output.emit(
+                Code.transient,
+                title: "Transient: up \(shape.peak.oneDecimalText) MB by visit \(top + 1), back to \(values.last!.oneDecimalText) MB by visit \(values.count)",
+                detail: Words.transient(series, minSlope: minSlope), evidence: [visits[top].evidence, last])
+        case .flat:
             output.emit(
                 Code.plateau, title: "No stair: \(series) MB over \(visits.count) visits",
-                detail:
-                    "Slope \(slope.oneDecimalText) MB per visit, R² \(format2(r2)): the footprint returns to a plateau.",
-                evidence: [visits.last!.evidence])
+                detail: Words.plateau(slope: slope, r2: r2, minSlope: minSlope), evidence: [last])
+        case .uneven:
+            output.emit(
+                Code.uneven,
+                title: "Memory \(shape.rise >= 0 ? "grows" : "falls") \(abs(shape.rise).oneDecimalText) MB over \(visits.count) visits, unevenly: \(series) MB",
+                detail: Words.uneven(series, slope: slope, r2: r2, minR2: minR2), evidence: [first, last])
         }
-    }
-
-    /// Least-squares slope per visit and R² of footprints against visit numbers 1…n.
-    static func fit(_ values: [Double]) -> (slope: Double, r2: Double) {
-        let n = Double(values.count)
-        let xs = (1...values.count).map(Double.init)
-        let meanX = xs.reduce(0, +) / n, meanY = values.reduce(0, +) / n
-        let sxy = zip(xs, values).reduce(0) { $0 + ($1.0 - meanX) * ($1.1 - meanY) }
-        let sxx = xs.reduce(0) { $0 + ($1 - meanX) * ($1 - meanX) }
-        let syy = values.reduce(0) { $0 + ($1 - meanY) * ($1 - meanY) }
-        guard sxx > 0 else { return (0, 0) }
-        let slope = sxy / sxx
-        return (slope, syy > 0 ? (sxy * sxy) / (sxx * syy) : 1)
     }
 }
 
@@ -166,7 +212,32 @@ extension NavigationGrowthCheck {
         static func stair(_ series: String, slope: Double, r2: Double, minSlope: Double, minR2: Double) -> String {
             "Footprint \(series) MB: +\(slope.oneDecimalText) MB per visit, R² \(format2(r2)) (thresholds "
                 + "\(minSlope.oneDecimalText) MB, R² \(format2(minR2))). It does not return to a plateau: something is "
-                + "loaded again on every appearance and kept."
+                + "loaded again on every appearance and kept. The footprint cannot tell leaked memory from memory "
+                + "still reachable and never used again (abandoned): heap reports after each visit name the class "
+                + "that grows, and a leaks report whether it is reachable."
+        }
+
+        static func step(_ series: String, at: Int, level: Double, range: ClosedRange<Double>) -> String {
+            "Footprint \(series) MB: one rise after visit \(at), then about \(level.oneDecimalText) MB "
+                + "(\(range.lowerBound.oneDecimalText)–\(range.upperBound.oneDecimalText) MB) on every later visit. Something is filled once and kept (a cache warmed by the first visits), not loaded again "
+                + "per visit. Whether that level is acceptable is a budget question; more visits would show a "
+                + "second step if the cache has no bound."
+        }
+
+        static func transient(_ series: String, minSlope: Double) -> String {
+            "Footprint \(series) MB: it rose and came back to within \(minSlope.oneDecimalText) MB of the first "
+                + "visit. What the visits made was released; nothing here is kept per visit."
+        }
+
+        static func plateau(slope: Double, r2: Double, minSlope: Double) -> String {
+            "Slope \(slope.oneDecimalText) MB per visit, R² \(format2(r2)); every visit within "
+                + "\(minSlope.oneDecimalText) MB of the middle of the readings: the footprint holds a plateau."
+        }
+
+        static func uneven(_ series: String, slope: Double, r2: Double, minR2: Double) -> String {
+            "Footprint \(series) MB: \(slope >= 0 ? "+" : "")\(slope.oneDecimalText) MB per visit on average, but "
+                + "a line fits with R² \(format2(r2)) (under \(format2(minR2))) and no single step explains it. The "
+                + "visits may differ in what they load; more visits of one exact gesture would tell a stair from noise."
         }
     }
 }
