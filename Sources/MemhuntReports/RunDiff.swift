@@ -101,11 +101,16 @@ public struct RunDiff: Sendable {
     public var views: [ViewChange]
     /// The two runs' ledgers, entry by entry; nil when neither judged one.
     public var ledger: [LedgerChange]?
+    /// The fix judged per leak pattern, growing class, growth per visit and test over the ceiling.
+    public var fix: VerifyFix
 
-    public init(before: FindingsDocument, after: FindingsDocument, tolerance: Double = 0.05) {
+    public init(
+        before: FindingsDocument, after: FindingsDocument, tolerance: Double = 0.05, expectedAlive: Set<String> = []
+    ) {
         self.before = before
         self.after = after
         self.tolerance = tolerance
+        fix = VerifyFix(before: before.facts, after: after.facts, expectedAlive: expectedAlive)
         let keys = Set(before.facts.keys).union(after.facts.keys).sorted()
         facts = keys.map { key in
             let info = after.factCatalog[key] ?? before.factCatalog[key]
@@ -200,8 +205,11 @@ public struct RunDiff: Sendable {
         findings.filter { $0.state == .new && $0.finding.severity >= .warning }
     }
 
+    /// What was judged new after the fix (a leak pattern, a growing class, a test over its ceiling).
+    public var regressedRows: [VerifyFix.Row] { fix.rows.filter { $0.grade == .regressed && !$0.expectedAlive } }
+
     /// Whether `--fail-on-regression` fails.
-    public var regressed: Bool { !regressedFacts.isEmpty || !newSevereFindings.isEmpty }
+    public var regressed: Bool { !regressedFacts.isEmpty || !newSevereFindings.isEmpty || !regressedRows.isEmpty }
 
     /// `before → after unit`, with the catalog's unit.
     public func transition(_ change: FactChange) -> String {
@@ -230,7 +238,13 @@ public struct RunDiff: Sendable {
                 "\($0.key) \(transition($0)) (\(deltaText($0)), past the \(percent(tolerance)) tolerance)"
             }
             reasons += newSevereFindings.prefix(3).map { "new \($0.finding.severity.rawValue): \($0.finding.title)" }
+            reasons += regressedRows.prefix(3).map { "new after: \($0.key) (\($0.text))" }
             return "The fix does not hold: " + reasons.joined(separator: "; ") + "."
+        }
+        // What the fix was to remove decides before anything that merely moved.
+        if fix.overall == .fail {
+            let rows = fix.rows.filter { $0.grade == .fail && !$0.expectedAlive }.prefix(3)
+            return "The fix does not hold: " + rows.map { "\($0.key) \($0.text)" }.joined(separator: "; ") + "."
         }
         var parts: [String] = []
         let memory = facts.filter { $0.movement == .better && $0.unit == .megabytes && ($0.ratio ?? 1) < 1 }
@@ -246,10 +260,13 @@ public struct RunDiff: Sendable {
         }
         let resolved = findings.count { $0.state == .resolved }
         if resolved > 0 { parts.append(Plural.count(resolved, "finding") + " resolved") }
+        let judged = fix.rows.filter { !$0.expectedAlive && $0.grade <= .partial }
+        parts = judged.prefix(3).map { "\($0.key) \($0.text)" } + parts
         if parts.isEmpty {
             return "Nothing moved the wrong way past the \(percent(tolerance)) tolerance, and nothing improved either."
         }
-        return "The fix holds: " + parts.joined(separator: "; ") + "."
+        return (fix.overall == .partial ? "The fix holds in part: " : "The fix holds: ") + parts.joined(separator: "; ")
+            + "."
     }
 
     func percent(_ fraction: Double) -> String { FactValue.oneDecimal(fraction * 100).description + " %" }

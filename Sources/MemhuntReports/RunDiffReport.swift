@@ -28,6 +28,20 @@ extension RunDiff {
     /// The terminal text.
     public func text() -> String {
         var out = "BEFORE: \(Self.runLabel(before))\nAFTER:  \(Self.runLabel(after))\n\n\(verdict)\n\n"
+        if let overall = fix.overall {
+            out += "Fix verdict: \(overall.word)\n"
+            let width = (fix.rows.map(\.key.count).max() ?? 0) + 2
+            for row in fix.rows {
+                out += "  " + TextReporter.pad(row.grade.word, 11) + TextReporter.pad(row.key, width) + row.text
+                out += (row.expectedAlive ? "  (expected alive: not judged)" : "") + "\n"
+            }
+            if let bytes = fix.leakedBytes {
+                out += "  leaked: \(FactValue.grouped(bytes.before)) → \(FactValue.grouped(bytes.after)) bytes, "
+                    + "\(FactValue.grouped(max(0, bytes.before - bytes.after))) freed, "
+                    + "\(FactValue.grouped(bytes.after)) still leaked\n"
+            }
+            out += "\n"
+        }
         let moved = movedFacts
         if !moved.isEmpty {
             let width = max(moved.map(\.key.count).max() ?? 0, 4) + 2
@@ -114,6 +128,14 @@ extension RunDiff {
             out += "<details><summary>Unchanged facts (\(same.count))</summary>\n\n" + header
             out += same.map(row).joined() + "\n</details>\n\n"
         }
+        if let overall = fix.overall {
+            out += "### Fix verdict: \(overall.word)\n\n| Grade | What | Before → after |\n|---|---|---|\n"
+            for row in fix.rows {
+                out += "| \(row.expectedAlive ? "expected alive" : row.grade.word) | \(Escape.markdown(row.key)) | "
+                    + "\(Escape.markdown(row.text)) |\n"
+            }
+            out += "\n"
+        }
         if !views.isEmpty {
             out += "### Body evaluations per gesture\n\n| View | Before | After |\n|---|---:|---:|\n"
             for view in views {
@@ -178,6 +200,21 @@ extension RunDiff {
             var before: Int?
             var after: Int?
         }
+        struct FixRow: Encodable {
+            var subject: String
+            var key: String
+            var before: Double
+            var after: Double
+            var grade: String
+            var expectedAlive: Bool
+            var text: String
+        }
+        struct Fix: Encodable {
+            var verdict: String?
+            var rows: [FixRow]
+            var leakedBytesBefore: Int?
+            var leakedBytesAfter: Int?
+        }
         struct Document: Encodable {
             var schema = "memhunt.diff/1"
             var before: Run
@@ -189,6 +226,7 @@ extension RunDiff {
             var findings: [FindingEntry]
             var views: [View]
             var ledger: [LedgerChange]?
+            var fix: Fix
         }
         func run(_ d: FindingsDocument) -> Run {
             Run(id: d.run.id, startedAt: d.run.startedAt, playbook: d.playbook.id, subject: d.subject.app)
@@ -207,7 +245,15 @@ extension RunDiff {
                     state: $0.state, code: $0.finding.code, severity: $0.finding.severity, step: $0.finding.step,
                     before: $0.before?.title, after: $0.after?.title)
             },
-            views: views.map { View(view: $0.view, before: $0.before, after: $0.after) }, ledger: ledger)
+            views: views.map { View(view: $0.view, before: $0.before, after: $0.after) }, ledger: ledger,
+            fix: Fix(
+                verdict: fix.overall?.word,
+                rows: fix.rows.map {
+                    FixRow(
+                        subject: $0.subject.rawValue, key: $0.key, before: ($0.before * 10).rounded() / 10,
+                        after: ($0.after * 10).rounded() / 10, grade: $0.grade.word, expectedAlive: $0.expectedAlive,
+                        text: $0.text)
+                }, leakedBytesBefore: fix.leakedBytes?.before, leakedBytesAfter: fix.leakedBytes?.after))
         return JSONText.pretty(document)
     }
 }

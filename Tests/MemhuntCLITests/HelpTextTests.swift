@@ -24,8 +24,8 @@ struct HelpTextTests {
                                           with units, and parameters.
                   completions             Print a shell completion script (bash, zsh or fish)
                                           generated from the commands.
-                  diff                    Compare two saved runs: facts with deltas, findings
-                                          resolved, new and unchanged, a verdict.
+                  diff                    Compare two saved runs (facts, findings, a fix
+                                          verdict), or two captures per class.
                   inspect                 Show the kind and facts of single artifacts.
                   ledger                  Keep an investigation's hypotheses and experiments,
                                           and judge them over their artifacts.

@@ -1,6 +1,7 @@
 import Foundation
 import MemhuntCore
 import MemhuntReports
+import MemhuntSnapshots
 
 /// `memhunt diff BEFORE AFTER`: two saved runs compared; with `--fail-on-regression`, the CI gate a
 /// team keeps after a fix.
@@ -14,10 +15,13 @@ struct DiffCommand: MemhuntCommand {
 
     static let spec = CommandSpec(
         "diff",
-        abstract: "Compare two saved runs: facts with deltas, findings resolved, new and unchanged, a verdict.",
+        abstract: "Compare two saved runs (facts, findings, a fix verdict), or two captures per class.",
         arguments: [
-            ArgumentSpec("before", help: "The findings document of the earlier run (memhunt run --format json)."),
-            ArgumentSpec("after", help: "The findings document of the later run, or - for stdin."),
+            ArgumentSpec(
+                "before",
+                help: "The findings document of the earlier run (memhunt run --format json), or a heap report, leaks "
+                    + "report or Allocations export to compare per class."),
+            ArgumentSpec("after", help: "The findings document of the later run (or - for stdin), or a capture of the same kind."),
         ],
         options: [Options.format(RunDiff.formats), Options.output, failOnRegression, tolerance]
     )
@@ -43,7 +47,13 @@ struct DiffCommand: MemhuntCommand {
 
     func execute() async throws -> Memhunt.ExitStatus {
         let operands = parsed.values.positionals
-        let before = try FindingsInput.read(operands[0], console: console)
+        let before: FindingsDocument
+        do {
+            before = try FindingsInput.read(operands[0], console: console)
+        } catch let error as CommandError where operands[0] != "-" && !FindingsInput.looksLikeJSON(operands[0]) {
+            // Not a findings document: two captures of one kind compare per class.
+            return try await captures(operands, documentError: error)
+        }
         let after = try FindingsInput.read(operands[1], console: console)
         let diff = RunDiff(before: before, after: after, tolerance: tolerance)
         try output.write(
@@ -56,6 +66,31 @@ struct DiffCommand: MemhuntCommand {
             console.note("memhunt: exit 1: \(Plural.count(count, "regression")) (--fail-on-regression)")
         }
         return .findingsReachedThreshold
+    }
+
+    /// Two `heap` reports, two `leaks` reports or two Allocations exports compared per class.
+    func captures(_ operands: [String], documentError: CommandError) async throws -> Memhunt.ExitStatus {
+        let first = try await CaptureDiffRun.read(operands[0], console: console, command: parsed)
+        guard case .success(let before) = first else {
+            if case .failure(let error) = first { throw error }
+            throw documentError
+        }
+        guard case .success(let after) = try await CaptureDiffRun.read(operands[1], console: console, command: parsed)
+        else {
+            throw CommandError("\(operands[1]): not a \(before.kind.rawValue) capture to compare with \(before.name)")
+        }
+        guard after.kind == before.kind else {
+            throw CommandError(
+                "\(before.name) is a \(before.kind.rawValue) capture and \(after.name) a \(after.kind.rawValue) one: "
+                    + "two of one kind compare")
+        }
+        let diff = CaptureDiff(
+            kind: before.kind, before: before.classes, after: after.classes, caveats: before.caveats + after.caveats)
+        let format = parsed.values.string(Options.format(RunDiff.formats)) ?? "text"
+        try output.write(
+            text: diff.rendered(format, before: operands[0], after: operands[1]),
+            summary: "\(Plural.count(diff.rows.count, "class", "classes")) changed", console: console)
+        return .success
     }
 }
 

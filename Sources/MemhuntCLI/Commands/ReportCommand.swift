@@ -26,6 +26,14 @@ enum FindingsInput {
     /// Documents larger than this are refused rather than read whole.
     static let limit = 256 << 20
 
+    /// Whether the file's first non-blank byte opens a JSON object: a findings document (or a broken one).
+    static func looksLikeJSON(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        return head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "{")
+    }
+
     static func read(_ operand: String, console: Console) throws -> FindingsDocument {
         let bytes: [UInt8]
         if operand == "-" {

@@ -12,6 +12,8 @@ extension LeaksCheck {
             measure: true)
         static let leakedMB = FactDescription(
             "leaks.leakedMB", .megabytes, "Total leaked bytes of the newest leaks report, in MB.", measure: true)
+        static let leakedBytes = FactDescription(
+            "leaks.leakedBytes", .bytes, "Total leaked bytes of the newest leaks report, exactly.")
         static let largestRoot = FactDescription(
             "leaks.largestRoot", .text, "The root class of the largest tree among the report's top-level entries.")
         static let footprintMB = FactDescription(
@@ -132,7 +134,7 @@ extension LeaksCheck {
             """,
         reads: [.leaks],
         facts: [
-            Fact.count, Fact.leakedMB, Fact.largestRoot, Fact.footprintMB, Fact.reports, Fact.cycles, Fact.appCycles,
+            Fact.count, Fact.leakedMB, Fact.leakedBytes, Fact.largestRoot, Fact.footprintMB, Fact.reports, Fact.cycles, Fact.appCycles,
             Fact.frameworkCycles, Fact.verdict, Fact.bytesFreed,
         ],
         codes: [Code.found, Code.cycle, Code.frameworkCycle, Code.verdict, Code.fewer, Code.more],

@@ -72,6 +72,7 @@ struct LeaksCheck: MeasuringCheck {
         if newest.summaryKnown {
             output.record(Fact.count, .int(newest.leaks))
             output.record(Fact.leakedMB, .megabytes(bytes: Double(newest.leakedBytes)))
+            output.record(Fact.leakedBytes, .int(newest.leakedBytes))
             output.headline(
                 Fact.count, "leaks",
                 "\(FactValue.grouped(newest.leaks)) leaks, \(Double(newest.leakedBytes).sizeText) leaked")

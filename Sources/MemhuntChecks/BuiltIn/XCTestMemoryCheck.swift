@@ -15,6 +15,9 @@ struct XCTestMemoryCheck: MeasuringCheck {
             measure: true, repeatedAs: .xctestMemory)
         static let heaviestTest = FactDescription(
             "xctest.heaviestTest", .text, "The test whose memory metric is the largest.")
+        static let perTest = FactDescription(
+            "xctest.perTest", .list,
+            "Each test's heaviest memory metric: {test, metric, peakMB}, by test (at most 100).")
         static let ceilingMB = FactDescription(
             "xctest.ceilingMB", .megabytes, "The limit less the headroom, when a limit is set.", better: .neutral,
             setting: true)
@@ -87,7 +90,7 @@ struct XCTestMemoryCheck: MeasuringCheck {
             change made it heavier, without typing numbers by hand.
             """,
         reads: [.xctestMetrics],
-        facts: [Fact.tests, Fact.peakMB, Fact.heaviestTest, Fact.ceilingMB],
+        facts: [Fact.tests, Fact.peakMB, Fact.heaviestTest, Fact.perTest, Fact.ceilingMB],
         codes: [Code.overLimit, Code.overCeiling, Code.regression, Code.unreadable],
         parameters: [
             CheckParameter("limit_mb", default: 0.0, "The memory limit in MB a test must stay under (0 = no limit)."),
@@ -140,6 +143,16 @@ struct XCTestMemoryCheck: MeasuringCheck {
         output.record(Fact.tests, .int(Set(m.measured.map(\.metric.test)).count))
         output.record(Fact.peakMB, .oneDecimal(heaviest.peakMB))
         output.record(Fact.heaviestTest, .string(heaviest.metric.test))
+        var perTest: [String: Measured] = [:]
+        for entry in m.measured where entry.peakMB > perTest[entry.metric.test]?.peakMB ?? -1 {
+            perTest[entry.metric.test] = entry
+        }
+        output.record(
+            Fact.perTest.key,
+            .array(
+                perTest.sorted { $0.key < $1.key }.prefix(100).map { test, entry in
+                    ["test": .string(test), "metric": .string(entry.metric.displayName), "peakMB": .oneDecimal(entry.peakMB)]
+                }))
         let limit = context.double("limit_mb")
         let ceiling = limit * (1 - context.double("headroom"))
         if limit > 0 { output.record(Fact.ceilingMB, .oneDecimal(ceiling)) }
@@ -185,57 +198,5 @@ struct XCTestMemoryCheck: MeasuringCheck {
             Code.regression, title: Words.regressionTitle(entry, baseline, average, percent: percent, allowed: allowed),
             detail: Words.regression(entry, baseline, average, percent: percent, allowed: allowed), evidence: [place],
             next: .change(Words.keepTheBaseline))
-    }
-}
-
-/// Every sentence the check says.
-extension XCTestMemoryCheck {
-    enum Words {
-        static let bringUnder =
-            "Bring the test's memory under the ceiling before it ships: the limit kills without warning."
-        static let keepTheBaseline = "Find what the change made the test hold; keep the baseline until it is fixed."
-
-        static func heaviest(_ entry: Measured, limit: Double, ceiling: Double) -> String {
-            "\(entry.peakMB.megabytesValueText) in \(entry.metric.test)"
-                + (limit > 0 ? " (ceiling \(ceiling.megabytesValueText))" : "")
-        }
-
-        static func chartCaption(limit: Double, ceiling: Double) -> String {
-            "The largest value of each test's memory metric"
-                + (limit > 0 ? "; the ceiling is \(ceiling.megabytesValueText)." : ".")
-        }
-
-        static func overTitle(_ entry: Measured, over: Bool, limit: Double, ceiling: Double) -> String {
-            over
-                ? "\(entry.metric.test) is over the \(limit.megabytesValueText) limit: \(entry.peakMB.megabytesValueText)"
-                : "\(entry.metric.test) is over its \(ceiling.megabytesValueText) ceiling: \(entry.peakMB.megabytesValueText), "
-                    + "\((limit - entry.peakMB).megabytesValueText) under the \(limit.megabytesValueText) limit"
-        }
-
-        static func over(_ entry: Measured, limit: Double, ceiling: Double) -> String {
-            "\(entry.metric.test) \(entry.metric.displayName): the heaviest of \(entry.metric.values.count) runs is "
-                + "\(entry.peakMB.megabytesValueText) (\(entry.metric.identifier)); limit \(limit.megabytesValueText), "
-                + "ceiling with headroom \(ceiling.megabytesValueText)."
-        }
-
-        static func regressionTitle(
-            _ entry: Measured, _ baseline: Double, _ average: Double, percent: Double, allowed: Double
-        )
-            -> String
-        {
-            "\(entry.metric.test): \(baseline.megabytesValueText) → \(average.megabytesValueText) against its baseline "
-                + "(+\(FactValue.oneDecimal(percent)) %, allowed \(FactValue.oneDecimal(allowed)) %)"
-        }
-
-        static func regression(
-            _ entry: Measured, _ baseline: Double, _ average: Double, percent: Double, allowed: Double
-        )
-            -> String
-        {
-            "\(entry.metric.test) \(entry.metric.displayName): average \(average.megabytesValueText) against the "
-                + "baseline's \(baseline.megabytesValueText)" + (entry.metric.baselineName.map { " (\($0))" } ?? "")
-                + ": +\(FactValue.oneDecimal(percent)) %, over the test's maxPercentRegression of "
-                + "\(FactValue.oneDecimal(allowed)) %."
-        }
     }
 }

@@ -8,18 +8,7 @@ import MemhuntSnapshots
 /// app cannot fix it); a group whose classes are all declared expected alive (singletons) is listed and not
 /// judged either, so it cannot flip it. With no cycle of the app on either side, the leak counts decide.
 struct FixVerdict {
-    enum Grade: Int, Comparable {
-        case pass, partial, fail, regressed
-        static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-        var word: String { ["PASS", "PARTIAL", "FAIL", "REGRESSED"][rawValue] }
-
-        init(before: Int, after: Int) {
-            self =
-                before == 0
-                ? (after > 0 ? .regressed : .pass)
-                : after == 0 ? .pass : after < before ? .partial : .fail
-        }
-    }
+    typealias Grade = FixGrade
 
     struct Row {
         var key: String
@@ -68,5 +57,5 @@ struct FixVerdict {
     }
 
     /// The severity the verdict is said at: a pass is information, a partial fix a notice, the rest warnings.
-    var severity: Severity { [Severity.info, .notice, .warning, .warning][overall.rawValue] }
+    var severity: Severity { overall.severity }
 }

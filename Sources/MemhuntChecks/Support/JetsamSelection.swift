@@ -61,13 +61,3 @@ struct JetsamRecord {
         return records.last { $0.process(of: context.subject) != nil } ?? records.last
     }
 }
-
-extension Double {
-    /// "725 MB" / "1055.5 MB" from a byte count (MB = 1,048,576 bytes, one decimal).
-    var megabytesText: String { FactUnit.megabytes.format(.megabytes(bytes: self)) }
-    /// Bytes said in MB, or in bytes where one decimal of MB would round them to 0 ("4 leaks for 0 MB" was said of 160
-    /// bytes).
-    var sizeText: String {
-        self > 0 && self < 0.05 * 1_048_576 ? FactValue.grouped(Int(self)) + " bytes" : megabytesText
-    }
-}

@@ -378,7 +378,30 @@ public struct LedgerJudge: Sendable {
 
     // MARK: - Fix
 
+    /// A fix judged by its measure and, where the broken and fixed sides both read what a fix is verified by
+    /// (leak patterns, classes growing between heaps, growth per visit, tests over a ceiling), by the
+    /// verify-fix verdict too: it decides a fix that names no measure, and a fix whose measure moved cannot be
+    /// said to hold while what it was to remove is still there or new.
     func fix(_ fix: Fix, ledger: Ledger, read: (LedgerSide) -> SideEvidence) -> ComparisonJudgement {
+        let judged = measured(fix, ledger: ledger, read: read)
+        guard let broken = fix.baseline.map(read) else { return judged }
+        let verified = VerifyFix(before: broken.facts, after: read(fix.variant).facts)
+        guard let overall = verified.overall else { return judged }
+        let rows = verified.rows.filter { !$0.expectedAlive }.sorted { $0.grade > $1.grade }.prefix(3)
+        let said = "verify-fix \(overall.word): " + rows.map { "\($0.key) \($0.text)" }.joined(separator: "; ")
+        if judged.verdict == .inconclusive, judged.measure == "no measure" {
+            return finish(
+                judged, overall == .pass ? .fixHolds : .fixFails,
+                sentence: "\(fix.comparand.variable): the fix \(overall == .pass ? "holds" : "does not hold"), \(said)")
+        }
+        guard judged.verdict == .fixHolds, overall >= .partial else { return judged }
+        return finish(
+            judged, .fixFails,
+            sentence: "\(fix.comparand.variable): the measure moved, but what the fix was to remove is not gone: "
+                + said)
+    }
+
+    func measured(_ fix: Fix, ledger: Ledger, read: (LedgerSide) -> SideEvidence) -> ComparisonJudgement {
         let symptom = ledger.symptom(fix.symptom ?? hypothesisSymptom(ledger, fix.fixes))
         let measure = fix.comparand.measure ?? symptom?.shows?.measure
         let variant: Read = (fix.variant, read(fix.variant))

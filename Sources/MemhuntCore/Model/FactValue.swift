@@ -174,3 +174,13 @@ extension Int {
 
 /// Facts recorded by checks, keyed by dotted names such as `jetsam.app.peakMB`.
 public typealias Facts = [String: FactValue]
+
+extension Double {
+    /// "725 MB" / "1055.5 MB" from a byte count (MB = 1,048,576 bytes, one decimal).
+    public var megabytesText: String { FactUnit.megabytes.format(.megabytes(bytes: self)) }
+    /// Bytes said in MB, or in bytes where one decimal of MB would round them to 0 ("4 leaks for 0 MB" was said of 160
+    /// bytes).
+    public var sizeText: String {
+        self > 0 && self < 0.05 * 1_048_576 ? FactValue.grouped(Int(self)) + " bytes" : megabytesText
+    }
+}

@@ -21,6 +21,8 @@ public struct LeakTreeLine: Sendable, Hashable {
     public var className: String?
     /// The address as written: `0x600001c6a760`, or `0x...` where the author elided it.
     public var address: String?
+    /// The node's own bytes, the `[n]` after it, where the line gives them.
+    public var size: Int? = nil
     /// For a block: the binary image its code is in (`NetworkExtension`, `CFNetwork`), where the line names it.
     public var image: String?
     /// 1-based line in the text.
@@ -129,14 +131,16 @@ extension LeakTreeLine {
         guard count != nil || marker != nil || label != nil else { return nil }
         return LeakTreeLine(
             indent: indent, count: count, bytes: bytes, label: label, marker: marker, className: node.className,
-            address: node.address, image: node.image, line: line)
+            address: node.address, size: node.size, image: node.image, line: line)
     }
 
     /// `<Class 0xADDR> [n]  image  symbol` or `0xADDR [n]`.
-    private static func node(_ text: Substring) -> (className: String?, address: String?, image: String?)? {
+    private static func node(
+        _ text: Substring
+    ) -> (className: String?, address: String?, size: Int?, image: String?)? {
         if text.hasPrefix("0x") {
             let address = text.prefix { !$0.isWhitespace }
-            return (nil, String(address), nil)
+            return (nil, String(address), size(text.dropFirst(address.count)), nil)
         }
         guard text.first == "<" else { return nil }
         // The class may hold `<…>` of its own (generics, `SwiftUI.WeakBox<…>`): the node ends where they close.
@@ -172,6 +176,13 @@ extension LeakTreeLine {
                 image = String(name)
             }
         }
-        return (className.isEmpty ? nil : String(className), address, image)
+        return (className.isEmpty ? nil : String(className), address, size(after), image)
+    }
+
+    /// `N` of ` [N]` at the start of `text`.
+    private static func size(_ text: Substring) -> Int? {
+        let rest = text.drop { $0 == " " }
+        guard rest.first == "[", let close = rest.firstIndex(of: "]") else { return nil }
+        return Int(rest[rest.index(after: rest.startIndex)..<close])
     }
 }

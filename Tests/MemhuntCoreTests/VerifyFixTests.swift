@@ -1,0 +1,71 @@
+import Testing
+
+@testable import MemhuntCore
+
+/// The verify-fix verdict over two runs' facts: per pattern, growing class, growth per visit and test.
+@Suite struct VerifyFixTests {
+    static func cycles(_ entries: [(String, String, Int)]) -> Facts {
+        [
+            "leaks.cycles": .array(
+                entries.map { pattern, owner, count in
+                    ["pattern": .string(pattern), "owner": .string(owner), "instances": .int(count), "path": "A → B → A"]
+                })
+        ]
+    }
+
+    @Test func eachPatternIsGradedAndTheWorstDecides() {
+        let before = Self.cycles([("delegate.strong", "app", 3), ("timer.target", "app", 2), ("x", "framework", 4)])
+        let after = Self.cycles([("delegate.strong", "app", 1), ("kvo.token", "app", 1), ("x", "framework", 9)])
+        let fix = VerifyFix(before: before, after: after)
+        #expect(fix.rows.map(\.key) == ["delegate.strong", "kvo.token", "timer.target"])
+        #expect(fix.rows.map(\.grade) == [.partial, .regressed, .pass])
+        #expect(fix.overall == .regressed)
+        #expect(fix.rows[0].text == "3 → 1")
+    }
+
+    @Test func growingClassesArePerHeapAndExpectedAliveCannotFlipIt() {
+        func heaps(_ count: Int, _ rows: [(String, Int)]) -> Facts {
+            [
+                "heap.heaps": .int(count),
+                "heap.diff": .array(rows.map { ["class": .string($0.0), "deltaCount": .int($0.1)] }),
+            ]
+        }
+        // 900 over 3 intervals is 300 per heap; after, 4 heaps and 90 (under the 100 that counts): gone.
+        let before = heaps(4, [("FAQ (Swift, AluminumWeight)", 900), ("non-object", 5000), ("Tiny", 40)])
+        let after = heaps(4, [("FAQ (Swift, AluminumWeight)", 90), ("Registry (Swift, App)", 300)])
+        var fix = VerifyFix(before: before, after: after)
+        #expect(fix.rows.map(\.key) == ["FAQ (Swift, AluminumWeight)", "Registry (Swift, App)"])
+        #expect(fix.rows[0].before == 300 && fix.rows[0].grade == .pass)
+        #expect(fix.rows[0].text == "+300 per heap → +0")
+        #expect(fix.overall == .regressed)
+        fix = VerifyFix(before: before, after: after, expectedAlive: ["Registry"])
+        #expect(fix.rows[1].expectedAlive)
+        #expect(fix.overall == .pass)
+    }
+
+    @Test func growthPerVisitAndTestsOverTheCeiling() {
+        let stair: Facts = ["growth.shape": "linear", "growth.slopeMB": 13.8]
+        let plateau: Facts = ["growth.shape": "flat", "growth.slopeMB": 0.2]
+        #expect(VerifyFix(before: stair, after: plateau).overall == .pass)
+        #expect(VerifyFix(before: stair, after: ["growth.shape": "linear", "growth.slopeMB": 5]).overall == .partial)
+        #expect(VerifyFix(before: plateau, after: stair).overall == .regressed)
+        #expect(VerifyFix(before: plateau, after: plateau).overall == nil)
+
+        func tests(_ mb: Double) -> Facts {
+            ["xctest.ceilingMB": 24, "xctest.perTest": .array([["test": "testLarge", "peakMB": .double(mb)]])]
+        }
+        let over = VerifyFix(before: tests(31.5), after: tests(26.4))
+        #expect(over.overall == .partial)
+        #expect(over.rows.first?.text == "7.5 MB over the 24 MB ceiling → 2.4 MB over the 24 MB ceiling")
+        #expect(VerifyFix(before: tests(31.5), after: tests(14.3)).overall == .pass)
+        #expect(VerifyFix(before: tests(14.3), after: tests(14.0)).overall == nil)
+    }
+
+    @Test func withNothingToJudgeTheLeakCountsDecideOrNothingDoes() {
+        #expect(VerifyFix(before: ["leaks.count": 9], after: ["leaks.count": 0]).overall == .pass)
+        #expect(VerifyFix(before: ["leaks.count": 9], after: ["leaks.count": 9]).overall == .fail)
+        #expect(VerifyFix(before: [:], after: [:]).overall == nil)
+        // One side without a leaks report says nothing of patterns.
+        #expect(VerifyFix(before: Self.cycles([("delegate.strong", "app", 3)]), after: [:]).rows.isEmpty)
+    }
+}
