@@ -134,7 +134,7 @@ import Testing
         #expect(
             tools.compactMap { $0["name"] as? String } == [
                 "run", "inspect", "scan", "diff", "checks", "playbooks", "validate", "hunt_start", "hunt_step",
-                "hunt_answer", "hunt_report", "ledger_add", "ledger_judge",
+                "hunt_answer", "hunt_report", "ledger_add", "ledger_judge", "classify_leaks", "verify_fix",
             ])
         for tool in tools {
             #expect((tool["inputSchema"] as? [String: Any])?["type"] as? String == "object", "\(tool["name"]!)")

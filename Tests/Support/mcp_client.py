@@ -27,9 +27,9 @@ except ImportError:
     sys.exit(3)
 
 TOOLS = [
-    "checks", "diff", "hunt_answer", "hunt_report", "hunt_start", "hunt_step", "inspect", "ledger_add",
-    "ledger_judge", "playbooks", "run",
-    "scan", "validate",
+    "checks", "classify_leaks", "diff", "hunt_answer", "hunt_report", "hunt_start", "hunt_step", "inspect",
+    "ledger_add", "ledger_judge", "playbooks", "run",
+    "scan", "validate", "verify_fix",
 ]
 
 
@@ -105,6 +105,25 @@ async def modern(binary):
             },
         )
         check(not diff.is_error and diff.structured_content["schema"] == "memhunt.diff/1", "diff compares two runs")
+        # A pasted tree classified: the pattern, the lines it rests on and the fix.
+        tree = (
+            "3 (176 bytes) ROOT CYCLE: <CartModel 0x10b300100> [64]\n"
+            "   2 (112 bytes) __strong onChange --> ROOT CYCLE: <Closure context 0x10b300200> [32]\n"
+            "      __strong self --> CYCLE BACK TO <CartModel 0x10b300100> [64]\n"
+        )
+        classified = await client.call_tool("classify_leaks", {"tree": tree})
+        cycles = (classified.structured_content or {}).get("cycles", [])
+        check(not classified.is_error and [c["pattern"] for c in cycles] == ["closure.self-capture-stored"],
+              "classify_leaks names a pasted tree's pattern", text(classified)[:300])
+        check("Capture self weakly" in text(classified), "classify_leaks gives the fix")
+        nothing = await client.call_tool("classify_leaks", {"tree": "no tree here"})
+        check(nothing.is_error and "no leak tree was read" in text(nothing), "a text with no tree is an error that says so")
+        verified = await client.call_tool("verify_fix", {
+            "before": ["Fixtures/leaks/Shop-cycles.leaks.txt"],
+            "after": ["Fixtures/leaks/verify/Shop-after-partial.leaks.txt"], "app": "Shop"})
+        check(not verified.is_error and verified.structured_content["fix"]["verdict"] == "PARTIAL",
+              "verify_fix: the Shop pair is PARTIAL", text(verified)[:300])
+        check("PARTIAL closure.self-capture-stored: 3 → 1" in text(verified), "verify_fix says each row")
         scan = await client.call_tool("scan", {"artifacts": ["Fixtures/justsend"]})
         check(not scan.is_error and "schema" in scan.structured_content, "scan folds the records")
 

@@ -108,10 +108,11 @@ final class MCPTools {
                 output: ["type": "object", "required": ["schema"]]),
             Self.tool(
                 "diff", "Compare two runs",
-                "Two saved findings documents compared: facts with deltas, findings resolved, new and unchanged, a verdict.",
+                "Two saved findings documents compared (facts with deltas, findings resolved, new and unchanged, the fix "
+                    + "verdict), or two heap reports, leaks reports or Allocations exports compared per class.",
                 input: [
-                    "before": Self.path("The findings document of the earlier run."),
-                    "after": Self.path("The findings document of the later run."),
+                    "before": Self.path("The findings document of the earlier run, or a capture."),
+                    "after": Self.path("The findings document of the later run, or a capture of the same kind."),
                 ],
                 required: ["before", "after"], output: ["type": "object", "required": ["schema"]]),
             Self.tool(
@@ -178,7 +179,7 @@ final class MCPTools {
                     + "ruled-out, worse, fix-holds or inconclusive with the reasons, and the next toggle to try.",
                 input: ["ledger": Self.path("The ledger file."), "app": app, "playbook": playbook],
                 required: ["ledger"], output: Self.ledgerSchema),
-        ]
+        ] + Self.fixTools
     }
 
     static func tool(
@@ -287,6 +288,8 @@ final class MCPTools {
                 let answer = try given.required("answer").trimmingCharacters(in: .whitespaces)
                 return await hunts.answer(answer, session: try given.required("session"))
             case "ledger_add": return try await ledgerAdd(given)
+            case "classify_leaks": return try await classify(given)
+            case "verify_fix": return try await verifyFix(given)
             case "ledger_judge":
                 try given.only(["ledger", "app", "playbook"])
                 return try await ledgerJudge(given)

@@ -165,7 +165,7 @@ struct LeaksCheck: MeasuringCheck {
             output.emit(
                 Code.cycle, severity: group.leak.owner == .unknown ? .notice : nil, title: Words.cycleTitle(group),
                 detail: Words.cycle(group, artifact), evidence: evidence(group.leak),
-                next: .change(group.leak.pattern?.fix ?? Words.readTheReferences))
+                next: .change(group.leak.pattern?.fix ?? Words.readTheReferences), pattern: group.leak.pattern?.id)
         }
         for group in groups.filter({ $0.leak.owner == .framework }).prefix(5) {
             output.emit(

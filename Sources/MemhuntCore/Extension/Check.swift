@@ -153,9 +153,11 @@ public struct CheckOutput: Sendable, Hashable {
     /// Emits a finding of a declared code, at the code's severity unless the evidence says otherwise.
     public mutating func emit(
         _ code: FindingCode, severity: Severity? = nil, title: String, detail: String, evidence: [Evidence] = [],
-        next: NextAction? = nil
+        next: NextAction? = nil, pattern: String? = nil
     ) {
-        findings.append(code.finding(severity: severity, title: title, detail: detail, evidence: evidence, next: next))
+        var finding = code.finding(severity: severity, title: title, detail: detail, evidence: evidence, next: next)
+        finding.pattern = pattern
+        findings.append(finding)
     }
 }
 

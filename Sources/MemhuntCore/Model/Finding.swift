@@ -107,10 +107,14 @@ public struct Finding: Sendable, Hashable, Codable {
     public var evidence: [Evidence]
     /// What to do or collect next.
     public var next: NextAction?
+    /// The id of the catalogued pattern the finding names (a leak pattern such as
+    /// `closure.self-capture-stored`), when it names one: a code's finding per pattern, for SARIF rules and
+    /// trackers.
+    public var pattern: String?
 
     public init(
         code: String, step: String = "", check: String = "", severity: Severity, title: String, detail: String,
-        evidence: [Evidence] = [], next: NextAction? = nil
+        evidence: [Evidence] = [], next: NextAction? = nil, pattern: String? = nil
     ) {
         self.code = code
         self.step = step
@@ -120,5 +124,6 @@ public struct Finding: Sendable, Hashable, Codable {
         self.detail = detail
         self.evidence = evidence
         self.next = next
+        self.pattern = pattern
     }
 }

@@ -1,4 +1,5 @@
 import MemhuntCore
+import MemhuntSnapshots
 
 /// SARIF 2.1.0, what GitHub code scanning and Azure DevOps ingest: one run per hunt, a rule per finding
 /// code the document's findings carry (from the document's code catalog: the checks' own meaning, default
@@ -38,7 +39,7 @@ public enum SARIFReporter: Reporter {
                     length: record.size, hashes: record.sha256.map { ["sha-256": $0] }))
         }
         let results = document.findings.map { finding in
-            result(finding, document: document, ruleIndex: ruleIndex[finding.code], artifactIndex: artifactIndex)
+            result(finding, document: document, ruleIndex: ruleIndex[ruleID(finding)], artifactIndex: artifactIndex)
         }
         let subject = document.subject.app ?? "any app"
         let run = Run(
@@ -58,14 +59,37 @@ public enum SARIFReporter: Reporter {
         return Log(schema: schemaURI, version: "2.1.0", runs: [run])
     }
 
-    /// The codes of the findings in first-appearance order.
+    /// The rule ids of the findings in first-appearance order.
     static func orderedCodes(_ document: FindingsDocument) -> [String] {
         var seen = Set<String>()
-        return document.findings.map(\.code).filter { seen.insert($0).inserted }
+        return document.findings.map(ruleID).filter { seen.insert($0).inserted }
     }
 
-    static func rule(_ code: String, document: FindingsDocument) -> Rule {
-        let finding = document.findings.first { $0.code == code }
+    /// A finding's rule: its code, or for a finding that names a catalogued pattern the code and the pattern
+    /// (`leaks.cycle/delegate.strong`: SARIF's hierarchical rule id), so each pattern has its own help.
+    static func ruleID(_ finding: Finding) -> String {
+        finding.pattern.map { finding.code + "/" + $0 } ?? finding.code
+    }
+
+    static func rule(_ id: String, document: FindingsDocument) -> Rule {
+        let parts = id.split(separator: "/", maxSplits: 1).map(String.init)
+        let general = rule(parts[0], document: document, finding: document.findings.first { ruleID($0) == id })
+        guard parts.count == 2, let pattern = CycleCatalog.patterns.first(where: { $0.id == parts[1] }) else {
+            return general
+        }
+        var rule = general
+        rule.id = id
+        rule.name = ruleName(parts[0]) + ruleName(pattern.id)
+        rule.shortDescription = Message(text: pattern.title)
+        let help =
+            "Fix: \(pattern.fix) Before: `\(pattern.before)`; after: `\(pattern.after)`. SwiftLint: \(pattern.swiftLint)."
+        rule.fullDescription = Message(text: pattern.title + ". " + help)
+        rule.help = Message(text: help)
+        rule.properties.tags.append(pattern.id)
+        return rule
+    }
+
+    static func rule(_ code: String, document: FindingsDocument, finding: Finding?) -> Rule {
         let info = document.codeCatalog?[code]
         // A code no description declares (an external check's) is described by its first finding's title.
         let meaning = info?.meaning ?? finding?.title ?? code
@@ -106,7 +130,7 @@ public enum SARIFReporter: Reporter {
             facts[key] = value
         }
         return ResultEntry(
-            ruleId: finding.code, ruleIndex: ruleIndex, level: level(finding.severity), message: Message(text: text),
+            ruleId: ruleID(finding), ruleIndex: ruleIndex, level: level(finding.severity), message: Message(text: text),
             locations: locations, partialFingerprints: ["memhuntFinding/v1": fingerprint(finding, document)],
             properties: ResultProperties(
                 severity: finding.severity.rawValue, step: finding.step, check: finding.check, facts: facts))
