@@ -1,5 +1,6 @@
 import Foundation
 import MemhuntCore
+import MemhuntSnapshots
 
 /// A Markdown postmortem drafted from saved runs: the first is the incident's run, the last (when
 /// there are several) the verifying run after the fix. Every section is a function of the documents;
@@ -202,9 +203,34 @@ public struct Postmortem: Sendable {
             out +=
                 "- Candidate (step \(step.number), \(Escape.markdown(step.title))): \(Escape.markdown(finding.title))\n"
         }
+        out += patternCandidates
         out += "\n" + Self.prompt("the root cause, in one sentence, from the candidates above.") + "\n\n"
         out += Self.prompt("the trigger: the user action and the data that set it off (the evidence shows the effect).")
         return out
+    }
+
+    /// The catalogued leak patterns the findings name, each once, in finding order.
+    var patterns: [(pattern: CyclePattern, findings: [Finding])] {
+        var order: [String] = []
+        var found: [String: [Finding]] = [:]
+        for finding in incident.findings {
+            guard let id = finding.pattern else { continue }
+            if found[id] == nil { order.append(id) }
+            found[id, default: []].append(finding)
+        }
+        return order.compactMap { id in
+            CycleCatalog.patterns.first { $0.id == id }.map { ($0, found[id]!) }
+        }
+    }
+
+    /// "- Candidate, a leak pattern: CartModel → … (closure.self-capture-stored), at `Shop.leaks.txt:25`", one
+    /// line per pattern.
+    var patternCandidates: String {
+        patterns.map { pattern, findings in
+            let places = findings.flatMap(\.evidence).prefix(3).map { Escape.code($0.reference) }
+            return "- Candidate, a leak pattern: " + Escape.markdown(findings[0].title) + (places.isEmpty ? "" : ", at " + places.joined(separator: ", "))
+                + (findings.count > 1 ? " (\(findings.count) findings)" : "") + "\n"
+        }.joined()
     }
 
     var resolution: String {
@@ -221,6 +247,11 @@ public struct Postmortem: Sendable {
                 "\n\nWhat the findings asked to change:\n\n"
                 + changes.map { "- " + Escape.markdown($0) }.joined(separator: "\n")
         }
+        for (pattern, _) in patterns {
+            out += "\n\nThe fix of \(Escape.code(pattern.id)): \(Escape.markdown(pattern.fix))"
+            out += " SwiftLint: \(Escape.markdown(pattern.swiftLint)).\n\n"
+            out += "```swift\n// before\n\(pattern.before)\n// after\n\(pattern.after)\n```"
+        }
         return out
     }
 
@@ -231,6 +262,14 @@ public struct Postmortem: Sendable {
                     + "both runs to `memhunt postmortem`.")
         }
         var out = "**" + Escape.markdown(diff.verdict) + "**\n\n"
+        if let overall = diff.fix.overall {
+            out += "Fix verdict: **\(overall.word)**\n\n| Grade | What | Incident → after the fix |\n|---|---|---|\n"
+            for row in diff.fix.rows {
+                out += "| \(row.expectedAlive ? "expected alive" : row.grade.word) | \(Escape.markdown(row.key)) | "
+                    + "\(Escape.markdown(row.text)) |\n"
+            }
+            out += "\n"
+        }
         let moved = diff.facts.filter {
             ($0.movement == .better || $0.movement == .worse) && $0.before != nil && $0.after != nil
         }

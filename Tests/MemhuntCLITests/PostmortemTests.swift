@@ -156,6 +156,35 @@ import Testing
         }
     }
 
+    /// A leak's postmortem: the patterns as root-cause candidates with their lines, each pattern's fix with its
+    /// snippet, and the fix verdict of the run after it.
+    @Test func leakPatternsAreCandidatesFixesAndTheVerdict() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        for (name, file) in [
+            ("incident", "Fixtures/leaks/Shop-cycles.leaks.txt"),
+            ("after", "Fixtures/leaks/verify/Shop-after-partial.leaks.txt"),
+        ] {
+            _ = await memhunt(
+                "run", file, "--playbook", "navigation-growth", "--app", "Shop", "--format", "json", "-o",
+                dir.path + "/\(name).json")
+        }
+        let run = await memhunt("postmortem", dir.path + "/incident.json", dir.path + "/after.json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let cause = try #require(section(run.stdout, "## Root cause and trigger"))
+        #expect(
+            cause.contains(
+                "- Candidate, a leak pattern: ProfileViewController → ProfileLoader → ProfileViewController: a delegate "
+                    + "or data source held strongly (delegate.strong), at `Fixtures/leaks/Shop-cycles.leaks.txt:32`"))
+        let resolution = try #require(section(run.stdout, "## Resolution"))
+        #expect(resolution.contains("The fix of `delegate.strong`: Declare the delegate weak"))
+        #expect(resolution.contains("// before\nvar delegate: LoaderDelegate?\n// after\nweak var delegate: LoaderDelegate?"))
+        let verification = try #require(section(run.stdout, "## Verification"))
+        #expect(verification.contains("Fix verdict: **PARTIAL**"))
+        #expect(verification.contains("| PARTIAL | closure.self-capture-stored | 3 → 1 |"))
+        #expect(verification.contains("| `leaks.leakedBytes` | 1,184 bytes | 896 bytes |"))
+    }
+
     /// The text from `heading` to the next heading of the same level.
     func section(_ markdown: String, _ heading: String) -> String? {
         guard let start = markdown.range(of: heading + "\n") else { return nil }

@@ -91,4 +91,25 @@ import Testing
         #expect(prose.stderr.contains("neither a findings document nor a heap report, leaks report or Allocations export"))
         #expect(prose.stdout.isEmpty)
     }
+
+    @Test func sarifHasARulePerLeakPatternWithItsFix() async throws {
+        let run = await memhunt(
+            "run", "Fixtures/leaks/Shop-cycles.leaks.txt", "--playbook", "navigation-growth", "--app", "Shop",
+            "--format", "sarif")
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let sarif = try #require((log["runs"] as? [[String: Any]])?.first)
+        let rules = try #require(((sarif["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        let ids = rules.compactMap { $0["id"] as? String }
+        #expect(ids.contains("leaks.cycle/closure.self-capture-stored"))
+        #expect(ids.contains("leaks.cycle/delegate.strong"))
+        let delegate = try #require(rules.first { $0["id"] as? String == "leaks.cycle/delegate.strong" })
+        let help = try #require((delegate["help"] as? [String: Any])?["text"] as? String)
+        #expect(help.hasPrefix("Fix: Declare the delegate weak"))
+        #expect(help.hasSuffix("SwiftLint: weak_delegate."))
+        let results = try #require(sarif["results"] as? [[String: Any]])
+        for result in results {
+            let index = try #require(result["ruleIndex"] as? Int)
+            #expect(ids[index] == result["ruleId"] as? String)
+        }
+    }
 }

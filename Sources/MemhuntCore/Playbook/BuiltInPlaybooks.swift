@@ -209,7 +209,12 @@ public enum BuiltInPlaybooks {
                     (`footprint -j out.json <pid>`, `footprint --sample 1 -j out.json <pid>` and
                     `heap App.memgraph > app.heap.txt` are read as well). From an Instruments recording,
                     `xcrun xctrace export --input X.trace --xpath '…'` writes its tables (VM Tracker,
-                    Allocations, Leaks) as XML.
+                    Allocations, Leaks) as XML. When memory climbs per visit, export a memgraph after each
+                    visit (Xcode's memory graph, File > Export Memory Graph) and save `leaks X.memgraph` and
+                    `heap X.memgraph` of each: leaks names each cycle's pattern, whose it is and the fix;
+                    heaps of repeated visits show what each visit keeps (a line, one step or a rise that
+                    comes back) and, beside a leaks report, whether it leaked or stays reachable
+                    (abandoned). The same captures after the fix judge it.
                   empty: >-
                     A device-only problem cannot tell you whether it is fixed: a reproduction makes it measurable.
 
