@@ -369,7 +369,9 @@ extension CycleCatalog {
         _ shape: LeakShape, process: String?, known: [KnownFrameworkCycle] = frameworkCycles
     ) -> ClassifiedLeak {
         let owners = shape.nodes.map { LeakOwner.of($0, process: process) }
-        let matches = patterns.compactMap { pattern in
+        // One node of a cycle whose back reference is cut off shows no reference of the cycle: nothing to match.
+        let matchable = !(shape.open && shape.nodes.count < 2)
+        let matches = patterns.filter { _ in matchable }.compactMap { pattern in
             pattern.match(shape, owners: owners).map {
                 (pattern: pattern, confidence: $0.confidence, lines: $0.lines)
             }

@@ -53,10 +53,30 @@ public struct LeakShape: Sendable, Hashable {
     public var fields: [String] { nodes.dropFirst().compactMap(\.field) + [backField].compactMap { $0 } }
 
     /// `Apartment → Person → Apartment`, or the one class of a lone object; a class name over 48 characters
-    /// keeps its name and elides its generic arguments (`Swift._DictionaryStorage<…>`).
+    /// keeps its name and elides its generic arguments (`Swift._DictionaryStorage<…>`). A cycle whose back
+    /// reference the tree does not show ends in `…`, not in its first node (nothing shows that it closes
+    /// there); a cycle of more than 8 nodes names its first 4 and last 3 around the count left out.
     public var path: String {
-        let names = nodes.map { Self.short($0.className ?? "untyped") }
-        return kind == .lone ? names.joined() : (names + [names.first ?? "?"]).joined(separator: " → ")
+        var names = nodes.map { Self.short($0.className ?? "untyped") }
+        if kind == .lone { return names.joined() }
+        if names.count > 8 {
+            names = names.prefix(4) + ["… \(Self.grouped(names.count - 7)) more …"] + names.suffix(3)
+        }
+        return (names + [backLine == nil ? "…" : names.first ?? "?"]).joined(separator: " → ")
+    }
+
+    /// A cycle the tree was cut above: its back reference not shown, so what closes it is not known.
+    public var open: Bool { kind == .cycle && backLine == nil }
+
+    /// "9,993".
+    static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return String(digits)
     }
 
     static func short(_ name: String) -> String {

@@ -28,6 +28,22 @@ public struct LeakTreeLine: Sendable, Hashable {
     /// 1-based line in the text.
     public var line: Int
 
+    public init(
+        indent: Int, count: Int? = nil, bytes: Int? = nil, label: String? = nil, marker: Marker? = nil,
+        className: String? = nil, address: String? = nil, size: Int? = nil, image: String? = nil, line: Int
+    ) {
+        self.indent = indent
+        self.count = count
+        self.bytes = bytes
+        self.label = label
+        self.marker = marker
+        self.className = className
+        self.address = address
+        self.size = size
+        self.image = image
+        self.line = line
+    }
+
     /// The label without `__strong`/`__weak`/`__unsafe_unretained` and without a ` + N` offset: `delegate`,
     /// `_node`, `[capture]`.
     public var field: String? {
@@ -46,10 +62,14 @@ public struct LeakTreeLine: Sendable, Hashable {
 
 /// The lines of `leaks` trees in a text, each top-level entry with the lines under it. A report's trees follow
 /// its `<< TOTAL >>` line; a fragment pasted alone (no header, no summary) is read from its first tree line.
-/// Bounded: at most `maxTrees` trees and `maxLines` lines each are kept, and what was left out is counted.
+/// Bounded: at most `maxTrees` trees, `maxLines` lines each and `maxTotalLines` lines in all are kept (a tree
+/// line is about 200 bytes with its strings: the whole forest stays under about 20 MB whatever the report's
+/// size), and what was left out is counted.
 public struct LeakForest: Sendable, Hashable {
     public static let maxTrees = 2_000
-    public static let maxLines = 5_000
+    /// Enough for a cycle of 10,000 nodes and what hangs below it.
+    public static let maxLines = 20_000
+    public static let maxTotalLines = 100_000
 
     /// Each top-level entry: its lines, the first being the entry itself.
     public var trees: [[LeakTreeLine]]
@@ -68,10 +88,21 @@ public struct LeakForest: Sendable, Hashable {
         var forest = LeakForest()
         var number = firstLine - 1
         var current: [LeakTreeLine] = []
+        // Lines seen of the current tree, whether it is kept, and the lines of the trees kept so far.
+        var seen = 0
+        var rootIndent = 0
+        var keeping = true
+        var kept = 0
         func close() {
-            guard !current.isEmpty else { return }
-            if forest.trees.count < maxTrees { forest.trees.append(current) } else { forest.treesLeftOut += 1 }
+            guard seen > 0 else { return }
+            if keeping {
+                forest.trees.append(current)
+                kept += current.count
+            } else {
+                forest.treesLeftOut += 1
+            }
             current = []
+            seen = 0
         }
         for raw in lines {
             number += 1
@@ -85,8 +116,18 @@ public struct LeakForest: Sendable, Hashable {
             guard let node = LeakTreeLine.parse(text, line: number) else { continue }
             // An entry is a line with its count no deeper than the tree's first; a fragment pasted from the middle
             // of a tree starts a tree with whatever line comes first.
-            if let first = current.first, node.count != nil, node.indent <= first.indent { close() }
-            if current.count < maxLines { current.append(node) } else { forest.linesLeftOut += 1 }
+            if seen > 0, node.count != nil, node.indent <= rootIndent { close() }
+            if seen == 0 {
+                keeping = forest.trees.count < maxTrees && kept < maxTotalLines
+                rootIndent = node.indent
+            }
+            seen += 1
+            guard keeping else { continue }
+            if current.count < maxLines, kept + current.count < maxTotalLines {
+                current.append(node)
+            } else {
+                forest.linesLeftOut += 1
+            }
         }
         close()
         return forest
