@@ -188,3 +188,48 @@ extension CyclePatternTests {
         )
     }
 }
+
+extension CyclePatternTests {
+    /// Each pattern's examples as fixture files, `Fixtures/leak-patterns/<id>.raises.leaks.txt` and
+    /// `<id>.near-miss.leaks.txt` (`-2`, `-3` for further ones): the trees people paste, read through the
+    /// leaks reader as any file is. `MEMHUNT_UPDATE_GOLDEN=1 swift test --filter CyclePatternTests` writes them.
+    static var exampleFiles: [(name: String, id: String, raises: Bool, tree: String)] {
+        CycleCatalog.patterns.flatMap { pattern in
+            var counts = [true: 0, false: 0]
+            return pattern.examples.map { example in
+                let (raises, tree): (Bool, String) =
+                    switch example {
+                    case .raises(let tree): (true, tree)
+                    case .quiet(let tree): (false, tree)
+                    }
+                counts[raises]! += 1
+                let suffix = counts[raises]! > 1 ? "-\(counts[raises]!)" : ""
+                return ("\(pattern.id).\(raises ? "raises" : "near-miss")\(suffix).leaks.txt", pattern.id, raises, tree)
+            }
+        }
+    }
+
+    @Test func eachPatternHasItsFixturesAndTheReaderNamesThem() throws {
+        let folder = Repo.fixture("leak-patterns")
+        let update = ProcessInfo.processInfo.environment["MEMHUNT_UPDATE_GOLDEN"] == "1"
+        let files = Self.exampleFiles
+        if update {
+            for file in files {
+                try (file.tree + "\n").write(toFile: folder + "/" + file.name, atomically: true, encoding: .utf8)
+            }
+        }
+        let present = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".leaks.txt") }
+        #expect(Set(present) == Set(files.map(\.name)), "MEMHUNT_UPDATE_GOLDEN=1 swift test --filter CyclePatternTests")
+        for file in files {
+            let bytes = try #require(FileManager.default.contents(atPath: folder + "/" + file.name), "\(file.name)")
+            #expect(String(decoding: bytes, as: UTF8.self) == file.tree + "\n", "\(file.name) differs from the catalog")
+            guard case .success(let report) = LeaksReport.parse(Array(bytes)) else {
+                Issue.record("\(file.name): not read as a leaks report")
+                continue
+            }
+            let named = LeakShape.all(in: report.forest).map { CycleCatalog.classify($0, process: report.processName) }
+            let raised = named.contains { $0.pattern?.id == file.id || $0.alsoMatches.contains(file.id) }
+            #expect(raised == file.raises, "\(file.name)")
+        }
+    }
+}
