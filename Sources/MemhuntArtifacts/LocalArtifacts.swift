@@ -290,16 +290,14 @@ public enum LocalArtifacts {
                 return changeLog(summary, source: source, path: path, size: total, sha256: digest)
             }
         }
-        if route == .xctestLog || route == .xctraceExport {
+        if let kind = Self.streamedKinds[route] {
             let file = StreamedFile(
                 fd: fd, head: bytes, more: bytes.count == headCapacity, size: size, hash: hash, source: source,
                 path: path)
             guard streamChangeLogs else {
-                return Artifact(
-                    source: source, localPath: path, kind: route == .xctestLog ? .xctestMetrics : .xctraceExport,
-                    size: size, status: .ok)
+                return Artifact(source: source, localPath: path, kind: kind, size: size, status: .ok)
             }
-            return route == .xctestLog ? xctestLog(file) : xctraceExport(file)
+            return route == .xctestLog ? xctestLog(file) : route == .leaksReport ? leaksReport(file) : xctraceExport(file)
         }
         let headCount = bytes.count
         if size > documentLimit {
@@ -358,6 +356,11 @@ public enum LocalArtifacts {
         return classify(artifact, outcome: outcome)
     }
 
+    /// The routes read by a streamed reader, with the kind each gives.
+    static let streamedKinds: [ArtifactRoute: ArtifactKind] = [
+        .xctestLog: .xctestMetrics, .xctraceExport: .xctraceExport, .leaksReport: .leaks,
+    ]
+
     /// An open file routed to a streamed reader: its first bytes, whether more follow, and its names.
     struct StreamedFile {
         var fd: Int32
@@ -383,6 +386,23 @@ public enum LocalArtifacts {
                 source: file.source, localPath: file.path, sha256: digest, size: total, status: .ok)
             let result = scanner.finish().map { ParsedArtifact.repro(.xctestMetrics($0)) }
             return classify(artifact, outcome: ReadOutcome(kind: .xctestMetrics, result: result))
+        }
+    }
+
+    /// A `leaks` report of hundreds of megabytes is one artifact: streamed, its trees kept within their bounds.
+    static func leaksReport(_ file: StreamedFile) -> Artifact {
+        var scanner = LeaksScanner()
+        let streamed = stream(file.fd, head: file.head, more: file.more, size: file.size, hash: file.hash) {
+            scanner.feed($0)
+        }
+        switch streamed {
+        case .failure(let failure):
+            return Artifact(source: file.source, localPath: file.path, status: .error, error: failure.message)
+        case .success(let (total, digest)):
+            let artifact = Artifact(
+                source: file.source, localPath: file.path, sha256: digest, size: total, status: .ok)
+            let result = scanner.finish().map { ParsedArtifact.repro(.leaks($0)) }
+            return classify(artifact, outcome: ReadOutcome(kind: .leaks, result: result))
         }
     }
 

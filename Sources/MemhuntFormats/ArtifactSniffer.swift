@@ -10,6 +10,8 @@ public enum ArtifactRoute: Sendable, Hashable {
     case xctestLog
     /// An xctrace export: streamed through `XCTraceScanner` in bounded memory, whatever its size.
     case xctraceExport
+    /// A `leaks` report: streamed through `LeaksScanner` in bounded memory, whatever its size.
+    case leaksReport
 }
 
 /// The ONE order in which kinds are detected, on bytes: the `.ips` header and JSON first, then crash text, a
@@ -44,6 +46,7 @@ public enum ArtifactSniffer {
         case .changeLog?: return (.changeLog, .some(detected))
         case .xctestMetrics?: return (.xctestLog, .some(detected))
         case .xctraceExport?: return (.xctraceExport, .some(detected))
+        case .leaks?: return (.leaksReport, .some(detected))
         default: return (.document, .some(detected))
         }
     }

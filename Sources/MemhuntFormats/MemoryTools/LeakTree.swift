@@ -85,15 +85,58 @@ public struct LeakForest: Sendable, Hashable {
 
     /// The trees of `lines`.
     public static func read(_ lines: some Sequence<Substring>, firstLine: Int = 1) -> LeakForest {
-        var forest = LeakForest()
-        var number = firstLine - 1
-        var current: [LeakTreeLine] = []
-        // Lines seen of the current tree, whether it is kept, and the lines of the trees kept so far.
-        var seen = 0
-        var rootIndent = 0
-        var keeping = true
-        var kept = 0
-        func close() {
+        var builder = Builder(firstLine: firstLine)
+        for line in lines { builder.add(line) }
+        return builder.finish()
+    }
+
+    /// The forest built one line at a time, as a streamed report is read.
+    public struct Builder: Sendable {
+        private var forest = LeakForest()
+        private var number: Int
+        private var current: [LeakTreeLine] = []
+        // Lines seen of the current tree, its first line's indent, whether it is kept, and the lines kept so far.
+        private var seen = 0
+        private var rootIndent = 0
+        private var keeping = true
+        private var kept = 0
+
+        public init(firstLine: Int = 1) { number = firstLine - 1 }
+
+        /// Whether a tree line with a marker (`ROOT CYCLE`, `ROOT LEAK`, `CYCLE BACK TO`) was read.
+        public private(set) var sawMarker = false
+
+        public mutating func add(_ raw: Substring) {
+            number += 1
+            let text = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            // A blank line, a total or a `STACK OF` title (`leaks` with MallocStackLogging) ends a tree; other
+            // lines that are no tree lines (a header, a stack frame, a string's preview) end nothing.
+            if text.allSatisfy(\.isWhitespace) || text.contains("<< TOTAL >>") || text.hasPrefix("STACK OF ") {
+                close()
+                return
+            }
+            guard let node = LeakTreeLine.parse(text, line: number) else { return }
+            sawMarker = sawMarker || node.marker != nil
+            // An entry is a line with its count no deeper than the tree's first; a fragment pasted from the middle
+            // of a tree starts a tree with whatever line comes first.
+            if seen > 0, node.count != nil, node.indent <= rootIndent { close() }
+            if seen == 0 {
+                keeping = forest.trees.count < maxTrees && kept < maxTotalLines
+                rootIndent = node.indent
+            }
+            seen += 1
+            guard keeping else { return }
+            if current.count < maxLines, kept + current.count < maxTotalLines {
+                current.append(node)
+            } else {
+                forest.linesLeftOut += 1
+            }
+        }
+
+        /// Counts a line that was not given (too long to read) so later lines keep their numbers.
+        public mutating func skip() { number += 1 }
+
+        private mutating func close() {
             guard seen > 0 else { return }
             if keeping {
                 forest.trees.append(current)
@@ -104,33 +147,11 @@ public struct LeakForest: Sendable, Hashable {
             current = []
             seen = 0
         }
-        for raw in lines {
-            number += 1
-            let text = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            // A blank line, a total or a `STACK OF` title (`leaks` with MallocStackLogging) ends a tree; other
-            // lines that are no tree lines (a header, a stack frame, a string's preview) end nothing.
-            if text.allSatisfy(\.isWhitespace) || text.contains("<< TOTAL >>") || text.hasPrefix("STACK OF ") {
-                close()
-                continue
-            }
-            guard let node = LeakTreeLine.parse(text, line: number) else { continue }
-            // An entry is a line with its count no deeper than the tree's first; a fragment pasted from the middle
-            // of a tree starts a tree with whatever line comes first.
-            if seen > 0, node.count != nil, node.indent <= rootIndent { close() }
-            if seen == 0 {
-                keeping = forest.trees.count < maxTrees && kept < maxTotalLines
-                rootIndent = node.indent
-            }
-            seen += 1
-            guard keeping else { continue }
-            if current.count < maxLines, kept + current.count < maxTotalLines {
-                current.append(node)
-            } else {
-                forest.linesLeftOut += 1
-            }
+
+        public mutating func finish() -> LeakForest {
+            close()
+            return forest
         }
-        close()
-        return forest
     }
 }
 

@@ -103,92 +103,158 @@ public struct LeaksReport: Sendable, Hashable {
     }
 
     public static func parse(_ bytes: [UInt8]) -> Result<LeaksReport, FormatError> {
-        var report = LeaksReport(leaks: 0, leakedBytes: 0)
-        var summary = false
-        var rootIndent: Int?
-        var number = 0
-        var treesFrom: Int?
-        let lines = ReproText.lines(bytes[...])
-        for raw in lines {
-            number += 1
-            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
-            func value(_ key: String) -> Substring? {
-                guard line.hasPrefix(key) else { return nil }
-                return Substring(line.dropFirst(key.count).trimmingSpaces)
-            }
-            if let process = value("Process:") {
-                let (name, pid) = ReproText.nameAndPID(String(process))
-                report.processName = name
-                report.pid = pid
-            } else if let date = value("Date/Time:") {
-                report.date = String(date)
-            } else if let peak = value("Physical footprint (peak):") {
-                report.footprintPeakBytes = size(peak)
-            } else if let footprint = value("Physical footprint:") {
-                report.footprintBytes = size(footprint)
-            } else if line.hasPrefix("Process "), line.contains(" nodes malloced for ") {
-                let words = line.split(separator: " ")
-                if words.count >= 8 {
-                    report.nodes = Int(words[2])
-                    // A count of KB too large for bytes in an Int is no size (it trapped: the `leaks` fuzz target).
-                    report.mallocedBytes = Int(words[6]).flatMap { kilobytes in
-                        let (bytes, overflow) = kilobytes.multipliedReportingOverflow(by: 1024)
-                        return overflow ? nil : bytes
-                    }
-                }
-            } else if line.hasPrefix("Process "), line.contains(" leaks for "), line.hasSuffix("leaked bytes.") {
-                let words = line.split(separator: " ")
-                guard words.count >= 8, let count = Int(words[2]), let leaked = Int(words[5]) else {
-                    return .failure(
-                        FormatError("line \(number): the leaks summary is not 'N leaks for M total leaked bytes'"))
-                }
-                report.leaks = count
-                report.leakedBytes = leaked
-                summary = true
-                treesFrom = treesFrom ?? number
-            } else if summary, !line.contains("<< TOTAL >>") {
-                let indent = line.prefix { $0 == " " }.count
-                let body = line.dropFirst(indent)
-                guard let first = body.first, first.isNumber else { continue }
-                if rootIndent == nil { rootIndent = indent }
-                guard indent == rootIndent else { continue }
-                // `543 (56.9K) ROOT CYCLE: <Class 0x15a9f1e00> [640]`, `1 (32 bytes) <CFDictionary 0x…> [64]`
-                guard let open = body.firstIndex(of: "("), let close = body.firstIndex(of: ")"), open < close,
-                    let count = Int(body[..<open].trimmingSpaces),
-                    let size = size(body[body.index(after: open)..<close])
-                else {
-                    report.unreadable.append("line \(number): '\(String(body.prefix(60)))' is no leak entry")
-                    continue
-                }
-                var rest = Substring(body[body.index(after: close)...].trimmingSpaces)
-                var kind = LeakRoot.Kind.block
-                for candidate in [LeakRoot.Kind.cycle, .leak] where rest.hasPrefix(candidate.rawValue + ":") {
-                    kind = candidate
-                    rest = Substring(rest.dropFirst(candidate.rawValue.count + 1).trimmingSpaces)
-                }
-                var className = String(rest)
-                if rest.first == "<", let end = rest.lastIndex(of: ">") {
-                    let inner = rest[rest.index(after: rest.startIndex)..<end]
-                    // `<Class 0x15a9f1e00>`: the class without the address.
-                    let words = inner.split(separator: " ")
-                    className =
-                        words.last?.hasPrefix("0x") == true ? words.dropLast().joined(separator: " ") : String(inner)
-                }
-                report.roots.append(LeakRoot(kind: kind, count: count, bytes: size, className: className, line: number))
-            }
+        var scanner = LeaksScanner()
+        bytes.withUnsafeBytes { scanner.feed($0) }
+        return scanner.finish()
+    }
+}
+
+/// `leaks` output read as it streams, line by line, in bounded memory whatever its size: the header, the
+/// summary, the top-level entries (the `maxRoots` with the most bytes) and the trees (`LeakForest`'s bounds). A
+/// line longer than `lineCap` is counted and not read.
+public struct LeaksScanner: Sendable {
+    public static let lineCap = 1 << 20
+    /// Top-level entries kept: the largest by bytes (ties by line), enough for every sentence that names them.
+    public static let maxRoots = 1_000
+
+    private var report = LeaksReport(leaks: 0, leakedBytes: 0)
+    private var summary = false
+    private var rootIndent: Int?
+    private var number = 0
+    private var forest = LeakForest.Builder(firstLine: 1)
+    private var failure: FormatError?
+    private var splitter = LineSplitter(cap: lineCap)
+    private var tooLong = 0
+
+    public init() {}
+
+    /// Consumes the next chunk; lines may span chunks.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+        var splitter = self.splitter
+        self.splitter = LineSplitter(cap: Self.lineCap)
+        splitter.feed(chunk) { text, tooLong, _ in line(text, tooLong: tooLong) }
+        self.splitter = splitter
+    }
+
+    public mutating func finish() -> Result<LeaksReport, FormatError> {
+        var splitter = self.splitter
+        self.splitter = LineSplitter(cap: Self.lineCap)
+        splitter.finish { text, tooLong, _ in line(text, tooLong: tooLong) }
+        self.splitter = splitter
+        if let failure { return .failure(failure) }
+        if tooLong > 0 {
+            report.unreadable.append("\(tooLong) lines over \(Self.lineCap >> 20) MB were not read")
         }
-        guard summary, let treesFrom else {
+        report.roots = Self.largest(report.roots).sorted { $0.line < $1.line }
+        let trees = forest.finish()
+        guard summary else {
             // Trees pasted alone: read as trees, with no count of the report's.
-            let forest = LeakForest.read(lines.lazy.map { Substring($0) })
-            guard forest.trees.contains(where: { $0.contains { $0.marker != nil } }) else {
+            guard forest.sawMarker else {
                 return .failure(FormatError("a leaks report without its 'N leaks for M total leaked bytes' line"))
             }
-            report.forest = forest
+            report.forest = trees
             report.summaryKnown = false
             return .success(report)
         }
-        report.forest = LeakForest.read(lines[treesFrom...].lazy.map { Substring($0) }, firstLine: treesFrom + 1)
+        report.forest = trees
         return .success(report)
+    }
+
+    /// The `maxRoots` entries with the most bytes.
+    static func largest(_ roots: [LeakRoot]) -> [LeakRoot] {
+        guard roots.count > maxRoots else { return roots }
+        return Array(roots.sorted { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) }.prefix(maxRoots))
+    }
+
+    private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, tooLong: Bool) {
+        number += 1
+        guard failure == nil else { return }
+        guard !tooLong else {
+            self.tooLong += 1
+            forest.skip()
+            return
+        }
+        // A byte order mark before the first line is no part of it.
+        let bom = number == 1 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        let text = String(decoding: bom ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes, as: UTF8.self)
+        let line = text.hasSuffix("\r") ? String(text.dropLast()) : text
+        forest.add(Substring(line))
+        read(line)
+    }
+
+    private mutating func read(_ line: String) {
+        func value(_ key: String) -> Substring? {
+            guard line.hasPrefix(key) else { return nil }
+            return Substring(line.dropFirst(key.count).trimmingSpaces)
+        }
+        if let process = value("Process:") {
+            let (name, pid) = ReproText.nameAndPID(String(process))
+            report.processName = name
+            report.pid = pid
+        } else if let date = value("Date/Time:") {
+            report.date = String(date)
+        } else if let peak = value("Physical footprint (peak):") {
+            report.footprintPeakBytes = LeaksReport.size(peak)
+        } else if let footprint = value("Physical footprint:") {
+            report.footprintBytes = LeaksReport.size(footprint)
+        } else if line.hasPrefix("Process "), line.contains(" nodes malloced for ") {
+            let words = line.split(separator: " ")
+            if words.count >= 8 {
+                report.nodes = Int(words[2])
+                // A count of KB too large for bytes in an Int is no size (it trapped: the `leaks` fuzz target).
+                report.mallocedBytes = Int(words[6]).flatMap { kilobytes in
+                    let (bytes, overflow) = kilobytes.multipliedReportingOverflow(by: 1024)
+                    return overflow ? nil : bytes
+                }
+            }
+        } else if line.hasPrefix("Process "), line.contains(" leaks for "), line.hasSuffix("leaked bytes.") {
+            let words = line.split(separator: " ")
+            guard words.count >= 8, let count = Int(words[2]), let leaked = Int(words[5]) else {
+                failure = FormatError("line \(number): the leaks summary is not 'N leaks for M total leaked bytes'")
+                return
+            }
+            report.leaks = count
+            report.leakedBytes = leaked
+            // The trees are those after the first summary: what came before it is no tree of this report.
+            if !summary { forest = LeakForest.Builder(firstLine: number + 1) }
+            summary = true
+        } else if summary, !line.contains("<< TOTAL >>") {
+            entry(line)
+        }
+    }
+
+    /// A top-level entry: `543 (56.9K) ROOT CYCLE: <Class 0x15a9f1e00> [640]`, `1 (32 bytes) <CFDictionary 0x…> [64]`.
+    private mutating func entry(_ line: String) {
+        let indent = line.prefix { $0 == " " }.count
+        let body = line.dropFirst(indent)
+        guard let first = body.first, first.isNumber else { return }
+        if rootIndent == nil { rootIndent = indent }
+        guard indent == rootIndent else { return }
+        guard let open = body.firstIndex(of: "("), let close = body.firstIndex(of: ")"), open < close,
+            let count = Int(body[..<open].trimmingSpaces),
+            let size = LeaksReport.size(body[body.index(after: open)..<close])
+        else {
+            if report.unreadable.count < 100 {
+                report.unreadable.append("line \(number): '\(String(body.prefix(60)))' is no leak entry")
+            }
+            return
+        }
+        var rest = Substring(body[body.index(after: close)...].trimmingSpaces)
+        var kind = LeakRoot.Kind.block
+        for candidate in [LeakRoot.Kind.cycle, .leak] where rest.hasPrefix(candidate.rawValue + ":") {
+            kind = candidate
+            rest = Substring(rest.dropFirst(candidate.rawValue.count + 1).trimmingSpaces)
+        }
+        var className = String(rest)
+        if rest.first == "<", let end = rest.lastIndex(of: ">") {
+            let inner = rest[rest.index(after: rest.startIndex)..<end]
+            // `<Class 0x15a9f1e00>`: the class without the address.
+            let words = inner.split(separator: " ")
+            className = words.last?.hasPrefix("0x") == true ? words.dropLast().joined(separator: " ") : String(inner)
+        }
+        report.roots.append(LeakRoot(kind: kind, count: count, bytes: size, className: className, line: number))
+        // Kept bounded: past twice the bound, the largest are kept.
+        if report.roots.count >= 2 * Self.maxRoots { report.roots = Self.largest(report.roots) }
     }
 }
 
