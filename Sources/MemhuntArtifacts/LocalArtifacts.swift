@@ -297,7 +297,8 @@ public enum LocalArtifacts {
             guard streamChangeLogs else {
                 return Artifact(source: source, localPath: path, kind: kind, size: size, status: .ok)
             }
-            return route == .xctestLog ? xctestLog(file) : route == .leaksReport ? leaksReport(file) : xctraceExport(file)
+            return route == .xctestLog
+                ? xctestLog(file) : route == .leaksReport ? leaksReport(file) : xctraceExport(file)
         }
         let headCount = bytes.count
         if size > documentLimit {

@@ -32,7 +32,8 @@ extension CaptureDiff {
             var out = "## memhunt diff: \(diff.kind.rawValue) \(Escape.code(before)) → \(Escape.code(after))\n\n"
             out += "| Class | # before | # after | Δ count | Δ bytes |\n|---|---:|---:|---:|---:|\n"
             for row in rows {
-                out += "| \(Escape.markdown(row.label)) | \(count(row.before)) | \(count(row.after)) | "
+                out +=
+                    "| \(Escape.markdown(row.label)) | \(count(row.before)) | \(count(row.after)) | "
                     + "\(signed(row.deltaCount)) | \(signed(row.deltaBytes)) |\n"
             }
             return out + "\n" + Escape.markdown(summary(diff, shown: rows.count)) + "\n"
@@ -66,7 +67,8 @@ extension CaptureDiff {
         text += ", \(FactValue.grouped(diff.unchanged)) unchanged"
         if oneSide > 0 { text += ", \(oneSide) listed on one side only (—: not compared)" }
         text += "; of those changed" + (diff.rows.contains(where: \.isSummary) ? " (summary rows, All …, aside)" : "")
-        text += ": \(FactValue.grouped(total.before.count)) → \(FactValue.grouped(total.after.count)) \(diff.kind.unit), "
+        text +=
+            ": \(FactValue.grouped(total.before.count)) → \(FactValue.grouped(total.after.count)) \(diff.kind.unit), "
         text += signed(total.after.bytes - total.before.bytes) + " bytes."
         for caveat in diff.caveats { text += " " + caveat + "." }
         return text

@@ -228,7 +228,8 @@ public struct Postmortem: Sendable {
     var patternCandidates: String {
         patterns.map { pattern, findings in
             let places = findings.flatMap(\.evidence).prefix(3).map { Escape.code($0.reference) }
-            return "- Candidate, a leak pattern: " + Escape.markdown(findings[0].title) + (places.isEmpty ? "" : ", at " + places.joined(separator: ", "))
+            return "- Candidate, a leak pattern: " + Escape.markdown(findings[0].title)
+                + (places.isEmpty ? "" : ", at " + places.joined(separator: ", "))
                 + (findings.count > 1 ? " (\(findings.count) findings)" : "") + "\n"
         }.joined()
     }
@@ -265,7 +266,8 @@ public struct Postmortem: Sendable {
         if let overall = diff.fix.overall {
             out += "Fix verdict: **\(overall.word)**\n\n| Grade | What | Incident → after the fix |\n|---|---|---|\n"
             for row in diff.fix.rows {
-                out += "| \(row.expectedAlive ? "expected alive" : row.grade.word) | \(Escape.markdown(row.key)) | "
+                out +=
+                    "| \(row.expectedAlive ? "expected alive" : row.grade.word) | \(Escape.markdown(row.key)) | "
                     + "\(Escape.markdown(row.text)) |\n"
             }
             out += "\n"

@@ -36,7 +36,8 @@ extension RunDiff {
                 out += (row.expectedAlive ? "  (expected alive: not judged)" : "") + "\n"
             }
             if let bytes = fix.leakedBytes {
-                out += "  leaked: \(FactValue.grouped(bytes.before)) → \(FactValue.grouped(bytes.after)) bytes, "
+                out +=
+                    "  leaked: \(FactValue.grouped(bytes.before)) → \(FactValue.grouped(bytes.after)) bytes, "
                     + "\(FactValue.grouped(max(0, bytes.before - bytes.after))) freed, "
                     + "\(FactValue.grouped(bytes.after)) still leaked\n"
             }
@@ -131,7 +132,8 @@ extension RunDiff {
         if let overall = fix.overall {
             out += "### Fix verdict: \(overall.word)\n\n| Grade | What | Before → after |\n|---|---|---|\n"
             for row in fix.rows {
-                out += "| \(row.expectedAlive ? "expected alive" : row.grade.word) | \(Escape.markdown(row.key)) | "
+                out +=
+                    "| \(row.expectedAlive ? "expected alive" : row.grade.word) | \(Escape.markdown(row.key)) | "
                     + "\(Escape.markdown(row.text)) |\n"
             }
             out += "\n"

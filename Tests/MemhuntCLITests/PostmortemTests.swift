@@ -178,7 +178,9 @@ import Testing
                     + "or data source held strongly (delegate.strong), at `Fixtures/leaks/Shop-cycles.leaks.txt:32`"))
         let resolution = try #require(section(run.stdout, "## Resolution"))
         #expect(resolution.contains("The fix of `delegate.strong`: Declare the delegate weak"))
-        #expect(resolution.contains("// before\nvar delegate: LoaderDelegate?\n// after\nweak var delegate: LoaderDelegate?"))
+        #expect(
+            resolution.contains(
+                "// before\nvar delegate: LoaderDelegate?\n// after\nweak var delegate: LoaderDelegate?"))
         let verification = try #require(section(run.stdout, "## Verification"))
         #expect(verification.contains("Fix verdict: **PARTIAL**"))
         #expect(verification.contains("| PARTIAL | closure.self-capture-stored | 3 → 1 |"))

@@ -79,7 +79,8 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Malloc 48 Bytes                          100           —           —           —"))
         #expect(run.stdout.contains("5 listed on one side only (—: not compared)"))
-        #expect(run.stdout.contains("(summary rows, All …, aside): 80 → 200 persistent allocations, +31,457,280 bytes."))
+        #expect(
+            run.stdout.contains("(summary rows, All …, aside): 80 → 200 persistent allocations, +31,457,280 bytes."))
     }
 
     @Test func capturesOfTwoKindsOrNoneAreRefusedWithWhy() async throws {
@@ -88,7 +89,8 @@ import Testing
         #expect(mixed.stderr.contains("faq-visit-1.heap.txt is a heap capture and Shop-cycles.leaks.txt a leaks one"))
         let prose = await memhunt("diff", "Fixtures/heap/README.md", "Fixtures/heap/faq-visit-1.heap.txt")
         #expect(prose.status == 2)
-        #expect(prose.stderr.contains("neither a findings document nor a heap report, leaks report or Allocations export"))
+        #expect(
+            prose.stderr.contains("neither a findings document nor a heap report, leaks report or Allocations export"))
         #expect(prose.stdout.isEmpty)
     }
 
@@ -98,7 +100,8 @@ import Testing
             "--format", "sarif")
         let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let sarif = try #require((log["runs"] as? [[String: Any]])?.first)
-        let rules = try #require(((sarif["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        let rules = try #require(
+            ((sarif["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
         let ids = rules.compactMap { $0["id"] as? String }
         #expect(ids.contains("leaks.cycle/closure.self-capture-stored"))
         #expect(ids.contains("leaks.cycle/delegate.strong"))

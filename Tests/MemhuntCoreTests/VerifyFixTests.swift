@@ -8,7 +8,10 @@ import Testing
         [
             "leaks.cycles": .array(
                 entries.map { pattern, owner, count in
-                    ["pattern": .string(pattern), "owner": .string(owner), "instances": .int(count), "path": "A → B → A"]
+                    [
+                        "pattern": .string(pattern), "owner": .string(owner), "instances": .int(count),
+                        "path": "A → B → A",
+                    ]
                 })
         ]
     }

@@ -21,7 +21,9 @@ struct DiffCommand: MemhuntCommand {
                 "before",
                 help: "The findings document of the earlier run (memhunt run --format json), or a heap report, leaks "
                     + "report or Allocations export to compare per class."),
-            ArgumentSpec("after", help: "The findings document of the later run (or - for stdin), or a capture of the same kind."),
+            ArgumentSpec(
+                "after", help: "The findings document of the later run (or - for stdin), or a capture of the same kind."
+            ),
         ],
         options: [Options.format(RunDiff.formats), Options.output, failOnRegression, tolerance]
     )

@@ -8,7 +8,8 @@ import MemhuntReports
 /// test over its ceiling).
 extension MCPTools {
     static var fixTools: [JSONObject] {
-        let sides = "Artifacts taken %@ the fix (leaks or heap reports, measurements, an xcodebuild log), or one saved "
+        let sides =
+            "Artifacts taken %@ the fix (leaks or heap reports, measurements, an xcodebuild log), or one saved "
             + "findings document of a run over them."
         return [
             tool(
@@ -110,7 +111,8 @@ extension MCPTools {
         let rows = (fix["rows"] as? [JSONObject] ?? []).map {
             "- \($0["grade"] as? String ?? "?") \($0["key"] as? String ?? "?"): \($0["text"] as? String ?? "")"
         }
-        let verdict = (fix["verdict"] as? String).map { "Fix verdict: \($0)" }
+        let verdict =
+            (fix["verdict"] as? String).map { "Fix verdict: \($0)" }
             ?? "No verdict: the two sides share nothing a fix is verified by (leak patterns, growing classes, growth "
             + "per visit, tests over a ceiling)."
         return Result(

@@ -90,7 +90,8 @@ extension HeapCheck {
                 return " The counts climb along a line (about +\(FactValue.grouped(Int(shape.slope.rounded()))) per "
                     + "heap, R² \(format2(shape.r2))): about as many are kept between each heap and the next."
             case .step:
-                return " The counts rose once, after heap \(shape.stepAfter ?? 0), and then held: filled once (a cache) "
+                return
+                    " The counts rose once, after heap \(shape.stepAfter ?? 0), and then held: filled once (a cache) "
                     + "rather than kept between every two heaps."
             case .uneven, .transient, .flat:
                 return " The counts climb unevenly (R² \(format2(shape.r2))): the heaps may not be equal repetitions."

@@ -17,7 +17,8 @@ struct HeapCheck: MeasuringCheck {
     static func tallies(_ report: HeapReport) -> [String: Tally] {
         var result: [String: Tally] = [:]
         for row in report.classes {
-            result[row.key, default: Tally(label: row.label, className: row.className, line: row.line)].count += row.count
+            result[row.key, default: Tally(label: row.label, className: row.className, line: row.line)].count +=
+                row.count
             result[row.key]!.bytes += row.bytes
         }
         return result
@@ -162,7 +163,8 @@ struct HeapCheck: MeasuringCheck {
                     }))
         }
         output.emit(
-            Code.grew, severity: shape?.kind == .step ? .notice : nil, title: Words.grewTitle(top, heaps: m.reports.count, perVisit: perVisit),
+            Code.grew, severity: shape?.kind == .step ? .notice : nil,
+            title: Words.grewTitle(top, heaps: m.reports.count, perVisit: perVisit),
             detail: Words.grew(m, growth, top: top, visits: visits, perVisit: perVisit)
                 + Words.shape(shape, top.tally.label) + (held?.sentence(top.tally.label, added: top.added) ?? ""),
             evidence: [

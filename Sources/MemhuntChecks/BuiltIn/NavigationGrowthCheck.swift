@@ -100,7 +100,8 @@ struct NavigationGrowthCheck: MeasuringCheck {
             CheckParameter(
                 "min_slope_mb", default: 1.0, "Warn when the footprint grows at least this many MB per visit."),
             CheckParameter("min_r2", default: 0.9, "… with a fit at least this good."),
-            CheckParameter("min_visits", default: 3, "Visits needed before judging (three at least: two always fit a line)."),
+            CheckParameter(
+                "min_visits", default: 3, "Visits needed before judging (three at least: two always fit a line)."),
         ]
     )
 
@@ -172,7 +173,8 @@ struct NavigationGrowthCheck: MeasuringCheck {
             let at = shape.stepAfter!
             output.emit(
                 Code.step,
-                title: "One step of \((values[at...].reduce(0, +) / Double(values.count - at) - values[..<at].reduce(0, +) / Double(at)).oneDecimalText) MB after visit \(at), then flat over \(values.count - at) visits",
+                title:
+                    "One step of \((values[at...].reduce(0, +) / Double(values.count - at) - values[..<at].reduce(0, +) / Double(at)).oneDecimalText) MB after visit \(at), then flat over \(values.count - at) visits",
                 detail: Words.step(
                     series, at: at, level: values[at...].reduce(0, +) / Double(values.count - at),
                     range: values[at...].min()!...values[at...].max()!),
@@ -181,7 +183,8 @@ struct NavigationGrowthCheck: MeasuringCheck {
             let top = values.firstIndex(of: values.max()!)!
             output.emit(
                 Code.transient,
-                title: "Transient: up \(shape.peak.oneDecimalText) MB by visit \(top + 1), back to \(values.last!.oneDecimalText) MB by visit \(values.count)",
+                title:
+                    "Transient: up \(shape.peak.oneDecimalText) MB by visit \(top + 1), back to \(values.last!.oneDecimalText) MB by visit \(values.count)",
                 detail: Words.transient(series, minSlope: minSlope), evidence: [visits[top].evidence, last])
         case .flat:
             output.emit(
@@ -190,7 +193,8 @@ struct NavigationGrowthCheck: MeasuringCheck {
         case .uneven:
             output.emit(
                 Code.uneven,
-                title: "Memory \(shape.rise >= 0 ? "grows" : "falls") \(abs(shape.rise).oneDecimalText) MB over \(visits.count) visits, unevenly: \(series) MB",
+                title:
+                    "Memory \(shape.rise >= 0 ? "grows" : "falls") \(abs(shape.rise).oneDecimalText) MB over \(visits.count) visits, unevenly: \(series) MB",
                 detail: Words.uneven(series, slope: slope, r2: r2, minR2: minR2), evidence: [first, last])
         }
     }

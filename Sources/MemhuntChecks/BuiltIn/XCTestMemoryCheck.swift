@@ -151,7 +151,10 @@ struct XCTestMemoryCheck: MeasuringCheck {
             Fact.perTest.key,
             .array(
                 perTest.sorted { $0.key < $1.key }.prefix(100).map { test, entry in
-                    ["test": .string(test), "metric": .string(entry.metric.displayName), "peakMB": .oneDecimal(entry.peakMB)]
+                    [
+                        "test": .string(test), "metric": .string(entry.metric.displayName),
+                        "peakMB": .oneDecimal(entry.peakMB),
+                    ]
                 }))
         let limit = context.double("limit_mb")
         let ceiling = limit * (1 - context.double("headroom"))

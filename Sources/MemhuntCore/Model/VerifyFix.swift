@@ -66,7 +66,8 @@ public struct VerifyFix: Sendable, Equatable {
         rows += Self.perVisit(before, after) + Self.tests(before, after)
         for index in rows.indices where rows[index].subject == .growingClass || rows[index].subject == .pattern {
             let names = Set(rows[index].key.split(separator: " ").map(String.init))
-            rows[index].expectedAlive = !expectedAlive.isDisjoint(with: names) || expectedAlive.contains(rows[index].key)
+            rows[index].expectedAlive =
+                !expectedAlive.isDisjoint(with: names) || expectedAlive.contains(rows[index].key)
         }
         self.rows = rows
         let judged = rows.filter { !$0.expectedAlive }
@@ -134,10 +135,13 @@ public struct VerifyFix: Sendable, Equatable {
     static func perVisit(_ before: Facts, _ after: Facts) -> [Row] {
         func slope(_ facts: Facts) -> Double? {
             guard facts["growth.shape"] != nil else { return nil }
-            return facts["growth.shape"]?.stringValue == "linear" ? max(0, facts["growth.slopeMB"]?.doubleValue ?? 0) : 0
+            return facts["growth.shape"]?.stringValue == "linear"
+                ? max(0, facts["growth.slopeMB"]?.doubleValue ?? 0) : 0
         }
         guard let was = slope(before), let now = slope(after), was > 0 || now > 0 else { return [] }
-        func said(_ value: Double) -> String { value > 0 ? FactValue.oneDecimal(value).description + " MB per visit" : "no stair" }
+        func said(_ value: Double) -> String {
+            value > 0 ? FactValue.oneDecimal(value).description + " MB per visit" : "no stair"
+        }
         return [
             Row(
                 subject: .growthPerVisit, key: "footprint per visit", before: was, after: now,
@@ -166,7 +170,9 @@ public struct VerifyFix: Sendable, Equatable {
             let (from, to) = (max(0, was[test]!), max(0, now[test]!))
             guard from > 0 || to > 0 else { return nil }
             func said(_ value: Double) -> String {
-                value > 0 ? FactValue.oneDecimal(value).description + " MB over the \(FactValue.oneDecimal(ceiling)) MB ceiling" : "under it"
+                value > 0
+                    ? FactValue.oneDecimal(value).description
+                        + " MB over the \(FactValue.oneDecimal(ceiling)) MB ceiling" : "under it"
             }
             return Row(
                 subject: .test, key: test, before: from, after: to, grade: FixGrade(before: from, after: to),
