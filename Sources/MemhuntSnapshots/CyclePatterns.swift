@@ -151,3 +151,54 @@ public struct KnownFrameworkCycle: Sendable, Hashable {
         return shape.fields.contains { field.matches($0) }
     }
 }
+
+extension NameMatch {
+    /// A name as a playbook or project file writes it: `/regex/`, `prefix*`, or an exact name; nil for a
+    /// regular expression that does not compile, or nothing.
+    public static func parse(_ text: String) -> NameMatch? {
+        if text.count >= 2, text.hasPrefix("/"), text.hasSuffix("/") {
+            let pattern = RegexPattern(stringLiteral: String(text.dropFirst().dropLast()))
+            return pattern.compiled == nil ? nil : .regex(pattern)
+        }
+        if text.hasSuffix("*") { return text.count > 1 ? .prefix(String(text.dropLast())) : nil }
+        return text.isEmpty ? nil : .exact(text)
+    }
+}
+
+extension KnownFrameworkCycle {
+    /// Entries a playbook adds (`{name, holder, target, field?, seen_on?}`, names as `NameMatch.parse` reads
+    /// them), or why one cannot be read.
+    /// Why an entry cannot be read, in words.
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func entries(_ list: [[String: String]]) -> Result<[KnownFrameworkCycle], Problem> {
+        var entries: [KnownFrameworkCycle] = []
+        for (index, entry) in list.enumerated() {
+            let place = "entry \(index + 1)" + (entry["name"].map { " (\($0))" } ?? "")
+            guard let holder = entry["holder"], let target = entry["target"] else {
+                return .failure(Problem(description: "\(place) needs a holder and a target class"))
+            }
+            guard let holderMatch = NameMatch.parse(holder), let targetMatch = NameMatch.parse(target) else {
+                return .failure(
+                    Problem(
+                        description: "\(place): '\(holder)' or '\(target)' is no name, prefix* or /regular expression/")
+                )
+            }
+            var field: NameMatch?
+            if let text = entry["field"] {
+                guard let match = NameMatch.parse(text) else {
+                    return .failure(
+                        Problem(description: "\(place): field '\(text)' is no name, prefix* or /regular expression/"))
+                }
+                field = match
+            }
+            entries.append(
+                KnownFrameworkCycle(
+                    name: entry["name"] ?? "\(holder) → \(target)", holder: holderMatch, field: field,
+                    target: targetMatch, seenOn: entry["seen_on"] ?? "the playbook's list"))
+        }
+        return .success(entries)
+    }
+}

@@ -134,14 +134,19 @@ extension LeaksCheck {
             """,
         reads: [.leaks],
         facts: [
-            Fact.count, Fact.leakedMB, Fact.leakedBytes, Fact.largestRoot, Fact.footprintMB, Fact.reports, Fact.cycles, Fact.appCycles,
+            Fact.count, Fact.leakedMB, Fact.leakedBytes, Fact.largestRoot, Fact.footprintMB, Fact.reports, Fact.cycles,
+            Fact.appCycles,
             Fact.frameworkCycles, Fact.verdict, Fact.bytesFreed,
         ],
         codes: [Code.found, Code.cycle, Code.frameworkCycle, Code.verdict, Code.fewer, Code.more],
         parameters: [
             CheckParameter(
                 "expected_alive", default: .array([]),
-                "Classes expected to stay alive (singletons): a cycle of only these cannot flip a fix's verdict.")
+                "Classes expected to stay alive (singletons): a cycle of only these cannot flip a fix's verdict."),
+            CheckParameter(
+                "framework_cycles", default: .array([]),
+                "Known framework cycles to add: {name, holder, target, field, seen_on}, names exact, prefix* or "
+                    + "/regex/."),
         ]
     )
 }

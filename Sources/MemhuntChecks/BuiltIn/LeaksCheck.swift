@@ -32,18 +32,33 @@ struct LeaksCheck: MeasuringCheck {
                 return (artifact, report)
             }, date: \.date)
         guard let newest = reports.last?.1 else { return nil }
+        let known = try CycleCatalog.frameworkCycles + Self.addedFrameworkCycles(context.parameters["framework_cycles"])
         return Measurement(
             reports: reports.map { (artifact: $0.0, report: $0.1) },
             largest: newest.roots.sorted { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) },
-            cycles: Self.groups(newest), firstCycles: reports.count >= 2 ? Self.groups(reports[0].1) : nil)
+            cycles: Self.groups(newest, known: known),
+            firstCycles: reports.count >= 2 ? Self.groups(reports[0].1, known: known) : nil)
+    }
+
+    /// The framework cycles a playbook adds (`framework_cycles`), or why an entry cannot be read.
+    static func addedFrameworkCycles(_ value: FactValue?) throws -> [KnownFrameworkCycle] {
+        let list = (value?.arrayValue ?? []).map { entry in
+            (entry.objectValue ?? [:]).compactMapValues { $0.stringValue }
+        }
+        switch KnownFrameworkCycle.entries(list) {
+        case .success(let entries): return entries
+        case .failure(let problem): throw ParameterProblem(text: "framework_cycles: \(problem)")
+        }
     }
 
     /// The newest report's leak shapes named (`CycleCatalog`) and grouped by path, references, pattern and owner.
-    static func groups(_ report: LeaksReport) -> [CycleGroup] {
+    static func groups(_ report: LeaksReport, known: [KnownFrameworkCycle] = CycleCatalog.frameworkCycles)
+        -> [CycleGroup]
+    {
         var groups: [CycleGroup] = []
         var index: [String: Int] = [:]
         for shape in LeakShape.all(in: report.forest) {
-            let leak = CycleCatalog.classify(shape, process: report.processName)
+            let leak = CycleCatalog.classify(shape, process: report.processName, known: known)
             let key = [shape.kind.rawValue, shape.path, shape.fields.joined(separator: ","), leak.pattern?.id ?? ""]
                 .joined(separator: "|")
             if let at = index[key] {
