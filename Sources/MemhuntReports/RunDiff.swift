@@ -110,7 +110,9 @@ public struct RunDiff: Sendable {
         self.before = before
         self.after = after
         self.tolerance = tolerance
-        fix = VerifyFix(before: before.facts, after: after.facts, expectedAlive: expectedAlive)
+        fix = VerifyFix(
+            before: before.facts, after: after.facts,
+            catalog: before.factCatalog.merging(after.factCatalog) { _, new in new }, expectedAlive: expectedAlive)
         let keys = Set(before.facts.keys).union(after.facts.keys).sorted()
         facts = keys.map { key in
             let info = after.factCatalog[key] ?? before.factCatalog[key]

@@ -4,6 +4,13 @@ import Testing
 
 /// The verify-fix verdict over two runs' facts: per pattern, growing class, growth per visit and test.
 @Suite struct VerifyFixTests {
+    /// The facts of each role, named as the checks declare them.
+    static let keys: [FixEvidence: String] = [
+        .leakPatterns: "leaks.cycles", .leakCount: "leaks.count", .leakedBytes: "leaks.leakedBytes",
+        .classGrowth: "heap.diff", .captures: "heap.heaps", .growthShape: "growth.shape",
+        .growthPerRepetition: "growth.slopeMB", .testPeaks: "xctest.perTest", .testCeiling: "xctest.ceilingMB",
+    ]
+
     static func cycles(_ entries: [(String, String, Int)]) -> Facts {
         [
             "leaks.cycles": .array(
@@ -19,7 +26,7 @@ import Testing
     @Test func eachPatternIsGradedAndTheWorstDecides() {
         let before = Self.cycles([("delegate.strong", "app", 3), ("timer.target", "app", 2), ("x", "framework", 4)])
         let after = Self.cycles([("delegate.strong", "app", 1), ("kvo.token", "app", 1), ("x", "framework", 9)])
-        let fix = VerifyFix(before: before, after: after)
+        let fix = VerifyFix(keys: Self.keys, before: before, after: after)
         #expect(fix.rows.map(\.key) == ["delegate.strong", "kvo.token", "timer.target"])
         #expect(fix.rows.map(\.grade) == [.partial, .regressed, .pass])
         #expect(fix.overall == .regressed)
@@ -36,12 +43,12 @@ import Testing
         // 900 over 3 intervals is 300 per heap; after, 4 heaps and 90 (under the 100 that counts): gone.
         let before = heaps(4, [("FAQ (Swift, AluminumWeight)", 900), ("non-object", 5000), ("Tiny", 40)])
         let after = heaps(4, [("FAQ (Swift, AluminumWeight)", 90), ("Registry (Swift, App)", 300)])
-        var fix = VerifyFix(before: before, after: after)
+        var fix = VerifyFix(keys: Self.keys, before: before, after: after)
         #expect(fix.rows.map(\.key) == ["FAQ (Swift, AluminumWeight)", "Registry (Swift, App)"])
         #expect(fix.rows[0].before == 300 && fix.rows[0].grade == .pass)
         #expect(fix.rows[0].text == "+300 per heap → +0")
         #expect(fix.overall == .regressed)
-        fix = VerifyFix(before: before, after: after, expectedAlive: ["Registry"])
+        fix = VerifyFix(keys: Self.keys, before: before, after: after, expectedAlive: ["Registry"])
         #expect(fix.rows[1].expectedAlive)
         #expect(fix.overall == .pass)
     }
@@ -49,26 +56,36 @@ import Testing
     @Test func growthPerVisitAndTestsOverTheCeiling() {
         let stair: Facts = ["growth.shape": "linear", "growth.slopeMB": 13.8]
         let plateau: Facts = ["growth.shape": "flat", "growth.slopeMB": 0.2]
-        #expect(VerifyFix(before: stair, after: plateau).overall == .pass)
-        #expect(VerifyFix(before: stair, after: ["growth.shape": "linear", "growth.slopeMB": 5]).overall == .partial)
-        #expect(VerifyFix(before: plateau, after: stair).overall == .regressed)
-        #expect(VerifyFix(before: plateau, after: plateau).overall == nil)
+        #expect(VerifyFix(keys: Self.keys, before: stair, after: plateau).overall == .pass)
+        #expect(
+            VerifyFix(keys: Self.keys, before: stair, after: ["growth.shape": "linear", "growth.slopeMB": 5]).overall
+                == .partial)
+        #expect(VerifyFix(keys: Self.keys, before: plateau, after: stair).overall == .regressed)
+        #expect(VerifyFix(keys: Self.keys, before: plateau, after: plateau).overall == nil)
 
         func tests(_ mb: Double) -> Facts {
             ["xctest.ceilingMB": 24, "xctest.perTest": .array([["test": "testLarge", "peakMB": .double(mb)]])]
         }
-        let over = VerifyFix(before: tests(31.5), after: tests(26.4))
+        let over = VerifyFix(keys: Self.keys, before: tests(31.5), after: tests(26.4))
         #expect(over.overall == .partial)
         #expect(over.rows.first?.text == "7.5 MB over the 24 MB ceiling → 2.4 MB over the 24 MB ceiling")
-        #expect(VerifyFix(before: tests(31.5), after: tests(14.3)).overall == .pass)
-        #expect(VerifyFix(before: tests(14.3), after: tests(14.0)).overall == nil)
+        #expect(VerifyFix(keys: Self.keys, before: tests(31.5), after: tests(14.3)).overall == .pass)
+        #expect(VerifyFix(keys: Self.keys, before: tests(14.3), after: tests(14.0)).overall == nil)
     }
 
     @Test func withNothingToJudgeTheLeakCountsDecideOrNothingDoes() {
-        #expect(VerifyFix(before: ["leaks.count": 9], after: ["leaks.count": 0]).overall == .pass)
-        #expect(VerifyFix(before: ["leaks.count": 9], after: ["leaks.count": 9]).overall == .fail)
-        #expect(VerifyFix(before: [:], after: [:]).overall == nil)
+        #expect(VerifyFix(keys: Self.keys, before: ["leaks.count": 9], after: ["leaks.count": 0]).overall == .pass)
+        #expect(VerifyFix(keys: Self.keys, before: ["leaks.count": 9], after: ["leaks.count": 9]).overall == .fail)
+        #expect(VerifyFix(keys: Self.keys, before: [:], after: [:]).overall == nil)
         // One side without a leaks report says nothing of patterns.
-        #expect(VerifyFix(before: Self.cycles([("delegate.strong", "app", 3)]), after: [:]).rows.isEmpty)
+        #expect(
+            VerifyFix(keys: Self.keys, before: Self.cycles([("delegate.strong", "app", 3)]), after: [:]).rows.isEmpty)
+    }
+}
+
+extension VerifyFix {
+    /// The tests' order of arguments: the roles' keys first.
+    init(keys: [FixEvidence: String], before: Facts, after: Facts, expectedAlive: Set<String> = []) {
+        self.init(before: before, after: after, keys: keys, expectedAlive: expectedAlive)
     }
 }

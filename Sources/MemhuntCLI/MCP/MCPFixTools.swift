@@ -63,11 +63,15 @@ extension MCPTools {
         guard let json = child.stdout, let document = Self.object(json) else {
             return .failure(child.failure(tool: "classify_leaks"))
         }
+        // The fact the leak check declares as the leak shapes by pattern, and that check's findings: the tool names
+        // no check's keys.
         let facts = document["facts"] as? JSONObject ?? [:]
-        let findings = (document["findings"] as? [JSONObject] ?? []).filter {
-            ["leaks.cycle", "leaks.framework-cycle"].contains($0["code"] as? String ?? "")
-        }
-        guard facts["leaks.cycles"] != nil || !findings.isEmpty else {
+        let catalog = document["factCatalog"] as? [String: JSONObject] ?? [:]
+        let (key, info) =
+            catalog.first { ($0.value["verifies"] as? String) == FixEvidence.leakPatterns.rawValue } ?? ("", [:])
+        let check = info["check"] as? String
+        let findings = (document["findings"] as? [JSONObject] ?? []).filter { $0["check"] as? String == check }
+        guard facts[key] != nil || !findings.isEmpty else {
             return .failure(
                 "classify_leaks: no leak tree was read"
                     + (child.stderrText.isEmpty ? " (no ROOT CYCLE or ROOT LEAK line)" : ": " + child.stderrText))
@@ -79,7 +83,7 @@ extension MCPTools {
         }
         return Result(
             text: lines.joined(separator: "\n"),
-            structured: ["cycles": facts["leaks.cycles"] ?? [JSONObject](), "findings": findings])
+            structured: ["cycles": facts[key] ?? [JSONObject](), "findings": findings])
     }
 
     func verifyFix(_ given: Arguments) async throws -> Result {

@@ -6,7 +6,8 @@ extension HeapCheck {
     /// The facts it records, declared once for the description and the body.
     enum Fact {
         static let heaps = FactDescription(
-            "heap.heaps", .count, "heap reports of the subject among the artifacts.", better: .neutral)
+            "heap.heaps", .count, "heap reports of the subject among the artifacts.", better: .neutral,
+            verifies: .captures)
         static let nodes = FactDescription(
             "heap.nodes", .count, "Nodes of the newest heap report (its 'All zones: N nodes (M bytes)').")
         static let allocatedMB = FactDescription(
@@ -24,7 +25,7 @@ extension HeapCheck {
         static let diff = FactDescription(
             "heap.diff", .list,
             "The first heap against the last, per class: {class, before, after, deltaCount, deltaBytes}, the largest "
-                + "change of bytes first (at most 20).")
+                + "change of bytes first (at most 20).", verifies: .classGrowth)
         static let families = FactDescription(
             "heap.families", .list,
             "Classes of the newest heap in step (counts within a thousandth, three at least, each at least the "

@@ -9,11 +9,12 @@ extension LeaksCheck {
         static let count = FactDescription(
             "leaks.count", .count,
             "Leaked objects of the newest leaks report (its 'N leaks for M total leaked bytes').",
-            measure: true)
+            measure: true, verifies: .leakCount)
         static let leakedMB = FactDescription(
             "leaks.leakedMB", .megabytes, "Total leaked bytes of the newest leaks report, in MB.", measure: true)
         static let leakedBytes = FactDescription(
-            "leaks.leakedBytes", .bytes, "Total leaked bytes of the newest leaks report, exactly.")
+            "leaks.leakedBytes", .bytes, "Total leaked bytes of the newest leaks report, exactly.",
+            verifies: .leakedBytes)
         static let largestRoot = FactDescription(
             "leaks.largestRoot", .text, "The root class of the largest tree among the report's top-level entries.")
         static let footprintMB = FactDescription(
@@ -21,7 +22,7 @@ extension LeaksCheck {
         static let cycles = FactDescription(
             "leaks.cycles", .list,
             "The newest report's cycles and lone leaked objects by group: {path, pattern, owner, instances, bytes}, "
-                + "the app's first (at most 100).")
+                + "the app's first (at most 100).", verifies: .leakPatterns)
         static let appCycles = FactDescription(
             "leaks.appCycles", .count,
             "Cycles and lone leaked objects of the app (or of no known owner) in the newest report.", measure: true)

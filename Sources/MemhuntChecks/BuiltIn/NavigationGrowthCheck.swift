@@ -9,13 +9,14 @@ struct NavigationGrowthCheck: MeasuringCheck {
         static let firstMB = FactDescription("growth.firstMB", .megabytes, "The footprint after the first visit.")
         static let lastMB = FactDescription("growth.lastMB", .megabytes, "The footprint after the last visit.")
         static let slopeMB = FactDescription(
-            "growth.slopeMB", .megabytes, "The fitted growth per visit (MB per visit).")
+            "growth.slopeMB", .megabytes, "The fitted growth per visit (MB per visit).",
+            verifies: .growthPerRepetition)
         static let r2 = FactDescription(
             "growth.r2", .ratio, "How well a line fits the visits (R², 0–1).", better: .neutral)
         static let shape = FactDescription(
             "growth.shape", .text,
             "The visits' shape: linear (about the same per visit), step (one rise, then flat), transient (back to "
-                + "the first visit's level), flat or uneven.")
+                + "the first visit's level), flat or uneven.", verifies: .growthShape)
     }
 
     /// The findings it emits, declared once for the description and the body.

@@ -17,10 +17,11 @@ struct XCTestMemoryCheck: MeasuringCheck {
             "xctest.heaviestTest", .text, "The test whose memory metric is the largest.")
         static let perTest = FactDescription(
             "xctest.perTest", .list,
-            "Each test's heaviest memory metric: {test, metric, peakMB}, by test (at most 100).")
+            "Each test's heaviest memory metric: {test, metric, peakMB}, by test (at most 100).",
+            verifies: .testPeaks)
         static let ceilingMB = FactDescription(
             "xctest.ceilingMB", .megabytes, "The limit less the headroom, when a limit is set.", better: .neutral,
-            setting: true)
+            setting: true, verifies: .testCeiling)
     }
 
     /// The findings it emits, declared once for the description and the body.

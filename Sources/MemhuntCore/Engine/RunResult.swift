@@ -45,13 +45,19 @@ public struct FactInfo: Sendable, Hashable, Codable {
     public var better: Better
     /// A number that justifies a fix, to keep beside it.
     public var measure: Bool
+    /// What it gives the verdict of a fix, if anything (`VerifyFix`).
+    public var verifies: FixEvidence?
 
-    public init(unit: FactUnit, meaning: String, check: String, better: Better? = nil, measure: Bool = false) {
+    public init(
+        unit: FactUnit, meaning: String, check: String, better: Better? = nil, measure: Bool = false,
+        verifies: FixEvidence? = nil
+    ) {
         self.unit = unit
         self.meaning = meaning
         self.check = check
         self.better = better ?? .implied(by: unit)
         self.measure = measure
+        self.verifies = verifies
     }
 }
 

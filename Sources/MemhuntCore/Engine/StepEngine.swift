@@ -257,7 +257,8 @@ public struct StepEngine: Sendable {
             let unit = declared[key]?.unit ?? produced.units[key] ?? .number
             factInfo[key] = FactInfo(
                 unit: unit, meaning: declared[key]?.meaning ?? "", check: invocation.id,
-                better: declared[key]?.better, measure: declared[key]?.measure ?? false)
+                better: declared[key]?.better, measure: declared[key]?.measure ?? false,
+                verifies: declared[key]?.verifies)
         }
         output.presentation.append(produced.presentation)
         if case .exec = invocation.kind {

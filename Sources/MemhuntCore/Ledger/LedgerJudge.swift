@@ -385,7 +385,10 @@ public struct LedgerJudge: Sendable {
     func fix(_ fix: Fix, ledger: Ledger, read: (LedgerSide) -> SideEvidence) -> ComparisonJudgement {
         let judged = measured(fix, ledger: ledger, read: read)
         guard let broken = fix.baseline.map(read) else { return judged }
-        let verified = VerifyFix(before: broken.facts, after: read(fix.variant).facts)
+        let fixed = read(fix.variant)
+        let verified = VerifyFix(
+            before: broken.facts, after: fixed.facts,
+            keys: broken.verifies.merging(fixed.verifies) { first, _ in first })
         guard let overall = verified.overall else { return judged }
         let rows = verified.rows.filter { !$0.expectedAlive }.sorted { $0.grade > $1.grade }.prefix(3)
         let said = "verify-fix \(overall.word): " + rows.map { "\($0.key) \($0.text)" }.joined(separator: "; ")

@@ -15,6 +15,8 @@ public struct SideEvidence: Sendable, Hashable {
     public var repeats: [String: [Double]]
     /// What the artifacts say of each condition, when they say one thing.
     public var conditions: [SideCondition: String]
+    /// The fact of each role a fix is verified by (`VerifyFix`), as the checks that ran declare them.
+    public var verifies: [FixEvidence: String] = [:]
 
     public init(
         artifacts: [String], problems: [String] = [], facts: Facts = [:],
@@ -81,11 +83,17 @@ public struct SideEvidence: Sendable, Hashable {
                 problems.append("\(artifact.source): an artifact\(owner), not of \(app)")
             }
         }
+        var verifies: [FixEvidence: String] = [:]
+        for (key, info) in result.factCatalog.sorted(by: { $0.key < $1.key }) {
+            if let role = info.verifies, verifies[role] == nil { verifies[role] = key }
+        }
+        let kept = needed.map { $0.union(verifies.values) }
         self.init(
             artifacts: side.artifacts, problems: problems,
-            facts: needed.map { keys in result.facts.filter { keys.contains($0.key) } } ?? result.facts,
+            facts: kept.map { keys in result.facts.filter { keys.contains($0.key) } } ?? result.facts,
             codes: Set(result.findings.map(\.code)), repeats: Self.repeats(result.artifacts, readings: readings),
             conditions: Self.conditions(result.artifacts))
+        self.verifies = verifies
     }
 
     /// The values of a measurement row a repeated reading names.

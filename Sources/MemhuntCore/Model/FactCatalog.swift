@@ -47,6 +47,29 @@ public enum RepeatedReading: String, Sendable, Hashable, Codable {
     case xctestMemory
 }
 
+/// What a fact gives the verdict of a fix (`VerifyFix`), declared with the fact so that the judge names no
+/// check's keys: each role is one fact of one check.
+public enum FixEvidence: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A list of `{pattern, owner, instances, path}`: the leak shapes of a report, by pattern and owner.
+    case leakPatterns = "leak-patterns"
+    /// How many objects a leaks report found leaked.
+    case leakCount = "leak-count"
+    /// How many bytes a leaks report found leaked.
+    case leakedBytes = "leaked-bytes"
+    /// A list of `{class, deltaCount}`: what each class gained between a run's first capture and its last.
+    case classGrowth = "class-growth"
+    /// How many captures that growth spans.
+    case captures
+    /// The shape of a series of readings per repetition (`GrowthShape.Kind`).
+    case growthShape = "growth-shape"
+    /// The fitted growth per repetition, in MB.
+    case growthPerRepetition = "growth-per-repetition"
+    /// A list of `{test, peakMB}`: each test's heaviest memory metric.
+    case testPeaks = "test-peaks"
+    /// The ceiling the tests are held under, in MB.
+    case testCeiling = "test-ceiling"
+}
+
 /// One fact a check may record: its key, unit and meaning. The catalog of all of them drives
 /// `memhunt checks`, the README's fact table and the renderers' units.
 public struct FactDescription: Sendable, Hashable, Codable {
@@ -65,10 +88,12 @@ public struct FactDescription: Sendable, Hashable, Codable {
     /// The reading of an artifact that this fact reports when the artifact holds it several times (rows of
     /// one label, a metric's runs): the values a ledger's noise margin comes from. Nil for most facts.
     public var repeatedAs: RepeatedReading?
+    /// What it gives the verdict of a fix, if anything.
+    public var verifies: FixEvidence?
 
     public init(
         _ key: String, _ unit: FactUnit, _ meaning: String, better: Better? = nil, measure: Bool = false,
-        setting: Bool = false, repeatedAs: RepeatedReading? = nil
+        setting: Bool = false, repeatedAs: RepeatedReading? = nil, verifies: FixEvidence? = nil
     ) {
         self.key = key
         self.unit = unit
@@ -77,6 +102,7 @@ public struct FactDescription: Sendable, Hashable, Codable {
         self.measure = measure
         self.setting = setting
         self.repeatedAs = repeatedAs
+        self.verifies = verifies
     }
 
     /// The value with this fact's unit, as every renderer prints it.

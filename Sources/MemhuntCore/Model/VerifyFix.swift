@@ -61,7 +61,18 @@ public struct VerifyFix: Sendable, Equatable {
     /// no class ("non-object") are no class to fix.
     public static let minInstances = 100
 
-    public init(before: Facts, after: Facts, expectedAlive: Set<String> = []) {
+    /// The verdict over two runs' facts, each role read from the fact the catalog declares for it.
+    public init(before: Facts, after: Facts, catalog: [String: FactInfo], expectedAlive: Set<String> = []) {
+        var keys: [FixEvidence: String] = [:]
+        for (key, info) in catalog.sorted(by: { $0.key < $1.key }) {
+            if let role = info.verifies, keys[role] == nil { keys[role] = key }
+        }
+        self.init(before: before, after: after, keys: keys, expectedAlive: expectedAlive)
+    }
+
+    /// The verdict over two runs' facts, `keys` naming the fact of each role.
+    public init(before: Facts, after: Facts, keys: [FixEvidence: String], expectedAlive: Set<String> = []) {
+        let before = Self.roles(before, keys), after = Self.roles(after, keys)
         var rows = Self.patterns(before, after) + Self.classes(before, after)
         rows += Self.perVisit(before, after) + Self.tests(before, after)
         for index in rows.indices where rows[index].subject == .growingClass || rows[index].subject == .pattern {
@@ -72,21 +83,26 @@ public struct VerifyFix: Sendable, Equatable {
         self.rows = rows
         let judged = rows.filter { !$0.expectedAlive }
         overall = judged.map(\.grade).max()
-        if let was = Self.leakedBytes(before), let now = Self.leakedBytes(after) { leakedBytes = (was, now) }
+        if let was = before[.leakedBytes]?.intValue, let now = after[.leakedBytes]?.intValue {
+            leakedBytes = (was, now)
+        }
         // No row, but two leak counts: the counts decide.
-        if rows.isEmpty, let was = before["leaks.count"]?.doubleValue, let now = after["leaks.count"]?.doubleValue {
+        if rows.isEmpty, let was = before[.leakCount]?.doubleValue, let now = after[.leakCount]?.doubleValue {
             overall = FixGrade(before: was, after: now)
         }
     }
 
-    static func leakedBytes(_ facts: Facts) -> Int? {
-        facts["leaks.leakedBytes"]?.intValue
+    /// One run's facts by the role they play.
+    typealias Roles = [FixEvidence: FactValue]
+
+    static func roles(_ facts: Facts, _ keys: [FixEvidence: String]) -> Roles {
+        keys.reduce(into: [:]) { roles, entry in roles[entry.key] = facts[entry.value] }
     }
 
     /// Cycles of the app's (and of no known owner) per pattern; a framework's cannot be fixed by the app.
-    static func patterns(_ before: Facts, _ after: Facts) -> [Row] {
-        func counts(_ facts: Facts) -> [String: Int]? {
-            guard let list = facts["leaks.cycles"]?.arrayValue else { return nil }
+    static func patterns(_ before: Roles, _ after: Roles) -> [Row] {
+        func counts(_ facts: Roles) -> [String: Int]? {
+            guard let list = facts[.leakPatterns]?.arrayValue else { return nil }
             var counts: [String: Int] = [:]
             for entry in list {
                 guard let object = entry.objectValue, object["owner"]?.stringValue != "framework" else { continue }
@@ -108,10 +124,10 @@ public struct VerifyFix: Sendable, Equatable {
     }
 
     /// Classes that gained at least `minInstances` over one run's heaps, per heap interval.
-    static func classes(_ before: Facts, _ after: Facts) -> [Row] {
-        func growth(_ facts: Facts) -> [String: Double]? {
-            guard let list = facts["heap.diff"]?.arrayValue else { return nil }
-            let intervals = Double(max(1, (facts["heap.heaps"]?.intValue ?? 2) - 1))
+    static func classes(_ before: Roles, _ after: Roles) -> [Row] {
+        func growth(_ facts: Roles) -> [String: Double]? {
+            guard let list = facts[.classGrowth]?.arrayValue else { return nil }
+            let intervals = Double(max(1, (facts[.captures]?.intValue ?? 2) - 1))
             var growth: [String: Double] = [:]
             for entry in list {
                 guard let object = entry.objectValue, let name = object["class"]?.stringValue,
@@ -132,11 +148,10 @@ public struct VerifyFix: Sendable, Equatable {
     }
 
     /// The footprint's growth per visit, when either run's visits climb along a line.
-    static func perVisit(_ before: Facts, _ after: Facts) -> [Row] {
-        func slope(_ facts: Facts) -> Double? {
-            guard facts["growth.shape"] != nil else { return nil }
-            return facts["growth.shape"]?.stringValue == "linear"
-                ? max(0, facts["growth.slopeMB"]?.doubleValue ?? 0) : 0
+    static func perVisit(_ before: Roles, _ after: Roles) -> [Row] {
+        func slope(_ facts: Roles) -> Double? {
+            guard let shape = facts[.growthShape]?.stringValue else { return nil }
+            return shape == GrowthShape.Kind.linear.rawValue ? max(0, facts[.growthPerRepetition]?.doubleValue ?? 0) : 0
         }
         guard let was = slope(before), let now = slope(after), was > 0 || now > 0 else { return [] }
         func said(_ value: Double) -> String {
@@ -150,12 +165,10 @@ public struct VerifyFix: Sendable, Equatable {
     }
 
     /// Each XCTest memory metric's MB over the ceiling, when a ceiling is set on either run.
-    static func tests(_ before: Facts, _ after: Facts) -> [Row] {
-        guard let ceiling = after["xctest.ceilingMB"]?.doubleValue ?? before["xctest.ceilingMB"]?.doubleValue else {
-            return []
-        }
-        func over(_ facts: Facts) -> [String: Double]? {
-            guard let list = facts["xctest.perTest"]?.arrayValue else { return nil }
+    static func tests(_ before: Roles, _ after: Roles) -> [Row] {
+        guard let ceiling = after[.testCeiling]?.doubleValue ?? before[.testCeiling]?.doubleValue else { return [] }
+        func over(_ facts: Roles) -> [String: Double]? {
+            guard let list = facts[.testPeaks]?.arrayValue else { return nil }
             var over: [String: Double] = [:]
             for entry in list {
                 guard let object = entry.objectValue, let test = object["test"]?.stringValue,
