@@ -56,7 +56,7 @@ import Testing
                 "footprint.firstMB = 82.4 MB", "footprint.footprintMB = 123.9 MB", "footprint.growthMB = 41.5 MB",
                 "footprint.largestCategory = MALLOC_SMALL", "footprint.largestCategoryMB = 63.9 MB",
                 "footprint.peakMB = 123.9 MB", "footprint.process = AluminumWeight [5120]", "footprint.r2 = 1.0",
-                "footprint.samples = 8", "footprint.slopeMBPerMinute = 39.5 MB",
+                "footprint.samples = 8", "footprint.shape = linear", "footprint.slopeMBPerMinute = 39.5 MB",
             ]
         ),
     ]

@@ -29,6 +29,10 @@ extension FootprintJSONCheck {
             "The fitted growth of the footprint per minute of the samples' times (MB per minute).")
         static let r2 = FactDescription(
             "footprint.r2", .ratio, "How well a line over time fits the samples (R², 0–1).", better: .neutral)
+        static let shape = FactDescription(
+            "footprint.shape", .text,
+            "With three samples or more, their shape by position: linear, step (one rise, then held), transient "
+                + "(back to the first sample's level), flat or uneven.")
     }
 
     /// The findings it emits, declared once for the description and the body.
@@ -70,7 +74,7 @@ extension FootprintJSONCheck {
         reads: [.footprintJSON],
         facts: [
             Fact.process, Fact.footprintMB, Fact.peakMB, Fact.largestCategory, Fact.largestCategoryMB, Fact.samples,
-            Fact.firstMB, Fact.growthMB, Fact.slopeMB, Fact.r2,
+            Fact.firstMB, Fact.growthMB, Fact.slopeMB, Fact.r2, Fact.shape,
         ],
         codes: [Code.growing, Code.steady],
         parameters: [

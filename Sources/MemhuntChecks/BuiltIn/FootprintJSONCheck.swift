@@ -136,9 +136,13 @@ struct FootprintJSONCheck: MeasuringCheck {
             output.record(Fact.slopeMB, .oneDecimal(slope))
             output.record(Fact.r2, .double((r2 * 100).rounded() / 100))
         }
-        let fit = Fit(
+        var fit = Fit(
             span: timed ? " over \(Int((newest.time! - start!).rounded())) s" : "", slope: timed ? slope : nil,
             r2: r2, minGrowth: context.double("min_growth_mb"), minR2: context.double("min_r2"))
+        // The shape by position, a change of a tenth of the threshold counting (1 MB of the default 10).
+        fit.shape = GrowthShape.of(
+            readings.map { Double($0.bytes) / 1_048_576 }, least: fit.minGrowth / 10, minR2: fit.minR2)
+        output.record(Fact.shape, fit.shape.map { .string($0.kind.rawValue) })
         let evidence =
             first.artifact.source == newest.artifact.source
             ? [Evidence(source: first.artifact.source)]
@@ -164,6 +168,7 @@ struct FootprintJSONCheck: MeasuringCheck {
         var r2: Double
         var minGrowth: Double
         var minR2: Double
+        var shape: GrowthShape? = nil
     }
 
     /// Least-squares slope and R² of `ys` against `xs`.
@@ -217,6 +222,17 @@ extension FootprintJSONCheck {
                 + (m.chosen ? " The process is the largest of the file's: no app was named." : "") + unread(m)
         }
 
+        /// " One rise after sample 3, then held: …" for a step or a transient; nothing for the other shapes.
+        static func shapeText(_ shape: GrowthShape?) -> String {
+            switch shape?.kind {
+            case .step?:
+                return " The samples rise once, after sample \(shape!.stepAfter ?? 0), and hold: something filled once."
+            case .transient?:
+                return " The samples rose \(mb(Int(shape!.peak * 1_048_576))) and came back: made and released."
+            default: return ""
+            }
+        }
+
         static func steadyTitle(_ m: Measurement, fit: Fit) -> String {
             "\(m.name): \(mb(m.readings[0].bytes)) → \(mb(m.newest.bytes)) over \(m.readings.count) samples\(fit.span)"
         }
@@ -224,7 +240,7 @@ extension FootprintJSONCheck {
         static func steady(_ m: Measurement, growth: Int, fit: Fit) -> String {
             "footprint of \(m.name) changed \(growth >= 0 ? "+" : "")\(mb(growth)) over \(m.readings.count) samples"
                 + "\(fit.span) (R² \(format2(fit.r2))): below the threshold of \(fit.minGrowth.oneDecimalText) MB along "
-                + "a line." + unread(m)
+                + "a line." + shapeText(fit.shape) + unread(m)
         }
     }
 }

@@ -30,6 +30,10 @@ extension XCTraceMemoryCheck {
             "xctrace.allocations.persistentMB", .megabytes,
             "Allocations Statistics, 'All Heap & Anonymous VM': persistent (live) bytes of the last export, in MB.",
             measure: true)
+        static let persistentShape = FactDescription(
+            "xctrace.allocations.shape", .text,
+            "With three Allocations Statistics exports or more, the shape of their persistent bytes: linear, step, "
+                + "transient, flat or uneven.")
         static let persistentCount = FactDescription(
             "xctrace.allocations.persistentCount", .count,
             "Allocations Statistics, 'All Heap & Anonymous VM': persistent allocations of the last export.")
@@ -101,7 +105,8 @@ extension XCTraceMemoryCheck {
         reads: [.xctraceExport],
         facts: [
             Fact.exports, Fact.schemas, Fact.unread, Fact.residentMB, Fact.dirtyMB, Fact.swappedMB,
-            Fact.footprintByType, Fact.operations, Fact.operationEvents, Fact.persistentMB, Fact.persistentCount,
+            Fact.footprintByType, Fact.operations, Fact.operationEvents, Fact.persistentMB, Fact.persistentShape,
+            Fact.persistentCount,
             Fact.totalMB, Fact.topCategories, Fact.liveMB, Fact.leakCount, Fact.leakedBytes, Fact.updates,
             Fact.updatesByView,
         ],

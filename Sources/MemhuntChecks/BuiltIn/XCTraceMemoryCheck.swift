@@ -118,6 +118,10 @@ struct XCTraceMemoryCheck: MeasuringCheck {
             let first = firstTable.category(summaryRow)?.persistentBytes, let later = all.persistentBytes
         else { return }
         let (from, to) = (Double(first) / 1_048_576, Double(later) / 1_048_576)
+        // The exports' series, a change of a tenth of the threshold counting.
+        let series = statistics.compactMap { $0.1.category(summaryRow)?.persistentBytes }.map { Double($0) / 1_048_576 }
+        let shape = series.count == statistics.count ? GrowthShape.of(series, least: minGrowth / 10, minR2: 0.9) : nil
+        output.record(Fact.persistentShape, shape.map { .string($0.kind.rawValue) })
         output.compare(
             Comparison(
                 kind: .growth, label: "Allocations: persistent bytes", unit: .megabytes, better: .lower,
