@@ -12,8 +12,11 @@ extension FindingsDocument.Gate {
     /// be read, a directory gave nothing readable, or the app given matches nothing any artifact names.
     /// Files of a walked directory that no parser recognizes stay informational.
     /// `unreadNaming`: files that could not be read whose text names the app given.
+    /// `failOrigin`: where the threshold comes from, as the reason says it (`--fail-on warning`, the playbook's
+    /// `fail_on`); by default the flag.
     public static func decide(
-        _ document: FindingsDocument, failOn: Severity?, operands: [String] = [], unreadNaming: [String] = []
+        _ document: FindingsDocument, failOn: Severity?, failOrigin: String? = nil, operands: [String] = [],
+        unreadNaming: [String] = []
     ) -> FindingsDocument.Gate {
         let reasons = couldNotRun(document, operands: operands, unreadNaming: unreadNaming)
         if !reasons.isEmpty {
@@ -27,7 +30,7 @@ extension FindingsDocument.Gate {
                 return FindingsDocument.Gate(
                     failOn: failOn, exitStatus: thresholdStatus,
                     reason: Plural.count(reached, "finding")
-                        + " at \(failOn.rawValue) or above (--fail-on \(failOn.rawValue))")
+                        + " at \(failOn.rawValue) or above (\(failOrigin ?? "--fail-on \(failOn.rawValue)"))")
             }
         }
         return FindingsDocument.Gate(failOn: failOn)

@@ -89,3 +89,41 @@ import Testing
         #expect(run.stdout.contains("Subject: not chosen: the artifacts name JustSend, Locker, Transit"))
     }
 }
+
+/// A playbook declares its gate (`fail_on:`): widget-budget fails a log over its ceiling without flags, as seed
+/// 002 asks ("a pull request that blows the budget fails CI like any other broken test"); the flag decides last.
+@Suite struct PlaybookDeclaredGateTests {
+    @Test func widgetBudgetFailsOverTheCeilingWithoutFlags() async {
+        let over = await memhunt(
+            "run", "--playbook", "widget-budget", "--app", "JustSendWidgetTests",
+            "Fixtures/xctest/xcodebuild-widget-ceiling.log")
+        #expect(over.status == 1, "\(over.stderr)")
+        #expect(
+            over.stderr.contains("at warning or above (the playbook widget-budget's fail_on: warning)"),
+            "\(over.stderr)")
+        let under = await memhunt(
+            "run", "--playbook", "widget-budget", "--app", "JustSendWidgetTests",
+            "Fixtures/xctest/xcodebuild-widget-under.log")
+        #expect(under.status == 0, "\(under.stderr)")
+        // The flag decides last: critical lets a warning through.
+        let flag = await memhunt(
+            "run", "--playbook", "widget-budget", "--fail-on", "critical", "--app", "JustSendWidgetTests",
+            "Fixtures/xctest/xcodebuild-widget-ceiling.log")
+        #expect(flag.status == 0, "\(flag.stderr)")
+    }
+
+    @Test func aGateOfNoSeverityIsAPlaybookErrorWithTheClosest() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write(
+            "gate.yaml",
+            "id: gate\ntitle: Gate\nsummary: A gate.\nfail_on: warnig\nsteps:\n  - id: one\n    title: One\n")
+        let run = await memhunt("validate", dir.path + "/gate.yaml")
+        #expect(run.status != 0)
+        #expect(
+            (run.stdout + run.stderr).contains(
+                "gate.yaml:4:10: error: 'fail_on' must be one of info, notice, warning, critical; got 'warnig' (did you mean 'warning'?)"
+            ),
+            "\(run.stdout)\(run.stderr)")
+    }
+}

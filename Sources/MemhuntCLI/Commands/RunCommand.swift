@@ -120,8 +120,12 @@ struct RunCommand: ReportingCommand {
                 console.note("memhunt: \(Plural.count(n, "finding")) known from the baseline \(source) left out")
             }
         }
+        // The gate: the flag, else the playbook's own.
+        let flag = values.value(Options.failOn, as: Severity.self)
+        let failOn = flag ?? playbook.failOn
         document.gate = FindingsDocument.Gate.decide(
-            document, failOn: values.value(Options.failOn, as: Severity.self),
+            document, failOn: failOn,
+            failOrigin: flag == nil ? failOn.map { "the playbook \(playbook.id)'s fail_on: \($0.rawValue)" } : nil,
             operands: operands.map(ArtifactStore.shown(operand:)),
             unreadNaming: Self.unreadFiles(naming: app, in: artifacts))
         try output.write(document, format: values.string(Options.format()) ?? "text", console: console)

@@ -340,8 +340,11 @@ public enum BuiltInPlaybooks {
             text: #"""
             # Seed 002, "WidgetKit under a memory budget": a widget extension gets roughly 30 MB; decoded images
             # (width × height × 4 bytes) are the budget; phys_footprint is the number the system watches; gate
-            # the heaviest timeline in CI with headroom below the limit (`memhunt run --fail-on warning`).
+            # the heaviest timeline in CI with headroom below the limit: "a pull request that blows the budget
+            # fails CI like any other broken test". The gate is declared here (fail_on): over the ceiling is a
+            # warning, so the run exits 1 without flags; --fail-on or a project file still decides last.
             id: widget-budget
+            fail_on: warning
             title: Widget extension under its memory budget
             summary: >-
               Is the widget extension inside its ~30 MB budget with headroom, and which images eat it? Decoded

@@ -106,10 +106,13 @@ public struct Playbook: Sendable, Hashable {
     public var sha256: String?
     /// What users' words mean for this hunt (guided triage).
     public var symptoms: [Symptom]
+    /// The gate the playbook declares (`fail_on:`): the lowest severity that fails the run unless a project
+    /// file or `--fail-on` says otherwise.
+    public var failOn: Severity?
 
     public init(
         id: String, title: String, summary: String, steps: [Step], origin: String, directory: String? = nil,
-        isRemote: Bool = false, sha256: String? = nil, symptoms: [Symptom] = []
+        isRemote: Bool = false, sha256: String? = nil, symptoms: [Symptom] = [], failOn: Severity? = nil
     ) {
         self.id = id
         self.title = title
@@ -120,5 +123,6 @@ public struct Playbook: Sendable, Hashable {
         self.isRemote = isRemote
         self.sha256 = sha256
         self.symptoms = symptoms
+        self.failOn = failOn
     }
 }
