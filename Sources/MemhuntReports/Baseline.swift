@@ -15,10 +15,10 @@ extension FindingsDocument {
         }
     }
 
-    /// A finding's identity across runs: its code, step and the subject, never its title (titles
-    /// carry numbers that move between runs).
+    /// A finding's identity across runs: its signature (`FindingSignature`: the playbook, step, code, app,
+    /// pattern and the title without its numbers), computed for a document saved before findings had one.
     public func identity(of finding: Finding) -> String {
-        [finding.code, finding.step, subject.app ?? ""].joined(separator: "\u{1F}")
+        finding.signature ?? FindingSignature.of(finding, playbook: playbook.id, app: subject.app)
     }
 
     /// The document without the findings `baseline` already has (matched by identity, one for one),

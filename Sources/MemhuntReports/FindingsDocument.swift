@@ -189,6 +189,24 @@ extension FindingsDocument {
             id: result.playbook.id, title: result.playbook.title, summary: result.playbook.summary,
             origin: result.playbook.origin, sha256: result.playbook.sha256)
         subject = result.subject
+        let (playbookID, app) = (result.playbook.id, result.subject.app)
+        // Signed in the run's order of findings, the same in the steps and in the flat list.
+        var seen: [String: Int] = [:]
+        var signatures: [Finding: String] = [:]
+        for finding in result.findings where signatures[finding] == nil {
+            let base = FindingSignature.of(finding, playbook: playbookID, app: app)
+            seen[base, default: 0] += 1
+            signatures[finding] = FindingSignature.of(
+                finding, playbook: playbookID, app: app, occurrence: seen[base]!)
+        }
+        func signed(_ findings: [Finding]) -> [Finding] {
+            findings.map { finding in
+                var signedFinding = finding
+                signedFinding.signature =
+                    signatures[finding] ?? FindingSignature.of(finding, playbook: playbookID, app: app)
+                return signedFinding
+            }
+        }
         steps = result.steps.map { step in
             let guidance =
                 step.step.collect == nil && step.step.empty == nil
@@ -197,11 +215,11 @@ extension FindingsDocument {
                 number: step.number, id: step.step.id, title: step.step.title, inspects: step.step.inspects,
                 tells: step.step.tells, reads: step.step.reads, checks: step.step.checks.map(\.id),
                 checksRun: step.checksRun, status: step.status, guidance: guidance, facts: step.facts,
-                findings: step.findings, failures: step.failures, presentation: step.presentation)
+                findings: signed(step.findings), failures: step.failures, presentation: step.presentation)
         }
         facts = result.facts
         factCatalog = result.factCatalog
-        findings = result.findings
+        findings = signed(result.findings)
         let emitted = Set(findings.map(\.code))
         codeCatalog = codes.filter { emitted.contains($0.key) }
         artifacts = result.artifacts.map { artifact in

@@ -53,7 +53,7 @@ import Testing
     func twoRunsOfOneHuntGiveTheSameFingerprints(_ folder: String) async throws {
         let entry = try #require(FindingsModelTests.folders.first { $0.folder == folder })
         func prints(_ log: [String: Any]) -> [String] {
-            Self.results(log).compactMap { ($0["partialFingerprints"] as? [String: String])?["memhuntFinding/v1"] }
+            Self.results(log).compactMap { ($0["partialFingerprints"] as? [String: String])?["memhuntFinding/v2"] }
         }
         let first = prints(try await Self.sarif(entry))
         let second = prints(try await Self.sarif(entry))

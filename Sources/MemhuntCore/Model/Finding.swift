@@ -111,6 +111,8 @@ public struct Finding: Sendable, Hashable, Codable {
     /// `closure.self-capture-stored`), when it names one: a code's finding per pattern, for SARIF rules and
     /// trackers.
     public var pattern: String?
+    /// Its name across runs (`FindingSignature`), set when the findings document is made.
+    public var signature: String?
 
     public init(
         code: String, step: String = "", check: String = "", severity: Severity, title: String, detail: String,

@@ -131,7 +131,7 @@ public enum SARIFReporter: Reporter {
         }
         return ResultEntry(
             ruleId: ruleID(finding), ruleIndex: ruleIndex, level: level(finding.severity), message: Message(text: text),
-            locations: locations, partialFingerprints: ["memhuntFinding/v1": fingerprint(finding, document)],
+            locations: locations, partialFingerprints: ["memhuntFinding/v2": fingerprint(finding, document)],
             properties: ResultProperties(
                 severity: finding.severity.rawValue, step: finding.step, check: finding.check, facts: facts))
     }
@@ -151,24 +151,10 @@ public enum SARIFReporter: Reporter {
             .joined()
     }
 
-    /// What identifies a finding across runs of one hunt: the playbook, the subject, the step, the code and
-    /// the evidence's files as given (never the run's id, time or numbers, which change from run to run).
-    /// Two FNV-1a 64-bit hashes of it, as 32 hex digits: an identity, not a secret.
+    /// What identifies a finding across runs and machines: its signature (`FindingSignature`: the playbook,
+    /// step, code, app, pattern and title without its numbers; never the run's id, time or a path).
     static func fingerprint(_ finding: Finding, _ document: FindingsDocument) -> String {
-        let parts =
-            [document.playbook.id, document.subject.app ?? "", finding.step, finding.code]
-            + finding.evidence.map { $0.source + ($0.pointer.map { "#" + $0 } ?? "") }.sorted()
-        let bytes = Array(parts.joined(separator: "\u{1F}").utf8)
-        func fnv(_ seed: UInt64) -> String {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-            let hex = String(hash, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }
-        return fnv(0) + fnv(0x9E37_79B9_7F4A_7C15)
+        finding.signature ?? FindingSignature.of(finding, playbook: document.playbook.id, app: document.subject.app)
     }
 
     /// A source as a URI reference: an http(s) URL with its scheme kept and every other byte outside the URI
