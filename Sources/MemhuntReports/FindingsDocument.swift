@@ -34,6 +34,9 @@ public struct FindingsDocument: Sendable, Hashable, Codable {
     public var gate: Gate
     /// `run --baseline`: the saved run whose findings were left out, and how many; absent otherwise.
     public var baseline: BaselineInfo?
+    /// The project file's suppressions: the findings they accepted, with the reasons, and those expired; absent
+    /// when none applied.
+    public var suppression: SuppressionInfo?
     /// `run --ledger`: the investigation's hypotheses, experiments and fix, judged over their artifacts;
     /// absent otherwise.
     public var ledger: LedgerJudgement?

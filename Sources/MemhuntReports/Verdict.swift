@@ -119,7 +119,8 @@ extension Verdict {
         if !assumed.isEmpty, let app = subject.app {
             say(
                 "No artifact of one app names \(app): what " + Self.list(assumed)
-                    + " say is of artifacts that name no app, read as its because it was named.",
+                    + (assumed.count == 1 ? " says" : " say") + " is of artifacts that name no app, read as \(app)'s "
+                    + "because it was named.",
                 codes: [EngineFindings.unattributed.code])
         }
         if !unsaid.failed.isEmpty { say("Not known, because a check could not run: " + Self.list(unsaid.failed) + ".") }

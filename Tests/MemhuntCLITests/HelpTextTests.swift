@@ -102,6 +102,9 @@ struct HelpTextTests {
                                           redacted (see memhunt attach --help).
                   --new                   With --attach: post a new comment even if this hunt
                                           has one (by default the run edits it).
+                  --config <file>         The project file (by default the nearest .memhunt.yml
+                                          upward from the working directory).
+                  --no-config             Read no project file.
                   --color <when>          Color the output: auto (a terminal without NO_COLOR),
                                           always or never. (values: auto, always, never;
                                           default: auto)

@@ -55,8 +55,8 @@ struct RunCommand: ReportingCommand {
         ],
         options: [
             playbook, app, Options.format(), Options.output, Options.failOn, baseline, header, maxArtifactSize,
-            maxManifestEntries, downloadTimeout, deadline, allowExec, ledger, attach, new, Options.color, Options.quiet,
-            Options.verbose,
+            maxManifestEntries, downloadTimeout, deadline, allowExec, ledger, attach, new, ProjectDefaults.config,
+            ProjectDefaults.noConfig, Options.color, Options.quiet, Options.verbose,
         ]
     )
 
@@ -65,6 +65,11 @@ struct RunCommand: ReportingCommand {
     var output: ReportDestination
 
     func execute() async throws -> Memhunt.ExitStatus {
+        // The project file's settings go under the flags before anything reads them.
+        let project = try ProjectDefaults.load(parsed, console: console)
+        if let project, console.detail != .quiet { console.note("memhunt: project file \(project.path)") }
+        let parsed = project.map { ProjectDefaults.apply($0, to: self.parsed) } ?? self.parsed
+        let output = project == nil ? self.output : try ReportDestination(parsed)
         let values = parsed.values
         let started = Date()
         let known = try values.string(Self.baseline).map { ($0, try FindingsInput.read($0, console: console)) }
@@ -78,8 +83,9 @@ struct RunCommand: ReportingCommand {
         try Self.requireOperands(operands)
         let collector = try ArtifactCollector(parsed, console: console)
         defer { collector.removeCache() }
-        let playbook = try await PlaybookReference.load(
+        let loaded = try await PlaybookReference.load(
             values.string(Self.playbook) ?? "memory-hunt", collector: collector, console: console)
+        let playbook = project?.applying(to: loaded) ?? loaded
         let artifacts = await collector.collect(operands)
         let app = values.string(Self.app) ?? ledger?.subject
         try Self.requireApp(app, in: artifacts)
@@ -120,15 +126,25 @@ struct RunCommand: ReportingCommand {
                 console.note("memhunt: \(Plural.count(n, "finding")) known from the baseline \(source) left out")
             }
         }
-        // The gate: the flag, else the playbook's own.
+        if let project, !project.suppressions.isEmpty {
+            document = document.suppressing(
+                project.suppressions, today: String(Timestamps.iso8601(started, console.environment).prefix(10)))
+        }
+        // The gate: the flag, else the project file's, else the playbook's own.
         let flag = values.value(Options.failOn, as: Severity.self)
-        let failOn = flag ?? playbook.failOn
+        let failOn = flag ?? project?.failOn ?? playbook.failOn
+        let origin =
+            flag != nil
+            ? nil
+            : project?.failOn != nil
+                ? "\(project!.path)'s fail_on: \(failOn!.rawValue)"
+                : failOn.map { "the playbook \(playbook.id)'s fail_on: \($0.rawValue)" }
         document.gate = FindingsDocument.Gate.decide(
-            document, failOn: failOn,
-            failOrigin: flag == nil ? failOn.map { "the playbook \(playbook.id)'s fail_on: \($0.rawValue)" } : nil,
+            document, failOn: failOn, failOrigin: origin,
             operands: operands.map(ArtifactStore.shown(operand:)),
             unreadNaming: Self.unreadFiles(naming: app, in: artifacts))
         try output.write(document, format: values.string(Options.format()) ?? "text", console: console)
+        if let project { try ProjectDefaults.writeReports(document, project: project, console: console) }
         if let target = values.string(Self.attach) {
             // The report is written first; a tracker that fails makes the run exit 2 whatever the gate said.
             let attached = await AttachCommand.attach(

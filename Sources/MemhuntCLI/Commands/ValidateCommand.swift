@@ -1,3 +1,4 @@
+import Foundation
 import MemhuntCore
 
 /// `memhunt validate`: every problem of every playbook, as `file:line:col: error: …`.
@@ -24,9 +25,28 @@ struct ValidateCommand: MemhuntCommand {
         var diagnostics: [String]
     }
 
+    /// A project file's outcome: ok with no id and no steps, or its problems.
+    static func project(_ path: String) -> Outcome {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return Outcome(playbook: path, diagnostics: ["\(path): cannot read the project file"])
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        switch ProjectDefaults.loader.load(
+            text: String(decoding: data, as: UTF8.self), path: path, directory: directory)
+        {
+        case .success: return Outcome(playbook: path, id: "project file", steps: 0, diagnostics: [])
+        case .failure(let error): return Outcome(playbook: path, diagnostics: error.diagnostics.map(\.description))
+        }
+    }
+
     func execute() -> Memhunt.ExitStatus {
         var outcomes: [Outcome] = []
         for reference in parsed.values.positionals {
+            // A project file (`.memhunt.yml`) is validated as one.
+            if (reference as NSString).lastPathComponent.hasSuffix(ProjectDefaults.fileName) {
+                outcomes.append(Self.project(reference))
+                continue
+            }
             let loaded = playbookLoader.builtIn(reference) ?? playbookLoader.load(path: reference)
             switch loaded {
             case .success(let playbook):
@@ -40,7 +60,9 @@ struct ValidateCommand: MemhuntCommand {
             console.stdout.write(JSONText.pretty(outcomes))
         } else {
             for outcome in outcomes {
-                if let id = outcome.id, let steps = outcome.steps {
+                if outcome.id == "project file", outcome.diagnostics.isEmpty {
+                    console.stdout.write("\(TerminalText.escaped(outcome.playbook)): ok (a project file)\n")
+                } else if let id = outcome.id, let steps = outcome.steps {
                     console.stdout.write(
                         "\(TerminalText.escaped(outcome.playbook)): ok (\(id), \(Plural.count(steps, "step")))\n")
                 } else {

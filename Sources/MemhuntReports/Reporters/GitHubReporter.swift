@@ -24,6 +24,9 @@ public enum GitHubReporter: Reporter {
                     message: message)
             }
         }
+        for line in document.suppressionLines {
+            out += command("notice", properties: [("title", "memhunt: suppressed")], message: line)
+        }
         for finding in document.findings {
             var properties: [(String, String)] = []
             if let evidence = finding.evidence.first(where: { !isURL($0.source) }) {

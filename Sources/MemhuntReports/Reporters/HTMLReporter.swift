@@ -19,6 +19,11 @@ public enum HTMLReporter: Reporter {
             body += "<p class=\"muted\">\(baseline.suppressed) finding(s) known from the baseline "
             body += "<code>\(Escape.html(baseline.source))</code> left out.</p>\n"
         }
+        let suppressed = document.suppressionLines
+        if !suppressed.isEmpty {
+            body += "<section id=\"suppressed\"><h2>Suppressions (\(suppressed.count))</h2>\n<ul>\n"
+            body += suppressed.map { "<li>" + Escape.html($0) + "</li>\n" }.joined() + "</ul></section>\n"
+        }
         let charts = Charts.all(document)
         if !charts.isEmpty {
             body += "<section class=\"charts\" id=\"charts\">\n<h2>Charts</h2>\n" + charts.joined() + "</section>\n"

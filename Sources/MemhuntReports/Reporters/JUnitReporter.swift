@@ -59,8 +59,14 @@ public enum JUnitReporter: Reporter {
                     body += "      <skipped message=\"\(attribute(why))\"/>\n"
                 }
                 let below = findings.filter { $0.severity < threshold }
-                if !below.isEmpty {
-                    let lines = below.map { "[\($0.severity.rawValue)] \($0.title)" }
+                // Suppressed findings of the check: listed with their reason, never a failure.
+                let accepted = (document.suppression?.suppressed ?? []).filter {
+                    $0.finding.step == step.id && $0.finding.check == check
+                }
+                if !below.isEmpty || !accepted.isEmpty {
+                    let lines =
+                        below.map { "[\($0.severity.rawValue)] \($0.title)" }
+                        + accepted.map { "[suppressed: \($0.suppression.reason)] \($0.finding.title)" }
                     body += "      <system-out>" + escape(lines.joined(separator: "\n")) + "</system-out>\n"
                 }
                 let open = "    <testcase name=\"\(attribute(name))\" classname=\"\(attribute(classname))\""

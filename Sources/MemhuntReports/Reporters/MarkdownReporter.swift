@@ -89,6 +89,11 @@ public enum MarkdownReporter: Reporter {
                 "> \(Plural.count(baseline.suppressed, "finding")) known from the baseline "
                 + Escape.code(baseline.source) + " left out.\n\n"
         }
+        let suppressed = document.suppressionLines
+        if !suppressed.isEmpty {
+            out += "<details><summary>Suppressions (\(suppressed.count))</summary>\n\n"
+            out += suppressed.map { "- " + Escape.markdown($0) }.joined(separator: "\n") + "\n\n</details>\n\n"
+        }
         let notes = folding.notes
         if !notes.isEmpty {
             out +=

@@ -38,8 +38,20 @@ public enum SARIFReporter: Reporter {
                     location: ArtifactLocation(uri: uri(record.source), index: nil),
                     length: record.size, hashes: record.sha256.map { ["sha-256": $0] }))
         }
-        let results = document.findings.map { finding in
+        var results = document.findings.map { finding in
             result(finding, document: document, ruleIndex: ruleIndex[ruleID(finding)], artifactIndex: artifactIndex)
+        }
+        // A suppressed finding is a result with its suppression (SARIF's own: accepted, with the reason).
+        for entry in document.suppression?.suppressed ?? [] {
+            var suppressed = result(
+                entry.finding, document: document, ruleIndex: ruleIndex[ruleID(entry.finding)],
+                artifactIndex: artifactIndex)
+            suppressed.suppressions = [
+                SuppressionEntry(
+                    kind: "external", status: "accepted",
+                    justification: entry.suppression.reason + (entry.suppression.owner.map { " (\($0))" } ?? ""))
+            ]
+            results.append(suppressed)
         }
         let subject = document.subject.app ?? "any app"
         let run = Run(
@@ -62,7 +74,8 @@ public enum SARIFReporter: Reporter {
     /// The rule ids of the findings in first-appearance order.
     static func orderedCodes(_ document: FindingsDocument) -> [String] {
         var seen = Set<String>()
-        return document.findings.map(ruleID).filter { seen.insert($0).inserted }
+        let suppressed = document.suppression?.suppressed.map(\.finding) ?? []
+        return (document.findings + suppressed).map(ruleID).filter { seen.insert($0).inserted }
     }
 
     /// A finding's rule: its code, or for a finding that names a catalogued pattern the code and the pattern
@@ -73,7 +86,8 @@ public enum SARIFReporter: Reporter {
 
     static func rule(_ id: String, document: FindingsDocument) -> Rule {
         let parts = id.split(separator: "/", maxSplits: 1).map(String.init)
-        let general = rule(parts[0], document: document, finding: document.findings.first { ruleID($0) == id })
+        let all = document.findings + (document.suppression?.suppressed.map(\.finding) ?? [])
+        let general = rule(parts[0], document: document, finding: all.first { ruleID($0) == id })
         guard parts.count == 2, let pattern = CycleCatalog.patterns.first(where: { $0.id == parts[1] }) else {
             return general
         }
@@ -263,6 +277,13 @@ public enum SARIFReporter: Reporter {
         var locations: [Location]
         var partialFingerprints: [String: String]
         var properties: ResultProperties
+        var suppressions: [SuppressionEntry]? = nil
+    }
+
+    struct SuppressionEntry: Encodable {
+        var kind: String
+        var status: String
+        var justification: String
     }
 
     struct Location: Encodable {

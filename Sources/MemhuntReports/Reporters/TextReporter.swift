@@ -20,7 +20,15 @@ public enum TextReporter: Reporter {
             out += "\n"
         }
         if let ledger = document.ledger { out += LedgerSummary.text(ledger, options: options) + "\n" }
-        if options.detail == .quiet { return fit(out + summaryLine(document) + "\n", width: options.width) }
+        let suppressed = document.suppressionLines
+        let accepted =
+            suppressed.isEmpty
+            ? ""
+            : style.bold("Suppressions (\(suppressed.count))") + "\n" + suppressed.map { "   " + e($0) + "\n" }.joined()
+                + "\n"
+        if options.detail == .quiet {
+            return fit(out + accepted + summaryLine(document) + "\n", width: options.width)
+        }
         for step in document.steps { out += Self.step(step, in: document, options: options) + "\n" }
         out += style.bold("Artifacts (\(document.artifacts.count))") + "\n"
         for artifact in document.artifacts {
@@ -38,7 +46,7 @@ public enum TextReporter: Reporter {
             }
             for diagnostic in artifact.diagnostics { out += "      " + e(diagnostic) + "\n" }
         }
-        out += "\n" + summaryLine(document) + "\n"
+        out += "\n" + accepted + summaryLine(document) + "\n"
         return fit(out, width: options.width)
     }
 
@@ -154,6 +162,12 @@ public enum TextReporter: Reporter {
         if unrecognized > 0 { parts.append(Plural.count(unrecognized, "artifact") + " not understood") }
         let unreadable = document.summary.artifacts[ArtifactStatus.error.rawValue] ?? 0
         if unreadable > 0 { parts.append(Plural.count(unreadable, "artifact") + " could not be read") }
+        if let suppression = document.suppression {
+            if !suppression.suppressed.isEmpty { parts.append("\(suppression.suppressed.count) suppressed") }
+            if !suppression.expired.isEmpty {
+                parts.append(Plural.count(suppression.expired.count, "suppression") + " expired")
+            }
+        }
         return "Summary: " + parts.joined(separator: " · ")
     }
 
