@@ -26,6 +26,8 @@ struct HelpTextTests {
                                           generated from the commands.
                   diff                    Compare two saved runs (facts, findings, a fix
                                           verdict), or two captures per class.
+                  init                    Write a commented .memhunt.yml from what a folder of
+                                          artifacts says.
                   inspect                 Show the kind and facts of single artifacts.
                   ledger                  Keep an investigation's hypotheses and experiments,
                                           and judge them over their artifacts.
@@ -39,6 +41,8 @@ struct HelpTextTests {
                                           --format json) in any format.
                   scan                    Fold many JetsamEvents, crash reports and MetricKit
                                           payloads into per-app figures.
+                  suppress                Accept a finding by its signature, with a reason, in
+                                          the project file.
                   triage                  Walk through the hunt one step at a time, from what
                                           the user reported.
                   validate                Check playbooks (files or built-in ids) and report

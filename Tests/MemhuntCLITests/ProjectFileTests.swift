@@ -111,3 +111,66 @@ import Testing
         #expect(!none.stderr.contains("project file"))
     }
 }
+
+/// `memhunt init` writes the file a run then reads; `memhunt suppress` adds an accepted finding to it.
+@Suite(.serialized) struct ProjectInitTests {
+    @Test(.enabled(if: BinaryTests.binary != nil, "needs the built memhunt executable"))
+    func initOnJustSendReproducesTheExamplesRun() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.copyItem(atPath: Repo.fixture("justsend"), toPath: dir.path + "/justsend")
+        let folder = dir.path + "/justsend"
+        let written = try await ProjectFileTests.run(in: dir.path, "init justsend")
+        #expect(written.status == 0, "\(written.stderr)")
+        let text = try String(contentsOfFile: folder + "/.memhunt.yml", encoding: .utf8)
+        #expect(text.contains("\napp: \"JustSend\"\n") && text.contains("\nplaybook: \"memory-hunt\"\n"))
+        let validate = try await ProjectFileTests.run(in: dir.path, "validate justsend/.memhunt.yml")
+        #expect(validate.status == 0 && validate.stdout.contains("ok (a project file)"), "\(validate.stdout)")
+        // The example's run (`scripts/example`: run --app JustSend Fixtures/justsend) and a bare run there agree.
+        let bare = try await ProjectFileTests.run(in: folder, "run --format json")
+        let example = await memhunt("run", "--app", "JustSend", "--format", "json", "Fixtures/justsend")
+        func summary(_ json: String) throws -> (signatures: [String], facts: NSDictionary) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let findings = object["findings"] as? [[String: Any]] ?? []
+            return (
+                findings.compactMap { $0["signature"] as? String }.sorted(), object["facts"] as? NSDictionary ?? [:]
+            )
+        }
+        let (ours, theirs) = (try summary(bare.stdout), try summary(example.stdout))
+        #expect(ours.signatures.count == 14 && ours.signatures == theirs.signatures)
+        #expect(ours.facts == theirs.facts)
+        // Not over a file that is there.
+        let again = try await ProjectFileTests.run(in: dir.path, "init justsend")
+        #expect(again.status == 2 && again.stderr.contains("is already there: memhunt init --force replaces it"))
+    }
+
+    @Test(.enabled(if: BinaryTests.binary != nil, "needs the built memhunt executable"))
+    func suppressAddsAnEntryAndKeepsTheRest() async throws {
+        let dir = try ProjectFileTests.folder(
+            "# Our settings.\napp: JustSendWidgetTests  # the extension's tests\nplaybook: widget-budget\nartifacts: [artifacts]\n",
+            copying: ["xctest/xcodebuild-widget-ceiling.log"])
+        defer { dir.remove() }
+        let before = try await ProjectFileTests.run(in: dir.path, "run --format json")
+        #expect(before.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])
+        let finding = try #require(
+            (object["findings"] as? [[String: Any]])?.first { $0["code"] as? String == "xctest-memory.over-ceiling" })
+        let signature = try #require(finding["signature"] as? String)
+        let noReason = try await ProjectFileTests.run(in: dir.path, "suppress \(signature)")
+        #expect(noReason.status == 64)
+        let added = try await ProjectFileTests.run(
+            in: dir.path, "suppress \(signature) --reason 'Raised to 32 MB, WID-12' --expires 2099-01-01")
+        #expect(added.status == 0, "\(added.stderr)")
+        let text = try String(contentsOfFile: dir.path + "/.memhunt.yml", encoding: .utf8)
+        #expect(text.hasPrefix("# Our settings.\napp: JustSendWidgetTests  # the extension's tests\n"))
+        #expect(
+            text.contains(
+                "suppress:\n  - {signature: \"\(signature)\", reason: \"Raised to 32 MB, WID-12\", expires: \"2099-01-01\"}"
+            ))
+        let after = try await ProjectFileTests.run(in: dir.path, "run")
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(after.stdout.contains(": Raised to 32 MB, WID-12, until 2099-01-01"))
+        let bad = try await ProjectFileTests.run(in: dir.path, "suppress 12345 --reason x")
+        #expect(bad.status == 2 && bad.stderr.contains("'signature' is 16 hex digits"), "\(bad.stderr)")
+    }
+}

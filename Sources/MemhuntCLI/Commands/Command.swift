@@ -30,6 +30,7 @@ nonisolated(unsafe) let commandList: [any MemhuntCommand.Type] = [
     ChecksCommand.self,
     CompletionsCommand.self,
     DiffCommand.self,
+    InitCommand.self,
     InspectCommand.self,
     LedgerCommand.self,
     MCPCommand.self,
@@ -37,6 +38,7 @@ nonisolated(unsafe) let commandList: [any MemhuntCommand.Type] = [
     PostmortemCommand.self,
     ReportCommand.self,
     ScanCommand.self,
+    SuppressCommand.self,
     TriageCommand.self,
     ValidateCommand.self,
 ]

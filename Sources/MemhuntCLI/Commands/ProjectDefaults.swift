@@ -56,15 +56,31 @@ enum ProjectDefaults {
             guard let value, parsed.values.options[option.name] == nil else { return }
             parsed.values.options[option.name] = [value]
         }
-        fill(RunCommand.app, project.app)
+        // The app by name, else by its first bundle id (an app is named either way).
+        fill(RunCommand.app, project.app ?? project.bundleIDs.first)
         fill(
             RunCommand.playbook,
             project.playbook.map { playbookLoader.builtIn($0) != nil ? $0 : project.resolve($0) })
         fill(RunCommand.attach, project.attach)
         if parsed.values.positionals.isEmpty, parsed.values.options[RunCommand.ledger.name] == nil {
-            parsed.values.positionals = (project.artifacts.isEmpty ? ["."] : project.artifacts).map(project.resolve)
+            parsed.values.positionals = (project.artifacts.isEmpty ? ["."] : project.artifacts).flatMap {
+                operands(project.resolve($0), project: project)
+            }
         }
         return parsed
+    }
+
+    /// A folder the project file names, as operands: its entries but the reports folder the file writes into
+    /// (a run's own reports are no artifacts of the next) and hidden ones; any other path as it is.
+    static func operands(_ path: String, project: ProjectFile) -> [String] {
+        guard !project.reportFormats.isEmpty else { return [path] }
+        let reports = URL(fileURLWithPath: project.resolve(project.reportsFolder ?? "reports")).standardizedFileURL.path
+        guard reports.hasPrefix(URL(fileURLWithPath: path).standardizedFileURL.path + "/"),
+            let entries = try? FileManager.default.contentsOfDirectory(atPath: path)
+        else { return [path] }
+        return entries.sorted().filter { !$0.hasPrefix(".") }.map { path + "/" + $0 }.filter {
+            URL(fileURLWithPath: $0).standardizedFileURL.path != reports
+        }
     }
 
     /// Each report format the project file names, written into its reports folder as `findings.<format>`.
