@@ -67,9 +67,10 @@ struct ArtifactCollector {
     /// Files at least this large are announced while they are read (a 57 MB log takes seconds).
     static let announcedSize = 8 << 20
 
-    /// On a terminal: "reading X (57.0 MB) …" before a large local file and "read X in 2.1 s" after.
+    /// On a terminal: "reading X (57.0 MB) …" before a large local file and "read X in 2.1 s" after; nothing
+    /// with `-q`, which prints only the verdict and the summary.
     static func localProgress(_ console: Console) -> @Sendable (String, Int, Bool) -> Void {
-        guard console.stderr.isTTY else { return { _, _, _ in } }
+        guard console.stderr.isTTY, console.detail != .quiet else { return { _, _, _ in } }
         let stderr = console.stderr
         let started = LockedDate()
         return { path, bytes, done in

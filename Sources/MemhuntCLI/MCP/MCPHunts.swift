@@ -258,7 +258,11 @@ final class MCPHunts {
 
     private static func report(_ walk: TriageWalk, format: String) -> (result: MCPTools.Result, findings: String?) {
         var document = walk.document()
-        document.gate = FindingsDocument.Gate.decide(document, failOn: nil, operands: walk.state.operands)
+        let failOn = walk.session.playbook.failOn
+        document.gate = FindingsDocument.Gate.decide(
+            document, failOn: failOn,
+            failOrigin: failOn.map { "the playbook \(walk.session.playbook.id)'s fail_on: \($0.rawValue)" },
+            operands: walk.state.operands)
         let json = JSONText.pretty(document)
         guard let structured = MCPTools.object(json) else {
             return (.failure("the findings document could not be made"), nil)

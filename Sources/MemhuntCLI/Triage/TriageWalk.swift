@@ -255,7 +255,12 @@ struct TriageWalk {
                 ledger, playbook: session.playbook, app: session.state.app, collector: collector,
                 allowExec: session.allowExec)
         }
-        document.gate = FindingsDocument.Gate.decide(document, failOn: nil, operands: state.operands)
+        // The playbook's declared gate holds here as in run (triage has no --fail-on of its own).
+        let failOn = session.playbook.failOn
+        document.gate = FindingsDocument.Gate.decide(
+            document, failOn: failOn,
+            failOrigin: failOn.map { "the playbook \(session.playbook.id)'s fail_on: \($0.rawValue)" },
+            operands: state.operands)
         io.say(TextReporter.summaryLine(document))
         try output.write(document, format: state.format, console: console)
         if let path = output.path {
