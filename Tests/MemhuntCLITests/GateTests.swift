@@ -127,3 +127,15 @@ import Testing
             "\(run.stdout)\(run.stderr)")
     }
 }
+
+/// One style for a stopping error: its last line is `Error: …`, whatever the command.
+@Suite struct ErrorStyleTests {
+    @Test func scanAndValidateStopWithAnErrorLine() async {
+        let scan = await memhunt("scan", "--app", "Nope", "Fixtures/justsend")
+        #expect(scan.status == 2)
+        #expect(scan.stderr.hasPrefix("Error: no record names the app 'Nope'; the records name "), "\(scan.stderr)")
+        let validate = await memhunt("validate", "nope-id")
+        #expect(validate.status == 2)
+        #expect(validate.stderr.hasSuffix("Error: 1 of 1 file invalid\n"), "\(validate.stderr)")
+    }
+}

@@ -285,7 +285,7 @@ struct ScanCommand: MemhuntCommand {
     /// the apps the records do name (20 of them, and how many more).
     static func noRecordNames(_ query: String, in aggregate: ScanAggregate) -> String {
         let names = aggregate.apps.keys.sorted()
-        var note = "memhunt: no record names the app '\(query)'"
+        var note = "Error: no record names the app '\(query)'"
         if !aggregate.rejected.isEmpty {
             note +=
                 "; \(Plural.count(aggregate.rejected.count, "file")) could not be read: a record among them may name it"

@@ -72,8 +72,7 @@ struct ValidateCommand: MemhuntCommand {
         }
         let invalid = outcomes.count { !$0.diagnostics.isEmpty }
         if invalid > 0 {
-            console.note(
-                "memhunt: exit 2: \(invalid) of \(Plural.count(outcomes.count, "playbook")) invalid")
+            console.note("Error: \(invalid) of \(Plural.count(outcomes.count, "file")) invalid")
         }
         return invalid == 0 ? .success : .couldNotRun
     }
