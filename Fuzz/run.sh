@@ -58,6 +58,10 @@ if [[ " ${targets[*]} " == *" playbook "* || " ${targets[*]} " == *" manifest "*
     build_lib MemhuntSnapshots Sources/MemhuntSnapshots "${c_modules[@]}"
     build_lib MemhuntChecks Sources/MemhuntChecks "${c_modules[@]}"
 fi
+# The leaks target also names each tree's shapes (MemhuntSnapshots: the cycle catalog, the per-class diff).
+if [[ " ${targets[*]} " == *" leaks "* ]] && [[ ! " ${targets[*]} " == *" playbook "* ]]; then
+    build_lib MemhuntSnapshots Sources/MemhuntSnapshots "${c_modules[@]}"
+fi
 if [[ " ${targets[*]} " == *" manifest "* || " ${targets[*]} " == *" gzip "* ]]; then
     # MemhuntHTTP's libcurl loader (C): compiled with the same sanitizers, into its own archive.
     if [ ! -f "$out/lib/libCCurl.a" ] || [ Sources/CCurl/CCurl.c -nt "$out/lib/libCCurl.a" ]; then
@@ -88,6 +92,7 @@ for target in "${targets[@]}"; do
     jetsam) extra+=(Fuzz/Reference/ReferenceIPSHeader.swift) ;;
     viewdump) extra+=(Fuzz/Reference/ReferenceViewHierarchyDump.swift) ;;
     reprotext) extra+=(Fuzz/Reference/ReferenceReproText.swift) ;;
+    leaks) libs=("${c_modules[@]}" -lMemhuntSnapshots -lMemhuntFormats) ;;
     playbook)
         libs=("${c_modules[@]}" -lMemhuntChecks -lMemhuntSnapshots -lMemhuntCore -lMemhuntYAML -lMemhuntFormats
             -lMemhuntBasics -lyaml -lcrypto)

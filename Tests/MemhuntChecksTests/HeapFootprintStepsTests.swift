@@ -186,6 +186,9 @@ extension HeapFootprintStepsTests {
         #expect(grew.severity == .warning)
         #expect(grew.detail.contains("Session (Swift, Relay) 10 → 160"))
         #expect(grew.detail.contains("lists 150 Closure context (Swift, <unknown>) in its leaked trees"))
+        // 150 equal top-level entries are said once, with how many.
+        let found = try #require(findings.first { $0.code == "leaks.found" })
+        #expect(found.detail.contains("top-level entries: Relay.Session (root cycle, 2 objects, 144 bytes) ×150. "))
     }
 
     @Test func abandonedMemoryGrowsAlongALineAndIsReachable() async throws {

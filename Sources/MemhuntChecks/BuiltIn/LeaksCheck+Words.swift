@@ -19,15 +19,30 @@ extension LeaksCheck {
         }
 
         static func found(_ artifact: Artifact, _ report: LeaksReport, largest: [LeakRoot]) -> String {
-            let top = largest.prefix(3).map {
-                "\($0.className) (\($0.kind == .block ? "" : $0.kind.rawValue.lowercased() + ", ")"
-                    + Plural.count($0.count, "object") + ", \(Double($0.bytes).sizeText))"
+            // The three largest entries, the same class, kind and size said once with how many times.
+            var top: [(text: String, times: Int)] = []
+            for root in largest {
+                let text =
+                    "\(root.className) (\(root.kind == .block ? "" : root.kind.rawValue.lowercased() + ", ")"
+                    + Plural.count(root.count, "object") + ", \(Double(root.bytes).sizeText))"
+                if let index = top.firstIndex(where: { $0.text == text }) {
+                    top[index].times += 1
+                } else if top.count < 3 {
+                    top.append((text, 1))
+                } else {
+                    break
+                }
+            }
+            // The reader keeps the largest entries only: a count that reaches its bound may be short.
+            let capped = largest.count >= LeaksScanner.maxRoots
+            let said = top.map {
+                $0.text + ($0.times > 1 ? " ×\(FactValue.grouped($0.times))" + (capped ? " or more" : "") : "")
             }
             return "\(artifact.source)" + (report.processName.map { " (\($0))" } ?? "")
                 + ": " + Plural.count(report.leaks, "leaked object") + ", "
                 + Plural.count(report.leakedBytes, "byte") + ". "
-                + (top.isEmpty
-                    ? "" : "The largest of the report's top-level entries: " + top.joined(separator: "; ") + ". ")
+                + (said.isEmpty
+                    ? "" : "The largest of the report's top-level entries: " + said.joined(separator: "; ") + ". ")
                 + (report.unreadable.isEmpty ? "" : "Not read: " + report.unreadable.joined(separator: "; ") + ".")
         }
 
