@@ -222,6 +222,9 @@ public enum HTMLReporter: Reporter {
                 for evidence in finding.evidence {
                     out += "<span class=\"muted\">evidence:</span> <code>\(Escape.html(evidence.reference))</code><br>"
                 }
+                if let signature = finding.signature {
+                    out += "<span class=\"muted\">signature:</span> <code>\(Escape.html(signature))</code><br>"
+                }
                 if let next = finding.next {
                     out +=
                         "<span class=\"muted\">next:</span> "

@@ -232,6 +232,7 @@ public enum MarkdownReporter: Reporter {
                         "  - next: " + Escape.markdown(document.phrase(next, from: finding.step, options: options))
                             + "\n")
                 }
+                if let signature = finding.signature { items.append("  - signature: " + Escape.code(signature) + "\n") }
                 if !items.isEmpty { body += "\n" + items.joined() }
                 body += "\n"
             }

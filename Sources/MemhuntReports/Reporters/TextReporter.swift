@@ -86,6 +86,8 @@ public enum TextReporter: Reporter {
             if let next = finding.next {
                 out += "      next: " + e(document.phrase(next, from: step.id, options: options)) + "\n"
             }
+            // Its name across runs: what a suppression or a baseline names it by.
+            if let signature = finding.signature { out += "      " + style.dim("signature: " + e(signature)) + "\n" }
         }
         if step.status == .unanswered {
             out += wrap(
