@@ -125,6 +125,12 @@ import Testing
                 "gate.yaml:4:10: error: 'fail_on' must be one of info, notice, warning, critical; got 'warnig' (did you mean 'warning'?)"
             ),
             "\(run.stdout)\(run.stderr)")
+        // As fields in JSON: the place, the level and the key it rejects.
+        let json = await memhunt("validate", "--format", "json", dir.path + "/gate.yaml")
+        let outcomes = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let problem = try #require((outcomes.first?["problems"] as? [[String: Any]])?.first)
+        #expect(problem["line"] as? Int == 4 && problem["column"] as? Int == 10)
+        #expect(problem["key"] as? String == "fail_on" && problem["level"] as? String == "error")
     }
 }
 

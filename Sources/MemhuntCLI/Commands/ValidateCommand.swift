@@ -23,6 +23,36 @@ struct ValidateCommand: MemhuntCommand {
         var id: String?
         var steps: Int?
         var diagnostics: [String]
+        /// The same problems as fields: where, at which level, what, and the key a message names (`'playbok'`).
+        var problems: [Problem] = []
+
+        struct Problem: Encodable {
+            var file: String?
+            var line: Int?
+            var column: Int?
+            var level: String
+            var message: String
+            var key: String?
+        }
+
+        init(playbook: String, id: String? = nil, steps: Int? = nil, diagnostics: [String]) {
+            self.playbook = playbook
+            self.id = id
+            self.steps = steps
+            self.diagnostics = diagnostics
+        }
+
+        init(playbook: String, problems: [Diagnostic]) {
+            self.init(playbook: playbook, diagnostics: problems.map(\.description))
+            self.problems = problems.map { diagnostic in
+                // "unknown key 'playbok' in …", "unknown parameter 'limit_mbb' …": the first quoted name.
+                let quoted = diagnostic.message.split(separator: "'", omittingEmptySubsequences: false)
+                return Problem(
+                    file: diagnostic.location?.file, line: diagnostic.location?.line,
+                    column: diagnostic.location?.column, level: diagnostic.level.rawValue,
+                    message: diagnostic.message, key: quoted.count >= 3 ? String(quoted[1]) : nil)
+            }
+        }
     }
 
     /// A project file's outcome: ok with no id and no steps, or its problems.
@@ -35,7 +65,7 @@ struct ValidateCommand: MemhuntCommand {
             text: String(decoding: data, as: UTF8.self), path: path, directory: directory)
         {
         case .success: return Outcome(playbook: path, id: "project file", steps: 0, diagnostics: [])
-        case .failure(let error): return Outcome(playbook: path, diagnostics: error.diagnostics.map(\.description))
+        case .failure(let error): return Outcome(playbook: path, problems: error.diagnostics)
         }
     }
 
@@ -53,7 +83,7 @@ struct ValidateCommand: MemhuntCommand {
                 outcomes.append(
                     Outcome(playbook: reference, id: playbook.id, steps: playbook.steps.count, diagnostics: []))
             case .failure(let error):
-                outcomes.append(Outcome(playbook: reference, diagnostics: error.diagnostics.map(\.description)))
+                outcomes.append(Outcome(playbook: reference, problems: error.diagnostics))
             }
         }
         if parsed.values.string(Options.format()) == "json" {
