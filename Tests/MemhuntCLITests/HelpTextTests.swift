@@ -178,3 +178,20 @@ struct HelpTextTests {
         #expect(HelpRenderer().help(for: ["tool"], in: spec).hasPrefix("USAGE: tool <anything>\n"))
     }
 }
+
+/// Help fits 80 columns off a terminal: a long synopsis wraps between whole options, never inside one.
+@Suite struct HelpWidthTests {
+    @Test(arguments: ["run", "triage", "scan", "diff", "attach", "mcp", "inspect", "init", "suppress", "ledger"])
+    func everyHelpLineFitsEightyColumns(_ command: String) async {
+        let help = await memhunt(command, "--help")
+        #expect(help.status == 0)
+        for line in help.stdout.split(separator: "\n") {
+            #expect(line.count <= 80, "\(command): \(line.count): \(line)")
+        }
+        let usage = help.stdout.split(separator: "\n").drop { !$0.hasPrefix("USAGE:") }.prefix { !$0.isEmpty }
+        for line in usage {
+            let open = line.count { $0 == "[" }, close = line.count { $0 == "]" }
+            #expect(open == close, "an option cut between lines: \(line)")
+        }
+    }
+}

@@ -18,7 +18,7 @@ public struct HelpRenderer: Sendable {
         guard let command = root.command(at: path) else { preconditionFailure("no command at \(path)") }
         let overview = [command.abstract, command.discussion].filter { !$0.isEmpty }.joined(separator: "\n\n")
         var text = overview.isEmpty ? "" : wrap("OVERVIEW: " + overview, indent: 0) + "\n\n"
-        text += "USAGE: \(usage(of: command, path: path))\n\n"
+        text += usageLines(usage(of: command, path: path), path: path) + "\n\n"
         let arguments = command.arguments.map { (label: "<\($0.name)>", help: $0.help) }
         let options =
             command.options.map { (label: optionLabel($0), help: optionHelp($0)) }
@@ -56,6 +56,29 @@ public struct HelpRenderer: Sendable {
             words += options + arguments
         }
         return (words + (command.subcommands.isEmpty ? [] : ["<subcommand>"])).joined(separator: " ")
+    }
+
+    /// `USAGE: …` wrapped at `width` between whole options (`[--app <name>]` is never cut), the lines after the
+    /// first indented under the first option, as swift-argument-parser lays them out.
+    func usageLines(_ usage: String, path: [String]) -> String {
+        var units: [String] = []
+        var depth = 0
+        for word in usage.split(separator: " ") {
+            if depth > 0 { units[units.count - 1] += " " + word } else { units.append(String(word)) }
+            depth += word.count { $0 == "[" || $0 == "<" } - word.count { $0 == "]" || $0 == ">" }
+            depth = max(0, depth)
+        }
+        let head = "USAGE: " + path.joined(separator: " ")
+        let indent = String(repeating: " ", count: head.count + 1 <= width / 2 ? head.count + 1 : 8)
+        var lines = [head]
+        for unit in units.dropFirst(path.count) {
+            if lines[lines.count - 1].count + 1 + unit.count > width {
+                lines.append(indent + unit)
+            } else {
+                lines[lines.count - 1] += " " + unit
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     private var pad: String { String(repeating: " ", count: Self.indent) }
