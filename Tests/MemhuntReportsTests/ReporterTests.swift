@@ -208,3 +208,22 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)\n\(xml.prefix(3000))")
     }
 }
+
+/// Lines wrapped between words at a width, for what a terminal would cut mid-word (triage's prompts).
+@Suite struct WrapLinesTests {
+    @Test func longLinesBreakBetweenWordsKeepingTheirIndent() {
+        let line = "Stopped at step 3. Resume with: memhunt triage --resume /tmp/sessions/justsend-session.json"
+        let wrapped = TextReporter.wrapLines(line + "\n   " + line, width: 40)
+        let lines = wrapped.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 40 }, "\(lines)")
+        #expect(
+            Array(lines.prefix(3)) == [
+                "Stopped at step 3. Resume with: memhunt", "triage --resume", "/tmp/sessions/justsend-session.json",
+            ])
+        #expect(lines.contains { $0.hasPrefix("   ") && $0.contains("Resume with:") })
+        #expect(
+            wrapped.replacingOccurrences(of: "\n", with: " ").split(separator: " ")
+                == (line + " " + line).split(separator: " "))
+        #expect(TextReporter.wrapLines("short", width: 40) == "short")
+    }
+}

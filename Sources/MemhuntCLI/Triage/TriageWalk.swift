@@ -704,14 +704,20 @@ struct Prompter {
 
     /// A line or lines memhunt composed, quoting names and answers from outside: their control characters
     /// escaped (`TerminalText`), the line ends kept.
-    func say(_ text: String) { show(TerminalText.escaped(text, keepingNewlines: true)) }
+    func say(_ text: String) { show(wrapped(TerminalText.escaped(text, keepingNewlines: true))) }
+
+    /// On a terminal, `text` wrapped at its width between words (the terminal would cut a word in two).
+    func wrapped(_ text: String) -> String {
+        guard console.stderr.isTTY, let width = console.stderr.terminalColumns, width >= 20 else { return text }
+        return TextReporter.wrapLines(text, width: width)
+    }
 
     /// Text the text reporter rendered (escaped there, colored maybe): written as it is.
     func show(_ text: String) { console.stderr.write(text.hasSuffix("\n") ? text : text + "\n") }
 
     /// The answer, or nil at end of input.
     func ask(_ question: String) -> String? {
-        console.stderr.write(TerminalText.escaped(question, keepingNewlines: true) + " ")
+        console.stderr.write(wrapped(TerminalText.escaped(question, keepingNewlines: true)) + " ")
         guard let line = console.stdin.readLine() else {
             console.stderr.write("\n")
             return nil

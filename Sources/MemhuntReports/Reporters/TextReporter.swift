@@ -309,6 +309,17 @@ public enum TextReporter: Reporter {
         return count
     }
 
+    /// Each line of `text` wrapped at `width` columns between words, its continuations indented as the line is:
+    /// what a terminal would otherwise cut mid-word.
+    public static func wrapLines(_ text: String, width: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard columns(line) > width else { return String(line) }
+            let indent = String(line.prefix { $0 == " " })
+            return wrap(String(line.dropFirst(indent.count)), indent: indent, width: width)
+                .split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
     /// A paragraph wrapped at `width` columns (100 when nil) with the given indent; `unbroken`, when given, ends
     /// it as one word (a verdict's `(step 7)` never splits between its two words). Widths are columns on a
     /// terminal (`columns`): a dim `(step 7)` counted its escape codes too, and a colored verdict line wrapped
