@@ -78,7 +78,8 @@ struct ChecksCommand: MemhuntCommand {
             for p in d.parameters { out += "   with \(p.name) (default \(p.defaultValue)): \(p.help)\n" }
             out += "\n"
         }
-        console.stdout.write(out)
+        // Wrapped as run's text report is: at the terminal's width, else COLUMNS, else 100.
+        console.stdout.write(TextReporter.wrapLines(out, width: console.reportWidth ?? 100))
         return .success
     }
 }

@@ -85,7 +85,8 @@ struct InspectCommand: MemhuntCommand {
                 out += "   \(TerminalText.escaped(key)) = \(TerminalText.escaped(unit.format(entry.facts[key]!)))\n"
             }
         }
-        console.stdout.write(out)
+        // Wrapped as run's text report is: at the terminal's width, else COLUMNS, else 100.
+        console.stdout.write(TextReporter.wrapLines(out, width: console.reportWidth ?? 100))
         return status
     }
 

@@ -314,7 +314,11 @@ struct ScanCommand: MemhuntCommand {
         case "ndjson": break
         case "json": console.stdout.write(JSONText.pretty(document))
         case "csv": console.stdout.write(document.csv())
-        default: console.stdout.write(document.text())
+        // Wrapped at the terminal's width, else COLUMNS; with neither, its long header lines stay whole (a
+        // script's parser reads them as they are).
+        default:
+            let text = document.text()
+            console.stdout.write(console.reportWidth.map { TextReporter.wrapLines(text, width: $0) } ?? text)
         }
         return .success
     }
