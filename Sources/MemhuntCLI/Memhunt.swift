@@ -98,10 +98,12 @@ struct Console: Sendable {
     var width: Int {
         TerminalCapabilities.columns(terminal: stdout.terminalColumns, environment: environment, fallback: 80)
     }
-    /// The width every line of a text report on stdout fits in: the terminal's, then `COLUMNS`; nil when
-    /// neither is known (paragraphs then wrap at 100 columns).
+    /// The width every line of a text report on stdout fits in: the terminal's, then `COLUMNS`, then the
+    /// terminal stderr is on (stdout piped to `less` or `head` is still read on that terminal); nil when none
+    /// is known (paragraphs then wrap at 100 columns).
     var reportWidth: Int? {
         stdout.terminalColumns ?? environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+            ?? stderr.terminalColumns
     }
     var stdoutColored: Bool { colored(isTTY: stdout.isTTY) }
     var stderrColored: Bool { colored(isTTY: stderr.isTTY) }

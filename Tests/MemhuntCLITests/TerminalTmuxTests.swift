@@ -43,6 +43,11 @@ import Testing
         #expect(progress.contains("EXIT=0"))
         let left = progress.split(separator: "\n").filter { !$0.hasPrefix("READY$") && !$0.hasPrefix("EXIT=") }
         #expect(left.allSatisfy { $0.allSatisfy(\.isWhitespace) }, "left on the screen: \(left)")
+        // Piped to head, the report still fits the terminal it is read on.
+        let piped = try #require(screens["piped"])
+        #expect(piped.contains("JustSend ranked 7 of 16 processes"))
+        let pipedWide = piped.split(separator: "\n").filter { $0.count > 80 && !$0.hasPrefix("READY$") }
+        #expect(pipedWide.isEmpty, "piped lines wider than 80 columns: \(pipedWide)")
         let written = try String(contentsOfFile: dir.path + "/report.txt", encoding: .utf8)
         #expect(written.contains("Structure is the variable: one-block 623 MB vs 2500-blocks 103 MB."))
     }

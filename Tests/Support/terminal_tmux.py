@@ -9,6 +9,7 @@ Prints each screen it saw after a line `=== NAME` for the Swift test to assert o
   completion-app         `memhunt run --app <TAB><TAB>` (the value is a name: no file names)
   report                 `memhunt run --app JustSend Fixtures/justsend` on the terminal, lines joined (-J)
   progress               the same with stdout to a file: what stderr left on the screen
+  piped                  the same piped to head: at the terminal's width too (stderr's terminal)
 Exits non-zero with the screen when something does not appear within 60 s.
 """
 import os
@@ -103,5 +104,11 @@ try:
     keys(f"memhunt run --app JustSend Fixtures/justsend >'{work}/report.txt'; echo EXIT=$?", "Enter")
     wait(lambda s: "\nEXIT=" in s, "the run")
     show("progress")
+    clear()
+
+    # Piped to a pager, the report is still read on this terminal: its width, not 100.
+    keys(f"memhunt run --app JustSend Fixtures/justsend | head -40; echo EXIT=$?", "Enter")
+    wait(lambda s: "\nEXIT=" in s, "the piped report")
+    show("piped")
 finally:
     stop()
