@@ -85,8 +85,9 @@ struct InspectCommand: MemhuntCommand {
                 out += "   \(TerminalText.escaped(key)) = \(TerminalText.escaped(unit.format(entry.facts[key]!)))\n"
             }
         }
-        // Wrapped as run's text report is: at the terminal's width, else COLUMNS, else 100.
-        console.stdout.write(TextReporter.wrapLines(out, width: console.reportWidth ?? 100))
+        // Wrapped at the terminal's width, else COLUMNS; with neither, a file's lines stay whole (its diagnostics
+        // name members and sizes that scripts and tests read as they are).
+        console.stdout.write(console.reportWidth.map { TextReporter.wrapLines(out, width: $0) } ?? out)
         return status
     }
 
