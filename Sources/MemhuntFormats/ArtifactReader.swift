@@ -307,7 +307,11 @@ public enum ArtifactReader {
             }
             body = value
         } catch {
-            let message = "\(what) body is not valid JSON: \(error.message)"
+            // Past the value limit the JSON may well be valid: said as too large, not as broken.
+            let message =
+                JSON.isValueLimit(error)
+                ? "\(what) body is too large to read: \(error.message)"
+                : "\(what) body is not valid JSON: \(error.message)"
             return ReadOutcome(
                 kind: kind, result: .failure(FormatError(message, line: error.line, offset: error.offset)))
         }
@@ -418,7 +422,11 @@ public enum ArtifactReader {
     }
 
     private static func invalidJSON(_ kind: ArtifactKind, _ error: FormatError) -> ReadOutcome {
-        let message = "\(name(of: kind)) is not valid JSON: \(error.message)"
+        // Past the value limit the JSON may well be valid: said as too large, not as broken.
+        let message =
+            JSON.isValueLimit(error)
+            ? "\(name(of: kind)) is too large to read: \(error.message)"
+            : "\(name(of: kind)) is not valid JSON: \(error.message)"
         return ReadOutcome(kind: kind, result: .failure(FormatError(message, line: error.line, offset: error.offset)))
     }
 

@@ -1,4 +1,6 @@
+import Foundation
 import MemhuntFormats
+import MemhuntTestSupport
 import Testing
 
 @Suite struct JSONTests {
@@ -87,5 +89,23 @@ import Testing
 
     @Test func aValueIsStoredInline() {
         #expect(MemoryLayout<JSONValue>.stride <= 24)
+    }
+}
+
+/// JSON past memhunt's value limit may be valid: it is said to be too large, never "not valid JSON".
+@Suite struct JSONLimitWordsTests {
+    @Test func aFootprintPastTheValueLimitIsTooLargeNotInvalid() throws {
+        let fixture = try String(
+            contentsOfFile: Repo.fixture("footprint-json/faq-visits.samples.footprint.json"), encoding: .utf8)
+        // The same document with a list of a million numbers before its last brace: 2 MB, valid JSON.
+        let cut = try #require(fixture.range(of: "}", options: .backwards))
+        let padded = fixture[..<cut.lowerBound] + ", \"pad\": [" + String(repeating: "1,", count: 1_000_000) + "1]}\n"
+        let outcome = ArtifactReader.read(Array(padded.utf8))
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("read a document past the limit")
+            return
+        }
+        #expect(error.message.hasPrefix("footprint JSON is too large to read: more than "), "\(error.message)")
+        #expect(!error.message.contains("not valid JSON"))
     }
 }
