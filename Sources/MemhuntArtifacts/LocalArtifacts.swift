@@ -376,34 +376,32 @@ public enum LocalArtifacts {
     /// An `xcodebuild test` log of hundreds of megabytes is one artifact: streamed, its metric lines kept.
     static func xctestLog(_ file: StreamedFile) -> Artifact {
         var scanner = XCTestLogScanner()
-        let streamed = stream(file.fd, head: file.head, more: file.more, size: file.size, hash: file.hash) {
-            scanner.feed($0)
-        }
-        switch streamed {
-        case .failure(let failure):
-            return Artifact(source: file.source, localPath: file.path, status: .error, error: failure.message)
-        case .success(let (total, digest)):
-            let artifact = Artifact(
-                source: file.source, localPath: file.path, sha256: digest, size: total, status: .ok)
-            let result = scanner.finish().map { ParsedArtifact.repro(.xctestMetrics($0)) }
-            return classify(artifact, outcome: ReadOutcome(kind: .xctestMetrics, result: result))
+        return streamedDocument(file, kind: .xctestMetrics, feed: { scanner.feed($0) }) {
+            scanner.finish().map { ParsedArtifact.repro(.xctestMetrics($0)) }
         }
     }
 
     /// A `leaks` report of hundreds of megabytes is one artifact: streamed, its trees kept within their bounds.
     static func leaksReport(_ file: StreamedFile) -> Artifact {
         var scanner = LeaksScanner()
-        let streamed = stream(file.fd, head: file.head, more: file.more, size: file.size, hash: file.hash) {
-            scanner.feed($0)
+        return streamedDocument(file, kind: .leaks, feed: { scanner.feed($0) }) {
+            scanner.finish().map { ParsedArtifact.repro(.leaks($0)) }
         }
-        switch streamed {
+    }
+
+    /// `file` streamed through a reader (`feed` each chunk, `finish` at the end) into one artifact of `kind`: a
+    /// read that failed is an error artifact, what the reader made is classified as a document's outcome is.
+    private static func streamedDocument(
+        _ file: StreamedFile, kind: ArtifactKind, feed: (UnsafeRawBufferPointer) -> Void,
+        finish: () -> Result<ParsedArtifact, FormatError>
+    ) -> Artifact {
+        switch stream(file.fd, head: file.head, more: file.more, size: file.size, hash: file.hash, feed: feed) {
         case .failure(let failure):
             return Artifact(source: file.source, localPath: file.path, status: .error, error: failure.message)
         case .success(let (total, digest)):
             let artifact = Artifact(
                 source: file.source, localPath: file.path, sha256: digest, size: total, status: .ok)
-            let result = scanner.finish().map { ParsedArtifact.repro(.leaks($0)) }
-            return classify(artifact, outcome: ReadOutcome(kind: .leaks, result: result))
+            return classify(artifact, outcome: ReadOutcome(kind: kind, result: finish()))
         }
     }
 
