@@ -133,12 +133,7 @@ struct RunCommand: ReportingCommand {
         // The gate: the flag, else the project file's, else the playbook's own.
         let flag = values.value(Options.failOn, as: Severity.self)
         let failOn = flag ?? project?.failOn ?? playbook.failOn
-        let origin =
-            flag != nil
-            ? nil
-            : project?.failOn != nil
-                ? "\(project!.path)'s fail_on: \(failOn!.rawValue)"
-                : failOn.map { "the playbook \(playbook.id)'s fail_on: \($0.rawValue)" }
+        let origin = flag != nil ? nil : project?.gateOrigin ?? playbook.gateOrigin
         document.gate = FindingsDocument.Gate.decide(
             document, failOn: failOn, failOrigin: origin,
             operands: operands.map(ArtifactStore.shown(operand:)),

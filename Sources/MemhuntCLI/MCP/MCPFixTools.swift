@@ -37,10 +37,17 @@ extension MCPTools {
 
     /// A folder of its own for one call's files, removed when the call is done.
     static func scratch() throws -> String {
-        var bytes = Array((NSTemporaryDirectory() + "/memhunt-mcp-fix.XXXXXX").utf8CString)
-        guard mkdtemp(&bytes) != nil else {
+        guard let folder = temporaryFolder("memhunt-mcp-fix") else {
             throw ArgumentError(message: "cannot make a folder for the call: \(String(cString: strerror(errno)))")
         }
+        return folder
+    }
+
+    /// A new folder `NAME.XXXXXX` under the temporary directory (mkdtemp: only this process can have made it);
+    /// nil when it cannot be made (errno says why).
+    static func temporaryFolder(_ name: String) -> String? {
+        var bytes = Array((NSTemporaryDirectory() + "/\(name).XXXXXX").utf8CString)
+        guard mkdtemp(&bytes) != nil else { return nil }
         return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

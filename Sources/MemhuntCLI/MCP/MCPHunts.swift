@@ -36,12 +36,10 @@ final class MCPHunts {
 
     private func file(_ name: String) throws -> String {
         if folder == nil {
-            let template = NSTemporaryDirectory() + "/memhunt-mcp.XXXXXX"
-            var bytes = Array(template.utf8CString)
-            guard mkdtemp(&bytes) != nil else {
+            guard let made = MCPTools.temporaryFolder("memhunt-mcp") else {
                 throw CommandError("cannot make a folder for the hunt sessions: \(String(cString: strerror(errno)))")
             }
-            folder = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            folder = made
         }
         return folder! + "/" + name
     }
@@ -258,10 +256,8 @@ final class MCPHunts {
 
     private static func report(_ walk: TriageWalk, format: String) -> (result: MCPTools.Result, findings: String?) {
         var document = walk.document()
-        let failOn = walk.session.playbook.failOn
         document.gate = FindingsDocument.Gate.decide(
-            document, failOn: failOn,
-            failOrigin: failOn.map { "the playbook \(walk.session.playbook.id)'s fail_on: \($0.rawValue)" },
+            document, failOn: walk.session.playbook.failOn, failOrigin: walk.session.playbook.gateOrigin,
             operands: walk.state.operands)
         let json = JSONText.pretty(document)
         guard let structured = MCPTools.object(json) else {

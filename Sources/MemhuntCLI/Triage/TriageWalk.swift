@@ -256,10 +256,8 @@ struct TriageWalk {
                 allowExec: session.allowExec)
         }
         // The playbook's declared gate holds here as in run (triage has no --fail-on of its own).
-        let failOn = session.playbook.failOn
         document.gate = FindingsDocument.Gate.decide(
-            document, failOn: failOn,
-            failOrigin: failOn.map { "the playbook \(session.playbook.id)'s fail_on: \($0.rawValue)" },
+            document, failOn: session.playbook.failOn, failOrigin: session.playbook.gateOrigin,
             operands: state.operands)
         io.say(TextReporter.summaryLine(document))
         try output.write(document, format: state.format, console: console)

@@ -110,6 +110,9 @@ public struct Playbook: Sendable, Hashable {
     /// file or `--fail-on` says otherwise.
     public var failOn: Severity?
 
+    /// Where a gate at the playbook's `fail_on` comes from, as an exit reason says it; nil without one.
+    public var gateOrigin: String? { failOn.map { "the playbook \(id)'s fail_on: \($0.rawValue)" } }
+
     public init(
         id: String, title: String, summary: String, steps: [Step], origin: String, directory: String? = nil,
         isRemote: Bool = false, sha256: String? = nil, symptoms: [Symptom] = [], failOn: Severity? = nil

@@ -40,22 +40,11 @@ struct PlaybookDecoder: SchemaDecoding {
             steps = items.compactMap { step($0) }
         }
         let symptoms = fields["symptoms"].flatMap { list($0.value) }?.compactMap { symptom($0) } ?? []
-        let failOn = fields["fail_on"].flatMap { severity($0) }
+        let failOn = fields["fail_on"].flatMap { severity($0, key: "fail_on") }
         guard let id, let title, let summary, diagnostics.isEmpty else { return nil }
         return Playbook(
             id: id, title: title, summary: summary, steps: steps, origin: origin, directory: directory,
             isRemote: isRemote, symptoms: symptoms, failOn: failOn)
-    }
-
-    /// `fail_on: warning`: one of the severities, with the closest named when it is none.
-    mutating func severity(_ field: Field) -> Severity? {
-        guard let text = string(field.value) else { return nil }
-        if let severity = Severity(rawValue: text) { return severity }
-        let names = Severity.allCases.map(\.rawValue)
-        let closest = Suggestion.closest(to: text, among: names).map { " (did you mean '\($0)'?)" } ?? ""
-        error(
-            "'fail_on' must be one of \(names.joined(separator: ", ")); got '\(text)'\(closest)", at: field.value.mark)
-        return nil
     }
 
     /// `- { phrases: [...], means: ..., steps: [step ids] }`; step ids must be the playbook's.

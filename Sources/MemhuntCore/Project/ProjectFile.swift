@@ -30,6 +30,9 @@ public struct ProjectFile: Sendable, Hashable {
         self.directory = directory
     }
 
+    /// Where a gate at the file's `fail_on` comes from, as an exit reason says it; nil without one.
+    public var gateOrigin: String? { failOn.map { "\(path)'s fail_on: \($0.rawValue)" } }
+
     /// A path of the file resolved against its folder; absolute paths and URLs as they are.
     public func resolve(_ relative: String) -> String {
         if relative.hasPrefix("/") || relative.contains("://") { return relative }
@@ -125,7 +128,7 @@ struct ProjectFileDecoder: SchemaDecoding {
         guard let fields = fields(of: root, in: "the project file", allowed: Self.keys) else { return nil }
         if let field = fields["app"] { app(field, into: &project) }
         project.playbook = text(fields["playbook"], key: "playbook")
-        if let field = fields["fail_on"] { project.failOn = severity(field) }
+        if let field = fields["fail_on"] { project.failOn = severity(field, key: "fail_on") }
         if let field = fields["artifacts"] { project.artifacts = strings(field) }
         project.attach = text(fields["attach"], key: "attach")
         if let field = fields["checks"] { project.checks = checks(field) }
@@ -162,16 +165,6 @@ struct ProjectFileDecoder: SchemaDecoding {
     mutating func strings(_ field: Field) -> [String] {
         if case .scalar(let text, _, _) = field.value { return [text] }
         return (list(field.value) ?? []).compactMap { string($0) }
-    }
-
-    mutating func severity(_ field: Field) -> Severity? {
-        guard let text = string(field.value) else { return nil }
-        if let severity = Severity(rawValue: text) { return severity }
-        let names = Severity.allCases.map(\.rawValue)
-        error(
-            "'fail_on' must be one of \(names.joined(separator: ", ")); got '\(text)'"
-                + Suggestion.hint(for: text, among: names), at: field.value.mark)
-        return nil
     }
 
     /// `checks: { widget-budget: { limit_mb: 30 } }`: each check known, each parameter one of its own.

@@ -87,6 +87,17 @@ extension SchemaDecoding {
         return text
     }
 
+    /// `fail_on: warning`: one of the severities, with the closest named when it is none.
+    mutating func severity(_ field: Field, key: String) -> Severity? {
+        guard let text = string(field.value) else { return nil }
+        if let severity = Severity(rawValue: text) { return severity }
+        let names = Severity.allCases.map(\.rawValue)
+        error(
+            "'\(key)' must be one of \(names.joined(separator: ", ")); got '\(text)'"
+                + Suggestion.hint(for: text, among: names), at: field.value.mark)
+        return nil
+    }
+
     /// A kebab-case identifier: lowercase letters and digits in words joined by single hyphens.
     mutating func identifier(_ field: Field?, what: String) -> String? {
         guard let field, let text = string(field.value) else { return nil }
