@@ -83,10 +83,7 @@ public struct SideEvidence: Sendable, Hashable {
                 problems.append("\(artifact.source): an artifact\(owner), not of \(app)")
             }
         }
-        var verifies: [FixEvidence: String] = [:]
-        for (key, info) in result.factCatalog.sorted(by: { $0.key < $1.key }) {
-            if let role = info.verifies, verifies[role] == nil { verifies[role] = key }
-        }
+        let verifies = VerifyFix.keys(in: result.factCatalog)
         let kept = needed.map { $0.union(verifies.values) }
         self.init(
             artifacts: side.artifacts, problems: problems,

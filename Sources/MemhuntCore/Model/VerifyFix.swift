@@ -63,11 +63,16 @@ public struct VerifyFix: Sendable, Equatable {
 
     /// The verdict over two runs' facts, each role read from the fact the catalog declares for it.
     public init(before: Facts, after: Facts, catalog: [String: FactInfo], expectedAlive: Set<String> = []) {
+        self.init(before: before, after: after, keys: Self.keys(in: catalog), expectedAlive: expectedAlive)
+    }
+
+    /// The fact of each role, as a catalog declares them (the first key in order, should two declare one).
+    public static func keys(in catalog: [String: FactInfo]) -> [FixEvidence: String] {
         var keys: [FixEvidence: String] = [:]
         for (key, info) in catalog.sorted(by: { $0.key < $1.key }) {
             if let role = info.verifies, keys[role] == nil { keys[role] = key }
         }
-        self.init(before: before, after: after, keys: keys, expectedAlive: expectedAlive)
+        return keys
     }
 
     /// The verdict over two runs' facts, `keys` naming the fact of each role.
