@@ -1,4 +1,5 @@
 import MemhuntCore
+import MemhuntFormats
 import MemhuntTestSupport
 import Testing
 
@@ -189,6 +190,15 @@ extension HeapFootprintStepsTests {
         // 150 equal top-level entries are said once, with how many.
         let found = try #require(findings.first { $0.code == "leaks.found" })
         #expect(found.detail.contains("top-level entries: Relay.Session (root cycle, 2 objects, 144 bytes) ×150. "))
+    }
+
+    /// A class is counted once per leaked object: the back reference of each of the 150 cycles names a Session
+    /// already counted.
+    @Test func leakedObjectsOfAClassAreCountedOnce() throws {
+        let bytes = try Repo.bytes("heap-series/leak/relay-visit-4.leaks.txt")
+        let report = try LeaksReport.parse(bytes).get()
+        #expect(HeldOrLeaked.leaked("Session", in: report) == 150)
+        #expect(HeldOrLeaked.leaked("Closure context", in: report) == 150)
     }
 
     @Test func abandonedMemoryGrowsAlongALineAndIsReachable() async throws {

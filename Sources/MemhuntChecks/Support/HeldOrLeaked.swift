@@ -1,5 +1,6 @@
 import MemhuntCore
 import MemhuntFormats
+import MemhuntSnapshots
 
 /// Whether the instances of a class that grows across heaps are leaked or still reachable, from a `leaks`
 /// report of the same process: `leaks` lists only unreachable memory, so a class it never names, in a report
@@ -24,9 +25,7 @@ struct HeldOrLeaked {
                 return (artifact, report)
             }, date: \.date)
         guard let (artifact, report) = reports.last else { return nil }
-        let leaked = report.forest.trees.joined().filter { line in
-            line.className.map { same($0, className) } ?? false
-        }.count
+        let leaked = Self.leaked(className, in: report)
         let complete = report.forest.treesLeftOut == 0 && report.forest.linesLeftOut == 0
         if leaked == 0 {
             // A tree left out may hold the class: "reachable" only from a report read whole.
@@ -34,6 +33,13 @@ struct HeldOrLeaked {
             return HeldOrLeaked(kind: .reachable, leaked: 0, report: artifact)
         }
         return HeldOrLeaked(kind: leaked * 10 >= added * 9 ? .leaked : .partly, leaked: leaked, report: artifact)
+    }
+
+    /// The leaked objects of `className` in the report's trees, each once (the per-class count of a capture
+    /// diff: a `CYCLE BACK TO` line names an object already counted).
+    static func leaked(_ className: String, in report: LeaksReport) -> Int {
+        CaptureDiff.classes(report).reduce(0) { sum, entry in sum + (same(entry.key, className) ? entry.value.count : 0)
+        }
     }
 
     /// One class named by two tools: equal, or one the other's name qualified by a module ("Shop.Cart", "Cart").
