@@ -3,6 +3,23 @@ import MemhuntCore
 import MemhuntFormats
 import MemhuntSnapshots
 
+extension ScanFindings {
+    /// Folds in one findings document's findings: those it reports and those its project file suppressed.
+    public mutating func add(_ document: FindingsDocument, file: String) {
+        documents += 1
+        let app = document.subject.app
+        func count(_ finding: Finding, suppressed: Bool) {
+            let signature =
+                finding.signature ?? FindingSignature.of(finding, playbook: document.playbook.id, app: app)
+            self.add(
+                signature: signature, code: finding.code, severity: finding.severity.rawValue, title: finding.title,
+                app: app, suppressed: suppressed, file: file)
+        }
+        for finding in document.findings { count(finding, suppressed: false) }
+        for accepted in document.suppression?.suppressed ?? [] { count(accepted.finding, suppressed: true) }
+    }
+}
+
 /// The fleet scan's figures as every format prints them (`memhunt scan`): the JSON document, the text
 /// summary and the CSV rows, built from the folded aggregate: `memhunt.scan/1`.
 public struct ScanDocument: Encodable {
@@ -70,6 +87,10 @@ public struct ScanDocument: Encodable {
     var sdkClaims: [SDKClaimCounts]?
     /// OS records past the scan's limit, not kept for grading (absent when none).
     var sdkRecordsNotKept: Int?
+    /// memhunt's own findings documents read (absent when none), and their findings by signature, the most
+    /// runs first.
+    var findingsDocuments: Int?
+    var findings: [ScanFindings.Tally]?
 
     /// One app's claims of one SDK, by grade.
     struct SDKClaimCounts: Encodable {
@@ -138,15 +159,23 @@ public struct ScanDocument: Encodable {
             sdkClaims = counts.values.sorted { ($0.app, $0.sdk) < ($1.app, $1.sdk) }
             sdkRecordsNotKept = aggregate.sdk.recordsNotKept > 0 ? aggregate.sdk.recordsNotKept : nil
         }
+        if aggregate.findings.documents > 0 {
+            findingsDocuments = aggregate.findings.documents
+            findings = aggregate.findings.sorted.filter { tally in
+                query.map { query in tally.apps.keys.contains { Self.named(query, $0) } } ?? true
+            }
+        }
+    }
+
+    /// Whether an app's name or bundle id is the one a scan's `--app` asks for.
+    static func named(_ query: String, _ name: String) -> Bool {
+        let lower = name.lowercased(), wanted = query.lowercased()
+        return lower == wanted || lower.hasSuffix("." + wanted) || wanted.hasSuffix("." + lower)
     }
 
     /// Whether an SDK event names the app a scan's `--app` asks for.
     static func named(_ query: String, _ event: SDKEvent) -> Bool {
-        let wanted = query.lowercased()
-        return [event.app, event.bundleID].contains { name in
-            guard let lower = name?.lowercased() else { return false }
-            return lower == wanted || lower.hasSuffix("." + wanted) || wanted.hasSuffix("." + lower)
-        }
+        [event.app, event.bundleID].contains { name in name.map { named(query, $0) } ?? false }
     }
 
     /// A shell word: as is when plain, else single-quoted.
@@ -175,6 +204,7 @@ public struct ScanDocument: Encodable {
         if !recordsByKind.isEmpty { out += " (\(Self.counts(recordsByKind)))" }
         out += ", rejected: \(FactValue.grouped(rejected.count))"
         if !skipped.isEmpty { out += ", skipped: \(Self.counts(skipped))" }
+        if let findingsDocuments { out += ", findings documents: \(FactValue.grouped(findingsDocuments))" }
         if duplicates > 0 {
             out +=
                 ", duplicates: \(FactValue.grouped(duplicates)) (the same bytes or the same record as a file counted)"
@@ -238,6 +268,18 @@ public struct ScanDocument: Encodable {
                 out +=
                     "   \(Plural.count(dropped, "OS record")) past the scan's limit were not kept: a claim they would "
                 out += "have settled is counted unconfirmed\n"
+            }
+        }
+        if let findings, let documents = findingsDocuments {
+            out +=
+                "\nFindings of \(Plural.count(documents, "memhunt run")) by signature (a finding's name across runs, "
+            out += "devices and paths)\n"
+            if findings.isEmpty { out += "   none\n" }
+            for tally in findings {
+                out += "   \(tally.signature)  \(Plural.count(tally.runs, "run"))"
+                if tally.suppressed > 0 { out += " (+\(FactValue.grouped(tally.suppressed)) suppressed)" }
+                out += "  \(tally.severity)  \(e(tally.code))  \(e(tally.title))\n"
+                out += "      apps \(Self.counts(tally.apps)); first in \(e(tally.file))\n"
             }
         }
         // Counts and devices, kinds and builds: from the records too, escaped with the line ends kept.

@@ -306,6 +306,8 @@ public struct ScanAggregate: Sendable {
     public var appStoreConnect: [ScanASCMetrics] = []
     /// SDK exports' claims and the OS records that grade them, graded when every file is read.
     public var sdk = ScanSDKClaims()
+    /// memhunt's own findings documents, counted by signature.
+    public var findings = ScanFindings()
 
     public init() {}
 
@@ -367,6 +369,7 @@ public struct ScanAggregate: Sendable {
         for sample in other.outliers { Self.keep(sample, in: &outliers, limit: Self.outlierCount) }
         appStoreConnect += other.appStoreConnect
         sdk.merge(other.sdk)
+        findings.merge(other.findings)
     }
 
     /// Inserts `sample` in order and drops what falls past `limit`.

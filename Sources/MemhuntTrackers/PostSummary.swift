@@ -4,7 +4,7 @@ import MemhuntReports
 
 /// A post for a tracker whose markup is not Markdown, written in that markup: Textile (Redmine), Jira wiki
 /// markup (REST API v2) or Atlassian Document Format (v3). A heading with the title, what changed since the
-/// last run, a table of the findings (severity, code, title), each finding's detail under its own heading
+/// last run, a table of the findings (severity, code, title and signature: the finding's name across runs), each finding's detail under its own heading
 /// (a panel in Jira), and where the full report is. Too long a post folds the details from the least severe,
 /// then the table's rows.
 struct PostSummary {
@@ -27,6 +27,14 @@ struct PostSummary {
                     ? $0.element.severity > $1.element.severity : $0.offset < $1.offset
             }
             .map(\.element)
+            .map { finding in
+                // A document written before signatures, or built by hand, gets the signature a run gives.
+                var signed = finding
+                signed.signature =
+                    finding.signature
+                    ?? FindingSignature.of(finding, playbook: post.document.playbook.id, app: post.document.subject.app)
+                return signed
+            }
         files = attached ? post.attachments.map(\.filename) : []
     }
 
@@ -66,10 +74,11 @@ struct PostSummary {
 
     /// Textile: the marker stays an HTML comment, which Redmine leaves out of the page.
     static let textile = TextSyntax(
-        escape: textileText, heading: "h2. ", tableHead: "|_. Severity |_. Code |_. Finding |",
+        escape: textileText, heading: "h2. ", tableHead: "|_. Severity |_. Code |_. Finding |_. Signature |",
         row: { finding in
             let severity = finding.severity >= .warning ? "*\(finding.severity.rawValue)*" : finding.severity.rawValue
-            return "| \(severity) | @\(finding.code)@ | \(textileText(finding.title)) |"
+            let signature = finding.signature.map { "@\($0)@" } ?? ""
+            return "| \(severity) | @\(finding.code)@ | \(textileText(finding.title)) | \(signature) |"
         },
         detail: { finding in
             let paragraphs = finding.detail.components(separatedBy: "\n\n").map(textileText)
@@ -81,10 +90,12 @@ struct PostSummary {
 
     /// Jira wiki markup: the severities colored, each detail in a panel, the marker in grey.
     static let wiki = TextSyntax(
-        escape: wikiText, heading: "h2. ", tableHead: "||Severity||Code||Finding||",
+        escape: wikiText, heading: "h2. ", tableHead: "||Severity||Code||Finding||Signature||",
         row: { finding in
             let severity = "{color:\(style(finding.severity).hex)}*\(finding.severity.rawValue)*{color}"
-            return "|\(severity)|{{\(finding.code)}}|\(wikiText(finding.title))|"
+            // An empty cell keeps its place as a space: `||` would be read as a header cell.
+            let signature = finding.signature.map { "{{\($0)}}" } ?? " "
+            return "|\(severity)|{{\(finding.code)}}|\(wikiText(finding.title))|\(signature)|"
         },
         detail: { finding in
             // A macro's parameters end at `|` and `}`, and `=` separates a name from its value.
@@ -170,7 +181,7 @@ struct PostSummary {
                 var table: [[String: Any]] = [
                     [
                         "type": "tableRow",
-                        "content": ["Severity", "Code", "Finding"].map {
+                        "content": ["Severity", "Code", "Finding", "Signature"].map {
                             cell("tableHeader", Self.text($0, marks: [["type": "strong"]]))
                         },
                     ]
@@ -190,6 +201,7 @@ struct PostSummary {
                                 ]),
                             cell("tableCell", Self.text(finding.code, marks: [["type": "code"]])),
                             cell("tableCell", finding.title.isEmpty ? nil : Self.text(finding.title)),
+                            cell("tableCell", finding.signature.map { Self.text($0, marks: [["type": "code"]]) }),
                         ],
                     ])
                 }

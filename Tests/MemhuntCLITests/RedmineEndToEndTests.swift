@@ -417,8 +417,20 @@ struct RedmineEndToEndTests {
         let note = try #require(notes.first)
         let changes = "Since run \(firstRun.prefix(8)): 1 finding resolved (jetsam-rank.high-rank), 0 new."
         #expect(note.hasPrefix("h2. memhunt: The eight&#45;step memory hunt in JustSend: "))
-        #expect(note.contains("&#40;run 5e6f7a8b&#41;\n\n\(changes)\n\n|_. Severity |_. Code |_. Finding |\n"))
+        #expect(
+            note.contains("&#40;run 5e6f7a8b&#41;\n\n\(changes)\n\n|_. Severity |_. Code |_. Finding |_. Signature |\n")
+        )
         #expect(note.contains(" run=5e6f7a8b codes=") && !note.contains("jetsam-rank.high-rank,"))
+        // Each finding's row names it by the signature its report prints, as Redmine holds the note.
+        let posted = try #require(
+            (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: second))) as? [String: Any])?[
+                "findings"] as? [[String: Any]])
+        #expect(!posted.isEmpty)
+        for finding in posted {
+            let code = try #require(finding["code"] as? String),
+                signature = try #require(finding["signature"] as? String)
+            #expect(note.contains(" | @\(code)@ | ") && note.contains(" | @\(signature)@ |"), "\(code) \(signature)")
+        }
         let files = attachments.compactMap { $0["filename"] as? String }
         let stem = "memhunt-" + firstRun.prefix(8)
         #expect(

@@ -363,4 +363,51 @@ extension ScanTests {
         let json = await memhunt("scan", "--format", "json", directory.path, directory.path + "/a/JetsamEvent.ips")
         #expect(json.stdout.contains("\"duplicates\": 2"))
     }
+
+    /// memhunt's own findings documents, from runs of one folder copied to two paths and one of another app:
+    /// the scan counts each finding by signature, the copied runs' findings twice, a copied document once.
+    @Test func findingsDocumentsAreCountedBySignature() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let files = FileManager.default
+        try files.createDirectory(atPath: dir.path + "/docs", withIntermediateDirectories: true)
+        for (index, copy) in ["one", "two"].enumerated() {
+            try files.copyItem(atPath: "Fixtures/justsend", toPath: "\(dir.path)/\(copy)")
+            let run = await memhunt("run", "-q", "--format", "json", "\(dir.path)/\(copy)")
+            #expect(run.status == 0, "\(run.stderr)")
+            try dir.write("docs/justsend-\(index).json", run.stdout)
+        }
+        let other = await memhunt("run", "-q", "--format", "json", "--app", "ChatGPT", "Fixtures/justsend")
+        try dir.write("docs/chatgpt.json", other.stdout)
+        try files.copyItem(atPath: dir.path + "/docs/chatgpt.json", toPath: dir.path + "/docs/chatgpt-copy.json")
+
+        let scan = await memhunt("scan", "--format", "json", dir.path + "/docs")
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+        #expect(document["findingsDocuments"] as? Int == 3)
+        #expect(document["duplicates"] as? Int == 1)
+        #expect((document["rejected"] as? [Any])?.isEmpty == true)
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        let ranks = findings.filter { $0["code"] as? String == "jetsam-rank.high-rank" }
+        #expect(ranks.count == 2)
+        let justSend = try #require(ranks.first { ($0["apps"] as? [String: Int])?["JustSend"] != nil })
+        #expect(justSend["runs"] as? Int == 2)
+        #expect(justSend["title"] as? String == "JustSend ranked 7 of 16 processes by lifetime peak (725 MB)")
+        let chatGPT = try #require(ranks.first { ($0["apps"] as? [String: Int])?["ChatGPT"] == 1 })
+        #expect(chatGPT["runs"] as? Int == 1)
+        #expect(chatGPT["signature"] as? String != justSend["signature"] as? String)
+        // The signature is the one the run's own report prints.
+        let one = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: dir.path + "/docs/justsend-0.json")))
+                as? [String: Any])
+        let rank = try #require(
+            (one["findings"] as? [[String: Any]])?.first { $0["code"] as? String == "jetsam-rank.high-rank" })
+        #expect(rank["signature"] as? String == justSend["signature"] as? String)
+
+        let text = await memhunt("scan", dir.path + "/docs")
+        #expect(text.stdout.hasPrefix("Records: 0, rejected: 0, findings documents: 3, duplicates: 1"))
+        #expect(
+            text.stdout.contains("\(justSend["signature"] as? String ?? "?")  2 runs  warning  jetsam-rank.high-rank"))
+    }
 }

@@ -547,9 +547,9 @@ import Testing
 
                         \(nextRunChanges)
 
-                        ||Severity||Code||Finding||
-                        |{color:#de350b}*critical*{color}|{{b.high}}|High one|
-                        |{color:#ff991f}*warning*{color}|{{c.mid}}|Middle one|
+                        ||Severity||Code||Finding||Signature||
+                        |{color:#de350b}*critical*{color}|{{b.high}}|High one|{{8ba6448ba014c362}}|
+                        |{color:#ff991f}*warning*{color}|{{c.mid}}|Middle one|{{bb5fe7f0388dba5a}}|
 
                         {panel:title=b.high: High one|borderColor=#de350b}
                         detail

@@ -218,9 +218,9 @@ let nextRunChanges = "Since run 0a1b2c3d: 1 finding resolved (a.low), 1 new (c.m
 
                 Since run 0a1b2c3d: 1 finding resolved (a.low), 1 new (c.mid).
 
-                |_. Severity |_. Code |_. Finding |
-                | *critical* | @b.high@ | High one |
-                | notice | @a.low@ | Low one |
+                |_. Severity |_. Code |_. Finding |_. Signature |
+                | *critical* | @b.high@ | High one | @8ba6448ba014c362@ |
+                | notice | @a.low@ | Low one | @08cd495042a45ad1@ |
 
                 h3. b.high: High one
 
@@ -247,7 +247,9 @@ let nextRunChanges = "Since run 0a1b2c3d: 1 finding resolved (a.low), 1 new (c.m
                 summary.text(PostSummary.textile, limit: $0, marker: post.hiddenMarker).contains("1 less severe")
             })
         let short = summary.text(PostSummary.textile, limit: limit, marker: post.hiddenMarker)
-        #expect(short.contains("| *critical* | @b.high@ | High one |\n\n… 1 less severe finding(s) folded."))
+        #expect(
+            short.contains(
+                "| *critical* | @b.high@ | High one | @8ba6448ba014c362@ |\n\n… 1 less severe finding(s) folded."))
         #expect(!short.contains("h3.") && short.hasSuffix(post.hiddenMarker))
     }
 

@@ -159,6 +159,16 @@ struct ScanCommand: MemhuntCommand {
                         let loaded = LocalArtifacts.load(
                             path: path, hash: true, streamChangeLogs: false, listedRegular: listedRegular)
                         // A page of several records is a record each.
+                        // memhunt's own findings documents (runs on other devices or CI jobs): their findings by
+                        // signature, a copy of one counted once.
+                        if loaded.status == .unrecognized, let document = findingsDocument(loaded) {
+                            if work.isDuplicate(loaded.sha256) {
+                                local.duplicates += 1
+                            } else {
+                                local.findings.add(document, file: loaded.source)
+                            }
+                            continue
+                        }
                         for artifact in PageRecords.expanding(loaded) {
                             let record: Work.Record =
                                 artifact.status != .ok
@@ -272,6 +282,15 @@ struct ScanCommand: MemhuntCommand {
             guard query != nil else { return }
         }
         aggregate.add(record)
+    }
+
+    /// The findings document `artifact` holds: a JSON object within the size `memhunt report` reads.
+    static func findingsDocument(_ artifact: Artifact) -> FindingsDocument? {
+        let path = artifact.localPath ?? artifact.source
+        guard let size = artifact.size, size <= FindingsInput.limit, FindingsInput.looksLikeJSON(path),
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
+        return try? FindingsDocument.decode(Array(data))
     }
 
     static func matches(_ name: String, _ query: String) -> Bool {
