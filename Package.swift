@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MemhuntCore", targets: ["MemhuntCore"]),
         .library(name: "MemhuntFormats", targets: ["MemhuntFormats"]),
         .library(name: "MemhuntKit", targets: ["MemhuntCLI", "MemhuntChecks", "MemhuntReports"]),
+        .plugin(name: "MemhuntCommand", targets: ["MemhuntCommand"]),
     ],
     targets: [
         // MARK: - C libraries (system)
@@ -224,6 +225,14 @@ let package = Package(
         .executableTarget(
             name: "memhunt",
             dependencies: ["MemhuntCLI"]
+        ),
+        // `swift package memhunt …` from an app's package that depends on this one.
+        .plugin(
+            name: "MemhuntCommand",
+            capability: .command(
+                intent: .custom(verb: "memhunt", description: "Run a memhunt memory hunt in this package's folder")
+            ),
+            dependencies: ["memhunt"]
         ),
         .testTarget(
             name: "MemhuntCLITests",
