@@ -589,6 +589,7 @@ public enum LocalArtifacts {
             first.feed($0)
             hasher?.update($0)
         }
+        ReadProgress.add(head.count)
         let probeEnd = min(size, head.count + 4 * ChunkReader.chunk)
         var windowsProbed = 0
         // The lowest ratio of scanning to hashing among the windows after the first (whose caches are cold).
@@ -624,7 +625,7 @@ public enum LocalArtifacts {
         scanner.start()
         if hash {
             Thread {
-                hashed.failure = windows(fd, from: probeEnd, to: size) { hashed.value?.update($0) }
+                hashed.failure = windows(fd, from: probeEnd, to: size, counted: false) { hashed.value?.update($0) }
                 hashed.done.signal()
             }.start()
         } else {
@@ -642,7 +643,9 @@ public enum LocalArtifacts {
         // The second scanner's tables go before the first's summary is built (`ChangeLogScanner.finish`).
         second.value = ChangeLogScanner(part: .rest)
         if !absorbed {
-            if let failure = windows(fd, from: cut, to: total, { first.feed($0) }) { return .failure(failure) }
+            if let failure = windows(fd, from: cut, to: total, counted: false, { first.feed($0) }) {
+                return .failure(failure)
+            }
         }
         return .success((first.finish(), total, tail.hasher.map(Self.hex), absorbed ? .absorbed : .readAgain))
     }
@@ -662,13 +665,16 @@ public enum LocalArtifacts {
 
     /// Calls `body` with the bytes of `fd` in `from..<to`, a mapped window of `ChunkReader.chunk` bytes at a
     /// time (read with `pread` where mapping fails); nil when all were read.
-    static func windows(_ fd: Int32, from: Int, to: Int, _ body: (UnsafeRawBufferPointer) -> Void) -> StreamFailure? {
+    static func windows(
+        _ fd: Int32, from: Int, to: Int, counted: Bool = true, _ body: (UnsafeRawBufferPointer) -> Void
+    ) -> StreamFailure? {
         var offset = from
         var buffer: UnsafeMutableRawBufferPointer?
         defer { buffer?.deallocate() }
         while offset < to {
             if let window = mapWindow(fd, at: offset, end: to) {
                 body(window.bytes)
+                if counted { ReadProgress.add(window.bytes.count) }
                 let truncated = memhunt_mapped_truncated(window.handle) != 0
                 memhunt_unmap(window.handle)
                 if truncated { return StreamFailure(message: "the file was truncated while it was read") }
@@ -684,6 +690,7 @@ public enum LocalArtifacts {
             else { return StreamFailure(message: "read failed: \(reason(errno))") }
             guard count > 0 else { return StreamFailure(message: "the file was truncated while it was read") }
             body(UnsafeRawBufferPointer(rebasing: window[0..<count]))
+            if counted { ReadProgress.add(count) }
             offset += count
         }
         return nil
@@ -712,6 +719,7 @@ public enum LocalArtifacts {
         _ fd: Int32, head: [UInt8], more: Bool, size: Int, hash: Bool, feed: (UnsafeRawBufferPointer) -> Void
     ) -> Result<(total: Int, digest: String?), StreamFailure> {
         head.withUnsafeBytes { feed($0) }
+        ReadProgress.add(head.count)
         let reader = ChunkReader(fd: fd, from: head.count, mapTo: size, hasher: hash ? SHA256() : nil)
         head.withUnsafeBytes { reader.hasher?.update($0) }
         if more { reader.drain(into: feed) }
@@ -862,6 +870,7 @@ private final class ChunkReader: @unchecked Sendable {
             let count = lengths[slot]
             guard count > 0 else { return }
             body(views[slot])
+            ReadProgress.add(count)
             free.signal()
             slot = (slot + 1) % Self.slots
         }

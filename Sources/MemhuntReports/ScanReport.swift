@@ -3,6 +3,16 @@ import MemhuntCore
 import MemhuntFormats
 import MemhuntSnapshots
 
+/// A word as a shell reads it back: as is when plain, else single-quoted (the commands reports print).
+public enum ShellWord {
+    public static func quoted(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "-_./,:+=@%".unicodeScalars.contains($0)
+        }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
 extension ScanFindings {
     /// Folds in one findings document's findings: those it reports and those its project file suppressed.
     public mutating func add(_ document: FindingsDocument, file: String) {
@@ -178,13 +188,7 @@ public struct ScanDocument: Encodable {
         [event.app, event.bundleID].contains { name in name.map { named(query, $0) } ?? false }
     }
 
-    /// A shell word: as is when plain, else single-quoted.
-    static func quoted(_ word: String) -> String {
-        let plain = word.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) || "-_./,:+=@%".unicodeScalars.contains($0)
-        }
-        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    static func quoted(_ word: String) -> String { ShellWord.quoted(word) }
 
     static func counts(_ counts: [String: Int]) -> String {
         counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }

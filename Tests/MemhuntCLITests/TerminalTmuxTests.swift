@@ -48,6 +48,40 @@ import Testing
         #expect(piped.contains("JustSend ranked 7 of 16 processes"))
         let pipedWide = piped.split(separator: "\n").filter { $0.count > 80 && !$0.hasPrefix("READY$") }
         #expect(pipedWide.isEmpty, "piped lines wider than 80 columns: \(pipedWide)")
+        // A 300 MB log: the share read so far, updated on one line, then replaced by how long the read took.
+        let raw = try #require(screens["big-read-raw"])
+        let shares = raw.components(separatedBy: "(300 MB) … ").dropFirst().compactMap {
+            Int($0.prefix { $0.isNumber })
+        }
+        #expect(shares.count >= 2 && shares == shares.sorted() && shares.allSatisfy { $0 < 100 }, "\(shares)")
+        let bigRead = try #require(screens["big-read"])
+        #expect(bigRead.contains("EXIT=0") && bigRead.contains("/big.log in ") && !bigRead.contains(" %"), "\(bigRead)")
+        // With -q, the verdict and the summary only: no progress line stays.
+        let quiet = try #require(screens["big-quiet"])
+        let shown = quiet.split(separator: "\n").filter { !$0.hasPrefix("READY$") && !$0.hasPrefix("EXIT=") }
+        #expect(shown.first == "The eight-step memory hunt  (playbook memory-hunt)", "\(quiet)")
+        #expect(shown.last?.hasPrefix("Summary: ") == true, "\(quiet)")
+        #expect(shown.contains("Verdict") && !quiet.contains("reading ") && !quiet.contains("big.log in "), "\(quiet)")
+        #expect(shown.allSatisfy { $0.count <= 80 }, "\(shown)")
+        // Triage's prompts, guidance and interruption at 80 columns: cut between words only, no line the
+        // terminal had to wrap but the typed answer's.
+        let triage = try #require(screens["triage"])
+        let typed = "The screen transition stops but scrolling still works"
+        let triageLines = triage.split(separator: "\n").filter { !$0.hasPrefix("READY$") && !$0.contains(typed) }
+        // The resume command stays whole on a line of its own, to copy, however long its path.
+        let wideTriage = triageLines.filter { $0.count > 80 && !$0.hasPrefix("  memhunt triage --resume ") }
+        #expect(wideTriage.isEmpty, "\(wideTriage)")
+        let flowing = triageLines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        for sentence in [
+            "It lists every process alive at that moment, not only the dead.",
+            "Without a JetsamEvent there is no system-wide rank; MetricKit's peakMemoryUsage is a second source for "
+                + "the peak.",
+            "Enter = skip (no candidate) · numbers (1 3, 1-3, a; -2 drops 2) · path or URL · s skip · ? guidance",
+            "Interrupted at step 2 (Jetsam record). The session is saved; resume it with:",
+        ] {
+            #expect(flowing.contains(sentence), "\(sentence) in \(flowing)")
+        }
+        #expect(triageLines.contains { $0.hasPrefix("  memhunt triage --resume ") && $0.hasSuffix("/session.json") })
         let written = try String(contentsOfFile: dir.path + "/report.txt", encoding: .utf8)
         #expect(written.contains("Structure is the variable: one-block 623 MB vs 2500-blocks 103 MB."))
     }

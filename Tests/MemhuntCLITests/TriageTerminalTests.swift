@@ -43,7 +43,10 @@ import Testing
             #expect(before.contains(shown), "steps 2–4 show \(shown)")
         }
         let interrupted = try #require(screens.first { $0.hasPrefix("interrupted") })
-        #expect(interrupted.contains("Interrupted at step 5 (Simulator reproduction). The session is saved"))
+        #expect(
+            interrupted.contains(
+                "Interrupted at step 5 (Simulator reproduction). The session is saved; resume it with:\n  memhunt triage --resume "
+            ))
         let resumed = try #require(screens.first { $0.hasPrefix("resumed") })
         #expect(resumed.contains("Resuming memory-hunt at step 5 (Simulator reproduction); steps kept:"))
         #expect(resumed.contains("4  Compressor compressions  finding: 15,734,833 compressions since boot"))
@@ -90,7 +93,10 @@ import Testing
             first.contains(
                 "worse: one renderer per block instead of per sentence made it worse: repro.peakMB 623 MB → 948 MB"))
         let interrupted = try #require(screens.first { $0.hasPrefix("interrupted") })
-        #expect(interrupted.contains("Interrupted at step 8 (Change logging). The session is saved"))
+        #expect(
+            interrupted.contains(
+                "Interrupted at step 8 (Change logging). The session is saved; resume it with:\n  memhunt triage --resume "
+            ))
         let second = try #require(screens.first { $0.hasPrefix("second-experiment") })
         #expect(
             second.contains(

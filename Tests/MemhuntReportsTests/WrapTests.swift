@@ -20,4 +20,17 @@ import Testing
         let bold = "verdict".styled(.bold, enabled: true)
         #expect(TextReporter.wrap("\(bold) is here", indent: "", width: 15) == "\(bold) is here\n")
     }
+
+    /// A number stays with its unit: `after-detail: 45 → 611` / `MB footprint` read as two facts.
+    @Test func aNumberStaysWithItsUnit() {
+        let text = "after-detail: 45 → 611 MB footprint (×13.6), 3,573 layers for 2,500 lines; 57 % of it"
+        #expect(
+            TextReporter.wrap(text, indent: "   ", width: 26)
+                == "   after-detail: 45 →\n   611 MB footprint\n   (×13.6), 3,573 layers\n   for 2,500 lines; 57 %\n   of it\n"
+        )
+        #expect(TextReporter.wrapLines("   peak 725 MB, 122 MB.", width: 19) == "   peak 725 MB,\n   122 MB.\n")
+        // A word that is not a unit, or a number inside a word, may still end a line.
+        #expect(TextReporter.wrap("rank 7 of 16", indent: "", width: 7) == "rank 7\nof 16\n")
+        #expect(TextReporter.keepingUnits(["v2", "MB"]) == ["v2", "MB"])
+    }
 }

@@ -10,6 +10,11 @@ Prints each screen it saw after a line `=== NAME` for the Swift test to assert o
   report                 `memhunt run --app JustSend Fixtures/justsend` on the terminal, lines joined (-J)
   progress               the same with stdout to a file: what stderr left on the screen
   piped                  the same piped to head: at the terminal's width too (stderr's terminal)
+  big-read               `memhunt run` of a 300 MB change log, stdout to a file: the screen it left, then
+                         `=== big-read-raw`: every byte the terminal was sent meanwhile (the percentages)
+  big-quiet              `memhunt run -q` of the same log on the terminal: the verdict and the summary only
+  triage                 `memhunt triage` to step 2's prompt, `?` answered with the step's guidance, then
+                         Ctrl-C: its prompts and the resume line at 80 columns
 Exits non-zero with the screen when something does not appear within 60 s.
 """
 import os
@@ -110,5 +115,44 @@ try:
     keys(f"memhunt run --app JustSend Fixtures/justsend | head -40; echo EXIT=$?", "Enter")
     wait(lambda s: "\nEXIT=" in s, "the piped report")
     show("piped")
+    clear()
+
+    # A change log of 300 MB: a realistic 30 MB one (Benchmarks/changelog_gen.py) ten times over.
+    log = f"{work}/big.log"
+    subprocess.run([sys.executable, f"{root}/Benchmarks/changelog_gen.py", "write", f"{work}/part.log",
+                    "--style", "console", "--size-mb", "30"], check=True)
+    with open(log, "wb") as out, open(f"{work}/part.log", "rb") as part:
+        chunk = part.read()
+        for _ in range(10):
+            out.write(chunk)
+    os.remove(f"{work}/part.log")
+    raw = f"{work}/raw.txt"
+    tmux("pipe-pane", "-t", "t", "-o", f"cat >> '{raw}'")
+    keys(f"memhunt run '{log}' >'{work}/big.txt'; echo EXIT=$?", "Enter")
+    wait(lambda s: "\nEXIT=" in s, "the read of the large log")
+    tmux("pipe-pane", "-t", "t")
+    show("big-read")
+    with open(raw, "rb") as recorded:
+        sys.stdout.write("=== big-read-raw\n" + recorded.read().decode("utf-8", "replace") + "\n")
+    clear()
+
+    keys(f"memhunt run -q '{log}'; echo EXIT=$?", "Enter")
+    wait(lambda s: "\nEXIT=" in s, "the quiet run")
+    show("big-quiet")
+    clear()
+
+    keys(f"memhunt triage --app JustSend --session '{work}/session.json'; echo EXIT=$?", "Enter")
+    wait(lambda s: "What did the user report" in s, "triage's first question")
+    keys("The screen transition stops but scrolling still works", "Enter")
+    wait(lambda s: "Playbook: memory-hunt" in s, "the playbook")
+    keys("", "Enter")
+    wait(lambda s: "q quit >" in s, "step 1's prompt")
+    keys("", "Enter")
+    wait(lambda s: s.count("q quit >") >= 2, "step 2's prompt")
+    keys("?", "Enter")
+    wait(lambda s: s.count("q quit >") >= 3, "the prompt after the guidance")
+    tmux("send-keys", "-t", "t", "C-c")
+    wait(lambda s: "\nEXIT=" in s, "the interrupted triage")
+    show("triage")
 finally:
     stop()

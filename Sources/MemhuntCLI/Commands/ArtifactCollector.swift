@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import MemhuntArtifacts
 import MemhuntCore
@@ -67,22 +68,18 @@ struct ArtifactCollector {
     /// Files at least this large are announced while they are read (a 57 MB log takes seconds).
     static let announcedSize = 8 << 20
 
-    /// On a terminal: "reading X (57.0 MB) …" before a large local file and "read X in 2.1 s" after; nothing
-    /// with `-q`, which prints only the verdict and the summary.
+    /// On a terminal: "reading X (57.0 MB) …" before a large local file, with the share read so far as the
+    /// reader is handed the file (`ReadProgress`: "… 43 %", at most twice a second, on the same line), and
+    /// "read X in 2.1 s" in its place after; nothing with `-q`, which prints only the verdict and the summary.
     static func localProgress(_ console: Console) -> @Sendable (String, Int, Bool) -> Void {
         guard console.stderr.isTTY, console.detail != .quiet else { return { _, _, _ in } }
-        let stderr = console.stderr
-        let started = LockedDate()
+        let ticker = ReadTicker(console.stderr)
         return { path, bytes, done in
             guard bytes >= announcedSize else { return }
             if done {
-                let seconds = Date().timeIntervalSince(started.take() ?? Date())
-                stderr.write("read \(TerminalText.escaped(path)) in \(FactValue.oneDecimal(seconds)) s\n")
+                ticker.stop(path)
             } else {
-                started.set(Date())
-                stderr.write(
-                    "reading \(TerminalText.escaped(path)) (\(FactUnit.megabytes.format(.megabytes(bytes: Double(bytes))))) …\n"
-                )
+                ticker.start(path, bytes: bytes)
             }
         }
     }
@@ -202,14 +199,50 @@ struct ArtifactCollector {
 }
 
 /// A start time shared between the before and after calls of a progress callback.
-final class LockedDate: @unchecked Sendable {
+/// The progress line of one large local file: started, updated from a timer, replaced when the read ends.
+final class ReadTicker: @unchecked Sendable {
     private let lock = NSLock()
-    private var date: Date?
+    private let stderr: OutputWriter
+    private var started: Date?
+    private var timer: DispatchSourceTimer?
+    private var line = ""
 
-    func set(_ value: Date) { lock.withLock { date = value } }
-    func take() -> Date? {
+    init(_ stderr: OutputWriter) { self.stderr = stderr }
+
+    func start(_ path: String, bytes: Int) {
+        ReadProgress.reset()
+        let line =
+            "reading \(TerminalText.escaped(path)) (\(FactUnit.megabytes.format(.megabytes(bytes: Double(bytes))))) …"
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
+        timer.setEventHandler { [weak self] in self?.tick(size: bytes) }
         lock.withLock {
-            defer { date = nil }; return date
+            self.started = Date()
+            self.line = line
+            self.timer = timer
+            stderr.write(line)
+        }
+        timer.resume()
+    }
+
+    private func tick(size: Int) {
+        let read = ReadProgress.current
+        // A reader that maps the whole file is handed no window: no share to show then.
+        guard read > 0, size > 0 else { return }
+        let percent = min(99, read * 100 / size)
+        lock.withLock {
+            guard timer != nil else { return }
+            stderr.write("\r\(line) \(percent) %\u{1B}[K")
+        }
+    }
+
+    func stop(_ path: String) {
+        lock.withLock {
+            timer?.cancel()
+            timer = nil
+            let seconds = Date().timeIntervalSince(started ?? Date())
+            started = nil
+            stderr.write("\r\u{1B}[Kread \(TerminalText.escaped(path)) in \(FactValue.oneDecimal(seconds)) s\n")
         }
     }
 }

@@ -671,7 +671,12 @@ struct TriageWalk {
         source.setEventHandler {
             let (file, step) = TriageProgress.shared.current
             let at = step.map { " at step \($0.number) (\($0.title))" } ?? ""
-            stderr.write("\nInterrupted\(at). The session is saved: memhunt triage --resume \(file)\n")
+            // The sentence wraps at the terminal's width; the command stands on a line of its own, whole, to copy.
+            var sentence = "Interrupted\(at). The session is saved; resume it with:"
+            if stderr.isTTY, let width = stderr.terminalColumns, width >= 20 {
+                sentence = TextReporter.wrapLines(sentence, width: width)
+            }
+            stderr.write("\n\(sentence)\n  memhunt triage --resume \(ShellWord.quoted(file))\n")
             exit(130)
         }
         source.resume()

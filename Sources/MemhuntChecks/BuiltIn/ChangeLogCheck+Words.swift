@@ -45,15 +45,15 @@ extension ChangeLogCheck {
         }
 
         static func hotTitle(_ view: String, _ count: Int, _ log: Log, median: Double) -> String {
-            "\(view) re-evaluated \(count) times in \(log.label), "
+            "\(view) re-evaluated \(FactValue.grouped(count)) times in \(log.label), "
                 + "\(Int(saturating: Double(count) / median))× the other views' median"
         }
 
         static func hot(_ view: String, _ count: Int, others: Int, median: Double, ratio: Double, _ log: Log)
             -> String
         {
-            "\(view)'s body ran \(count) times; the other \(others) views ran a median of "
-                + "\(Int(saturating: median)) times (threshold ×\(ratio.oneDecimalText)). Its inputs changed: "
+            "\(view)'s body ran \(FactValue.grouped(count)) times; the other \(others) views ran a median of "
+                + "\(FactValue.grouped(Int(saturating: median))) times (threshold ×\(ratio.oneDecimalText)). Its inputs changed: "
                 + items(log.summary.itemCounts[view]) + "."
         }
 
@@ -74,21 +74,21 @@ extension ChangeLogCheck {
                 trigger.isEmpty
                 ? "Starting with \(burst.triggerView), \(burst.distinctViews) different views"
                 : "After \(burst.triggerView): \(trigger) changed, \(burst.distinctViews) different views"
-            return start + " evaluated in the same burst (\(burst.evaluations) evaluations)"
+            return start + " evaluated in the same burst (\(FactValue.grouped(burst.evaluations)) evaluations)"
                 + (burst.views.count < burst.distinctViews ? ", the first \(burst.views.count) of them: " : ": ")
                 + burst.views.joined(separator: ", ") + ". Views that subscribe to a store they do not draw "
                 + "re-run on every publish."
         }
 
         static func churnTitle(_ view: String, _ count: Int) -> String {
-            "Unequal inputs: \(view) re-evaluated \(count) times with @self changed"
+            "Unequal inputs: \(view) re-evaluated \(FactValue.grouped(count)) times with @self changed"
         }
 
         /// The log lists what changed, not why: "@self" says the view's value differed from the last one (its
         /// parent made it again with inputs that compared unequal), never which input. Other items may be listed
         /// beside it.
         static func churn(_ view: String, _ count: Int, of total: Int, _ log: Log) -> String {
-            "In \(log.label), \(count) of \(view)'s \(total) evaluations listed @self as changed: each "
+            "In \(log.label), \(FactValue.grouped(count)) of \(view)'s \(FactValue.grouped(total)) evaluations listed @self as changed: each "
                 + "time, its parent made it again with inputs that did not compare equal to the previous ones. "
                 + "The log does not say which input. Closure properties are the usual one: they are new on every "
                 + "pass, so SwiftUI cannot call them equal."

@@ -330,7 +330,9 @@ public enum TextReporter: Reporter {
         var line = indent
         let start = columns(indent[...])
         var used = start
-        let words = text.split(separator: " ", omittingEmptySubsequences: true) + (unbroken.map { [$0[...]] } ?? [])
+        let words =
+            keepingUnits(text.split(separator: " ", omittingEmptySubsequences: true))
+            + (unbroken.map { [$0[...]] } ?? [])
         for word in words {
             let taken = columns(word)
             if used + taken + 1 > width && used > start {
@@ -347,6 +349,43 @@ public enum TextReporter: Reporter {
         }
         if used > start { out += line + "\n" }
         return out
+    }
+}
+
+extension TextReporter {
+    /// The units a number is never parted from at a line's end: `611` / `MB footprint` read as two facts.
+    static let units: Set<Substring> = [
+        "%", "B", "GB", "GB/s", "GiB", "KB", "KiB", "MB", "MB/s", "MiB", "TB", "bytes", "kB", "ms", "ns", "pages", "s",
+        "µs",
+    ]
+
+    /// `words` with each number that a unit follows joined to it (`611 MB`) as one word.
+    static func keepingUnits(_ words: [Substring]) -> [Substring] {
+        var out: [Substring] = []
+        out.reserveCapacity(words.count)
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if index + 1 < words.count, isNumber(word) {
+                let next = words[index + 1]
+                let bare = next.prefix { !",.;:)]".contains($0) }
+                if units.contains(bare) {
+                    out.append(Substring(word + " " + next))
+                    index += 2
+                    continue
+                }
+            }
+            out.append(word)
+            index += 1
+        }
+        return out
+    }
+
+    /// A number as reports write it: digits with `,` and `.` between, after an opening bracket or a sign.
+    static func isNumber(_ word: Substring) -> Bool {
+        let digits = word.drop { "([+-−~≈×".contains($0) }
+        guard let first = digits.first, first.isASCII, first.isNumber else { return false }
+        return digits.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "," || $0 == "." }
     }
 }
 
