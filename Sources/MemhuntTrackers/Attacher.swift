@@ -11,11 +11,14 @@ public struct AttachOptions: Sendable {
     public var redact = true
     /// Post a new comment even if this hunt already has one.
     public var forceNew = false
+    /// Post nothing: read what the hunt has posted there (`TrackerOutcome.shown`).
+    public var show = false
 
-    public init(dryRun: Bool = false, redact: Bool = true, forceNew: Bool = false) {
+    public init(dryRun: Bool = false, redact: Bool = true, forceNew: Bool = false, show: Bool = false) {
         self.dryRun = dryRun
         self.redact = redact
         self.forceNew = forceNew
+        self.show = show
     }
 }
 
@@ -65,10 +68,14 @@ public enum Attacher {
     ) async throws(TrackerError) -> TrackerOutcome {
         let tracker = try MemhuntTrackers.tracker(for: target, environment: environment)
         var post = try post(document, options: options)
+        post.showOnly = options.show
         let session = TrackerSession(
             tracker: tracker, configuration: configuration, dryRun: options.dryRun, transport: transport,
             print: print)
         defer { session.close() }
+        if options.show {
+            return try await tracker.attach(post, session: session)
+        }
         if let limit = tracker.maxAttachmentBytes {
             for file in post.attachments where file.bytes.count > limit {
                 throw session.failure(

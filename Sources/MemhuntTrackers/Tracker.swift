@@ -59,14 +59,19 @@ public struct TrackerOutcome: Sendable, Equatable {
         case posted, updated, unchanged
         case alreadyPosted = "already posted"
         case wouldPost = "would post"
+        /// `attach --show`: nothing sent; the hunt's posts were read.
+        case shown
     }
     public var action: Action
     /// Where it is (redacted URL), when known.
     public var location: String
+    /// With `shown`: the hunt's posts as the tracker holds them, the earliest (the one later runs edit) first.
+    public var shown: [String] = []
 
-    public init(_ action: Action, _ location: String) {
+    public init(_ action: Action, _ location: String, shown: [String] = []) {
         self.action = action
         self.location = location
+        self.shown = shown
     }
 }
 
@@ -118,6 +123,8 @@ public struct TrackerPost: Sendable {
     public var attachments: [TrackerAttachment]
     /// Always post a new comment, even if one for this hunt exists.
     public var forceNew: Bool
+    /// Post nothing: read the hunt's posts as the tracker holds them (`TrackerOutcome.shown`).
+    public var showOnly = false
     /// This attach's own mark (16 hex digits, random), in the marker as `post=` (`new=` with `forceNew`): it
     /// tells this process's post from the same hunt's posts by other processes (see `Reconcile`).
     public var nonce: String

@@ -40,6 +40,10 @@ struct Upsert {
     }
 
     func run(_ post: TrackerPost, _ session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
+        if post.showOnly {
+            let posts = try await list().sorted { $0.id < $1.id }
+            return TrackerOutcome(.shown, posts.first?.url ?? location, shown: posts.map(\.text))
+        }
         if !post.forceNew, let earlier = try await list().min(by: { $0.id < $1.id }) {
             return try await update(earlier, post, session)
         }

@@ -34,6 +34,7 @@ public struct WebhookTracker: Tracker {
     }
 
     public func attach(_ post: TrackerPost, session: TrackerSession) async throws(TrackerError) -> TrackerOutcome {
+        if post.showOnly { throw session.failure("a webhook keeps nothing memhunt can read back") }
         let body = Array(post.document.encoded().utf8)
         let id = "memhunt-\(post.document.run.id)-\(SHA256.hex(body).prefix(16))"
         var headers: HTTPHeaders = [

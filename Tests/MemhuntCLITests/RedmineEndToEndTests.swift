@@ -421,6 +421,12 @@ struct RedmineEndToEndTests {
             note.contains("&#40;run 5e6f7a8b&#41;\n\n\(changes)\n\n|_. Severity |_. Code |_. Finding |_. Signature |\n")
         )
         #expect(note.contains(" run=5e6f7a8b codes=") && !note.contains("jetsam-rank.high-rank,"))
+        // `--show` prints the hunt's note as Redmine holds it, and posts nothing.
+        let shown = await memhunt(["attach", "--show", second, "--to", target], environment: environment)
+        #expect(shown.status == 0)
+        #expect(shown.stdout == note + "\n")
+        #expect(shown.stderr == "memhunt: attach \(target): 1 post of this hunt, the earliest at \(url)/issues/\(id)\n")
+        #expect(try await issue(id).notes.count == 1)
         // Each finding's row names it by the signature its report prints, as Redmine holds the note.
         let posted = try #require(
             (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: second))) as? [String: Any])?[

@@ -1,4 +1,5 @@
 import Foundation
+import MemhuntCore
 import MemhuntHTTP
 import MemhuntReports
 import MemhuntTrackers
@@ -15,11 +16,15 @@ struct AttachCommand: MemhuntCommand {
         "new",
         help: "Post a new comment even if this hunt (playbook and app) has one; by default a later run edits it.")
 
+    static let show = OptionSpec(
+        "show",
+        help: "Post nothing: print what this hunt (playbook and app) has posted there, as the tracker holds it.")
+
     static let spec = CommandSpec(
         "attach",
         abstract: "Attach a saved findings document (memhunt run --format json) to a bug tracker, once.",
         arguments: [ArgumentSpec("findings", help: "A findings document (memhunt.findings/3), or - for stdin.")],
-        options: [to, dryRun, noRedact, new]
+        options: [to, dryRun, noRedact, new, show]
     )
 
     var parsed: ParsedCommand
@@ -44,7 +49,7 @@ struct AttachCommand: MemhuntCommand {
         let document = try FindingsInput.read(parsed.values.positionals[0], console: console)
         let options = AttachOptions(
             dryRun: parsed.values.flag(Self.dryRun), redact: !parsed.values.flag(Self.noRedact),
-            forceNew: parsed.values.flag(Self.new))
+            forceNew: parsed.values.flag(Self.new), show: parsed.values.flag(Self.show))
         return await Self.attach(document, to: target, options: options, console: console)
     }
 
@@ -58,6 +63,18 @@ struct AttachCommand: MemhuntCommand {
                 document, to: target, environment: console.environment, options: options, print: stdout.write)
             // A listing that could not be written is no dry run: `Memhunt.main` says why, once, and exits 2.
             if options.dryRun && stdout.failure != nil { return .couldNotRun }
+            if options.show {
+                // Each post whole, as the tracker holds it (the hidden marker included), the earliest first.
+                for (index, text) in outcome.shown.enumerated() {
+                    stdout.write((index > 0 ? "\n" : "") + text + (text.hasSuffix("\n") ? "" : "\n"))
+                }
+                let what =
+                    outcome.shown.isEmpty
+                    ? "this hunt has posted nothing there"
+                    : "\(Plural.count(outcome.shown.count, "post")) of this hunt, the earliest at \(outcome.location)"
+                console.note("memhunt: attach \(target): \(what)")
+                return stdout.failure == nil ? .success : .couldNotRun
+            }
             let verb = options.dryRun ? "dry run, nothing sent" : outcome.action.rawValue
             console.note("memhunt: attach \(target): \(verb) \(outcome.location)")
             return .success
