@@ -30,7 +30,7 @@ public struct XCTraceExport: Sendable, Hashable {
     public var tables: [XCTraceTable] = []
     /// What could not be read as written, one sentence each with its line (a `ref` to an id no element
     /// defines, a cycle of refs, a row that could not be counted): at most `XCTraceExport.diagnosticLimit`, then
-    /// a count of the rest.
+    /// a count of the rest, and last, when the intern table's bound cut resolution short, how many refs it did.
     public var diagnostics: [String] = []
     /// Values the intern table no longer held when a `ref` asked for them (its bound was passed).
     public var droppedRefs = 0
@@ -234,12 +234,13 @@ public struct XCTraceTable: Sendable, Hashable {
 /// Reads an xctrace export chunk by chunk in one pass (`XMLTokenizer` underneath), in bounded memory.
 ///
 /// `id`/`ref` interning: each element with an `id` is kept (its text, or its `fmt` when it has no text, up to
-/// 1,024 bytes) in an intern table of two generations of at most 262,144 ids and 8 MiB of text each; when the
-/// newer generation is full the older one is dropped, and a value found in the older one moves to the newer.
+/// 1,024 bytes) in an intern table of two generations of at most 49,152 ids and 768 KiB of values each; when the
+/// newer generation is full the older one is emptied, and a value found in the older one moves to the newer.
 /// Values referred to again and again (a process, an operation, a size) therefore stay; the table holds at most
-/// 524,288 values and 16 MiB of their bytes (about 45 MB). A `ref` to a value the table no longer holds is
-/// counted (`droppedRefs`) and its row is left out of the sums, never guessed. Backtraces are not read: their
-/// frames and binaries are not kept.
+/// 98,304 values in 3 MiB (`XCTraceIntern`). A `ref` to a value the table no longer holds is counted
+/// (`droppedRefs`), named in the diagnostics with its line, and its row is left out of the sums, never guessed;
+/// the last diagnostic then says how many refs the bound cut short. Backtraces are not read: their frames and
+/// binaries are not kept.
 public struct XCTraceScanner {
     private var tokenizer = XMLTokenizer()
     private var reader = XCTraceReader()
@@ -266,62 +267,12 @@ public struct XCTraceScanner {
             export.diagnostics.append("and \(reader.extraDiagnostics) more of the same kinds")
         }
         export.droppedRefs = reader.intern.dropped
+        if export.droppedRefs > 0 {
+            export.diagnostics.append(
+                "the intern table's bound (\(2 * reader.intern.capacity) ids) cut resolution short: "
+                    + "\(export.droppedRefs) ref(s) to ids it no longer held (or never held) were not resolved")
+        }
         return .success(export)
-    }
-}
-
-/// The id → value table of an export: see `XCTraceScanner`.
-struct XCTraceIntern {
-    static let generationCapacity = 1 << 18
-    static let poolCapacity = 8 << 20
-    static let valueLimit = 1024
-
-    struct Entry {
-        var start: Int32
-        var count: UInt16
-        var line: Int32
-    }
-
-    /// Ids per generation.
-    var capacity = generationCapacity
-    init(capacity: Int = generationCapacity) { self.capacity = capacity }
-
-    private var current: [Int: Entry] = [:]
-    private var currentPool: [UInt8] = []
-    private var previous: [Int: Entry] = [:]
-    private var previousPool: [UInt8] = []
-    private(set) var rotated = false
-    /// Refs to ids that were not held because the table had dropped a generation (or never defined).
-    var dropped = 0
-
-    /// Keeps `value` under `id`; the line where it was defined, to name a duplicate.
-    mutating func define(_ id: Int, _ value: ArraySlice<UInt8>, line: Int) {
-        if current.count >= capacity || currentPool.count + value.count > Self.poolCapacity {
-            previous = current
-            previousPool = currentPool
-            current = [:]
-            currentPool = []
-            current.reserveCapacity(capacity)
-            rotated = true
-        }
-        current[id] = Entry(start: Int32(currentPool.count), count: UInt16(value.count), line: Int32(clamping: line))
-        currentPool.append(contentsOf: value)
-    }
-
-    /// Whether `id` is held, and where it was defined.
-    func definedLine(_ id: Int) -> Int? {
-        (current[id] ?? previous[id]).map { Int($0.line) }
-    }
-
-    /// The value of `id`, moved to the newer generation when it was in the older.
-    mutating func value(_ id: Int) -> ArraySlice<UInt8>? {
-        if let entry = current[id] {
-            return currentPool[Int(entry.start)..<(Int(entry.start) + Int(entry.count))]
-        }
-        guard let entry = previous[id] else { return nil }
-        let bytes = Array(previousPool[Int(entry.start)..<(Int(entry.start) + Int(entry.count))])
-        define(id, bytes[...], line: Int(entry.line))
-        return value(id)
     }
 }
 
@@ -337,30 +288,50 @@ struct XCTraceReader: XMLHandler {
     /// The toc: names of the open elements under the root.
     private var path: [String] = []
     private var text: [UInt8] = []
-    /// Under a row: the open elements from the cell down.
+    /// Under a row: the open elements from the cell down, and their bytes (`RowBytes`, `used` of them).
     private var frames: [Frame] = []
-    /// The column of each role in a schema table; the current row's value per role.
-    private var roleColumns: [Int: Role] = [:]
-    private var cellValues: [Role: [UInt8]] = [:]
+    private var bytes = RowBytes()
+    private var used = 0
+    /// The role of each column of a schema table, by its index; the current row's value per role (`cellSet`:
+    /// the roles that have one).
+    private var roleColumns: [Role?] = []
+    private var cellValues: [[UInt8]] = Array(repeating: [], count: Role.allCases.count)
+    private var cellSet = 0
+    /// The last process column's bytes and the process they name.
+    private var lastProcess: [UInt8] = []
+    private var lastProcessName = ""
     private var rowProblem: String?
     private var cellIndex = 0
     private var inRow = false
     private var rowLine = 0
     private var inMnemonic = false
 
-    enum Role: Hashable { case operation, size, process, viewName }
+    enum Role: Int, CaseIterable { case operation, size, process, viewName }
 
     struct Frame {
         /// The `id` to keep the element's value under.
         var id: Int?
-        var text: [UInt8] = []
-        var fmt: [UInt8] = []
         /// Inside a backtrace: not read.
         var skip: Bool
         var role: Role?
-        /// The value came from a `ref` (or is missing): text of the element is not its value.
-        var resolved: [UInt8]?
         var line: Int
+        /// Where the frame's bytes start in `bytes`: its `fmt` (`fmtCount` bytes), then its resolved value, then
+        /// its text.
+        var start: Int
+        var fmtCount = 0
+        /// The value came from a `ref` (or is missing: 0 bytes), so the element's text is not its value; -1 when
+        /// it did not.
+        var resolvedCount = -1
+        var textCount = 0
+    }
+
+    /// The bytes of the open frames, back to back. A child's bytes follow its parent's and are given back when it
+    /// ends, so a parent's text stays one run; at most `fmt`, a value and text of `XCTraceIntern.valueLimit`
+    /// bytes for each element that can be open.
+    final class RowBytes {
+        static let capacity = (XMLTokenizer.maxDepth + 1) * 3 * XCTraceIntern.valueLimit
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        deinit { base.deallocate() }
     }
 
     private mutating func note(_ message: String) {
@@ -383,7 +354,7 @@ struct XCTraceReader: XMLHandler {
     }
 
     /// An `id` as a key: its number, or for an id that is no number a hash of its bytes (above every number).
-    static func key(_ bytes: ArraySlice<UInt8>) -> Int {
+    static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         if let number = number(bytes) { return number }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -397,6 +368,14 @@ struct XCTraceReader: XMLHandler {
         guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
         else { return [] }
         return bytes[first...last]
+    }
+
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = bytes.count
+        while start < end, XMLTokenizer.isSpace(bytes[start]) { start += 1 }
+        while end > start, XMLTokenizer.isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
     /// `DemoApp (12345)` → `DemoApp`.
@@ -440,13 +419,17 @@ struct XCTraceReader: XMLHandler {
         }
     }
 
-    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func text(_ piece: UnsafeBufferPointer<UInt8>) {
         if !frames.isEmpty {
-            guard !frames[frames.count - 1].skip else { return }
-            let room = XCTraceIntern.valueLimit - frames[frames.count - 1].text.count
-            if room > 0 { frames[frames.count - 1].text.append(contentsOf: bytes.prefix(room)) }
+            let top = frames.count - 1
+            guard !frames[top].skip else { return }
+            let taken = min(piece.count, XCTraceIntern.valueLimit - frames[top].textCount)
+            guard taken > 0, let from = piece.baseAddress else { return }
+            (bytes.base + used).update(from: from, count: taken)
+            used += taken
+            frames[top].textCount += taken
         } else if text.count < 4096 {
-            text.append(contentsOf: bytes.prefix(4096 - text.count))
+            text.append(contentsOf: piece.prefix(4096 - text.count))
         }
     }
 
@@ -455,7 +438,7 @@ struct XCTraceReader: XMLHandler {
     private mutating func startTOC(_ tag: XMLTag) {
         let name = Self.string(tag.name)
         path.append(name)
-        func attribute(_ key: String) -> String? { tag.attribute(key).map(Self.string) }
+        func attribute(_ key: StaticString) -> String? { tag.attribute(key).map(Self.string) }
         switch path {
         case ["run"]: run = XCTraceRun(number: attribute("number").flatMap { Int($0) })
         case ["run", "info", "target", "device"]:
@@ -509,7 +492,7 @@ struct XCTraceReader: XMLHandler {
             var table = XCTraceTable(line: tag.position.line)
             table.xpath = tag.attribute("xpath").map(Self.string)
             self.table = table
-            roleColumns = [:]
+            roleColumns = []
         case 5 where tag.named("mnemonic"):
             inMnemonic = true
         case 3 where tag.named("schema"):
@@ -523,7 +506,7 @@ struct XCTraceReader: XMLHandler {
             } else {
                 inRow = true
                 cellIndex = 0
-                cellValues.removeAll(keepingCapacity: true)
+                cellSet = 0
                 rowProblem = nil
             }
         default: break
@@ -563,7 +546,7 @@ struct XCTraceReader: XMLHandler {
     private mutating func classifySchema() {
         guard var table else { return }
         Self.classify(&table)
-        roleColumns = [:]
+        roleColumns = Array(repeating: nil, count: table.columns.count)
         func column(_ mnemonic: String) -> Int? { table.columns.firstIndex(of: mnemonic) }
         switch table.shape {
         case .virtualMemory:
@@ -591,7 +574,9 @@ struct XCTraceReader: XMLHandler {
         let isCell = frames.isEmpty
         var role: Role?
         if isCell {
-            role = roleColumns[cellIndex]
+            // A copy of the reader has its own bytes (none are in use between cells).
+            if !isKnownUniquelyReferenced(&bytes) { bytes = RowBytes() }
+            role = cellIndex < roleColumns.count ? roleColumns[cellIndex] : nil
             cellIndex += 1
             if let table, table.schema != nil, cellIndex == table.columns.count + 1 {
                 note(
@@ -600,33 +585,51 @@ struct XCTraceReader: XMLHandler {
             }
         }
         let name = tag.name
-        let skip =
-            parentSkips || name.elementsEqual("frame".utf8) || name.elementsEqual("binary".utf8)
-            || name.suffix(9).elementsEqual("backtrace".utf8) || name.suffix(3).elementsEqual("-bt".utf8)
-            || name.elementsEqual("text-addresses".utf8)
-        var frame = Frame(id: nil, skip: skip, role: role, resolved: nil, line: tag.position.line)
-        if !skip {
-            if let id = tag.attribute("id") { frame.id = Self.key(id) }
-            if let fmt = tag.attribute("fmt") { frame.fmt = Array(fmt.prefix(XCTraceIntern.valueLimit)) }
-            if let ref = tag.attribute("ref") {
-                frame.resolved = resolve(ref, at: tag.position.line, name: name) ?? []
+        var frame = Frame(
+            id: nil, skip: parentSkips || Self.isUnread(name), role: role, line: tag.position.line, start: used)
+        if !frame.skip {
+            var ref: UnsafeBufferPointer<UInt8>?
+            for index in 0..<tag.attributeCount {
+                let attribute = tag.attributeName(index)
+                if XMLTag.equal(attribute, "id") {
+                    frame.id = Self.key(tag.attributeValue(index))
+                } else if XMLTag.equal(attribute, "fmt") {
+                    let fmt = tag.attributeValue(index)
+                    frame.fmtCount = min(fmt.count, XCTraceIntern.valueLimit)
+                    if let from = fmt.baseAddress { (bytes.base + used).update(from: from, count: frame.fmtCount) }
+                    used += frame.fmtCount
+                } else if XMLTag.equal(attribute, "ref") {
+                    ref = tag.attributeValue(index)
+                }
+            }
+            if let ref {
+                frame.resolvedCount = resolve(ref, at: tag.position.line, name: name) ?? 0
                 // A value of a column the table is read for, or inside one, that is not resolved: the row is
                 // not counted.
-                if (isCell ? role : frames.first?.role) != nil, frame.resolved!.isEmpty,
+                if (isCell ? role : frames.first?.role) != nil, frame.resolvedCount == 0,
                     intern.definedLine(Self.key(ref)) == nil
                 {
                     rowProblem = rowProblem ?? "ref=\"\(Self.string(ref.prefix(24)))\""
                 }
-            } else if isCell, name.elementsEqual("sentinel".utf8) {
-                frame.resolved = []
+            } else if isCell, XMLTag.equal(name, "sentinel") {
+                frame.resolvedCount = 0
             }
         }
         frames.append(frame)
     }
 
-    /// The value of `ref`; nil (and a diagnostic) when no element defines it, it is the element that contains
-    /// the ref, or the table dropped it.
-    private mutating func resolve(_ ref: ArraySlice<UInt8>, at line: Int, name: ArraySlice<UInt8>) -> [UInt8]? {
+    /// Backtraces, their frames and binaries, and text addresses: not read.
+    static func isUnread(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        XMLTag.equal(name, "frame") || XMLTag.equal(name, "binary") || XMLTag.equal(name, "text-addresses")
+            || (name.count >= 9 && XMLTag.equal(UnsafeBufferPointer(rebasing: name.suffix(9)), "backtrace"))
+            || (name.count >= 3 && XMLTag.equal(UnsafeBufferPointer(rebasing: name.suffix(3)), "-bt"))
+    }
+
+    /// Copies the value of `ref` to the frame bytes and returns its length; nil (and a diagnostic) when no element
+    /// defines it, it is the element that contains the ref, or the table dropped it.
+    private mutating func resolve(_ ref: UnsafeBufferPointer<UInt8>, at line: Int, name: UnsafeBufferPointer<UInt8>)
+        -> Int?
+    {
         let key = Self.key(ref)
         var shown: String { "<\(Self.string(name.prefix(40))) ref=\"\(Self.string(ref.prefix(24)))\">" }
         if let open = frames.first(where: { $0.id == key }) {
@@ -635,7 +638,11 @@ struct XCTraceReader: XMLHandler {
                     + "(line \(open.line)): a cycle of refs, not resolved")
             return nil
         }
-        if let value = intern.value(key) { return Array(value) }
+        if let value = intern.value(key) {
+            if let from = value.baseAddress { (bytes.base + used).update(from: from, count: value.count) }
+            used += value.count
+            return value.count
+        }
         if intern.rotated {
             intern.dropped += 1
             note(
@@ -651,39 +658,59 @@ struct XCTraceReader: XMLHandler {
 
     private mutating func endCell() {
         let frame = frames.removeLast()
+        defer { used = frame.start }
         guard !frame.skip else { return }
-        let trimmed = Self.trimmed(frame.text)
-        let value = frame.resolved ?? (trimmed.isEmpty ? frame.fmt : Array(trimmed))
-        if let id = frame.id {
-            if let line = intern.definedLine(id) {
-                note("line \(frame.line): id \(id) is defined again (first at line \(line)); the later value is kept")
-            }
-            intern.define(id, value[...], line: frame.line)
+        let base = bytes.base + frame.start
+        let fmt = UnsafeBufferPointer(start: base, count: frame.fmtCount)
+        let value: UnsafeBufferPointer<UInt8>
+        if frame.resolvedCount >= 0 {
+            value = UnsafeBufferPointer(start: base + frame.fmtCount, count: frame.resolvedCount)
+        } else {
+            let text = Self.trimmed(UnsafeBufferPointer(start: base + frame.fmtCount, count: frame.textCount))
+            value = text.isEmpty ? fmt : text
+        }
+        if let id = frame.id, let line = intern.define(id, value, line: frame.line) {
+            note("line \(frame.line): id \(id) is defined again (first at line \(line)); the later value is kept")
         }
         if frames.isEmpty, let role = frame.role {
             // A process column names the process by its `fmt` ("DemoApp (12345)"), not its pid text.
-            cellValues[role] = role == .process && frame.resolved == nil && !frame.fmt.isEmpty ? frame.fmt : value
+            let chosen = role == .process && frame.resolvedCount < 0 && frame.fmtCount > 0 ? fmt : value
+            cellValues[role.rawValue].removeAll(keepingCapacity: true)
+            cellValues[role.rawValue].append(contentsOf: chosen)
+            cellSet |= 1 << role.rawValue
         }
+    }
+
+    /// The current row's value of `role`, nil when it has none.
+    private func cellValue(_ role: Role) -> [UInt8]? {
+        cellSet & 1 << role.rawValue != 0 ? cellValues[role.rawValue] : nil
     }
 
     private mutating func finishRow() {
         frames.removeAll(keepingCapacity: true)
+        used = 0
+        // Taken out while it changes, so that its arrays are not copied.
         guard var table else { return }
+        self.table = nil
         defer { self.table = table }
         if let problem = rowProblem {
             table.skippedRows += 1
             note("line \(rowLine): a row of \(table.name) is not counted: its \(problem) is not resolved")
             return
         }
-        if let process = cellValues[.process], !process.isEmpty {
-            let name = Self.processName(Self.string(process))
+        if let process = cellValue(.process), !process.isEmpty {
+            if process != lastProcess {
+                lastProcess = process
+                lastProcessName = Self.processName(Self.string(process))
+            }
+            let name = lastProcessName
             if table.processes[name] != nil || table.processes.count < 256 { table.processes[name, default: 0] += 1 }
         }
         switch table.shape {
         case .virtualMemory:
-            let operation = cellValues[.operation].map(Self.string) ?? ""
+            let operation = cellValue(.operation).map(Self.string) ?? ""
             // An empty size (`<sentinel/>`) is no bytes; a size that is no number is not counted.
-            let sizeText = cellValues[.size] ?? []
+            let sizeText = cellValue(.size) ?? []
             guard let size = sizeText.isEmpty ? 0 : Self.number(sizeText) else {
                 table.skippedRows += 1
                 note("line \(rowLine): a row of virtual-memory is not counted: its size is not a number")
@@ -696,7 +723,7 @@ struct XCTraceReader: XMLHandler {
                 table.operations.append(XCTraceVMOperation(name: operation, count: 1, bytes: size))
             }
         case .swiftUIUpdates:
-            let view = cellValues[.viewName].map(Self.string) ?? ""
+            let view = cellValue(.viewName).map(Self.string) ?? ""
             if table.viewUpdates[view] != nil || table.viewUpdates.count < 4096 {
                 table.viewUpdates[view, default: 0] += 1
             } else {
@@ -709,8 +736,9 @@ struct XCTraceReader: XMLHandler {
     /// A detail table's row: its shape is decided by the first row's attributes.
     private mutating func attributeRow(_ tag: XMLTag) {
         guard var table else { return }
+        self.table = nil
         defer { self.table = table }
-        func has(_ name: String) -> Bool { tag.attribute(name) != nil }
+        func has(_ name: StaticString) -> Bool { tag.attribute(name) != nil }
         if table.rows == 1 {
             table.attributes = (0..<min(tag.attributeCount, 32)).map { Self.string(tag.attributeName($0)) }
             if has("category"), has("persistent-bytes") {
@@ -724,7 +752,7 @@ struct XCTraceReader: XMLHandler {
             }
         }
         let line = tag.position.line
-        func number(_ name: String) -> Int?? {
+        func number(_ name: StaticString) -> Int?? {
             guard let value = tag.attribute(name) else { return .some(nil) }
             guard let number = Self.number(value) else { return nil }
             return .some(number)
