@@ -232,6 +232,64 @@ import Testing
                 + "16 ids)")
     }
 
+    /// Past the bound, distinct ids that are never referred to again push older values out: an export of many
+    /// still reads whole, the refs to what was dropped are named, and the last diagnostic says how many refs the
+    /// bound cut short, also when the rest of the diagnostics were cut at their limit.
+    @Test func refsTheInternBoundCutShortAreCounted() throws {
+        var text =
+            "<trace-query-result><node><schema name=\"virtual-memory\"><col><mnemonic>operation</mnemonic></col>"
+            + "<col><mnemonic>size</mnemonic></col></schema>"
+            + "<row><vm-op id=\"1\">Zero Fill</vm-op><size-in-bytes id=\"2\">4096</size-in-bytes></row>\n"
+        for index in 0..<30 {
+            text += "<row><vm-op ref=\"1\"/><size-in-bytes id=\"\(100 + index)\">\(index)</size-in-bytes></row>\n"
+        }
+        text += String(repeating: "<row><vm-op ref=\"1\"/><size-in-bytes ref=\"2\"/></row>\n", count: 25)
+        text += "<row><vm-op ref=\"1\"/><size-in-bytes ref=\"129\"/></row>\n</node></trace-query-result>"
+        var scanner = XCTraceScanner(internCapacity: 4)
+        scanner.feed(Array(text.utf8)[...])
+        let export = try scanner.finish().get()
+        let table = try #require(export.tables.first)
+        #expect(table.rows == 57 && table.skippedRows == 25 && export.droppedRefs == 25)
+        // The first row, the 30 that define ids and the last (its ref to the id defined last resolves).
+        #expect(table.operations == [XCTraceVMOperation(name: "Zero Fill", count: 32, bytes: 4096 + 435 + 29)])
+        #expect(export.diagnostics.count == XCTraceExport.diagnosticLimit + 2)
+        #expect(
+            export.diagnostics.first
+                == "line 32: <size-in-bytes ref=\"2\">: id 2 is not held (never defined, or dropped from the intern "
+                + "table of 8 ids)")
+        #expect(
+            export.diagnostics[1] == "line 32: a row of virtual-memory is not counted: its ref=\"2\" is not resolved")
+        #expect(export.diagnostics[XCTraceExport.diagnosticLimit] == "and 30 more of the same kinds")
+        #expect(
+            export.diagnostics.last
+                == "the intern table's bound (8 ids) cut resolution short: 25 ref(s) to ids it no longer held (or "
+                + "never held) were not resolved")
+    }
+
+    /// A start tag is read in one pass where it stands in the chunk, and the careful way (its end found first)
+    /// when it is split between chunks or anything in it is wrong: either way the same error, place and line.
+    @Test func badTagsAreNamedAlikeWholeAndSplit() {
+        let cases = [
+            ("<a x=\"1\" <b>", "line 1: '<' inside a tag (byte 9)"),
+            ("<a x=1 y=\"<\">", "line 1: attribute 'x' of <a> is not quoted (byte 0)"),
+            ("<a x=\"&bogus;\" y=2>", "line 1: an unknown entity in an attribute value of <a> (byte 0)"),
+            ("<a x=\"&bogus;\" <b>", "line 1: '<' inside a tag (byte 15)"),
+            ("<a x=\"a<b\"/>", "line 1: '<' in an attribute value of <a> (byte 0)"),
+            ("<a x=\"1\"y=\"2\"/>", "line 1: 'y' where an attribute name should be, in <a> (byte 0)"),
+            ("<a x=\"1\" x=\"2\"/>", "line 1: attribute 'x' given twice in <a> (byte 0)"),
+            ("<a/ >", "line 1: '/' where an attribute name should be, in <a> (byte 0)"),
+            ("<a\nx=\"1\n2\"\n/><b/>", "line 4: a second root element <b> (byte 13)"),
+            ("<r>\n<a\nx=\"&lt;\n\"/>\n</b>", "line 5: </b> closes <r> opened at line 1 (byte 19)"),
+            ("<a x=\"1/>", "line 1: the XML ends inside markup begun at line 1 (byte 9)"),
+        ]
+        for (text, expected) in cases {
+            #expect(Self.tokens(text).error?.description == expected, "\(text)")
+            for chunk in [1, 2, 3, 7] {
+                #expect(Self.tokens(text, chunk: chunk).error?.description == expected, "\(text), chunks of \(chunk)")
+            }
+        }
+    }
+
     @Test func onlyAnXctraceRootIsDetected() {
         #expect(XCTraceExport.matches(Array("<?xml version=\"1.0\"?>\n<!-- c -->\n<trace-toc>".utf8)[...]))
         #expect(XCTraceExport.matches(Array("\u{FEFF}<trace-query-result>".utf8)[...]))

@@ -283,7 +283,12 @@ struct XCTraceReader: XMLHandler {
     var intern = XCTraceIntern()
     var extraDiagnostics = 0
     private var depth = 0
-    private var table: XCTraceTable?
+    private var table: XCTraceTable? {
+        didSet { schemaColumns = table?.schema != nil ? table?.columns.count ?? -1 : -1 }
+    }
+    /// The current table's columns when it has a schema, else -1: what a row's cells are held against, kept apart
+    /// so that the hot path never copies the table (which retains each of its arrays).
+    private var schemaColumns = -1
     private var run: XCTraceRun?
     /// The toc: names of the open elements under the root.
     private var path: [String] = []
@@ -297,9 +302,8 @@ struct XCTraceReader: XMLHandler {
     private var roleColumns: [Role?] = []
     private var cellValues: [[UInt8]] = Array(repeating: [], count: Role.allCases.count)
     private var cellSet = 0
-    /// The last process column's bytes and the process they name.
-    private var lastProcess: [UInt8] = []
-    private var lastProcessName = ""
+    /// The process each process column's bytes name (`DemoApp (12345)` → `DemoApp`), for at most 256 of them.
+    private var processNames: [[UInt8]: String] = [:]
     private var rowProblem: String?
     private var cellIndex = 0
     private var inRow = false
@@ -388,7 +392,7 @@ struct XCTraceReader: XMLHandler {
 
     mutating func startElement(_ tag: XMLTag) {
         depth += 1
-        text.removeAll(keepingCapacity: true)
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
         if depth == 1 {
             if tag.named("trace-toc") {
                 export = XCTraceExport(document: .toc)
@@ -477,7 +481,7 @@ struct XCTraceReader: XMLHandler {
         }
         if path == ["run"], let run { export?.runs.append(run) }
         path.removeLast()
-        text.removeAll(keepingCapacity: true)
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
     }
 
     // MARK: Query results
@@ -498,8 +502,8 @@ struct XCTraceReader: XMLHandler {
         case 3 where tag.named("schema"):
             table?.schema = tag.attribute("name").map(Self.string)
         case 3 where tag.named("row"):
-            guard table != nil else { return }
-            table!.rows += 1
+            table?.rows += 1
+            guard table?.rows != nil else { return }
             rowLine = tag.position.line
             if tag.attributeCount > 0 {
                 attributeRow(tag)
@@ -530,7 +534,7 @@ struct XCTraceReader: XMLHandler {
             if table?.schema != nil, table!.columns.count < 1024 {
                 table!.columns.append(Self.string(Self.trimmed(text)))
             }
-        case 3 where table?.schema != nil && table?.shape == .unread && table?.rows == 0:
+        case 3 where table?.rows == 0 && table?.shape == .unread && table?.schema != nil:
             classifySchema()
         case 2:
             if var table {
@@ -540,7 +544,7 @@ struct XCTraceReader: XMLHandler {
             table = nil
         default: break
         }
-        text.removeAll(keepingCapacity: true)
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
     }
 
     private mutating func classifySchema() {
@@ -578,7 +582,7 @@ struct XCTraceReader: XMLHandler {
             if !isKnownUniquelyReferenced(&bytes) { bytes = RowBytes() }
             role = cellIndex < roleColumns.count ? roleColumns[cellIndex] : nil
             cellIndex += 1
-            if let table, table.schema != nil, cellIndex == table.columns.count + 1 {
+            if schemaColumns >= 0, cellIndex == schemaColumns + 1, let table {
                 note(
                     "line \(tag.position.line): a row of \(table.name) has more cells than its \(table.columns.count) columns"
                 )
@@ -681,6 +685,13 @@ struct XCTraceReader: XMLHandler {
         }
     }
 
+    /// The table, moved out (not copied: its arrays stay uniquely referenced while it changes); nil in its place.
+    private mutating func takeTable() -> XCTraceTable? {
+        var taken: XCTraceTable?
+        swap(&taken, &table)
+        return taken
+    }
+
     /// The current row's value of `role`, nil when it has none.
     private func cellValue(_ role: Role) -> [UInt8]? {
         cellSet & 1 << role.rawValue != 0 ? cellValues[role.rawValue] : nil
@@ -690,8 +701,7 @@ struct XCTraceReader: XMLHandler {
         frames.removeAll(keepingCapacity: true)
         used = 0
         // Taken out while it changes, so that its arrays are not copied.
-        guard var table else { return }
-        self.table = nil
+        guard var table = takeTable() else { return }
         defer { self.table = table }
         if let problem = rowProblem {
             table.skippedRows += 1
@@ -699,12 +709,16 @@ struct XCTraceReader: XMLHandler {
             return
         }
         if let process = cellValue(.process), !process.isEmpty {
-            if process != lastProcess {
-                lastProcess = process
-                lastProcessName = Self.processName(Self.string(process))
+            var name = processNames[process] ?? ""
+            if name.isEmpty {
+                name = Self.processName(Self.string(process))
+                if processNames.count < 256 { processNames[process] = name }
             }
-            let name = lastProcessName
-            if table.processes[name] != nil || table.processes.count < 256 { table.processes[name, default: 0] += 1 }
+            if let index = table.processes.index(forKey: name) {
+                table.processes.values[index] += 1
+            } else if table.processes.count < 256 {
+                table.processes[name] = 1
+            }
         }
         switch table.shape {
         case .virtualMemory:
@@ -735,8 +749,7 @@ struct XCTraceReader: XMLHandler {
 
     /// A detail table's row: its shape is decided by the first row's attributes.
     private mutating func attributeRow(_ tag: XMLTag) {
-        guard var table else { return }
-        self.table = nil
+        guard var table = takeTable() else { return }
         defer { self.table = table }
         func has(_ name: StaticString) -> Bool { tag.attribute(name) != nil }
         if table.rows == 1 {

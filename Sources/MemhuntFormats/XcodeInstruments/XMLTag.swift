@@ -76,6 +76,28 @@ final class XMLBuffers {
     let nameStarts = UnsafeMutablePointer<Int>.allocate(capacity: XMLTokenizer.maxDepth + 1)
     let opened = UnsafeMutablePointer<XMLPosition>.allocate(capacity: XMLTokenizer.maxDepth + 1)
     let spans = UnsafeMutablePointer<XMLAttributeSpan>.allocate(capacity: XMLTokenizer.maxAttributes)
+    /// What each byte is to the scanning loops (`XMLTokenizer.ByteClass`): one load a byte instead of a chain of
+    /// comparisons.
+    let classes = XMLBuffers.byteClasses()
+
+    static func byteClasses() -> UnsafeMutablePointer<UInt8> {
+        typealias Class = XMLTokenizer.ByteClass
+        let classes = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for value in 0...255 {
+            let byte = UInt8(value)
+            var bits: UInt8 = 0
+            if byte == 0x22 || byte == 0x27 { bits |= Class.quote | Class.tagStop | Class.quotedStop }
+            if byte == 0x26 || byte == 0x3C || byte == 0x09 || byte == 0x0A || byte == 0x0D { bits |= Class.decode }
+            if XMLTokenizer.isNameByte(byte) { bits |= Class.name }
+            if XMLTokenizer.isNameStart(byte) { bits |= Class.nameStart }
+            if XMLTokenizer.isSpace(byte) { bits |= Class.space }
+            if byte == 0x3E || byte == 0x3C || byte == 0x0A { bits |= Class.tagStop }
+            if byte == 0x3C || byte == 0x26 || byte == 0x0A { bits |= Class.textStop }
+            if byte == 0x0A { bits |= Class.quotedStop }
+            classes[value] = bits
+        }
+        return classes
+    }
 
     deinit {
         carry.deallocate()
@@ -84,6 +106,7 @@ final class XMLBuffers {
         nameStarts.deallocate()
         opened.deallocate()
         spans.deallocate()
+        classes.deallocate()
     }
 
     /// A copy holding the first `carry` gathered bytes, `names` bytes of names and `depth` open elements.
@@ -98,6 +121,23 @@ final class XMLBuffers {
 }
 
 extension XMLTokenizer {
+    /// Bits of `XMLBuffers.classes`.
+    enum ByteClass {
+        /// `"` and `'`.
+        static let quote: UInt8 = 1
+        /// `&`, `<`, a tab or line break: an attribute value holding one differs from its bytes.
+        static let decode: UInt8 = 2
+        static let name: UInt8 = 4
+        static let nameStart: UInt8 = 8
+        static let space: UInt8 = 16
+        /// What a tag's bytes outside quotes are looked at for: `>`, quotes, `<`, a newline.
+        static let tagStop: UInt8 = 32
+        /// What text is looked at for: `<`, `&`, a newline.
+        static let textStop: UInt8 = 64
+        /// What a quoted value's bytes are looked at for: quotes and a newline.
+        static let quotedStop: UInt8 = 128
+    }
+
     static func isNameStart(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- 0x61 < 26 || byte == 0x5F || byte == 0x3A || byte >= 0x80
     }

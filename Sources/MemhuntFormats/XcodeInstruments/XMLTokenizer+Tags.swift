@@ -1,96 +1,164 @@
 /// Start and end tags, read from their bytes between `<` and `>` (in the chunk, or gathered in `carry`).
 extension XMLTokenizer {
-    /// A start tag's name and attributes checked and handed over; its name pushed on the open elements.
+    /// What `readStartTag` found: the name's length, the attributes (in `buffers.spans`), whether the element is
+    /// empty (`<a/>`), and where the tag's `>` stands.
+    struct StartTag {
+        var nameCount: Int
+        var attributes: Int
+        var empty: Bool
+        var end: Int
+    }
+
+    /// A start tag whose bytes up to its `>` are `tag[..<length]` (its end found first, by `tag`): checked and
+    /// handed over, errors named in the order they stand.
     mutating func startTag<H: XMLHandler>(_ tag: UnsafePointer<UInt8>, _ length: Int, _ handler: inout H) {
-        var end = length
-        let empty = end > 0 && tag[end - 1] == 0x2F
-        if empty { end -= 1 }
+        var lines = 0
+        guard let read = readStartTag(tag, limit: length, inPlace: false, lines: &lines) else { return }
+        openElement(tag, read, &handler)
+    }
+
+    /// A start tag read in one pass where it stands in the chunk, from its name at `start`: the index after its `>`,
+    /// or nil when it is anything but plain (an error, a bound, the chunk's end), to be read again by `tag`.
+    mutating func startTagInPlace<H: XMLHandler>(
+        _ base: UnsafePointer<UInt8>, from start: Int, count: Int, _ handler: inout H
+    ) -> Int? {
+        var lines = 0
+        guard let read = readStartTag(base + start, limit: count - start, inPlace: true, lines: &lines) else {
+            return nil
+        }
+        newlines += lines
+        state = .text
+        openElement(base + start, read, &handler)
+        return start + read.end + 1
+    }
+
+    /// The element pushed on the open ones and handed over (and its end at once when it is empty).
+    private mutating func openElement<H: XMLHandler>(_ tag: UnsafePointer<UInt8>, _ read: StartTag, _ handler: inout H)
+    {
+        guard push(tag, nameCount: read.nameCount, length: read.end) else { return }
+        handler.startElement(
+            XMLTag(
+                bytes: tag, nameCount: read.nameCount, spans: buffers.spans, decoded: buffers.values,
+                attributeCount: read.attributes, isEmpty: read.empty, position: markStart))
+        if read.empty { close(&handler) }
+    }
+
+    /// Reads a start tag's name and attributes (values decoded into `buffers.values` where they must be).
+    ///
+    /// Not `inPlace`, `tag[..<limit]` is the whole tag before its `>` and an error is named (`fail`) as it comes.
+    /// `inPlace`, the end is not known: it is the `>` or `/>` where an attribute name could stand, and anything
+    /// irregular gives nil without an error. A tag read in place is read as the other way reads it: its quotes
+    /// pair up the same way, and no `<` or `>` stands outside them before its end. `lines` counts its newlines.
+    private mutating func readStartTag(
+        _ tag: UnsafePointer<UInt8>, limit: Int, inPlace: Bool, lines: inout Int
+    ) -> StartTag? {
+        let classes = buffers.classes
+        func isName(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.name != 0 }
+        func skipSpaces(_ index: inout Int) {
+            while index < limit, classes[Int(tag[index])] & ByteClass.space != 0 {
+                if tag[index] == 0x0A { lines += 1 }
+                index += 1
+            }
+        }
+        func failing(_ message: @autoclosure () -> String) -> StartTag? {
+            if !inPlace { fail(message(), at: markStart) }
+            return nil
+        }
         var index = 0
-        while index < end, Self.isNameByte(tag[index]) { index += 1 }
-        let nameCount = index
+        while index < limit, isName(tag[index]) { index += 1 }
+        var read = StartTag(nameCount: index, attributes: 0, empty: false, end: 0)
         let spans = buffers.spans
-        var attributes = 0
         var decoded = 0
         while true {
             let before = index
-            while index < end, Self.isSpace(tag[index]) { index += 1 }
-            guard index < end else { break }
-            guard index > before, Self.isNameStart(tag[index]) else {
-                fail(
-                    "\(Self.describe(tag[index])) where an attribute name should be, in <\(Self.nameText(tag, length))>",
-                    at: markStart)
-                return
+            skipSpaces(&index)
+            if inPlace {
+                guard index < limit else { return nil }
+                read.empty = tag[index] == 0x2F && index + 1 < limit && tag[index + 1] == 0x3E
+                if tag[index] == 0x3E || read.empty {
+                    read.end = read.empty ? index + 1 : index
+                    return read.end <= Self.maxTagBytes ? read : nil
+                }
+            } else {
+                read.empty = index + 1 == limit && tag[index] == 0x2F
+                if index == limit || read.empty {
+                    read.end = limit
+                    return read
+                }
+            }
+            guard index > before, classes[Int(tag[index])] & ByteClass.nameStart != 0 else {
+                return failing(
+                    "\(Self.describe(tag[index])) where an attribute name should be, in <\(Self.nameText(tag, limit))>")
             }
             let nameStart = index
-            while index < end, Self.isNameByte(tag[index]) { index += 1 }
+            while index < limit, isName(tag[index]) { index += 1 }
             let name = UnsafeBufferPointer(start: tag + nameStart, count: index - nameStart)
-            while index < end, Self.isSpace(tag[index]) { index += 1 }
-            guard index < end, tag[index] == 0x3D else {
-                fail(
-                    "attribute '\(String(decoding: name, as: UTF8.self))' of <\(Self.nameText(tag, length))> has no value",
-                    at: markStart)
-                return
+            skipSpaces(&index)
+            guard index < limit, tag[index] == 0x3D else {
+                return failing(
+                    "attribute '\(String(decoding: name, as: UTF8.self))' of <\(Self.nameText(tag, limit))> has no value"
+                )
             }
             index += 1
-            while index < end, Self.isSpace(tag[index]) { index += 1 }
-            guard index < end, tag[index] == 0x22 || tag[index] == 0x27 else {
-                fail(
-                    "attribute '\(String(decoding: name, as: UTF8.self))' of <\(Self.nameText(tag, length))> is not quoted",
-                    at: markStart)
-                return
+            skipSpaces(&index)
+            guard index < limit, tag[index] == 0x22 || tag[index] == 0x27 else {
+                return failing(
+                    "attribute '\(String(decoding: name, as: UTF8.self))' of <\(Self.nameText(tag, limit))> is not quoted"
+                )
             }
             let mark = tag[index]
             index += 1
             let valueStart = index
             // Whether the value differs from its bytes: an entity, a tab or line break (normalized to a space),
             // or a `<` (an error).
-            var plain = true
-            while index < end {
+            var seen: UInt8 = 0
+            while index < limit {
                 let byte = tag[index]
-                if byte == mark { break }
-                if byte <= 0x3C, byte == 0x26 || byte == 0x3C || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                    plain = false
-                }
+                let bits = classes[Int(byte)]
+                if bits & ByteClass.quote != 0, byte == mark { break }
+                seen |= bits
                 index += 1
             }
-            guard index < end else {
-                fail("an attribute value of <\(Self.nameText(tag, length))> is not closed", at: markStart)
-                return
+            guard index < limit, !inPlace || index < Self.maxTagBytes else {
+                return failing("an attribute value of <\(Self.nameText(tag, limit))> is not closed")
             }
             let raw = valueStart..<index
             index += 1
-            guard attributes < Self.maxAttributes else {
-                fail("<\(Self.nameText(tag, length))> has more than \(Self.maxAttributes) attributes", at: markStart)
-                return
+            guard read.attributes < Self.maxAttributes else {
+                return failing("<\(Self.nameText(tag, limit))> has more than \(Self.maxAttributes) attributes")
             }
-            for other in 0..<attributes where spans[other].nameCount == name.count {
-                let otherName = UnsafeBufferPointer(start: tag + Int(spans[other].nameStart), count: name.count)
-                guard !otherName.elementsEqual(name) else {
-                    fail(
-                        "attribute '\(String(decoding: name, as: UTF8.self))' given twice in <\(Self.nameText(tag, length))>",
-                        at: markStart)
-                    return
-                }
+            guard !Self.named(name, among: spans, read.attributes, in: tag) else {
+                return failing(
+                    "attribute '\(String(decoding: name, as: UTF8.self))' given twice in <\(Self.nameText(tag, limit))>"
+                )
             }
             var span = XMLAttributeSpan(
                 nameStart: Int32(nameStart), nameCount: Int32(name.count), valueStart: Int32(raw.lowerBound),
                 valueCount: Int32(raw.count), decoded: false)
-            if !plain {
-                guard let written = decodeAttribute(tag, length, raw, into: buffers.values + decoded) else { return }
-                span = XMLAttributeSpan(
-                    nameStart: span.nameStart, nameCount: span.nameCount, valueStart: Int32(decoded),
-                    valueCount: Int32(written), decoded: true)
+            if seen & ByteClass.decode != 0 {
+                for place in raw where tag[place] == 0x0A { lines += 1 }
+                guard let written = decodeAttribute(tag, limit, raw, into: buffers.values + decoded, report: !inPlace)
+                else { return nil }
+                span.valueStart = Int32(decoded)
+                span.valueCount = Int32(written)
+                span.decoded = true
                 decoded += written
             }
-            spans[attributes] = span
-            attributes += 1
+            spans[read.attributes] = span
+            read.attributes += 1
         }
-        guard push(tag, nameCount: nameCount, length: length) else { return }
-        handler.startElement(
-            XMLTag(
-                bytes: tag, nameCount: nameCount, spans: spans, decoded: buffers.values, attributeCount: attributes,
-                isEmpty: empty, position: markStart))
-        if empty { close(&handler) }
+    }
+
+    /// Whether one of the first `count` attributes of `spans` is named `name`.
+    private static func named(
+        _ name: UnsafeBufferPointer<UInt8>, among spans: UnsafePointer<XMLAttributeSpan>, _ count: Int,
+        in tag: UnsafePointer<UInt8>
+    ) -> Bool {
+        for other in 0..<count where spans[other].nameCount == name.count {
+            let otherName = UnsafeBufferPointer(start: tag + Int(spans[other].nameStart), count: name.count)
+            if otherName.elementsEqual(name) { return true }
+        }
+        return false
     }
 
     /// Pushes the element named `tag[..<nameCount]` on the open ones; false (and the error) past a bound or after
@@ -148,7 +216,13 @@ extension XMLTokenizer {
         }
         let top = buffers.nameStarts[depth - 1]
         let open = UnsafeBufferPointer(start: buffers.names + top, count: namesCount - top)
-        guard open.count == end, open.elementsEqual(name) else {
+        var same = open.count == end
+        var index = 0
+        while same, index < end {
+            same = open[index] == name[index]
+            index += 1
+        }
+        guard same else {
             let line = " opened at line \(buffers.opened[depth - 1].line)"
             fail("</\(String(decoding: name.prefix(64), as: UTF8.self))> closes <\(openName)>\(line)", at: markStart)
             return
@@ -157,16 +231,17 @@ extension XMLTokenizer {
     }
 
     /// Writes the attribute value `tag[raw]` to `out`, entities decoded and tabs and line breaks made spaces, and
-    /// returns its length; nil (and the error) when an entity is unknown or a `<` stands in it.
+    /// returns its length; nil (and, when `report`, the error) when an entity is unknown or a `<` stands in it.
     private mutating func decodeAttribute(
-        _ tag: UnsafePointer<UInt8>, _ length: Int, _ raw: Range<Int>, into out: UnsafeMutablePointer<UInt8>
+        _ tag: UnsafePointer<UInt8>, _ length: Int, _ raw: Range<Int>, into out: UnsafeMutablePointer<UInt8>,
+        report: Bool
     ) -> Int? {
         var index = raw.lowerBound
         var written = 0
         while index < raw.upperBound {
             let byte = tag[index]
             if byte == 0x3C {
-                fail("'<' in an attribute value of <\(Self.nameText(tag, length))>", at: markStart)
+                if report { fail("'<' in an attribute value of <\(Self.nameText(tag, length))>", at: markStart) }
                 return nil
             }
             guard byte == 0x26 else {
@@ -183,7 +258,9 @@ extension XMLTokenizer {
                 let count = Self.decodeEntity(
                     UnsafeBufferPointer(start: tag + index + 1, count: semicolon - index - 1), into: out + written)
             else {
-                fail("an unknown entity in an attribute value of <\(Self.nameText(tag, length))>", at: markStart)
+                if report {
+                    fail("an unknown entity in an attribute value of <\(Self.nameText(tag, length))>", at: markStart)
+                }
                 return nil
             }
             written += count

@@ -122,12 +122,15 @@ public struct XMLTokenizer {
     private mutating func text<H: XMLHandler>(
         _ base: UnsafePointer<UInt8>, from start: Int, count: Int, _ handler: inout H
     ) -> Int {
+        let classes = buffers.classes
         var index = start
         var lines = 0
         while index < count {
             let byte = base[index]
-            if byte == 0x3C || byte == 0x26 { break }
-            if byte == 0x0A { lines += 1 }
+            if classes[Int(byte)] & ByteClass.textStop != 0 {
+                if byte != 0x0A { break }
+                lines += 1
+            }
             index += 1
         }
         newlines += lines
@@ -189,6 +192,11 @@ public struct XMLTokenizer {
         _ base: UnsafePointer<UInt8>, from start: Int, count: Int, _ handler: inout H
     ) -> Int {
         let isStart = state == .startTag
+        if isStart, carryCount == 0, quote == 0, let after = startTagInPlace(base, from: start, count: count, &handler)
+        {
+            return after
+        }
+        let classes = buffers.classes
         var index = start
         var end = -1
         var open = quote
@@ -197,13 +205,15 @@ public struct XMLTokenizer {
             let byte = base[index]
             if open != 0 {
                 // Inside a quoted value only its quote and line breaks matter.
-                if byte == open {
-                    open = 0
-                } else if byte == 0x0A {
-                    lines += 1
+                if classes[Int(byte)] & ByteClass.quotedStop != 0 {
+                    if byte == open {
+                        open = 0
+                    } else if byte == 0x0A {
+                        lines += 1
+                    }
                 }
-            } else if byte > 0x3E {
-                // Letters and the like, the bulk of a tag: nothing to look at.
+            } else if classes[Int(byte)] & ByteClass.tagStop == 0 {
+                // Names, spaces, `=`: the bulk of a tag, nothing to look at.
             } else if byte == 0x3E {
                 end = index
                 break
