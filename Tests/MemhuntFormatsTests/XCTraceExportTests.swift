@@ -229,7 +229,7 @@ import Testing
         #expect(
             export.diagnostics.first
                 == "line 1: <vm-op ref=\"3\">: id 3 is not held (never defined, or dropped from the intern table of "
-                + "16 ids)")
+                + "24 ids)")
     }
 
     /// Past the bound, distinct ids that are never referred to again push older values out: an export of many
@@ -256,14 +256,48 @@ import Testing
         #expect(
             export.diagnostics.first
                 == "line 32: <size-in-bytes ref=\"2\">: id 2 is not held (never defined, or dropped from the intern "
-                + "table of 8 ids)")
+                + "table of 12 ids)")
         #expect(
             export.diagnostics[1] == "line 32: a row of virtual-memory is not counted: its ref=\"2\" is not resolved")
         #expect(export.diagnostics[XCTraceExport.diagnosticLimit] == "and 30 more of the same kinds")
         #expect(
             export.diagnostics.last
-                == "the intern table's bound (8 ids) cut resolution short: 25 ref(s) to ids it no longer held (or "
+                == "the intern table's bound (12 ids) cut resolution short: 25 ref(s) to ids it no longer held (or "
                 + "never held) were not resolved")
+    }
+
+    /// Values of a name no row refers to (a time stamp in every row) go to the transient tier once thousands were
+    /// defined: a flood of them far past the bound no longer pushes out a value that rows refer to seldom.
+    @Test func aFloodOfValuesNoRowRefersToLeavesTheOthersHeld() throws {
+        var text =
+            "<trace-query-result><node><schema name=\"virtual-memory\"><col><mnemonic>start</mnemonic></col>"
+            + "<col><mnemonic>operation</mnemonic></col><col><mnemonic>size</mnemonic></col></schema><row>"
+            + "<start-time id=\"3\">0</start-time><vm-op id=\"1\">Zero Fill</vm-op><size-in-bytes id=\"2\">4096"
+            + "</size-in-bytes></row>"
+        for index in 1..<4200 {
+            text +=
+                "<row><start-time id=\"\(1000 + index)\">\(index)</start-time><vm-op ref=\"1\"/><size-in-bytes ref=\"2\"/></row>"
+        }
+        for index in 4200..<7200 {
+            text += "<row><start-time id=\"\(1000 + index)\">\(index)</start-time><vm-op ref=\"1\"/><sentinel/></row>"
+        }
+        text +=
+            "<row><start-time ref=\"1005\"/><vm-op ref=\"1\"/><size-in-bytes ref=\"2\"/></row></node></trace-query-result>"
+        var scanner = XCTraceScanner(internCapacity: 8)
+        scanner.feed(Array(text.utf8)[...])
+        let export = try scanner.finish().get()
+        let table = try #require(export.tables.first)
+        #expect(table.rows == 7201 && table.skippedRows == 0)
+        #expect(table.operations == [XCTraceVMOperation(name: "Zero Fill", count: 7201, bytes: 4096 * 4201)])
+        // The early time stamp was dropped (and said); the size, referred to once after 3,000 rows, was not.
+        #expect(export.droppedRefs == 1)
+        #expect(
+            export.diagnostics == [
+                "line 1: <start-time ref=\"1005\">: id 1005 is not held (never defined, or dropped from the intern "
+                    + "table of 24 ids)",
+                "the intern table's bound (24 ids) cut resolution short: 1 ref(s) to ids it no longer held (or never "
+                    + "held) were not resolved",
+            ])
     }
 
     /// A start tag is read in one pass where it stands in the chunk, and the careful way (its end found first)

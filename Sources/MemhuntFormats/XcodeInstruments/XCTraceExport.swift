@@ -234,13 +234,14 @@ public struct XCTraceTable: Sendable, Hashable {
 /// Reads an xctrace export chunk by chunk in one pass (`XMLTokenizer` underneath), in bounded memory.
 ///
 /// `id`/`ref` interning: each element with an `id` is kept (its text, or its `fmt` when it has no text, up to
-/// 1,024 bytes) in an intern table of two generations of at most 49,152 ids and 768 KiB of values each; when the
-/// newer generation is full the older one is emptied, and a value found in the older one moves to the newer.
-/// Values referred to again and again (a process, an operation, a size) therefore stay; the table holds at most
-/// 98,304 values in 3 MiB (`XCTraceIntern`). A `ref` to a value the table no longer holds is counted
-/// (`droppedRefs`), named in the diagnostics with its line, and its row is left out of the sums, never guessed;
-/// the last diagnostic then says how many refs the bound cut short. Backtraces are not read: their frames and
-/// binaries are not kept.
+/// 1,024 bytes) in an intern table (`XCTraceIntern`) of two tiers, each of two generations: when the newer
+/// generation is full the older one is emptied, and a value found in the older one moves to the newer. Values of
+/// an element name that rows seldom refer to (a time stamp, an address: `XCTraceNameStats`) go to the transient
+/// tier (12,288 ids a generation), all others to the durable one (49,152 ids), so that values referred to again
+/// and again (a process, an operation, a size), or seldom but still, stay. The table holds at most 122,880
+/// values in under 4 MiB. A `ref` to a value the table no longer holds is counted (`droppedRefs`), named in the
+/// diagnostics with its line, and its row is left out of the sums, never guessed; the last diagnostic then says
+/// how many refs the bound cut short. Backtraces are not read: their frames and binaries are not kept.
 public struct XCTraceScanner {
     private var tokenizer = XMLTokenizer()
     private var reader = XCTraceReader()
@@ -248,7 +249,9 @@ public struct XCTraceScanner {
     public init() {}
 
     /// A smaller intern table (ids per generation), for tests of its bound.
-    init(internCapacity: Int) { reader.intern = XCTraceIntern(capacity: internCapacity) }
+    init(internCapacity: Int) {
+        reader.intern = XCTraceIntern(capacity: internCapacity, transient: max(1, internCapacity / 2))
+    }
 
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         guard reader.fatal == nil else { return }
@@ -269,7 +272,7 @@ public struct XCTraceScanner {
         export.droppedRefs = reader.intern.dropped
         if export.droppedRefs > 0 {
             export.diagnostics.append(
-                "the intern table's bound (\(2 * reader.intern.capacity) ids) cut resolution short: "
+                "the intern table's bound (\(reader.intern.capacity) ids) cut resolution short: "
                     + "\(export.droppedRefs) ref(s) to ids it no longer held (or never held) were not resolved")
         }
         return .success(export)
@@ -281,6 +284,8 @@ struct XCTraceReader: XMLHandler {
     var export: XCTraceExport?
     var fatal: FormatError?
     var intern = XCTraceIntern()
+    /// Which element names' values are seldom referred to (kept in the intern table's transient tier).
+    private var nameStats = XCTraceNameStats()
     var extraDiagnostics = 0
     private var depth = 0
     private var table: XCTraceTable? {
@@ -313,8 +318,9 @@ struct XCTraceReader: XMLHandler {
     enum Role: Int, CaseIterable { case operation, size, process, viewName }
 
     struct Frame {
-        /// The `id` to keep the element's value under.
+        /// The `id` to keep the element's value under, and its name's entry in `nameStats`.
         var id: Int?
+        var nameSlot: Int?
         /// Inside a backtrace: not read.
         var skip: Bool
         var role: Role?
@@ -597,6 +603,7 @@ struct XCTraceReader: XMLHandler {
                 let attribute = tag.attributeName(index)
                 if XMLTag.equal(attribute, "id") {
                     frame.id = Self.key(tag.attributeValue(index))
+                    frame.nameSlot = nameStats.slot(name)
                 } else if XMLTag.equal(attribute, "fmt") {
                     let fmt = tag.attributeValue(index)
                     frame.fmtCount = min(fmt.count, XCTraceIntern.valueLimit)
@@ -607,6 +614,7 @@ struct XCTraceReader: XMLHandler {
                 }
             }
             if let ref {
+                if let slot = nameStats.slot(name) { nameStats.refer(slot) }
                 frame.resolvedCount = resolve(ref, at: tag.position.line, name: name) ?? 0
                 // A value of a column the table is read for, or inside one, that is not resolved: the row is
                 // not counted.
@@ -651,7 +659,7 @@ struct XCTraceReader: XMLHandler {
             intern.dropped += 1
             note(
                 "line \(line): \(shown): id \(Self.string(ref.prefix(24))) is not held (never defined, or dropped "
-                    + "from the intern table of \(2 * intern.capacity) ids)")
+                    + "from the intern table of \(intern.capacity) ids)")
         } else {
             note(
                 "line \(line): \(shown) refers to id \(Self.string(ref.prefix(24))), which no element before it defines"
@@ -673,7 +681,10 @@ struct XCTraceReader: XMLHandler {
             let text = Self.trimmed(UnsafeBufferPointer(start: base + frame.fmtCount, count: frame.textCount))
             value = text.isEmpty ? fmt : text
         }
-        if let id = frame.id, let line = intern.define(id, value, line: frame.line) {
+        if let id = frame.id,
+            let line = intern.define(
+                id, value, line: frame.line, durable: frame.nameSlot.map { nameStats.define($0) } ?? true)
+        {
             note("line \(frame.line): id \(id) is defined again (first at line \(line)); the later value is kept")
         }
         if frames.isEmpty, let role = frame.role {
