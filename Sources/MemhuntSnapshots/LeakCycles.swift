@@ -103,11 +103,17 @@ public struct LeakShape: Sendable, Hashable {
         }
         var shapes: [LeakShape] = []
         var stack: [LeakTreeLine] = []
+        // The tree's objects per class, counted once for all its back references (a count per back reference
+        // was quadratic in a tree of thousands of them).
+        var census: KeptCensus?
         for line in tree {
             while let last = stack.last, last.indent >= line.indent { stack.removeLast() }
             if line.marker == .cycleBackTo {
                 // A back reference with nothing above it (a paste that starts on it) names only its target.
-                if !stack.isEmpty { shapes.append(cycle(back: line, ancestors: stack, tree: tree)) }
+                if !stack.isEmpty {
+                    if census == nil { census = KeptCensus(tree) }
+                    shapes.append(cycle(back: line, ancestors: stack, tree: tree, census: census!))
+                }
             } else {
                 stack.append(line)
             }
@@ -129,7 +135,38 @@ public struct LeakShape: Sendable, Hashable {
 
     /// The cycle a back reference closes: its target is the ancestor with the same address, or, where addresses
     /// are elided as `0x...`, the outermost ancestor of the same class (the longest cycle the tree can mean).
-    static func cycle(back: LeakTreeLine, ancestors: [LeakTreeLine], tree: [LeakTreeLine]) -> LeakShape {
+    /// The objects of a tree by class (back references aside), most first: what a cycle keeps alive is the
+    /// tree's objects off the cycle's path.
+    struct KeptCensus {
+        let counts: [String: Int]
+        /// Most objects first, then by name.
+        let ranked: [(className: String, count: Int)]
+
+        init(_ tree: [LeakTreeLine]) {
+            var counts: [String: Int] = [:]
+            for line in tree where line.marker != .cycleBackTo {
+                if let name = line.className { counts[name, default: 0] += 1 }
+            }
+            self.counts = counts
+            ranked = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) }
+        }
+
+        /// The `limit` classes with the most objects off `path`. The path lowers the counts of at most its own
+        /// classes, so they are among the first `limit` + that many of the tree's ranking.
+        func keptAlive(off path: [LeakTreeLine], limit: Int) -> [(className: String, count: Int)] {
+            var onPath: [String: Int] = [:]
+            for line in path { if let name = line.className { onPath[name, default: 0] += 1 } }
+            return ranked.prefix(limit + onPath.count)
+                .map { ($0.className, $0.count - (onPath[$0.className] ?? 0)) }
+                .filter { $0.1 > 0 }
+                .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
+                .prefix(limit).map { (className: $0.0, count: $0.1) }
+        }
+    }
+
+    static func cycle(back: LeakTreeLine, ancestors: [LeakTreeLine], tree: [LeakTreeLine], census: KeptCensus)
+        -> LeakShape
+    {
         let known = back.address.map { !$0.hasPrefix("0x...") && $0 != "0x" } ?? false
         let start =
             known
@@ -146,14 +183,7 @@ public struct LeakShape: Sendable, Hashable {
                 at: 0)
             path = []
         }
-        let onPath = Set(path.map(\.line))
-        var kept: [String: Int] = [:]
-        for line in tree where !onPath.contains(line.line) && line.marker != .cycleBackTo {
-            if let name = line.className { kept[name, default: 0] += 1 }
-        }
-        let keptAlive = kept.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map {
-            (className: $0.key, count: $0.value)
-        }
+        let keptAlive = census.keptAlive(off: path, limit: 5)
         return LeakShape(
             kind: .cycle, nodes: nodes, backLabel: back.label, backField: back.field, backLine: back.line,
             complete: start != nil, treeLine: tree[0].line, treeCount: tree[0].count, treeBytes: tree[0].bytes,

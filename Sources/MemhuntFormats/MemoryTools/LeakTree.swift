@@ -111,7 +111,9 @@ public struct LeakForest: Sendable, Hashable {
             let text = raw.hasSuffix("\r") ? raw.dropLast() : raw
             // A blank line, a total or a `STACK OF` title (`leaks` with MallocStackLogging) ends a tree; other
             // lines that are no tree lines (a header, a stack frame, a string's preview) end nothing.
-            if text.allSatisfy(\.isWhitespace) || text.contains("<< TOTAL >>") || text.hasPrefix("STACK OF ") {
+            if text.allSatisfy(\.isWhitespace) || (Self.mayHold(text, "<< TOTAL >>") && text.contains("<< TOTAL >>"))
+                || text.hasPrefix("STACK OF ")
+            {
                 close()
                 return
             }
@@ -131,6 +133,12 @@ public struct LeakForest: Sendable, Hashable {
             } else {
                 forest.linesLeftOut += 1
             }
+        }
+
+        /// Whether `text`'s bytes hold `needle`'s (an ASCII text): where they do not, no `Character` search can
+        /// find it, and that search built a searcher per line (most of a large report's reading).
+        static func mayHold(_ text: Substring, _ needle: StaticString) -> Bool {
+            text.utf8.withContiguousStorageIfAvailable { ReproText.containsBytes($0, needle) } ?? true
         }
 
         /// Counts a line that was not given (too long to read) so later lines keep their numbers.
@@ -171,7 +179,7 @@ extension LeakTreeLine {
             rest = rest[rest.index(after: close)...].drop { $0 == " " }
         }
         var label: String?
-        if let arrow = rest.firstRange(of: " --> ") {
+        if LeakForest.Builder.mayHold(rest, " --> "), let arrow = rest.firstRange(of: " --> ") {
             let written = rest[..<arrow.lowerBound].trimmingSpaces
             label = written.isEmpty ? nil : String(written)
             rest = rest[arrow.upperBound...]
@@ -219,7 +227,8 @@ extension LeakTreeLine {
             }
         }
         // Brackets that do not balance (a name cut or odd): the node ends at the last `>` before its `[size]`.
-        guard let end = end ?? text[..<(text.firstRange(of: "> [")?.upperBound ?? text.endIndex)].lastIndex(of: ">")
+        let sized = LeakForest.Builder.mayHold(text, "> [") ? text.firstRange(of: "> [")?.upperBound : nil
+        guard let end = end ?? text[..<(sized ?? text.endIndex)].lastIndex(of: ">")
         else { return nil }
         let inner = text[text.index(after: text.startIndex)..<end]
         var className = Substring(inner)
@@ -231,7 +240,7 @@ extension LeakTreeLine {
         // `[48]  NetworkExtension  __92-[NEFilter…`: a block's image, two spaces after the size.
         var image: String?
         let after = text[text.index(after: end)...]
-        if let size = after.firstRange(of: "]  ") {
+        if LeakForest.Builder.mayHold(after, "]  "), let size = after.firstRange(of: "]  ") {
             let tail = after[size.upperBound...]
             let name = tail.prefix { !$0.isWhitespace }
             if !name.isEmpty, !name.hasPrefix("\""), tail.dropFirst(name.count).hasPrefix("  ") {

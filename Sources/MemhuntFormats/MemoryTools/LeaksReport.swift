@@ -218,7 +218,7 @@ public struct LeaksScanner: Sendable {
             // The trees are those after the first summary: what came before it is no tree of this report.
             if !summary { forest = LeakForest.Builder(firstLine: number + 1) }
             summary = true
-        } else if summary, !line.contains("<< TOTAL >>") {
+        } else if summary, !ReproText.containsText(line, "<< TOTAL >>") {
             entry(line)
         }
     }
