@@ -140,7 +140,7 @@ public struct ScanDocument: Encodable {
                     : figures.worst.map {
                         Worst(
                             file: $0.file, app: $0.app, peakMB: ScanFigures.megabytes($0.peakKiB),
-                            command: "memhunt run --app \(Self.quoted($0.app)) \(Self.quoted($0.file))")
+                            command: "memhunt run --app \(ShellWord.quoted($0.app)) \(ShellWord.quoted($0.file))")
                     })
         }
         outliers = aggregate.outliers.map {
@@ -178,7 +178,7 @@ public struct ScanDocument: Encodable {
     }
 
     /// Whether an app's name or bundle id is the one a scan's `--app` asks for.
-    static func named(_ query: String, _ name: String) -> Bool {
+    public static func named(_ query: String, _ name: String) -> Bool {
         let lower = name.lowercased(), wanted = query.lowercased()
         return lower == wanted || lower.hasSuffix("." + wanted) || wanted.hasSuffix("." + lower)
     }
@@ -187,8 +187,6 @@ public struct ScanDocument: Encodable {
     static func named(_ query: String, _ event: SDKEvent) -> Bool {
         [event.app, event.bundleID].contains { name in name.map { named(query, $0) } ?? false }
     }
-
-    static func quoted(_ word: String) -> String { ShellWord.quoted(word) }
 
     static func counts(_ counts: [String: Int]) -> String {
         counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }

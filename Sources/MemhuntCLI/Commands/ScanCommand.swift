@@ -293,10 +293,7 @@ struct ScanCommand: MemhuntCommand {
         return try? FindingsDocument.decode(Array(data))
     }
 
-    static func matches(_ name: String, _ query: String) -> Bool {
-        let lower = name.lowercased(), wanted = query.lowercased()
-        return lower == wanted || lower.hasSuffix("." + wanted) || wanted.hasSuffix("." + lower)
-    }
+    static func matches(_ name: String, _ query: String) -> Bool { ScanDocument.named(query, name) }
 
     // MARK: - Output
 
