@@ -11,8 +11,9 @@ as a stream (never held whole in memory) with its expected figures beside it in 
                `<< TOTAL >>` line, then ROOT CYCLE / ROOT LEAK trees largest first, with labelled edges
                (`__strong`, `__weak`, `+ 16` offsets), nested cycles, `CYCLE BACK TO` lines, string previews and
                blocks' images
-  heap         `heap` text: the header, `All zones:` lines and the COUNT / BYTES / AVG / CLASS_NAME / TYPE /
-               BINARY table by count, long generic names, a class name in several rows
+  heap         `heap -addresses all` text: the header, `All zones:` lines, the COUNT / BYTES / AVG / CLASS_NAME /
+               TYPE / BINARY table by count (long generic names, `malloc in <caller>` types, a class in several
+               rows by block size), then every block's `0xADDR: Class (N bytes)` line in address order
   footprint    `footprint --sample … -j` JSON of an app and its children (extensions, WebKit processes), each
                with 30-45 categories per sample, the app growing
   sysdiagnose  a sysdiagnose `.tar.gz`: folders, crashes_and_spins reports (JetsamEvents, crash reports),
@@ -577,77 +578,70 @@ def heap_label(name, kind, binary):
 
 
 def write_heap(path, size, seed=52):
-    """`heap` output of about `size` bytes, rows by count; returns its nodes, bytes, classes and the class with the
-    most bytes ("non-object" aside)."""
+    """`heap -addresses all` output of about `size` bytes; returns its nodes, bytes, rows, classes and the class
+    with the most bytes ("non-object" aside).
+
+    What makes a heap text large is its block listing, not its table: a large app's table has thousands of classes
+    (the Mouser sample in ../shared/realworld/leaks-cycles: 1588 ObjC, 244 Swift, 314 C++ classes and 259 CFTypes),
+    more rows when MallocStackLogging names non-objects (`malloc in <caller>`) and `-showSizes` prints a class once
+    per block size. So the table is at most 20,000 rows (a class in several rows, by size), sorted by count, and the
+    rest of the file is `Active blocks in all zones that match pattern '.*':` with one `0xADDR: Class (N bytes)` line
+    per block of the table, in ascending address order (the classes interleaved)."""
     found = cached(path)
-    if found:
+    # A table of over a million rows and no listing was the shape before the block listing.
+    if found and found.get("shape") == "addresses":
         return found
     rng = random.Random(seed)
-    # Common classes (system and app) may be printed in several rows (of other size classes); every other row is
-    # a class of its own.
-    pool = class_pool(rng, 2000)
-    sizes = {entry: 16 * rng.choice([1, 2, 2, 3, 4, 5, 6, 8, 10, 12, 14, 20, 28, 40, 64]) for entry in pool}
-    types = app_types(rng, 4000)
-
-    def digest(entry):
-        # The classes written so far are remembered by an 8-byte digest of their name, TYPE and BINARY.
-        return int.from_bytes(hashlib.blake2b("\t".join(entry).encode(), digest_size=8).digest(), "little")
-
-    seen = {digest(entry) for entry in pool}
-    totals = {}  # bytes of the classes that may repeat
-    rows_estimate = max(10, size // 90)
-    nodes = total = rows = 0
-    largest = (-1, "")  # (bytes, label): the most bytes, the first label among equals
-    body = path + ".body"
-    with open(body, "w", encoding="utf-8") as out:
-        chunk = []
-        # The non-object blocks lead: the most blocks of any row.
-        count = int(rows_estimate * 2.2) + 1000
-        nbytes = count * 131 + rng.randrange(count)
-        chunk.append(heap_row(count, nbytes, "non-object", None, None))
-        nodes, total, rows, written = count, nbytes, 1, len(chunk[0])
-        previous = count
-        index = 0
-        while written < size:
-            index += 1
-            count = max(1, int(rows_estimate / (1 + index) ** 1.02 * rng.uniform(0.8, 1.0)))
-            count = min(count, previous)
-            previous = count
-            roll = rng.random()
-            if roll < 0.25 or index < 300:
-                entry = rng.choice(pool)
-            else:
-                while True:
-                    t = rng.choice(types)
-                    wrapper, binary = rng.choice(GENERIC_WRAPPERS)
-                    inner = t if rng.random() < 0.5 else "%s<%s>" % (rng.choice(types), t)
-                    name = wrapper % ((inner, inner) if wrapper.count("%s") == 2 else (inner,))
-                    if rng.random() < 0.3:
-                        name = "%s.(%s in $%09x)" % (name, rng.choice(["Inner", "Box", "Storage"]), rng.randrange(1 << 36))
-                    entry = (name, "C++" if name.startswith("std::") else "Swift", binary)
-                    key = digest(entry)
-                    if key not in seen:
-                        seen.add(key)
-                        break
-            unit = sizes.get(entry) or 16 * rng.choice([1, 2, 3, 4, 6, 8, 12, 20])
-            nbytes = count * unit if rng.random() < 0.8 else count * unit + rng.randrange(16 * count)
-            name, kind, binary = entry
-            line = heap_row(count, nbytes, name, kind, binary)
-            chunk.append(line)
-            written += len(line)
-            nodes += count
-            total += nbytes
-            rows += 1
-            if entry in sizes:
-                nbytes = totals[entry] = totals.get(entry, 0) + nbytes
-            label = heap_label(name, kind, binary)
-            if nbytes > largest[0] or (nbytes == largest[0] and label < largest[1]):
-                largest = (nbytes, label)
-            if len(chunk) >= 5000:
-                out.write("".join(chunk))
-                chunk = []
-        out.write("".join(chunk))
-    classes = len(seen) - len(pool) + len(totals) + 1  # the new classes, the pool's written, non-object
+    pool = class_pool(rng, 6000)
+    types = app_types(rng, 2000)
+    callers = symbols(rng, 3000, types)
+    # Rows: (name, TYPE, BINARY, block size). A class in several rows has one block size per row (`-showSizes`).
+    rows_wanted = max(50, min(20_000, size // 10_000))
+    entries = []
+    seen = set()
+    while len(entries) < rows_wanted - 1:
+        roll = rng.random()
+        if roll < 0.7:
+            name, kind, binary = rng.choice(pool)
+        else:
+            caller = rng.choice(callers)
+            name = "%s in %s" % (rng.choice(["malloc", "calloc", "realloc", "operator new"]), caller)
+            kind, binary = ("C++" if "std::" in caller else "C"), rng.choice(LIBRARIES)[0]
+        unit = 16 * rng.choice([1, 2, 2, 3, 4, 5, 6, 8, 10, 12, 14, 20, 28, 40, 64, 128])
+        if (name, kind, binary, unit) not in seen:
+            seen.add((name, kind, binary, unit))
+            entries.append((name, kind, binary, unit))
+    # Blocks: about one listing line per 72 bytes of what the table leaves; counts fall off with the rank.
+    line_bytes = 72
+    blocks_wanted = max(rows_wanted * 2, (size - rows_wanted * 110) // line_bytes)
+    weights = [1 / (1 + rank) ** 1.05 for rank in range(len(entries) + 1)]
+    scale = blocks_wanted / sum(weights)
+    counts = sorted((max(1, int(w * scale * rng.uniform(0.8, 1.0))) for w in weights), reverse=True)
+    # The non-object blocks lead with the most blocks, of many sizes (their AVG is no whole number).
+    table = [("non-object", None, None, None, counts[0])]
+    table += [entry + (count,) for entry, count in zip(entries, counts[1:])]
+    sizes = []  # per row: the sizes its blocks take, in order, and their sum
+    nodes = total = 0
+    per_class = {}
+    for name, kind, binary, unit, count in table:
+        if unit is None:
+            block_sizes = [16 * rng.choice([1, 2, 3, 4, 6, 8, 12, 20, 32, 64, 96]) for _ in range(min(count, 64))]
+            nbytes = sum(block_sizes[i % len(block_sizes)] for i in range(count))
+        else:
+            block_sizes = [unit]
+            nbytes = count * unit
+        sizes.append(block_sizes)
+        nodes += count
+        total += nbytes
+        key = (name, kind or "", binary or "")
+        per_class[key] = per_class.get(key, 0) + nbytes
+    largest = (-1, "")
+    for (name, kind, binary), nbytes in per_class.items():
+        if name == "non-object" and not kind and not binary:
+            continue
+        label = heap_label(name, kind or None, binary or None)
+        if nbytes > largest[0] or (nbytes == largest[0] and label < largest[1]):
+            largest = (nbytes, label)
     histogram = " ".join("%d[%d]" % (s, max(1, nodes // (3 << k))) for k, s in
                          enumerate([48, 32, 16, 64, 80, 112, 128, 144, 160, 256, 320]))
     header = ("Process:         Atlas [23817]\n"
@@ -680,13 +674,34 @@ def write_heap(path, size, seed=52):
               "   COUNT      BYTES       AVG   CLASS_NAME                                        TYPE    BINARY\n"
               "   =====      =====       ===   ==========                                        ====    ======\n"
               % (nodes, histogram, nodes, total))
-    with open(path + ".part", "w", encoding="utf-8") as out, open(body, encoding="utf-8") as table:
+    with open(path + ".part", "w", encoding="utf-8") as out:
         out.write(header)
-        shutil.copyfileobj(table, out, 1 << 20)
-    os.remove(body)
+        chunk = []
+        for (name, kind, binary, unit, count), block_sizes in zip(table, sizes):
+            nbytes = count * unit if unit else sum(block_sizes[i % len(block_sizes)] for i in range(count))
+            chunk.append(heap_row(count, nbytes, name, kind, binary))
+        out.write("".join(chunk))
+        out.write("\nActive blocks in all zones that match pattern '.*':\n")
+        # Every block once, in ascending address order: the rows' blocks interleaved.
+        order = [index for index, row in enumerate(table) for _ in range(row[4])]
+        rng.shuffle(order)
+        taken = [0] * len(table)
+        address = 0x600000000000
+        chunk = []
+        for index in order:
+            block_sizes = sizes[index]
+            nbytes = block_sizes[taken[index] % len(block_sizes)]
+            taken[index] += 1
+            chunk.append("0x%x: %s (%d bytes)\n" % (address, table[index][0], nbytes))
+            address += nbytes + 16 * rng.randrange(4)
+            if len(chunk) >= 20000:
+                out.write("".join(chunk))
+                chunk = []
+        out.write("".join(chunk))
     os.replace(path + ".part", path)
-    return save(path, {"nodes": nodes, "bytes": total, "allocatedMB": megabytes(total), "rows": rows,
-                       "classes": classes, "largestClass": largest[1], "largestClassMB": megabytes(largest[0])})
+    return save(path, {"shape": "addresses", "nodes": nodes, "bytes": total, "allocatedMB": megabytes(total),
+                       "rows": len(table),
+                       "classes": len(per_class), "largestClass": largest[1], "largestClassMB": megabytes(largest[0])})
 
 
 # ---- footprint JSON ----

@@ -59,8 +59,9 @@ shaped like real ones, expected figures kept beside each input as .json). Their 
                `CYCLE BACK TO` lines, previews): `memhunt inspect` beside mawk counting the leaked objects (lines
                with a count) and summing their bytes, and counting the roots; the leak count, leaked MB and
                largest root are compared (memhunt, mawk, generator).
-  heap         200 MiB of `heap` text (a class table of over a million rows): `memhunt inspect`
-               beside mawk summing count and bytes per class; nodes, MB, classes and the largest class compared.
+  heap         200 MiB of `heap -addresses all` text (a table of 20,000 rows, then every block's address line):
+               `memhunt inspect` beside mawk summing count and bytes per class; nodes, MB, classes and the largest
+               class compared.
   footprint-json
                500 MiB of `footprint --sample … -j` JSON (an app and its children, 30-45 categories each):
                `memhunt inspect` beside `jq --stream` picking each sample's process as memhunt does (the largest,

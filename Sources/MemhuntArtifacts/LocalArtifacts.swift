@@ -297,8 +297,12 @@ public enum LocalArtifacts {
             guard streamChangeLogs else {
                 return Artifact(source: source, localPath: path, kind: kind, size: size, status: .ok)
             }
-            return route == .xctestLog
-                ? xctestLog(file) : route == .leaksReport ? leaksReport(file) : xctraceExport(file)
+            switch route {
+            case .xctestLog: return xctestLog(file)
+            case .leaksReport: return leaksReport(file)
+            case .heapReport: return heapReport(file)
+            default: return xctraceExport(file)
+            }
         }
         let headCount = bytes.count
         if size > documentLimit {
@@ -359,7 +363,7 @@ public enum LocalArtifacts {
 
     /// The routes read by a streamed reader, with the kind each gives.
     static let streamedKinds: [ArtifactRoute: ArtifactKind] = [
-        .xctestLog: .xctestMetrics, .xctraceExport: .xctraceExport, .leaksReport: .leaks,
+        .heapReport: .heap, .leaksReport: .leaks, .xctestLog: .xctestMetrics, .xctraceExport: .xctraceExport,
     ]
 
     /// An open file routed to a streamed reader: its first bytes, whether more follow, and its names.
@@ -386,6 +390,15 @@ public enum LocalArtifacts {
         var scanner = LeaksScanner()
         return streamedDocument(file, kind: .leaks, feed: { scanner.feed($0) }) {
             scanner.finish().map { ParsedArtifact.repro(.leaks($0)) }
+        }
+    }
+
+    /// A `heap` report of hundreds of megabytes (`-addresses` lists every block) is one artifact: streamed, its
+    /// class table kept within its bound.
+    static func heapReport(_ file: StreamedFile) -> Artifact {
+        var scanner = HeapScanner()
+        return streamedDocument(file, kind: .heap, feed: { scanner.feed($0) }) {
+            scanner.finish().map { ParsedArtifact.repro(.heap($0)) }
         }
     }
 

@@ -12,6 +12,8 @@ public enum ArtifactRoute: Sendable, Hashable {
     case xctraceExport
     /// A `leaks` report: streamed through `LeaksScanner` in bounded memory, whatever its size.
     case leaksReport
+    /// A `heap` report: streamed through `HeapScanner` in bounded memory, whatever its size.
+    case heapReport
 }
 
 /// The ONE order in which kinds are detected, on bytes: the `.ips` header and JSON first, then crash text, a
@@ -47,6 +49,7 @@ public enum ArtifactSniffer {
         case .xctestMetrics?: return (.xctestLog, .some(detected))
         case .xctraceExport?: return (.xctraceExport, .some(detected))
         case .leaks?: return (.leaksReport, .some(detected))
+        case .heap?: return (.heapReport, .some(detected))
         default: return (.document, .some(detected))
         }
     }

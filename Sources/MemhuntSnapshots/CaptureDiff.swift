@@ -118,6 +118,14 @@ public struct CaptureDiff: Sendable, Equatable {
         return result
     }
 
+    /// What a heap report's bounded table leaves out, in words; nil when it holds every row.
+    public static func leftOut(_ report: HeapReport, name: String) -> String? {
+        guard report.rowsLeftOut > 0 else { return nil }
+        return "\(name): \(report.rowsLeftOut) rows past the table's first \(HeapScanner.maxRows) "
+            + "(\(report.bytesLeftOut) bytes) were not compared, and a class with rows among them is compared by "
+            + "part of its count"
+    }
+
     /// What a leaks report's bounded trees leave out, in words; nil when they hold every tree whole.
     public static func leftOut(_ report: LeaksReport, name: String) -> String? {
         let forest = report.forest

@@ -60,6 +60,34 @@ import Testing
         #expect(result.facts["heap.grownClasses"] == 0)
     }
 
+    /// A last heap whose table has rows past the bound: no class's whole count is known there, so no class is said
+    /// to have grown, no class count is given, and the heap's event says what was left out.
+    @Test func aTableWithRowsLeftOutIsNotComparedByClass() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        var text = String(decoding: try Repo.bytes(Self.visits[3]), as: UTF8.self)
+        for index in 0..<HeapScanner.maxRows {
+            text += "       1         16      16.0   Filler\(index)                 Swift   AluminumWeight\n"
+        }
+        try folder.write("faq-visit-4.heap.txt", Array(text.utf8))
+        let result = try await Hunt.run(
+            [Repo.fixture(Self.visits[0]), folder.path + "/faq-visit-4.heap.txt"], app: nil,
+            playbook: "navigation-growth")
+        let step = try #require(result.steps.first { $0.step.id == "leaks" })
+        #expect(step.facts["heap.heaps"] == 2 && step.facts["heap.nodes"] == 101_163)
+        #expect(step.facts["heap.classes"] == nil && step.facts["heap.grownClasses"] == nil)
+        // Closure context leads the next class by far more than the 11 rows (176 bytes) left out hold.
+        #expect(step.facts["heap.largestClass"] == "Closure context (Swift, <unknown>)")
+        #expect(!result.findings.contains { $0.code == "heap.grew" || $0.code == "heap.flat" })
+        let events = step.presentation.events.map(\.text)
+        #expect(
+            events.contains {
+                $0.hasSuffix(
+                    "its table's first 50,000 rows kept, 11 more (176 bytes) counted in no class, so no class's whole "
+                        + "count is known")
+            }, "\(events)")
+    }
+
     /// A heap of another app is not the subject's.
     @Test func aHeapOfAnotherAppIsNotTheSubjects() async throws {
         let result = try await Hunt.run(Self.visits, app: "OtherApp", playbook: "navigation-growth")

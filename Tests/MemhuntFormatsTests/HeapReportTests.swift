@@ -159,4 +159,44 @@ import Testing
         #expect(report.classes.count == 1)
         #expect(report.unreadable == ["line 8: a second class table (of one zone?), not read"])
     }
+    /// A table past `HeapScanner.maxRows` rows: the first are kept, the rest counted and summed, and the report says so.
+    @Test func theTableIsBoundedAndWhatItLeavesOutIsCounted() throws {
+        let extra = 25
+        var rows = ""
+        for index in 0..<(HeapScanner.maxRows + extra) {
+            rows += "       2         64      32.0   Filler\(index)                 Swift   Demo\n"
+        }
+        let report = try Self.report(Self.head + rows)
+        #expect(report.classes.count == HeapScanner.maxRows && !report.tableWhole && report.hasTable)
+        #expect(report.rowsLeftOut == extra && report.countLeftOut == 2 * extra && report.bytesLeftOut == 64 * extra)
+        #expect(report.classes.last?.className == "Filler\(HeapScanner.maxRows - 1)")
+        #expect(
+            report.unreadable == [
+                "rows past the table's first \(HeapScanner.maxRows): \(extra) more rows (\(64 * extra) bytes) counted in no class"
+            ])
+    }
+
+    /// `heap -addresses all` lists every block after the table: the listing is passed over, with or without a blank
+    /// line before it, and the report reads as the table alone; the same bytes in small chunks read the same.
+    @Test func theAddressListingAfterTheTableIsPassedOver() throws {
+        let bytes = try Repo.bytes("heap/faq-visit-4.heap.txt")
+        let alone = try Self.report(bytes)
+        var listing = "Active blocks in all zones that match pattern '.*':\n"
+        for index in 0..<2_000 {
+            listing += "0x\(String(0x6000_03a0_4000 + index * 80, radix: 16)): FAQ (80 bytes)\n"
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let table = text.hasSuffix("\n\n") ? String(text.dropLast()) : text
+        for joined in [text + "\n" + listing, table + listing] {
+            let report = try Self.report(joined)
+            #expect(report.classes == alone.classes && report.nodes == 101_163)
+            #expect(report.unreadable.isEmpty, "\(report.unreadable)")
+            var scanner = HeapScanner()
+            let all = Array(joined.utf8)
+            for start in stride(from: 0, to: all.count, by: 7) {
+                all[start..<min(start + 7, all.count)].withUnsafeBytes { scanner.feed($0) }
+            }
+            #expect(try scanner.finish().get() == report)
+        }
+    }
 }

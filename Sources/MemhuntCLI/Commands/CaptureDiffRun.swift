@@ -30,7 +30,8 @@ enum CaptureDiffRun {
             guard report.hasTable else {
                 return .failure(CommandError("\(operand): a heap report without its class table: no class to compare"))
             }
-            return .success(Capture(kind: .heap, classes: CaptureDiff.classes(report), caveats: [], name: name))
+            let caveats = [CaptureDiff.leftOut(report, name: name)].compactMap { $0 }
+            return .success(Capture(kind: .heap, classes: CaptureDiff.classes(report), caveats: caveats, name: name))
         case .repro(.leaks(let report))?:
             let caveats = [CaptureDiff.leftOut(report, name: name)].compactMap { $0 }
             return .success(Capture(kind: .leaks, classes: CaptureDiff.classes(report), caveats: caveats, name: name))

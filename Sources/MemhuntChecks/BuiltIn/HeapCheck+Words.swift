@@ -11,6 +11,10 @@ extension HeapCheck {
 
         static func event(_ report: HeapReport) -> String {
             "heap report: \(report.nodes.map { FactValue.grouped($0) + " nodes" } ?? "its class table")"
+                + (report.rowsLeftOut > 0
+                    ? "; its table's first \(FactValue.grouped(report.classes.count)) rows kept, "
+                        + "\(FactValue.grouped(report.rowsLeftOut)) more (\(Double(report.bytesLeftOut).sizeText)) "
+                        + "counted in no class, so no class's whole count is known" : "")
         }
 
         static func pair(_ m: Measurement) -> String {

@@ -56,13 +56,12 @@ struct HeapCheck: MeasuringCheck {
             }, date: \.date)
         guard let newest = reports.last?.1 else { return nil }
         let tallies = Self.tallies(newest)
-        let largest = tallies.filter { $0.key != Self.nonObject }.max {
-            ($0.value.bytes, $1.value.label) < ($1.value.bytes, $0.value.label)
-        }?.value
         var measurement = Measurement(
-            reports: reports.map { (artifact: $0.0, report: $0.1) }, newest: tallies, largest: largest)
-        // A heap without its class table says nothing of its classes: no comparison of counts then.
-        guard reports.count >= 2, reports.allSatisfy({ $0.1.hasTable }) else { return measurement }
+            reports: reports.map { (artifact: $0.0, report: $0.1) }, newest: tallies,
+            largest: Self.largest(tallies, leftOut: newest.bytesLeftOut))
+        // A heap without its class table, or with rows left out of it, tells no class's whole count: no comparison
+        // of counts then.
+        guard reports.count >= 2, reports.allSatisfy({ $0.1.tableWhole }) else { return measurement }
         let steps = reports.map { Self.tallies($0.1) }
         let threshold = max(1, context.int("min_instances"))
         // Grown: at least the threshold more instances in the last heap than in the first, never fewer in a heap
@@ -82,7 +81,7 @@ struct HeapCheck: MeasuringCheck {
         output.record(Fact.heaps, .int(m.reports.count))
         output.record(Fact.nodes, newest.nodes.map { .int($0) })
         output.record(Fact.allocatedMB, newest.bytes.map { .megabytes(bytes: Double($0)) })
-        output.record(Fact.classes, newest.hasTable ? .int(m.newest.count) : nil)
+        output.record(Fact.classes, newest.tableWhole ? .int(m.newest.count) : nil)
         output.record(Fact.footprintMB, newest.footprintBytes.map { .megabytes(bytes: Double($0)) })
         output.record(Fact.largestClass, m.largest.map { .string($0.label) })
         output.record(Fact.largestClassMB, m.largest.map { .megabytes(bytes: Double($0.bytes)) })
@@ -90,8 +89,10 @@ struct HeapCheck: MeasuringCheck {
             output.headline(Fact.allocatedMB, "heap", Words.heap(nodes: nodes, bytes: bytes, largest: m.largest))
         }
         for (each, report) in m.reports { output.event(Words.event(report), of: each) }
+        // Counts of a table with rows left out may be part of a class's: no family is told from them.
         Self.sayFamilies(
-            Self.families(m.newest, minimum: context.int("family_min")), m.reports.last!.artifact, to: &output)
+            Self.families(newest.tableWhole ? m.newest : [:], minimum: context.int("family_min")),
+            m.reports.last!.artifact, to: &output)
         guard let growth = m.growth else { return }
         let (first, last) = (m.reports[0], m.reports[m.reports.count - 1])
         output.record(Fact.grownClasses, .int(growth.classes.count))
@@ -172,6 +173,16 @@ struct HeapCheck: MeasuringCheck {
                 Evidence(source: last.artifact.source, line: top.tally.line),
             ],
             next: .change(Words.findWhatHolds(top.tally.label)))
+    }
+
+    /// The class with the most bytes ("non-object" aside), when it is certain: rows left out of the table
+    /// (`leftOut` bytes of them) may belong to any class, so it must lead the next class by more than they hold.
+    static func largest(_ tallies: [String: Tally], leftOut: Int) -> Tally? {
+        let ranked = tallies.filter { $0.key != nonObject }.values.sorted { ($0.bytes, $1.label) > ($1.bytes, $0.label) }
+        guard let first = ranked.first else { return nil }
+        guard leftOut > 0 else { return first }
+        let next = ranked.dropFirst().first?.bytes ?? 0
+        return first.bytes - next > leftOut ? first : nil
     }
 
     /// " Not read: …" for the reports' unreadable lines, or nothing.

@@ -66,6 +66,14 @@ public struct HeapReport: Sendable, Hashable {
     public var hasTable: Bool
     /// What could not be read, each with its line: rows cut mid-line, numbers that are none (`nan`), a second table.
     public var unreadable: [String]
+    /// Rows of the class table past the first `HeapScanner.maxRows`: counted and their COUNT and BYTES summed, not
+    /// kept. A class may have rows on both sides of the bound, so the kept rows then tell no class's whole count.
+    public var rowsLeftOut = 0
+    public var countLeftOut = 0
+    public var bytesLeftOut = 0
+
+    /// Whether the class table was read and every row of it kept: what a per-class sentence needs.
+    public var tableWhole: Bool { hasTable && rowsLeftOut == 0 }
 
     public init(
         processName: String? = nil, pid: Int? = nil, date: String? = nil, footprintBytes: Int? = nil,
@@ -160,96 +168,9 @@ public struct HeapReport: Sendable, Hashable {
     }
 
     public static func parse(_ bytes: [UInt8]) -> Result<HeapReport, FormatError> {
-        var report = HeapReport()
-        enum Table { case before, header, rows, after }
-        var table = Table.before
-        var unread = 0
-        func note(_ text: String) {
-            unread += 1
-            if report.unreadable.count < namedLimit { report.unreadable.append(text) }
-        }
-        let lines = ReproText.lines(bytes)
-        enum Totals { case none, malloced, allZones }
-        var totalsFrom = Totals.none
-        var zoneLines = 0
-        var oneZone: (nodes: Int, bytes: Int)?
-        // The last line has no line end when the file was cut inside it (or the tool was stopped).
-        let lastCut = bytes.last != nil && bytes.last != UInt8(ascii: "\n")
-        for (index, line) in lines.enumerated() {
-            let number = index + 1
-            switch table {
-            case .before, .after:
-                if isTableHeader(line) {
-                    if table == .after {
-                        note("line \(number): a second class table (of one zone?), not read")
-                        continue
-                    }
-                    report.hasTable = true
-                    table = .header
-                } else if table == .after {
-                    continue
-                } else if Self.header(line, into: &report) {
-                    continue
-                } else if let (nodes, total) = totals(line) {
-                    report.nodes = nodes
-                    report.bytes = total
-                    totalsFrom = .allZones
-                } else if let (nodes, total) = Self.mallocedTotals(line), totalsFrom != .allZones {
-                    // Older macOS: `All zones: 98460 nodes malloced - 27417 KB`, without the line below.
-                    report.nodes = nodes
-                    report.bytes = total
-                    totalsFrom = .malloced
-                } else if let (nodes, total) = Self.zoneTotals(line) {
-                    zoneLines += 1
-                    if zoneLines == 1 { oneZone = (nodes, total) }
-                } else if line.hasPrefix("All zones:"), ReproText.containsBytes(line, " nodes ("),
-                    !ReproText.containsBytes(line, "malloced")
-                {
-                    note("line \(number): '\(String(line.prefix(60)))' is not 'All zones: N nodes (M bytes)'")
-                }
-            case .header:
-                // The `=====` underline; a report without it starts its rows here.
-                table = .rows
-                if ReproText.trimmed(line).hasPrefix("=") { continue }
-                fallthrough
-            case .rows:
-                let body = ReproText.trimmed(line)
-                if body.isEmpty {
-                    table = .after
-                    continue
-                }
-                // A dashed line, or the Markdown fence a paste closes the table with, ends the rows.
-                if body.hasPrefix("---") || body.hasPrefix("===") || body.hasPrefix("```") || body.hasPrefix("~~~") {
-                    table = .after
-                    continue
-                }
-                if lastCut, index == lines.count - 1 {
-                    note("line \(number): the file ends inside this row ('\(String(body.prefix(60)))'); not read")
-                    continue
-                }
-                switch row(line, number: number) {
-                case .success(let (entry, problem)):
-                    report.classes.append(entry)
-                    if let problem { note(problem) }
-                case .failure(let problem): note(problem.message)
-                }
-            }
-        }
-        // A single `Zone …: N nodes (M bytes)` and no `All zones` line: that zone is the heap.
-        if totalsFrom == .none, zoneLines == 1, let oneZone {
-            report.nodes = oneZone.nodes
-            report.bytes = oneZone.bytes
-        }
-        if unread > report.unreadable.count {
-            report.unreadable.append("and \(unread - report.unreadable.count) more lines not read")
-        }
-        guard report.hasTable || report.nodes != nil else {
-            return .failure(
-                FormatError(
-                    "a heap report without its class table ('COUNT BYTES AVG CLASS_NAME') or its 'All zones: N nodes "
-                        + "(M bytes)' line: cut before them?"))
-        }
-        return .success(report)
+        var scanner = HeapScanner()
+        bytes.withUnsafeBytes { scanner.feed($0) }
+        return scanner.finish()
     }
 
     /// `   73126   25846913     353.5   non-object` or `6014   316480   52.6   CFString   ObjC   CoreFoundation`: the
