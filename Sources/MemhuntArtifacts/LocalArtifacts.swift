@@ -279,6 +279,8 @@ public enum LocalArtifacts {
             return Artifact(source: source, localPath: path, kind: .sysdiagnose, size: size, status: .ok)
         }
         var (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
+        // Footprint JSON is read whole, as every JSON document is, unless it is over the limit.
+        if size > documentLimit, bytes.count == headCapacity, isFootprintJSON(bytes) { route = .footprintJSON }
         if route == .changeLog {
             var artifact = Artifact(source: source, localPath: path, size: size, status: .ok)
             artifact.kind = .changeLog
@@ -297,12 +299,7 @@ public enum LocalArtifacts {
             guard streamChangeLogs else {
                 return Artifact(source: source, localPath: path, kind: kind, size: size, status: .ok)
             }
-            switch route {
-            case .xctestLog: return xctestLog(file)
-            case .leaksReport: return leaksReport(file)
-            case .heapReport: return heapReport(file)
-            default: return xctraceExport(file)
-            }
+            return streamed(file, route: route)
         }
         let headCount = bytes.count
         if size > documentLimit {
@@ -363,8 +360,20 @@ public enum LocalArtifacts {
 
     /// The routes read by a streamed reader, with the kind each gives.
     static let streamedKinds: [ArtifactRoute: ArtifactKind] = [
-        .heapReport: .heap, .leaksReport: .leaks, .xctestLog: .xctestMetrics, .xctraceExport: .xctraceExport,
+        .footprintJSON: .footprintJSON, .heapReport: .heap, .leaksReport: .leaks, .xctestLog: .xctestMetrics,
+        .xctraceExport: .xctraceExport,
     ]
+
+    /// `file` read by its route's streamed reader.
+    private static func streamed(_ file: StreamedFile, route: ArtifactRoute) -> Artifact {
+        switch route {
+        case .xctestLog: xctestLog(file)
+        case .leaksReport: leaksReport(file)
+        case .heapReport: heapReport(file)
+        case .footprintJSON: footprintJSON(file)
+        default: xctraceExport(file)
+        }
+    }
 
     /// An open file routed to a streamed reader: its first bytes, whether more follow, and its names.
     struct StreamedFile {
@@ -399,6 +408,19 @@ public enum LocalArtifacts {
         var scanner = HeapScanner()
         return streamedDocument(file, kind: .heap, feed: { scanner.feed($0) }) {
             scanner.finish().map { ParsedArtifact.repro(.heap($0)) }
+        }
+    }
+
+    /// Whether a head is footprint JSON's (which the sniffer leaves to the document reader).
+    static func isFootprintJSON(_ head: [UInt8]) -> Bool {
+        ArtifactReader.sniffIPSHeader(head) == nil && ArtifactReader.jsonKindHint(head) == .footprintJSON
+    }
+
+    /// `footprint --sample … -j` JSON of hundreds of megabytes is one artifact: streamed a sample at a time.
+    static func footprintJSON(_ file: StreamedFile) -> Artifact {
+        var scanner = FootprintScanner()
+        return streamedDocument(file, kind: .footprintJSON, feed: { scanner.feed($0) }) {
+            scanner.finish().map { ParsedArtifact.repro(.footprintJSON($0)) }
         }
     }
 

@@ -365,7 +365,7 @@ public enum ArtifactReader {
     /// scalars join a grapheme with ASCII or stand canonically for `K`, `;` and `` ` ``, which no key has); no byte
     /// match means no match; only a match beside a non-ASCII byte asks `String.contains`, so the answer is the same as
     /// before.
-    static func jsonKindHint(_ bytes: [UInt8]) -> ArtifactKind? {
+    public static func jsonKindHint(_ bytes: [UInt8]) -> ArtifactKind? {
         let window = bytes.prefix(65536)
         var text: String?
         func has(_ key: String) -> Bool {

@@ -14,6 +14,9 @@ public enum ArtifactRoute: Sendable, Hashable {
     case leaksReport
     /// A `heap` report: streamed through `HeapScanner` in bounded memory, whatever its size.
     case heapReport
+    /// `footprint -j` JSON over the document limit (the sniffer routes it as a document; the file's reader, which
+    /// knows its size, routes it here): streamed through `FootprintScanner`, a sample at a time.
+    case footprintJSON
 }
 
 /// The ONE order in which kinds are detected, on bytes: the `.ips` header and JSON first, then crash text, a

@@ -128,3 +128,11 @@ extension HeapCheck {
         }
     }
 }
+
+extension HeapCheck {
+    /// " Not read: …" for the reports' unreadable lines, or nothing.
+    static func unread(_ reports: [(Artifact, HeapReport)]) -> String {
+        let lines = reports.flatMap { artifact, report in report.unreadable.map { "\(artifact.fileName) \($0)" } }
+        return lines.isEmpty ? "" : " Not read: " + lines.prefix(5).joined(separator: "; ") + "."
+    }
+}

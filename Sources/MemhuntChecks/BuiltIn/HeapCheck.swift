@@ -89,7 +89,6 @@ struct HeapCheck: MeasuringCheck {
             output.headline(Fact.allocatedMB, "heap", Words.heap(nodes: nodes, bytes: bytes, largest: m.largest))
         }
         for (each, report) in m.reports { output.event(Words.event(report), of: each) }
-        // Counts of a table with rows left out may be part of a class's: no family is told from them.
         Self.sayFamilies(
             Self.families(newest.tableWhole ? m.newest : [:], minimum: context.int("family_min")),
             m.reports.last!.artifact, to: &output)
@@ -178,36 +177,13 @@ struct HeapCheck: MeasuringCheck {
     /// The class with the most bytes ("non-object" aside), when it is certain: rows left out of the table
     /// (`leftOut` bytes of them) may belong to any class, so it must lead the next class by more than they hold.
     static func largest(_ tallies: [String: Tally], leftOut: Int) -> Tally? {
-        let ranked = tallies.filter { $0.key != nonObject }.values.sorted { ($0.bytes, $1.label) > ($1.bytes, $0.label) }
-        guard let first = ranked.first else { return nil }
-        guard leftOut > 0 else { return first }
-        let next = ranked.dropFirst().first?.bytes ?? 0
-        return first.bytes - next > leftOut ? first : nil
-    }
-
-    /// " Not read: …" for the reports' unreadable lines, or nothing.
-    static func unread(_ reports: [(Artifact, HeapReport)]) -> String {
-        let lines = reports.flatMap { artifact, report in report.unreadable.map { "\(artifact.fileName) \($0)" } }
-        return lines.isEmpty ? "" : " Not read: " + lines.prefix(5).joined(separator: "; ") + "."
-    }
-}
-
-extension HeapCheck {
-    /// The first heap against the last, per class: instances and bytes before and after and their changes, the
-    /// largest change of bytes first (ties by name), at most 20.
-    static func diff(_ first: [String: Tally], _ last: [String: Tally]) -> [FactValue] {
-        let keys = Set(first.keys).union(last.keys)
-        let rows = keys.map { key -> (label: String, before: Tally?, after: Tally?, bytes: Int) in
-            let (before, after) = (first[key], last[key])
-            return ((after ?? before)!.label, before, after, (after?.bytes ?? 0) - (before?.bytes ?? 0))
-        }.filter { $0.bytes != 0 || ($0.before?.count ?? 0) != ($0.after?.count ?? 0) }
-        return rows.sorted { (abs($0.bytes), $1.label) > (abs($1.bytes), $0.label) }.prefix(20).map { row in
-            let (before, after) = (row.before?.count ?? 0, row.after?.count ?? 0)
-            return [
-                "class": .string(row.label), "before": .int(before), "after": .int(after),
-                "deltaCount": .int(after - before), "deltaBytes": .int(row.bytes),
-            ]
+        let objects = tallies.filter { $0.key != nonObject }
+        let order = { (a: (key: String, value: Tally), b: (key: String, value: Tally)) in
+            (a.value.bytes, b.value.label) < (b.value.bytes, a.value.label)
         }
+        guard let first = objects.max(by: order) else { return nil }
+        let next = objects.filter { $0.key != first.key }.max(by: order)?.value.bytes ?? 0
+        return leftOut == 0 || first.value.bytes - next > leftOut ? first.value : nil
     }
 }
 

@@ -140,6 +140,29 @@ public struct FootprintJSON: Sendable, Hashable {
 
     /// Parses a document `isFootprintJSON` accepted.
     public static func parse(_ value: JSONValue) -> Result<FootprintJSON, FormatError> {
+        var report: FootprintJSON
+        switch header(value) {
+        case .success(let read): report = read
+        case .failure(let error): return .failure(error)
+        }
+        var reader = SnapshotReader(scale: report.bytesPerUnit)
+        if let samples = value["samples"]?.elements {
+            report.isSampled = true
+            for (index, sample) in samples.enumerated() {
+                if let snapshot = reader.sample(sample, index: index) { report.snapshots.append(snapshot) }
+            }
+        } else if value["processes"]?.elements != nil {
+            report.snapshots.append(reader.snapshot(value, ""))
+        } else {
+            return .failure(FormatError("footprint JSON with neither a 'processes' nor a 'samples' list"))
+        }
+        report.snapshots = keepingLatestCategories(report.snapshots)
+        report.finish(reader)
+        return .success(report)
+    }
+
+    /// The top level's `unit`, `bytes per unit`, `page size` and the tool's `errors` and `warnings`.
+    static func header(_ value: JSONValue) -> Result<FootprintJSON, FormatError> {
         var report = FootprintJSON(unit: value["unit"]?.string)
         if let scale = value["bytes per unit"] {
             guard let number = whole(scale), number > 0 else {
@@ -155,26 +178,37 @@ public struct FootprintJSON: Sendable, Hashable {
                 if let text = message.string { report.toolMessages.append(text) }
             }
         }
-        var reader = SnapshotReader(scale: report.bytesPerUnit)
-        if let samples = value["samples"]?.elements {
-            report.isSampled = true
-            for (index, sample) in samples.enumerated() {
-                guard sample.members != nil else {
-                    reader.note("samples[\(index)] is \(describe(sample)), not an object")
-                    continue
-                }
-                report.snapshots.append(reader.snapshot(sample, "samples[\(index)]."))
-            }
-        } else if value["processes"]?.elements != nil {
-            report.snapshots.append(reader.snapshot(value, ""))
-        } else {
-            return .failure(FormatError("footprint JSON with neither a 'processes' nor a 'samples' list"))
-        }
-        report.unreadable = reader.unreadable
-        if reader.problems > report.unreadable.count {
-            report.unreadable.append("and \(reader.problems - report.unreadable.count) more not read")
-        }
         return .success(report)
+    }
+
+    /// The reader's problems as `unreadable`: the first named, the rest counted.
+    mutating func finish(_ reader: SnapshotReader) {
+        unreadable += reader.unreadable
+        if reader.problems > reader.unreadable.count {
+            unreadable.append("and \(reader.problems - reader.unreadable.count) more not read")
+        }
+    }
+
+    /// The snapshots with each process's categories kept in its latest snapshot only (a process is its name and
+    /// pid): what is said of categories is said of the newest reading that has them, and a long `--sample` file
+    /// would otherwise keep every sample's forty categories of every process.
+    static func keepingLatestCategories(_ snapshots: [FootprintSnapshot]) -> [FootprintSnapshot] {
+        var result = snapshots
+        var seen = Set<ProcessKey>()
+        for index in result.indices.reversed() {
+            for place in result[index].processes.indices where !result[index].processes[place].categories.isEmpty {
+                let process = result[index].processes[place]
+                if !seen.insert(ProcessKey(name: process.name, pid: process.pid)).inserted {
+                    result[index].processes[place].categories = []
+                }
+            }
+        }
+        return result
+    }
+
+    struct ProcessKey: Hashable {
+        var name: String?
+        var pid: Int?
     }
 
     /// Reads the snapshots of one document in its unit, naming the first places that could not be read.
@@ -182,6 +216,14 @@ public struct FootprintJSON: Sendable, Hashable {
         let scale: Int
         var problems = 0
         var unreadable: [String] = []
+
+        /// This reader, its problems kept, reading sizes in units of `scale` bytes from now on.
+        func rescaled(_ scale: Int) -> SnapshotReader {
+            var reader = SnapshotReader(scale: scale)
+            reader.problems = problems
+            reader.unreadable = unreadable
+            return reader
+        }
 
         mutating func note(_ text: String) {
             problems += 1
@@ -196,6 +238,15 @@ public struct FootprintJSON: Sendable, Hashable {
                 return nil
             }
             return number
+        }
+
+        /// The `samples[index]` element as a snapshot; nil (named) when it is no object.
+        mutating func sample(_ sample: JSONValue, index: Int) -> FootprintSnapshot? {
+            guard sample.members != nil else {
+                note("samples[\(index)] is \(FootprintJSON.describe(sample)), not an object")
+                return nil
+            }
+            return snapshot(sample, "samples[\(index)].")
         }
 
         mutating func snapshot(_ object: JSONValue, _ place: String) -> FootprintSnapshot {

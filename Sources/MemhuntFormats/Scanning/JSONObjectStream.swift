@@ -56,7 +56,9 @@ struct JSONObjectStream {
     /// A scalar value (a number, `true`) ends at the byte after it: whether the value is one.
     private var scalar = false
     private var elementIndex = 0
-    private var sawArray = false
+    /// Whether a member named `arrayKey` was met: only the first is streamed (a reader of the whole document takes
+    /// the first of a name too).
+    private var sawArrayKey = false
     /// Bytes read before the current chunk: errors name their offset in the document.
     private var offset = 0
     private(set) var failure: FormatError?
@@ -85,9 +87,9 @@ struct JSONObjectStream {
 
     /// Ends the document: an error when it is not one whole object.
     mutating func finish(_ event: (Event) -> Void) -> FormatError? {
-        if failure == nil, case .inValue = state, scalar, depth == 0 { endValue(event) }
         if failure == nil, case .done = state { return nil }
-        return failure ?? FormatError("the JSON ends before its top-level object closes: the file is cut short", offset: offset)
+        return failure
+            ?? FormatError("the JSON ends before its top-level object closes: the file is cut short", offset: offset)
     }
 
     private mutating func fail(_ message: String, at position: Int) {
@@ -126,11 +128,13 @@ struct JSONObjectStream {
             guard byte == UInt8(ascii: ":") else { return fail("expected ':' after a key", at: position) }
             state = .value
         case .value:
-            if keyName == arrayKey, !sawArray, byte == UInt8(ascii: "[") {
-                sawArray = true
-                event(.arrayStart)
-                state = .element(first: true)
-                return
+            if keyName == arrayKey, !sawArrayKey {
+                sawArrayKey = true
+                if byte == UInt8(ascii: "[") {
+                    event(.arrayStart)
+                    state = .element(first: true)
+                    return
+                }
             }
             begin(byte)
             state = .inValue
@@ -185,7 +189,6 @@ struct JSONObjectStream {
         var ended = false
         // A string or container ends at its closing byte (kept); a scalar at the first byte that is not its own
         // (not kept, and read again as the top level's).
-        var stopBefore = false
         while index < bytes.count {
             let byte = bytes[index]
             if inString {
@@ -206,7 +209,6 @@ struct JSONObjectStream {
                     || Self.isSpace(byte)
                 {
                     ended = true
-                    stopBefore = true
                     break
                 }
             } else {
@@ -236,7 +238,6 @@ struct JSONObjectStream {
             }
         }
         if ended { endValue(event) }
-        _ = stopBefore
         return index
     }
 
