@@ -279,8 +279,7 @@ public enum LocalArtifacts {
             return Artifact(source: source, localPath: path, kind: .sysdiagnose, size: size, status: .ok)
         }
         var (route, detected) = ArtifactSniffer.routeAndDetect(bytes)
-        // Footprint JSON is read whole, as every JSON document is, unless it is over the limit.
-        if size > documentLimit, bytes.count == headCapacity, isFootprintJSON(bytes) { route = .footprintJSON }
+        if streamsAsFootprintJSON(bytes, size: size, documentLimit: documentLimit) { route = .footprintJSON }
         if route == .changeLog {
             var artifact = Artifact(source: source, localPath: path, size: size, status: .ok)
             artifact.kind = .changeLog
@@ -411,9 +410,16 @@ public enum LocalArtifacts {
         }
     }
 
-    /// Whether a head is footprint JSON's (which the sniffer leaves to the document reader).
-    static func isFootprintJSON(_ head: [UInt8]) -> Bool {
-        ArtifactReader.sniffIPSHeader(head) == nil && ArtifactReader.jsonKindHint(head) == .footprintJSON
+    /// Footprint JSON from this size on is streamed.
+    static let streamedFootprintJSON = 4 << 20
+
+    /// Whether a file of `size` bytes whose first 64 KiB are `head` is footprint JSON to stream. It is read whole, as
+    /// every JSON document is, up to a few megabytes: a tree of a larger one costs several times its size, a sample
+    /// at a time a little more than one sample. The sniffer leaves it to the document reader, which tells it after
+    /// the JSON kinds before it.
+    static func streamsAsFootprintJSON(_ head: [UInt8], size: Int, documentLimit: Int) -> Bool {
+        size > min(documentLimit, streamedFootprintJSON) && head.count >= 65_536
+            && ArtifactReader.sniffIPSHeader(head) == nil && ArtifactReader.jsonKindHint(head) == .footprintJSON
     }
 
     /// `footprint --sample … -j` JSON of hundreds of megabytes is one artifact: streamed a sample at a time.

@@ -14,8 +14,8 @@ public enum ArtifactRoute: Sendable, Hashable {
     case leaksReport
     /// A `heap` report: streamed through `HeapScanner` in bounded memory, whatever its size.
     case heapReport
-    /// `footprint -j` JSON over the document limit (the sniffer routes it as a document; the file's reader, which
-    /// knows its size, routes it here): streamed through `FootprintScanner`, a sample at a time.
+    /// `footprint -j` JSON of megabytes (the sniffer routes it as a document; the file's reader, which knows its
+    /// size, routes it here): streamed through `FootprintScanner`, a sample at a time.
     case footprintJSON
 }
 
