@@ -93,4 +93,19 @@ import Testing
         let times = report.snapshots.compactMap(\.time)
         #expect(times == times.sorted() && times.count == report.snapshots.count)
     }
+    /// Samples of many processes are thinned by the processes they keep, not only by their number.
+    @Test func samplesOfManyProcessesAreThinnedByTheirProcesses() throws {
+        let each = FootprintScanner.maxProcesses * 2 / 5
+        let processes = (0..<each).map {
+            #"{"name": "com.example.Host.Helper.\#($0)", "pid": \#($0), "footprint": 16384}"#
+        }
+        .joined(separator: ",")
+        let samples = (0..<5).map { #"{"start_time": {"wall_time_s": \#(1000 + $0)}, "processes": [\#(processes)]}"# }
+        let report = try Self.streamed(
+            Array((#"{"bytes per unit": 1, "samples": ["# + samples.joined(separator: ",") + "]}").utf8),
+            chunk: 1 << 20
+        ).get()
+        #expect(report.snapshots.map(\.time) == [1000, 1004])
+        #expect(report.unreadable == ["5 samples: every 4th kept and the last (2), to bound memory"])
+    }
 }

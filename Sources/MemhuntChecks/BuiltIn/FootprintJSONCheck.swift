@@ -4,21 +4,14 @@ import MemhuntFormats
 /// What `footprint -j` and `footprint --sample … -j` JSON say of one process: its footprint, its categories, and,
 /// over samples, whether the footprint grows with time.
 struct FootprintJSONCheck: MeasuringCheck {
-    /// One snapshot of the process read.
-    struct Reading {
-        var artifact: Artifact
-        var index: Int
-        var time: Double?
-        var process: FootprintJSONProcess
-        var bytes: Int
-    }
-
-    /// The process of `snapshot` the check speaks of: the subject's, or the only one, or the largest (said so).
-    static func pick(_ snapshot: FootprintSnapshot, subject: Subject) -> (FootprintJSONProcess, chosen: Bool)? {
-        let named = snapshot.processes.filter { $0.bytes != nil }
-        if subject.app != nil { return named.first { subject.matches($0.name) }.map { ($0, false) } }
+    /// The process of `snapshot` the check speaks of, by its place: the subject's, or the only one, or the largest
+    /// (said so).
+    static func pick(_ snapshot: FootprintSnapshot, subject: Subject) -> (place: Int, chosen: Bool)? {
+        let processes = snapshot.processes
+        let named = processes.indices.filter { processes[$0].bytes != nil }
+        if subject.app != nil { return named.first { subject.matches(processes[$0].name) }.map { ($0, false) } }
         if named.count == 1 { return (named[0], false) }
-        return named.max { ($0.bytes ?? 0) < ($1.bytes ?? 0) }.map { ($0, true) }
+        return named.max { (processes[$0].bytes ?? 0) < (processes[$1].bytes ?? 0) }.map { ($0, true) }
     }
 
     /// The subject's readings in time order (file order when a sample has no time), whether its process was
@@ -37,17 +30,22 @@ struct FootprintJSONCheck: MeasuringCheck {
         var notes: [String] = []
         for artifact in context.artifacts(of: .footprintJSON).sorted(by: { $0.source < $1.source }) {
             guard case .repro(.footprintJSON(let report))? = artifact.content else { continue }
+            let source = Reading.Source(artifact, report)
+            readings.reserveCapacity(readings.count + report.snapshots.count)
             for (index, snapshot) in report.snapshots.enumerated() {
-                guard let (process, largest) = Self.pick(snapshot, subject: context.subject), let bytes = process.bytes
+                guard let (place, largest) = Self.pick(snapshot, subject: context.subject),
+                    let bytes = snapshot.processes[place].bytes
                 else { continue }
                 chosen = chosen || largest
-                readings.append(
-                    Reading(artifact: artifact, index: index, time: snapshot.time, process: process, bytes: bytes))
+                readings.append(Reading(source: source, index: index, place: place, time: snapshot.time, bytes: bytes))
             }
             notes += report.unreadable.prefix(3).map { "\(artifact.fileName): \($0)" }
         }
         guard !readings.isEmpty else { return nil }
-        if readings.allSatisfy({ $0.time != nil }) {
+        // Sorted by time unless they already are (a sorted copy of many thousand samples' readings is megabytes).
+        if readings.allSatisfy({ $0.time != nil }),
+            zip(readings, readings.dropFirst()).contains(where: { $0.time! > $1.time! })
+        {
             readings = readings.enumerated().sorted { ($0.element.time!, $0.offset) < ($1.element.time!, $1.offset) }
                 .map(\.element)
         }

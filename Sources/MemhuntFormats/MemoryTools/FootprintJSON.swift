@@ -257,6 +257,9 @@ public struct FootprintJSON: Sendable, Hashable {
                 note("\(place.isEmpty ? "the document" : String(place.dropLast())) has no 'processes' list")
                 return shot
             }
+            // Exact capacities: a long `--sample` file keeps thousands of snapshots, and arrays grown by doubling
+            // held a third more than their processes.
+            shot.processes.reserveCapacity(processes.count)
             for (index, entry) in processes.enumerated() {
                 let at = "\(place)processes[\(index)]"
                 guard entry.members != nil else {
@@ -293,6 +296,7 @@ public struct FootprintJSON: Sendable, Hashable {
             process.physFootprintBytes = bytes(entry["auxiliary"]?["phys_footprint"], at + ".auxiliary.phys_footprint")
             process.peakBytes = bytes(
                 entry["auxiliary"]?["phys_footprint_peak"], at + ".auxiliary.phys_footprint_peak")
+            process.categories.reserveCapacity(entry["categories"]?.members?.count ?? 0)
             for member in entry["categories"]?.members ?? [] {
                 let where_ = "\(at).categories[\"\(String(member.key.prefix(40)))\"]"
                 guard let dirty = bytes(member.value["dirty"], where_ + ".dirty") else {

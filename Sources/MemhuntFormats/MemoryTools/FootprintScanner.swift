@@ -1,14 +1,16 @@
 /// `footprint -j` JSON read as it streams: the top level's members whole, and `footprint --sample`'s `samples` one
 /// at a time (`JSONObjectStream`), each parsed on its own and kept as a snapshot, so a sampling session of gigabytes
 /// is read in the memory of its snapshots. A process keeps its categories in its latest snapshot only
-/// (`FootprintJSON.keepingLatestCategories`); past `maxSnapshots`, every other snapshot is let go and then only
-/// every second, fourth … sample is kept, the last one always, and the report says so. A sample that is no valid
-/// JSON is named and the others are read.
+/// (`FootprintJSON.keepingLatestCategories`); past `maxSnapshots` (or `maxProcesses` in them), every other snapshot
+/// is let go and then only every second, fourth … sample is kept, the last one always, and the report says so. A
+/// sample that is no valid JSON is named and the others are read.
 public struct FootprintScanner: Sendable {
     /// A member or sample over this many bytes is named and not read.
     public static let valueCap = 64 << 20
     /// Snapshots kept: a day of `footprint --sample 5`.
     public static let maxSnapshots = 20_000
+    /// Processes kept over all snapshots (about 100 bytes each), whatever the number of processes a sample holds.
+    public static let maxProcesses = 100_000
 
     private var stream = JSONObjectStream(arrayKey: "samples", valueCap: valueCap)
     /// The top level's members but `samples`, parsed.
@@ -21,9 +23,13 @@ public struct FootprintScanner: Sendable {
     /// Samples read, and every how many one is kept.
     private var samples = 0
     private var stride = 1
+    /// Processes of the kept snapshots.
+    private var keptProcesses = 0
     /// The newest sample not on the stride, kept as bytes until a later one replaces it: the last sample is
     /// always read.
     private var tail: (index: Int, bytes: [UInt8])?
+    /// Process names met, each kept once (`interned`).
+    private var names: [String: String] = [:]
 
     public init() {}
 
@@ -106,7 +112,15 @@ public struct FootprintScanner: Sendable {
             return
         }
         guard var snapshot = reader.sample(value, index: index) else { return }
-        if snapshots.count == Self.maxSnapshots { thin() }
+        for place in snapshot.processes.indices {
+            if let name = snapshot.processes[place].name { snapshot.processes[place].name = interned(name) }
+        }
+        while snapshots.count > 1,
+            snapshots.count == Self.maxSnapshots || keptProcesses + snapshot.processes.count > Self.maxProcesses
+        {
+            thin()
+        }
+        keptProcesses += snapshot.processes.count
         let at = snapshots.count
         // As `FootprintJSON.keepingLatestCategories`: the latest snapshot's first process of a name and pid keeps
         // its categories, any other place of it lets them go.
@@ -124,9 +138,17 @@ public struct FootprintScanner: Sendable {
         snapshots.append(snapshot)
     }
 
+    /// `name` as the first snapshot that named it had it: one string of a process's name, not one per sample.
+    private mutating func interned(_ name: String) -> String {
+        if let known = names[name] { return known }
+        if names.count < 4_096 { names[name] = name }
+        return name
+    }
+
     /// Every other snapshot let go (the first kept), and from now on every `stride`-th sample kept.
     private mutating func thin() {
         snapshots = snapshots.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        keptProcesses = snapshots.reduce(0) { $0 + $1.processes.count }
         stride *= 2
         categorised = [:]
         for (index, snapshot) in snapshots.enumerated() {

@@ -75,12 +75,20 @@ public struct HeapScanner: Sendable {
             return
         }
         // After the table, only a second table's header matters: the block addresses of `-addresses` are skipped
-        // on their bytes, without a string made of each.
-        if table == .after, !ReproText.containsBytes(bytes, "CLASS_NAME") { return }
+        // on their bytes, without a string made of each. A header's first word is `COUNT` (`HeapReport.isTableHeader`),
+        // so its first byte past the blanks is a `C`; an address line's is a `0`.
+        if table == .after, !Self.mayBeTableHeader(bytes) { return }
         // A byte order mark before the first line is no part of it.
         let bom = number == 1 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
         let text = String(decoding: bom ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes, as: UTF8.self)
         read(text.hasSuffix("\r") ? String(text.dropLast()) : text)
+    }
+
+    /// Whether the line's first byte past spaces and tabs is `C` and it holds `CLASS_NAME`.
+    private static func mayBeTableHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        return index < bytes.count && bytes[index] == UInt8(ascii: "C") && ReproText.containsBytes(bytes, "CLASS_NAME")
     }
 
     private mutating func read(_ line: String) {
