@@ -42,9 +42,7 @@ public struct FootprintScanner: Sendable {
     }
 
     public mutating func finish() -> Result<FootprintJSON, FormatError> {
-        var stream = self.stream
-        self.stream = JSONObjectStream(arrayKey: "samples", valueCap: Self.valueCap)
-        if let failure = stream.finish({ handle($0) }) { return .failure(failure) }
+        if let failure = stream.finish() { return .failure(failure) }
         let object = JSONValue.object(members)
         var report: FootprintJSON
         switch FootprintJSON.header(object) {

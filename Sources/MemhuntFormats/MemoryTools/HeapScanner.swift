@@ -4,7 +4,7 @@
 /// tens of thousands of rows) but `-addresses`, which lists every block after the table, one line each
 /// (`0x600003a04000: NSObject (16 bytes)`, under `Active blocks in all zones that match pattern '.*':`): those lines
 /// are passed over on their bytes, and a line longer than `lineCap` is counted and not read.
-public struct HeapScanner: Sendable {
+public struct HeapScanner: Sendable, LineScanning {
     public static let lineCap = 1 << 20
     /// Table rows kept, in file order: more than any `heap` table holds, and a few megabytes of rows at most.
     public static let maxRows = 50_000
@@ -22,23 +22,18 @@ public struct HeapScanner: Sendable {
     private var tooLong = 0
     /// Set while the last line, which no line end closed, is read: the file was cut inside it.
     private var atCutEnd = false
-    private var splitter = LineSplitter(cap: lineCap)
+    var splitter = LineSplitter(cap: lineCap)
 
     public init() {}
 
     /// Consumes the next chunk; lines may span chunks.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
-        var splitter = self.splitter
-        self.splitter = LineSplitter(cap: Self.lineCap)
-        splitter.feed(chunk) { text, tooLong, _ in line(text, tooLong: tooLong) }
-        self.splitter = splitter
+        feedLines(chunk)
     }
 
     public mutating func finish() -> Result<HeapReport, FormatError> {
-        var splitter = self.splitter
-        self.splitter = LineSplitter(cap: Self.lineCap)
         atCutEnd = !splitter.isEmpty
-        splitter.finish { text, tooLong, _ in line(text, tooLong: tooLong) }
+        finishLines()
         atCutEnd = false
         if tooLong > 0 { note("\(tooLong) lines over \(Self.lineCap >> 20) MB were not read") }
         // A single `Zone …: N nodes (M bytes)` and no `All zones` line: that zone is the heap.
@@ -68,7 +63,7 @@ public struct HeapScanner: Sendable {
         if report.unreadable.count < HeapReport.namedLimit { report.unreadable.append(text) }
     }
 
-    private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, tooLong: Bool) {
+    mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, tooLong: Bool) {
         number += 1
         guard !tooLong else {
             self.tooLong += 1
@@ -78,10 +73,7 @@ public struct HeapScanner: Sendable {
         // on their bytes, without a string made of each. A header's first word is `COUNT` (`HeapReport.isTableHeader`),
         // so its first byte past the blanks is a `C`; an address line's is a `0`.
         if table == .after, !Self.mayBeTableHeader(bytes) { return }
-        // A byte order mark before the first line is no part of it.
-        let bom = number == 1 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-        let text = String(decoding: bom ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes, as: UTF8.self)
-        read(text.hasSuffix("\r") ? String(text.dropLast()) : text)
+        read(Self.text(bytes, first: number == 1))
     }
 
     /// Whether the line's first byte past spaces and tabs is `C` and it holds `CLASS_NAME`.

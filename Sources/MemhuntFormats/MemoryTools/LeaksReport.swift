@@ -112,7 +112,7 @@ public struct LeaksReport: Sendable, Hashable {
 /// `leaks` output read as it streams, line by line, in bounded memory whatever its size: the header, the
 /// summary, the top-level entries (the `maxRoots` with the most bytes) and the trees (`LeakForest`'s bounds). A
 /// line longer than `lineCap` is counted and not read.
-public struct LeaksScanner: Sendable {
+public struct LeaksScanner: Sendable, LineScanning {
     public static let lineCap = 1 << 20
     /// Top-level entries kept: the largest by bytes (ties by line), enough for every sentence that names them.
     public static let maxRoots = 1_000
@@ -123,24 +123,18 @@ public struct LeaksScanner: Sendable {
     private var number = 0
     private var forest = LeakForest.Builder(firstLine: 1)
     private var failure: FormatError?
-    private var splitter = LineSplitter(cap: lineCap)
+    var splitter = LineSplitter(cap: lineCap)
     private var tooLong = 0
 
     public init() {}
 
     /// Consumes the next chunk; lines may span chunks.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
-        var splitter = self.splitter
-        self.splitter = LineSplitter(cap: Self.lineCap)
-        splitter.feed(chunk) { text, tooLong, _ in line(text, tooLong: tooLong) }
-        self.splitter = splitter
+        feedLines(chunk)
     }
 
     public mutating func finish() -> Result<LeaksReport, FormatError> {
-        var splitter = self.splitter
-        self.splitter = LineSplitter(cap: Self.lineCap)
-        splitter.finish { text, tooLong, _ in line(text, tooLong: tooLong) }
-        self.splitter = splitter
+        finishLines()
         if let failure { return .failure(failure) }
         if tooLong > 0 {
             report.unreadable.append("\(tooLong) lines over \(Self.lineCap >> 20) MB were not read")
@@ -166,7 +160,7 @@ public struct LeaksScanner: Sendable {
         return Array(roots.sorted { ($0.bytes, -$0.line) > ($1.bytes, -$1.line) }.prefix(maxRoots))
     }
 
-    private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, tooLong: Bool) {
+    mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, tooLong: Bool) {
         number += 1
         guard failure == nil else { return }
         guard !tooLong else {
@@ -174,10 +168,7 @@ public struct LeaksScanner: Sendable {
             forest.skip()
             return
         }
-        // A byte order mark before the first line is no part of it.
-        let bom = number == 1 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-        let text = String(decoding: bom ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes, as: UTF8.self)
-        let line = text.hasSuffix("\r") ? String(text.dropLast()) : text
+        let line = Self.text(bytes, first: number == 1)
         forest.add(Substring(line))
         read(line)
     }

@@ -86,7 +86,7 @@ struct JSONObjectStream {
     }
 
     /// Ends the document: an error when it is not one whole object.
-    mutating func finish(_ event: (Event) -> Void) -> FormatError? {
+    mutating func finish() -> FormatError? {
         if failure == nil, case .done = state { return nil }
         return failure
             ?? FormatError("the JSON ends before its top-level object closes: the file is cut short", offset: offset)

@@ -84,3 +84,38 @@ struct LineSplitter {
         #endif
     }
 }
+
+/// A streaming reader of lines (`LeaksScanner`, `HeapScanner`, `XCTestLogScanner`): chunks in, each line to `line`.
+protocol LineScanning {
+    static var lineCap: Int { get }
+    var splitter: LineSplitter { get set }
+    /// One line without its `\n`, empty and `tooLong` when it was longer than `lineCap`.
+    mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, tooLong: Bool)
+}
+
+extension LineScanning {
+    /// Splits `chunk` into lines for `line`; a line may span chunks. The splitter is taken out of `self` while it
+    /// runs, since `line` changes `self`.
+    mutating func feedLines(_ chunk: UnsafeRawBufferPointer) {
+        var splitter = self.splitter
+        self.splitter = LineSplitter(cap: Self.lineCap)
+        splitter.feed(chunk) { text, tooLong, _ in line(text, tooLong: tooLong) }
+        self.splitter = splitter
+    }
+
+    /// Ends the input: a last line that no `\n` ended goes to `line`.
+    mutating func finishLines() {
+        var splitter = self.splitter
+        self.splitter = LineSplitter(cap: Self.lineCap)
+        splitter.finish { text, tooLong, _ in line(text, tooLong: tooLong) }
+        self.splitter = splitter
+    }
+
+    /// A line's text: UTF-8 (invalid bytes replaced), without a `\r` before its end and, on the first line, without
+    /// a byte order mark.
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, first: Bool) -> String {
+        let bom = first && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        let text = String(decoding: bom ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes, as: UTF8.self)
+        return text.hasSuffix("\r") ? String(text.dropLast()) : text
+    }
+}

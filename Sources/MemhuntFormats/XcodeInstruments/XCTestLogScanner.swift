@@ -12,7 +12,7 @@
 ///
 /// Memory is bounded whatever the log's size: a line longer than `lineCap` is skipped (and counted), at most
 /// `metricLimit` metrics and `flawLimit` unreadable-line notes are kept, and the rest are counted.
-public struct XCTestLogScanner: Sendable {
+public struct XCTestLogScanner: Sendable, LineScanning {
     /// Lines longer than this are skipped: a metric line is a few hundred bytes; compiler invocations reach
     /// tens of kilobytes.
     public static let lineCap = 1 << 20
@@ -21,7 +21,7 @@ public struct XCTestLogScanner: Sendable {
     /// Unreadable metric lines named one by one; past it they are counted.
     public static let flawLimit = 100
 
-    private var splitter = LineSplitter(cap: XCTestLogScanner.lineCap)
+    var splitter = LineSplitter(cap: XCTestLogScanner.lineCap)
     private var lineNumber = 0
     private var metrics: [XCTestMetric] = []
     private var flaws: [String] = []
@@ -34,10 +34,7 @@ public struct XCTestLogScanner: Sendable {
 
     /// Consumes the next chunk; lines may span chunks.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
-        var splitter = self.splitter
-        self.splitter = LineSplitter(cap: Self.lineCap)
-        splitter.feed(chunk) { text, tooLong, _ in line(text, tooLong: tooLong) }
-        self.splitter = splitter
+        feedLines(chunk)
     }
 
     /// Consumes the next chunk; lines may span chunks.
@@ -47,10 +44,7 @@ public struct XCTestLogScanner: Sendable {
 
     /// Ends the input (a last line without a newline counts) and returns what was read. Call once.
     public mutating func finish() -> Result<XCTestMetrics, FormatError> {
-        var splitter = self.splitter
-        self.splitter = LineSplitter(cap: Self.lineCap)
-        splitter.finish { text, tooLong, _ in line(text, tooLong: tooLong) }
-        self.splitter = splitter
+        finishLines()
         guard !metrics.isEmpty || !flaws.isEmpty || started > 0 else {
             return .failure(FormatError("an XCTest log with no test case and no measured metric"))
         }
@@ -74,7 +68,7 @@ public struct XCTestLogScanner: Sendable {
     private static let startedSuffix = Array("' started.".utf8)
 
     @inline(__always)
-    private mutating func line(_ raw: UnsafeBufferPointer<UInt8>, tooLong: Bool) {
+    mutating func line(_ raw: UnsafeBufferPointer<UInt8>, tooLong: Bool) {
         lineNumber += 1
         if tooLong {
             longLines += 1
