@@ -1,7 +1,10 @@
 // libFuzzer target `leaks`: leaks reports of memgraphs, streamed line by line, and what memhunt says of their
-// trees (each cycle's shape, pattern and owner; the per-class comparison of two captures).
+// trees (each cycle's shape, pattern and owner; the per-class comparison of two captures). Differential: a read
+// in two chunks equals a whole read; past small bounds, lines passed over by their bytes change nothing; the
+// classifier's memos name each shape as `classify` does alone.
 // Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
 import MemhuntSnapshots
+
 @testable import MemhuntFormats
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -17,8 +20,33 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         scanner.feed(UnsafeRawBufferPointer(rebasing: whole[half...]))
     }
     guard case .success(let chunked) = scanner.finish(), chunked == report else { fatalError("chunked read differs") }
+    // Past small bounds, ASCII lines read from their bytes and lines passed over by them leave the read as it is
+    // when every line is read as a string.
+    let small = LeakForest.Bounds(trees: 2, lines: 6, total: 9)
+    var fast = LeaksScanner(bounds: small, fast: true)
+    var strings = LeaksScanner(bounds: small, fast: false)
+    bytes.withUnsafeBytes { whole in
+        fast.feed(whole)
+        strings.feed(whole)
+    }
+    guard fast.finish() == strings.finish() else { fatalError("the bytes' reading differs from the strings'") }
+    // Each ASCII line's tree line read from its bytes as from its string.
+    for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        let text = line.last == 0x0D ? line.dropLast() : line
+        text.withUnsafeBufferPointer { buffer in
+            guard LeakLineBytes.isASCII(buffer) else { return }
+            let string = String(decoding: buffer, as: UTF8.self)
+            guard
+                LeakTreeLine.parse(ascii: LeakLineBytes(bytes: buffer), line: 1)
+                    == LeakTreeLine.parse(Substring(string), line: 1)
+            else { fatalError("a tree line read from its bytes differs: \(string)") }
+        }
+    }
+    // Each shape named by the report's classifier (its memos) as on its own.
+    var classifier = CycleCatalog.Classifier(process: report.processName)
     for shape in LeakShape.all(in: report.forest) {
         let leak = CycleCatalog.classify(shape, process: report.processName)
+        guard classifier.classify(shape) == leak else { fatalError("the classifier's memo named a shape otherwise") }
         _ = (leak.shape.path, leak.evidence)
     }
     let classes = CaptureDiff.classes(report)

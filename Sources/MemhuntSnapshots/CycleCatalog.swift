@@ -366,13 +366,14 @@ extension CycleCatalog {
     /// `shape` named: the patterns that match it (the one that names a framework class first, then by
     /// confidence, then by id), and whether it is the app's or a framework's.
     public static func classify(
-        _ shape: LeakShape, process: String?, known: [KnownFrameworkCycle] = frameworkCycles
+        _ shape: LeakShape, process: String?, known: [KnownFrameworkCycle] = frameworkCycles,
+        matching: NameMatch.Matching = { $0.matches($1) }
     ) -> ClassifiedLeak {
         let owners = shape.nodes.map { LeakOwner.of($0, process: process) }
         // One node of a cycle whose back reference is cut off shows no reference of the cycle: nothing to match.
         let matchable = !(shape.open && shape.nodes.count < 2)
         let matches = patterns.filter { _ in matchable }.compactMap { pattern in
-            pattern.match(shape, owners: owners).map {
+            pattern.match(shape, owners: owners, matching: matching).map {
                 (pattern: pattern, confidence: $0.confidence, lines: $0.lines)
             }
         }.sorted { a, b in
@@ -382,7 +383,7 @@ extension CycleCatalog {
         }
         var why: String?
         var owner = ClassifiedLeak.Owner.app
-        if let entry = known.first(where: { $0.matches(shape) }) {
+        if let entry = known.first(where: { $0.matches(shape, matching: matching) }) {
             owner = .framework
             why = "a known framework cycle: \(entry.name), seen on \(entry.seenOn)"
         } else if !owners.contains(.app) {
@@ -397,5 +398,52 @@ extension CycleCatalog {
             shape: shape, owner: owner, frameworkWhy: why, pattern: primary?.pattern,
             confidence: primary?.confidence, evidence: primary?.lines ?? shape.lines,
             alsoMatches: matches.dropFirst().map(\.pattern.id))
+    }
+}
+
+extension CycleCatalog {
+    /// Names the shapes of one report as `classify` does, each distinct name against a regular expression or a
+    /// part once. A report of thousands of trees has some thousands of classes, and matching every node of every
+    /// shape against every pattern's regular expressions was most of its reading.
+    public struct Classifier {
+        /// Distinct names remembered; past them each is matched on its own.
+        static let maxNames = 100_000
+
+        let process: String?
+        let known: [KnownFrameworkCycle]
+        /// Each matcher met, numbered, and each name's answers by that number: 0 not yet asked, 1 no, 2 yes. A
+        /// report's names are some thousands and the catalog's matchers some tens, so this is a few hundred KB.
+        private var matchers: [NameMatch: Int] = [:]
+        private var names: [String: [UInt8]] = [:]
+
+        public init(process: String?, known: [KnownFrameworkCycle] = frameworkCycles) {
+            self.process = process
+            self.known = known
+        }
+
+        public mutating func classify(_ shape: LeakShape) -> ClassifiedLeak {
+            // The memo is taken out of `self` while `classify` runs, since its closure changes it.
+            var (matchers, names) = (self.matchers, self.names)
+            (self.matchers, self.names) = ([:], [:])
+            let leak = CycleCatalog.classify(shape, process: process, known: known) { match, name in
+                guard let name else { return false }
+                switch match {
+                case .exact, .prefix: return match.matches(name)
+                case .contains, .regex:
+                    let number = matchers[match] ?? matchers.count
+                    if number == matchers.count { matchers[match] = number }
+                    if let row = names[name], number < row.count, row[number] != 0 { return row[number] == 2 }
+                    let answer = match.matches(name)
+                    guard names.count < Self.maxNames || names[name] != nil else { return answer }
+                    var row = names.removeValue(forKey: name) ?? []
+                    if row.count <= number { row += Array(repeating: 0, count: number + 1 - row.count) }
+                    row[number] = answer ? 2 : 1
+                    names[name] = row
+                    return answer
+                }
+            }
+            (self.matchers, self.names) = (matchers, names)
+            return leak
+        }
     }
 }

@@ -5,14 +5,17 @@ public struct RegexPattern: Sendable, Hashable, ExpressibleByStringLiteral {
     public let text: String
     // A Regex is a value that matching only reads (its program is built once, atomically): shared freely.
     nonisolated(unsafe) let compiled: Regex<AnyRegexOutput>?
+    /// The text's hash, taken once: a report's classifier looks its patterns up millions of times.
+    private let textHash: Int
 
     public init(stringLiteral text: String) {
         self.text = text
         compiled = try? Regex(text)
+        textHash = text.hashValue
     }
 
     public static func == (a: Self, b: Self) -> Bool { a.text == b.text }
-    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 }
 
 /// How a name on a cycle is matched: exactly, by its start, by a part, or by a regular expression.
@@ -21,6 +24,9 @@ public enum NameMatch: Sendable, Hashable {
     case prefix(String)
     case contains(String)
     case regex(RegexPattern)
+
+    /// Whether a name matches a `NameMatch`: `matches` itself, or a memo of it.
+    public typealias Matching = (NameMatch, String?) -> Bool
 
     public func matches(_ name: String?) -> Bool {
         guard let name else { return false }
@@ -60,6 +66,10 @@ public struct CyclePattern: Sendable, Hashable {
         case lone
         /// A reference cycle.
         case cycle
+
+        var namesNodes: Bool {
+            if case .node = self { true } else { false }
+        }
     }
 
     public enum Example: Sendable, Hashable {
@@ -93,42 +103,56 @@ public struct CyclePattern: Sendable, Hashable {
 
     /// The confidence and the lines of `shape` the match rests on, or nil when it does not match; `owners` are
     /// its nodes' (`LeakOwner.of`), one each.
-    public func match(_ shape: LeakShape, owners: [LeakOwner]) -> (confidence: Confidence, lines: [Int])? {
+    /// `matching` answers whether a name matches (`NameMatch.matches`, or a memo of it).
+    public func match(
+        _ shape: LeakShape, owners: [LeakOwner], matching: NameMatch.Matching = { $0.matches($1) }
+    ) -> (confidence: Confidence, lines: [Int])? {
         for way in ways {
-            if let lines = Self.holds(way.requirements, shape, owners) { return (way.confidence, lines) }
+            if let lines = Self.holds(way.requirements, shape, owners, matching) { return (way.confidence, lines) }
         }
         return nil
     }
 
-    static func holds(_ requirements: [Requirement], _ shape: LeakShape, _ owners: [LeakOwner]) -> [Int]? {
+    static func holds(
+        _ requirements: [Requirement], _ shape: LeakShape, _ owners: [LeakOwner], _ matches: NameMatch.Matching
+    ) -> [Int]? {
         var lines: Set<Int> = []
-        for requirement in requirements {
+        func check(_ requirement: Requirement) -> Bool {
             switch requirement {
             case .node(let name):
-                let found = shape.nodes.filter { name.matches($0.className) }
-                guard !found.isEmpty else { return nil }
+                let found = shape.nodes.filter { matches(name, $0.className) }
                 lines.formUnion(found.map(\.line))
+                return !found.isEmpty
             case .field(let name):
                 let found =
-                    shape.nodes.dropFirst().filter { name.matches($0.field) }.map(\.line)
-                    + (name.matches(shape.backField) ? [shape.backLine].compactMap { $0 } : [])
-                guard !found.isEmpty else { return nil }
+                    shape.nodes.dropFirst().filter { matches(name, $0.field) }.map(\.line)
+                    + (matches(name, shape.backField) ? [shape.backLine].compactMap { $0 } : [])
                 lines.formUnion(found)
+                return !found.isEmpty
             case .appClass:
                 let found = zip(shape.nodes, owners).filter { $0.1 == .app }.map(\.0.line)
-                guard !found.isEmpty else { return nil }
                 lines.formUnion(found)
+                return !found.isEmpty
             case .onlyAppClasses:
                 guard owners.contains(.app), !owners.contains(.system),
                     !shape.nodes.contains(where: { LeakOwner.neutralClasses.contains($0.className ?? "") })
-                else { return nil }
+                else { return false }
                 lines.formUnion(shape.lines)
+                return true
             case .lone:
-                guard shape.kind == .lone else { return nil }
                 lines.formUnion(shape.lines)
+                return shape.kind == .lone
             case .cycle:
-                guard shape.kind == .cycle else { return nil }
+                return shape.kind == .cycle
             }
+        }
+        // Every requirement must hold, so the order they are tried in changes no answer: the nodes' classes,
+        // the most to match, go last, after the kind, the references and the owners have ruled most ways out.
+        for requirement in requirements where !requirement.namesNodes {
+            guard check(requirement) else { return nil }
+        }
+        for requirement in requirements where requirement.namesNodes {
+            guard check(requirement) else { return nil }
         }
         return lines.sorted()
     }
@@ -143,12 +167,12 @@ public struct KnownFrameworkCycle: Sendable, Hashable {
     public var target: NameMatch
     public var seenOn: String
 
-    public func matches(_ shape: LeakShape) -> Bool {
-        guard shape.kind == .cycle, shape.nodes.contains(where: { holder.matches($0.className) }),
-            shape.nodes.contains(where: { target.matches($0.className) })
+    public func matches(_ shape: LeakShape, matching: NameMatch.Matching = { $0.matches($1) }) -> Bool {
+        guard shape.kind == .cycle, shape.nodes.contains(where: { matching(holder, $0.className) }),
+            shape.nodes.contains(where: { matching(target, $0.className) })
         else { return false }
         guard let field else { return true }
-        return shape.fields.contains { field.matches($0) }
+        return shape.fields.contains { matching(field, $0) }
     }
 }
 

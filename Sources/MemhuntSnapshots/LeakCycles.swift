@@ -92,7 +92,8 @@ public struct LeakShape: Sendable, Hashable {
         forest.trees.flatMap { shapes(in: $0) }
     }
 
-    static func shapes(in tree: [LeakTreeLine]) -> [LeakShape] {
+    /// The cycles and lone objects of one tree of a forest.
+    public static func shapes(in tree: [LeakTreeLine]) -> [LeakShape] {
         guard let first = tree.first else { return [] }
         if tree.count == 1, first.marker == .rootLeak, first.className != nil {
             return [

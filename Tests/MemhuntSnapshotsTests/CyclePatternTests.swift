@@ -42,6 +42,28 @@ import Testing
         }
     }
 
+    /// One report's classifier names every shape as `classify` does alone, its memo of names notwithstanding:
+    /// every example of the catalog in one forest, twice, so the second of each shape is named from the memo, with
+    /// the evidence of its own lines.
+    @Test func theClassifierNamesEachShapeAsClassifyDoes() throws {
+        let trees = CycleCatalog.patterns.flatMap(\.examples).map { example -> String in
+            switch example {
+            case .raises(let tree), .quiet(let tree): tree
+            }
+        }
+        let text = (trees + trees).joined(separator: "\n\n")
+        let shapes = LeakShape.all(in: LeakForest.read(text.split(separator: "\n", omittingEmptySubsequences: false)))
+        #expect(shapes.count >= 2 * CycleCatalog.patterns.count)
+        for process in [nil, "Uploader"] {
+            var classifier = CycleCatalog.Classifier(process: process)
+            let named = shapes.map { classifier.classify($0) }
+            #expect(named == shapes.map { CycleCatalog.classify($0, process: process) })
+            // The second half's evidence lies in the second half of the text.
+            let half = text.split(separator: "\n", omittingEmptySubsequences: false).count / 2
+            #expect(named[(named.count / 2)...].allSatisfy { $0.evidence.allSatisfy { $0 > half } })
+        }
+    }
+
     /// A pattern that names a framework class is named before a general shape that also matches.
     @Test func theSpecificPatternIsNamedFirst() throws {
         let tree = """

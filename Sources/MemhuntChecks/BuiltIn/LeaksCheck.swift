@@ -12,6 +12,8 @@ struct LeaksCheck: MeasuringCheck {
         /// The bytes of the trees its cycles are in, each tree once.
         var bytes: Int
         var trees: Set<Int>
+        /// Its place among the groups as first seen: ties keep it.
+        var order = 0
     }
 
     /// The reports in capture order, the newest's top-level entries, most bytes first, and its cycles and lone
@@ -57,8 +59,10 @@ struct LeaksCheck: MeasuringCheck {
     {
         var groups: [CycleGroup] = []
         var index: [String: Int] = [:]
-        for shape in LeakShape.all(in: report.forest) {
-            let leak = CycleCatalog.classify(shape, process: report.processName, known: known)
+        var classifier = CycleCatalog.Classifier(process: report.processName, known: known)
+        // Tree by tree: a report's shapes are let go once grouped.
+        for shape in report.forest.trees.lazy.flatMap({ LeakShape.shapes(in: $0) }) {
+            let leak = classifier.classify(shape)
             let key = [shape.kind.rawValue, shape.path, shape.fields.joined(separator: ","), leak.pattern?.id ?? ""]
                 .joined(separator: "|")
             if let at = index[key] {
@@ -68,14 +72,17 @@ struct LeaksCheck: MeasuringCheck {
             } else {
                 index[key] = groups.count
                 groups.append(
-                    CycleGroup(leak: leak, instances: 1, bytes: shape.treeBytes ?? 0, trees: [shape.treeLine]))
+                    CycleGroup(
+                        leak: leak, instances: 1, bytes: shape.treeBytes ?? 0, trees: [shape.treeLine],
+                        order: groups.count))
             }
         }
         let rank: [ClassifiedLeak.Owner: Int] = [.app: 0, .unknown: 1, .framework: 2]
-        return groups.enumerated().sorted { a, b in
-            (rank[a.element.leak.owner] ?? 0, -a.element.bytes, a.offset)
-                < (rank[b.element.leak.owner] ?? 0, -b.element.bytes, b.offset)
-        }.map(\.element)
+        // Sorted in place, ties in the order first seen: a copy of thousands of groups was the check's peak.
+        groups.sort { a, b in
+            (rank[a.leak.owner] ?? 0, -a.bytes, a.order) < (rank[b.leak.owner] ?? 0, -b.bytes, b.order)
+        }
+        return groups
     }
 
     func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {

@@ -90,9 +90,19 @@ public struct LeakForest: Sendable, Hashable {
         return builder.finish()
     }
 
+    /// How much of a forest is kept: trees, lines of one tree, lines in all.
+    struct Bounds: Sendable, Hashable {
+        var trees = maxTrees
+        var lines = maxLines
+        var total = maxTotalLines
+    }
+
     /// The forest built one line at a time, as a streamed report is read.
     public struct Builder: Sendable {
         private var forest = LeakForest()
+        let bounds: Bounds
+        /// Whether `passOver` may pass lines over (the fuzz target compares a read without it).
+        let fast: Bool
         private var number: Int
         private var current: [LeakTreeLine] = []
         // Lines seen of the current tree, its first line's indent, whether it is kept, and the lines kept so far.
@@ -100,8 +110,16 @@ public struct LeakForest: Sendable, Hashable {
         private var rootIndent = 0
         private var keeping = true
         private var kept = 0
+        private var interned: [String: String] = [:]
+        static let maxInterned = 50_000
 
-        public init(firstLine: Int = 1) { number = firstLine - 1 }
+        public init(firstLine: Int = 1) { self.init(firstLine: firstLine, bounds: Bounds(), fast: true) }
+
+        init(firstLine: Int, bounds: Bounds, fast: Bool) {
+            number = firstLine - 1
+            self.bounds = bounds
+            self.fast = fast
+        }
 
         /// Whether a tree line with a marker (`ROOT CYCLE`, `ROOT LEAK`, `CYCLE BACK TO`) was read.
         public private(set) var sawMarker = false
@@ -118,21 +136,54 @@ public struct LeakForest: Sendable, Hashable {
                 return
             }
             guard let node = LeakTreeLine.parse(text, line: number) else { return }
+            take(node)
+        }
+
+        /// `add` of an ASCII line, read from its bytes.
+        mutating func add(ascii line: LeakLineBytes) {
+            number += 1
+            let bytes = line.bytes
+            if bytes.allSatisfy(LeakLineBytes.isWhitespace) || line.holdsTotal
+                || line.hasPrefix("STACK OF ", at: 0)
+            {
+                close()
+                return
+            }
+            guard let node = LeakTreeLine.parse(ascii: line, line: number) else { return }
+            take(node)
+        }
+
+        /// A tree line read: it starts a tree, or is the current tree's next.
+        private mutating func take(_ node: LeakTreeLine) {
             sawMarker = sawMarker || node.marker != nil
             // An entry is a line with its count no deeper than the tree's first; a fragment pasted from the middle
             // of a tree starts a tree with whatever line comes first.
             if seen > 0, node.count != nil, node.indent <= rootIndent { close() }
             if seen == 0 {
-                keeping = forest.trees.count < maxTrees && kept < maxTotalLines
+                keeping = forest.trees.count < bounds.trees && kept < bounds.total
                 rootIndent = node.indent
             }
             seen += 1
             guard keeping else { return }
-            if current.count < maxLines, kept + current.count < maxTotalLines {
+            if current.count < bounds.lines, kept + current.count < bounds.total {
+                var node = node
+                node.className = node.className.map { intern($0) }
+                node.label = node.label.map { intern($0) }
+                node.image = node.image.map { intern($0) }
                 current.append(node)
             } else {
                 forest.linesLeftOut += 1
             }
+        }
+
+        /// `text`, or the same text kept before: a report's classes, references and images repeat from line to
+        /// line, and each line's own copy was a third of the forest. Texts that fit in a string's own bytes (15)
+        /// take no storage and are not kept; past `maxInterned` texts, new ones are not kept either.
+        private mutating func intern(_ text: String) -> String {
+            guard text.utf8.count > 15 else { return text }
+            if let known = interned[text] { return known }
+            if interned.count < Self.maxInterned { interned[text] = text }
+            return text
         }
 
         /// Whether `text`'s bytes hold `needle`'s (an ASCII text): where they do not, no `Character` search can
@@ -144,15 +195,32 @@ public struct LeakForest: Sendable, Hashable {
         /// Counts a line that was not given (too long to read) so later lines keep their numbers.
         public mutating func skip() { number += 1 }
 
+        /// Counts an ASCII line whose first `indent` bytes are spaces and returns true, where its bytes alone show
+        /// that `add` would change nothing: the tree it is in has begun and is not kept, a marker was seen, and the
+        /// line is not blank, holds no `<< TOTAL >>`, is no `STACK OF` title and cannot start an entry. Past the
+        /// bounds this is nearly every line of a large report, and it spares each a parse.
+        mutating func passOver(_ line: LeakLineBytes, indent: Int) -> Bool {
+            guard fast, !keeping, seen > 0, sawMarker, indent < line.count else { return false }
+            let first = line[indent]
+            // Printable, not a space: the line is not blank.
+            guard first > 0x20, first < 0x7F else { return false }
+            if LeakLineBytes.isDigit(first), indent <= rootIndent { return false }
+            if indent == 0, line.hasPrefix("STACK OF ", at: 0) { return false }
+            guard !line.holdsTotal else { return false }
+            number += 1
+            return true
+        }
+
         private mutating func close() {
             guard seen > 0 else { return }
             if keeping {
-                forest.trees.append(current)
+                // A copy at its exact size: the lines gathered in `current` grew by doubling.
+                forest.trees.append(current.withUnsafeBufferPointer { Array($0) })
                 kept += current.count
             } else {
                 forest.treesLeftOut += 1
             }
-            current = []
+            current.removeAll(keepingCapacity: true)
             seen = 0
         }
 

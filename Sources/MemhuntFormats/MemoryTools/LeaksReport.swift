@@ -125,8 +125,18 @@ public struct LeaksScanner: Sendable, LineScanning {
     private var failure: FormatError?
     var splitter = LineSplitter(cap: lineCap)
     private var tooLong = 0
+    private let bounds: LeakForest.Bounds
+    private let fast: Bool
 
-    public init() {}
+    public init() { self.init(bounds: LeakForest.Bounds(), fast: true) }
+
+    /// A scanner keeping `bounds` of the forest that reads ASCII lines from their bytes and passes lines over by
+    /// them (`fast`), or reads every line as a string: the fuzz target holds the two reads equal past small bounds.
+    init(bounds: LeakForest.Bounds, fast: Bool) {
+        self.bounds = bounds
+        self.fast = fast
+        forest = LeakForest.Builder(firstLine: 1, bounds: bounds, fast: fast)
+    }
 
     /// Consumes the next chunk; lines may span chunks.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
@@ -168,9 +178,87 @@ public struct LeaksScanner: Sendable, LineScanning {
             forest.skip()
             return
         }
+        // Past the first line (which may open with a byte order mark), an ASCII line is read from its bytes.
+        if fast, number > 1, LeakLineBytes.isASCII(bytes) {
+            let line = LeakLineBytes(
+                bytes: bytes.last == 0x0D ? UnsafeBufferPointer(rebasing: bytes.dropLast()) : bytes)
+            if summary, passesOver(line) { return }
+            forest.add(ascii: line)
+            read(line)
+            return
+        }
         let line = Self.text(bytes, first: number == 1)
         forest.add(Substring(line))
         read(line)
+    }
+
+    /// Whether a line after the summary is done with by its bytes: it names no header field (those start at the
+    /// margin with `P` or `D`), cannot be a top-level entry (its first byte past the indent is no digit, or it is
+    /// not at the entries' indent) and the forest passes over it (`LeakForest.Builder.passOver`).
+    private mutating func passesOver(_ line: LeakLineBytes) -> Bool {
+        guard let head = line.bytes.first, head != UInt8(ascii: "P"), head != UInt8(ascii: "D") else { return false }
+        let indent = line.skippingSpaces(0)
+        if indent < line.count, LeakLineBytes.isDigit(line[indent]), rootIndent == nil || rootIndent == indent {
+            return false
+        }
+        return forest.passOver(line, indent: indent)
+    }
+
+    /// `read` of an ASCII line: after the summary, a line not at the margin with `P` or `D` can only be an entry.
+    private mutating func read(_ line: LeakLineBytes) {
+        guard summary, let head = line.bytes.first, head != UInt8(ascii: "P"), head != UInt8(ascii: "D") else {
+            read(line.string(0, line.count))
+            return
+        }
+        guard !line.holdsTotal else { return }
+        entry(line)
+    }
+
+    /// `entry` of an ASCII line.
+    private mutating func entry(_ line: LeakLineBytes) {
+        let (indent, end) = (line.skippingSpaces(0), line.count)
+        guard indent < end, LeakLineBytes.isDigit(line[indent]) else { return }
+        if rootIndent == nil { rootIndent = indent }
+        guard indent == rootIndent else { return }
+        guard let open = line.first(UInt8(ascii: "("), from: indent, to: end),
+            let close = line.first(UInt8(ascii: ")"), from: indent, to: end), open < close,
+            let count = line.int(indent..<open), let size = line.size((open + 1)..<close)
+        else {
+            if report.unreadable.count < 100 {
+                let body = line.string(indent, min(end, indent + 60))
+                report.unreadable.append("line \(number): '\(body)' is no leak entry")
+            }
+            return
+        }
+        var rest = line.trimmed(close + 1, end)
+        var kind = LeakRoot.Kind.block
+        if line.hasPrefix("ROOT CYCLE:", at: rest.lowerBound, end: rest.upperBound) {
+            kind = .cycle
+            rest = line.trimmed(rest.lowerBound + 11, rest.upperBound)
+        }
+        if line.hasPrefix("ROOT LEAK:", at: rest.lowerBound, end: rest.upperBound) {
+            kind = .leak
+            rest = line.trimmed(rest.lowerBound + 10, rest.upperBound)
+        }
+        var className = line.string(rest.lowerBound, rest.upperBound)
+        if !rest.isEmpty, line[rest.lowerBound] == UInt8(ascii: "<"),
+            let close = line.last(UInt8(ascii: ">"), from: rest.lowerBound, to: rest.upperBound)
+        {
+            // `<Class 0x15a9f1e00>`: the class without the address, its words joined by one space.
+            var words: [Range<Int>] = []
+            var start = rest.lowerBound + 1
+            while start < close {
+                let stop = line.first(0x20, from: start, to: close) ?? close
+                if stop > start { words.append(start..<stop) }
+                start = stop + 1
+            }
+            if let last = words.last, line.hasPrefix("0x", at: last.lowerBound, end: last.upperBound) {
+                className = words.dropLast().map { line.string($0.lowerBound, $0.upperBound) }.joined(separator: " ")
+            } else {
+                className = line.string(rest.lowerBound + 1, close)
+            }
+        }
+        appendRoot(LeakRoot(kind: kind, count: count, bytes: size, className: className, line: number))
     }
 
     private mutating func read(_ line: String) {
@@ -207,7 +295,7 @@ public struct LeaksScanner: Sendable, LineScanning {
             report.leaks = count
             report.leakedBytes = leaked
             // The trees are those after the first summary: what came before it is no tree of this report.
-            if !summary { forest = LeakForest.Builder(firstLine: number + 1) }
+            if !summary { forest = LeakForest.Builder(firstLine: number + 1, bounds: bounds, fast: fast) }
             summary = true
         } else if summary, !ReproText.containsText(line, "<< TOTAL >>") {
             entry(line)
@@ -243,8 +331,12 @@ public struct LeaksScanner: Sendable, LineScanning {
             let words = inner.split(separator: " ")
             className = words.last?.hasPrefix("0x") == true ? words.dropLast().joined(separator: " ") : String(inner)
         }
-        report.roots.append(LeakRoot(kind: kind, count: count, bytes: size, className: className, line: number))
-        // Kept bounded: past twice the bound, the largest are kept.
+        appendRoot(LeakRoot(kind: kind, count: count, bytes: size, className: className, line: number))
+    }
+
+    /// Kept bounded: past twice the bound, the largest are kept.
+    private mutating func appendRoot(_ root: LeakRoot) {
+        report.roots.append(root)
         if report.roots.count >= 2 * Self.maxRoots { report.roots = Self.largest(report.roots) }
     }
 }
