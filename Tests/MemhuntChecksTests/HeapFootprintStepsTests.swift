@@ -112,6 +112,49 @@ import Testing
         #expect(line.points.map(\.label) == ["+0 s", "+10 s", "+20 s", "+30 s", "+40 s", "+50 s", "+60 s", "+70 s"])
     }
 
+    /// Three files of two runs on two clocks: the leaking run's samples on their file's own clock, the fixed
+    /// run's on theirs, and one snapshot dated by the calendar. They are three series, never one: the series of
+    /// the most samples (the later of a tie, by name) is judged and the others are named, not joined.
+    @Test func runsAndClocksAreNotJoinedIntoOneSeries() async throws {
+        let result = try await Hunt.run(["footprint-json"], app: "AluminumWeight", playbook: "navigation-growth")
+        #expect(result.facts["footprint.samples"] == 8)
+        #expect(result.facts["footprint.firstMB"] == 82.4)
+        #expect(result.facts["footprint.slopeMBPerMinute"] == 39.5)
+        let finding = try #require(result.findings.first { $0.code == "footprint-json.growing" })
+        #expect(finding.title == "AluminumWeight [5120] grew 41.5 MB in 8 samples over 70 s (39.5 MB per minute)")
+        #expect(finding.evidence.map(\.source) == ["Fixtures/footprint-json/faq-visits.samples.footprint.json"])
+        #expect(
+            finding.detail.hasSuffix(
+                "Not joined to these samples (another launch of the process, or another clock): 8 samples of pid "
+                    + "5120 in faq-fixed.samples.footprint.json, on that file's own clock; 1 dated snapshot of pid "
+                    + "5120 (faq-visit-4.footprint.json)."))
+    }
+
+    /// Snapshots dated by the calendar are one series across files, in time order whatever their names.
+    @Test func datedSnapshotsOfOneProcessAreOneSeriesAcrossFiles() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let text = String(decoding: try Repo.bytes("footprint-json/faq-visit-4.footprint.json"), as: UTF8.self)
+        #expect(text.contains("2026-07-03T21:14:55.000+09:00") && text.contains("129810432"))
+        // b is ten minutes before a and 45 MiB smaller.
+        try folder.write("a.footprint.json", Array(text.utf8))
+        try folder.write(
+            "b.footprint.json",
+            Array(
+                text.replacingOccurrences(of: "2026-07-03T21:14:55.000+09:00", with: "2026-07-03T21:04:55.000+09:00")
+                    .replacingOccurrences(of: "129810432", with: "82624512").utf8))
+        let result = try await Hunt.run([folder.path], app: "AluminumWeight", playbook: "navigation-growth")
+        #expect(result.facts["footprint.samples"] == 2)
+        #expect(result.facts["footprint.firstMB"] == 78.8)
+        #expect(result.facts["footprint.footprintMB"] == 123.8)
+        #expect(result.facts["footprint.growthMB"] == 45)
+        // Two samples are fewer than the playbook judges a line by: compared and charted, by their times.
+        let step = try #require(result.steps.first)
+        let line = try #require(step.presentation.series.first { $0.id == "footprint-samples" })
+        #expect(line.points.map(\.label) == ["+0 s", "+600 s"])
+        #expect(result.findings.allSatisfy { !$0.detail.contains("Not joined") })
+    }
+
     @Test func steadySamplesAreNoGrowth() async throws {
         let result = try await Hunt.run(
             ["footprint-json/faq-fixed.samples.footprint.json"], app: nil, playbook: "navigation-growth")

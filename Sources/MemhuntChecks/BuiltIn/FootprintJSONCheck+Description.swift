@@ -69,7 +69,9 @@ extension FootprintJSONCheck {
             `footprint` reads the kernel's own footprint of a process and splits it into categories (malloc \
             zones, CoreAnimation, IOSurface, mapped files): the largest category says where the memory is. \
             Sampled over a reproduction, a footprint that climbs along a line and does not come back says memory \
-            is kept, and when.
+            is kept, and when. One series is one launch of the process on one clock: snapshots dated by the \
+            calendar join across files, a `--sample` file's samples (timed on the tool's own clock) only with \
+            each other, and a series that is not judged is named.
             """,
         reads: [.footprintJSON],
         facts: [

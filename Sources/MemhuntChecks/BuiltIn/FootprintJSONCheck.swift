@@ -14,33 +14,40 @@ struct FootprintJSONCheck: MeasuringCheck {
         return named.max { (processes[$0].bytes ?? 0) < (processes[$1].bytes ?? 0) }.map { ($0, true) }
     }
 
-    /// The subject's readings in time order (file order when a sample has no time), whether its process was
-    /// chosen as the largest, and the lines the files could not read.
+    /// The subject's readings of one series in time order (file order when a sample has no time), whether its
+    /// process was chosen as the largest, the lines the files could not read, and the other series not joined.
     struct Measurement {
         var readings: [Reading]
         var chosen: Bool
         var notes: [String]
+        var others: [String] = []
         var newest: Reading { readings[readings.count - 1] }
         var name: String { (newest.process.name ?? "pid") + (newest.process.pid.map { " [\($0)]" } ?? "") }
     }
 
     func measure(_ context: CheckContext) async throws -> Measurement? {
-        var readings: [Reading] = []
+        var keyed: [(key: SeriesKey, reading: Reading)] = []
         var chosen = false
         var notes: [String] = []
         for artifact in context.artifacts(of: .footprintJSON).sorted(by: { $0.source < $1.source }) {
             guard case .repro(.footprintJSON(let report))? = artifact.content else { continue }
             let source = Reading.Source(artifact, report)
-            readings.reserveCapacity(readings.count + report.snapshots.count)
+            keyed.reserveCapacity(keyed.count + report.snapshots.count)
             for (index, snapshot) in report.snapshots.enumerated() {
                 guard let (place, largest) = Self.pick(snapshot, subject: context.subject),
                     let bytes = snapshot.processes[place].bytes
                 else { continue }
                 chosen = chosen || largest
-                readings.append(Reading(source: source, index: index, place: place, time: snapshot.time, bytes: bytes))
+                let key = SeriesKey(
+                    pid: snapshot.processes[place].pid, file: snapshot.clock == .calendar ? nil : artifact.source)
+                keyed.append(
+                    (key, Reading(source: source, index: index, place: place, time: snapshot.time, bytes: bytes)))
             }
             notes += report.unreadable.prefix(3).map { "\(artifact.fileName): \($0)" }
         }
+        let (series, others) = Self.series(keyed)
+        keyed = []
+        var readings = series
         guard !readings.isEmpty else { return nil }
         // Sorted by time unless they already are (a sorted copy of many thousand samples' readings is megabytes).
         if readings.allSatisfy({ $0.time != nil }),
@@ -49,7 +56,8 @@ struct FootprintJSONCheck: MeasuringCheck {
             readings = readings.enumerated().sorted { ($0.element.time!, $0.offset) < ($1.element.time!, $1.offset) }
                 .map(\.element)
         }
-        return Measurement(readings: readings, chosen: chosen, notes: notes)
+        return Measurement(
+            readings: readings, chosen: chosen, notes: notes, others: others.map { Words.series($0.readings) })
     }
 
     func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
@@ -67,7 +75,7 @@ struct FootprintJSONCheck: MeasuringCheck {
         output.headline(
             Fact.footprintMB, "footprint", Words.headline(m, largest: withCategories?.process.largestCategory))
         if let categorised = withCategories { Self.categories(categorised, name: name, to: &output) }
-        output.event("footprint JSON of \(name)", of: readings[0].artifact)
+        output.event("footprint JSON of \(name)" + Words.others(m), of: readings[0].artifact)
         guard readings.count >= 2 else { return }
         Self.growth(m, context: context, to: &output)
     }
@@ -178,67 +186,5 @@ struct FootprintJSONCheck: MeasuringCheck {
         let syy = ys.reduce(0) { $0 + ($1 - meanY) * ($1 - meanY) }
         guard sxx > 0 else { return (0, 0) }
         return (sxy / sxx, syy > 0 ? (sxy * sxy) / (sxx * syy) : 1)
-    }
-}
-
-/// Every sentence the check says.
-extension FootprintJSONCheck {
-    enum Words {
-        static let collectHeaps = "A heap report of a memgraph after each visit says which class gains the objects."
-
-        static func mb(_ bytes: Int) -> String { Double(bytes).megabytesText }
-
-        static func headline(_ m: Measurement, largest: FootprintJSONCategory?) -> String {
-            "\(m.name): \(mb(m.newest.bytes))"
-                + (largest.map { "; largest category \($0.name) \(mb($0.dirtyBytes))" } ?? "")
-                + (m.chosen ? " (the largest of the file's processes: no app was named)" : "")
-        }
-
-        /// "+12 s" from the first sample when both have a time, else "sample 3".
-        static func label(_ reading: Reading, _ position: Int, start: Double?) -> String {
-            if let start, let time = reading.time { return "+\(Int((time - start).rounded())) s" }
-            return "sample \(position + 1)"
-        }
-
-        static func unread(_ m: Measurement) -> String {
-            m.notes.isEmpty ? "" : " Not read: " + m.notes.prefix(5).joined(separator: "; ") + "."
-        }
-
-        static func growingTitle(_ m: Measurement, growth: Int, fit: Fit) -> String {
-            "\(m.name) grew \(mb(growth)) in \(m.readings.count) samples\(fit.span)"
-                + (fit.slope.map { " (\($0.oneDecimalText) MB per minute)" } ?? "")
-        }
-
-        static func growing(_ m: Measurement, growth: Int, fit: Fit) -> String {
-            let series =
-                m.readings.count <= 8
-                ? m.readings.map { mb($0.bytes) }.joined(separator: " → ")
-                : mb(m.readings[0].bytes) + " → " + mb(m.newest.bytes)
-            return "footprint of \(m.name): \(series), +\(mb(growth))\(fit.span), R² \(format2(fit.r2)) (thresholds "
-                + "\(fit.minGrowth.oneDecimalText) MB, R² \(format2(fit.minR2))). It climbs and does not come back "
-                + "within the samples."
-                + (m.chosen ? " The process is the largest of the file's: no app was named." : "") + unread(m)
-        }
-
-        /// " One rise after sample 3, then held: …" for a step or a transient; nothing for the other shapes.
-        static func shapeText(_ shape: GrowthShape?) -> String {
-            switch shape?.kind {
-            case .step?:
-                return " The samples rise once, after sample \(shape!.stepAfter ?? 0), and hold: something filled once."
-            case .transient?:
-                return " The samples rose \(mb(Int(shape!.peak * 1_048_576))) and came back: made and released."
-            default: return ""
-            }
-        }
-
-        static func steadyTitle(_ m: Measurement, fit: Fit) -> String {
-            "\(m.name): \(mb(m.readings[0].bytes)) → \(mb(m.newest.bytes)) over \(m.readings.count) samples\(fit.span)"
-        }
-
-        static func steady(_ m: Measurement, growth: Int, fit: Fit) -> String {
-            "footprint of \(m.name) changed \(growth >= 0 ? "+" : "")\(mb(growth)) over \(m.readings.count) samples"
-                + "\(fit.span) (R² \(format2(fit.r2))): below the threshold of \(fit.minGrowth.oneDecimalText) MB along "
-                + "a line." + shapeText(fit.shape) + unread(m)
-        }
     }
 }

@@ -67,8 +67,18 @@ public struct FootprintJSONProcess: Sendable, Hashable {
 /// One moment of `footprint`: every process it looked at. A `footprint -j` file is one; `footprint --sample`
 /// writes one per interval.
 public struct FootprintSnapshot: Sendable, Hashable {
+    /// Which clock `time` is on.
+    public enum Clock: String, Sendable, Hashable {
+        /// `start_time.date`: seconds since 1970, comparable across files.
+        case calendar
+        /// `start_time.wall_time_s`: seconds on the tool's own clock, comparable only within its file.
+        case toolWall
+    }
+
     /// Seconds since 1970 (`start_time.date`) or since the tool's own epoch (`start_time.wall_time_s`), when given.
     public var time: Double?
+    /// The clock `time` is on, when there is one.
+    public var clock: Clock?
     /// The time as written.
     public var timeText: String?
     public var processes: [FootprintJSONProcess]
@@ -276,10 +286,12 @@ public struct FootprintJSON: Sendable, Hashable {
             if let date = start["date"]?.string {
                 shot.timeText = date
                 shot.time = AppleDate.parse(date)
+                shot.clock = shot.time == nil ? nil : .calendar
                 if shot.time == nil { note("\(place)start_time.date '\(String(date.prefix(40)))' is not a date") }
             } else if let seconds = start["wall_time_s"] {
                 if let number = seconds.double, number.isFinite {
                     shot.time = number
+                    shot.clock = .toolWall
                     shot.timeText = FootprintJSON.describe(seconds)
                 } else {
                     note("\(place)start_time.wall_time_s is \(FootprintJSON.describe(seconds)), not a number")
