@@ -11,7 +11,8 @@ struct LeaksCheck: MeasuringCheck {
         var instances: Int
         /// The bytes of the trees its cycles are in, each tree once.
         var bytes: Int
-        var trees: Set<Int>
+        /// The first line of the last tree counted: the shapes come tree by tree, so a tree is new when it differs.
+        var lastTree: Int
         /// Its place among the groups as first seen: ties keep it.
         var order = 0
     }
@@ -68,12 +69,15 @@ struct LeaksCheck: MeasuringCheck {
             if let at = index[key] {
                 groups[at].instances += 1
                 // Two cycles of one tree hold that tree's bytes between them, not twice.
-                if groups[at].trees.insert(shape.treeLine).inserted { groups[at].bytes += shape.treeBytes ?? 0 }
+                if groups[at].lastTree != shape.treeLine {
+                    groups[at].lastTree = shape.treeLine
+                    groups[at].bytes += shape.treeBytes ?? 0
+                }
             } else {
                 index[key] = groups.count
                 groups.append(
                     CycleGroup(
-                        leak: leak, instances: 1, bytes: shape.treeBytes ?? 0, trees: [shape.treeLine],
+                        leak: leak, instances: 1, bytes: shape.treeBytes ?? 0, lastTree: shape.treeLine,
                         order: groups.count))
             }
         }
