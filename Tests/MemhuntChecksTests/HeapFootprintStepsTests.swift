@@ -125,9 +125,37 @@ import Testing
         #expect(finding.evidence.map(\.source) == ["Fixtures/footprint-json/faq-visits.samples.footprint.json"])
         #expect(
             finding.detail.hasSuffix(
-                "Not joined to these samples (another launch of the process, or another clock): 8 samples of pid "
-                    + "5120 in faq-fixed.samples.footprint.json, on that file's own clock; 1 dated snapshot of pid "
-                    + "5120 (faq-visit-4.footprint.json)."))
+                "Not joined to these samples (another process or launch, or another clock): 8 samples of "
+                    + "AluminumWeight [5120] in faq-fixed.samples.footprint.json, on that file's own clock; 1 dated "
+                    + "snapshot of AluminumWeight [5120] (faq-visit-4.footprint.json)."))
+    }
+
+    /// With no app named, the largest process of each sample is read: where a child outgrows the app in one
+    /// sample, that sample is the child's, not a point of the app's line.
+    @Test func theLargestProcessOfOneSampleIsNotAPointOfAnothersLine() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let mib = 1_048_576
+        let samples = [(100, 50), (110, 50), (120, 300), (130, 50)].enumerated().map { index, sizes in
+            """
+            {"start_time": {"wall_time_s": \(1000 + 10 * index)}, "processes": [
+              {"name": "Shop", "pid": 77, "footprint": \(sizes.0 * mib)},
+              {"name": "com.apple.WebKit.WebContent", "pid": 78, "footprint": \(sizes.1 * mib)}]}
+            """
+        }
+        let text = "{\"unit\": \"byte\", \"bytes per unit\": 1, \"samples\": [" + samples.joined(separator: ",") + "]}"
+        try folder.write("shop.samples.footprint.json", Array(text.utf8))
+        let result = try await Hunt.run([folder.path], app: nil, playbook: "navigation-growth")
+        #expect(result.facts["footprint.process"] == "Shop [77]")
+        #expect(result.facts["footprint.samples"] == 3)
+        #expect(result.facts["footprint.firstMB"] == 100)
+        #expect(result.facts["footprint.growthMB"] == 30)
+        #expect(result.facts["footprint.peakMB"] == 130)
+        let finding = try #require(result.findings.first { $0.code == "footprint-json.growing" })
+        #expect(
+            finding.detail.contains(
+                "Not joined to these samples (another process or launch, or another clock): 1 sample of "
+                    + "com.apple.WebKit.WebContent [78] in shop.samples.footprint.json, on that file's own clock."))
     }
 
     /// Snapshots dated by the calendar are one series across files, in time order whatever their names.

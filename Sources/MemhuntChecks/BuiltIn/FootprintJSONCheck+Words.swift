@@ -24,18 +24,19 @@ extension FootprintJSONCheck {
             (m.notes.isEmpty ? "" : " Not read: " + m.notes.prefix(5).joined(separator: "; ") + ".") + others(m)
         }
 
-        /// The other series, each said once: another launch or another clock, never joined to this one.
+        /// The other series, each said once: another process, another launch or another clock, never joined.
         static func others(_ m: Measurement) -> String {
             guard !m.others.isEmpty else { return "" }
-            return " Not joined to these samples (another launch of the process, or another clock): "
+            return " Not joined to these samples (another process or launch, or another clock): "
                 + m.others.prefix(5).joined(separator: "; ") + (m.others.count > 5 ? "; …" : "") + "."
         }
 
-        /// "8 samples of pid 5120 in faq-fixed.samples.footprint.json, on that file's own clock", "1 dated
-        /// snapshot of pid 5120 (faq-visit-4.footprint.json)".
+        /// "8 samples of AluminumWeight [5120] in faq-fixed.samples.footprint.json, on that file's own clock",
+        /// "1 dated snapshot of AluminumWeight [5120] (faq-visit-4.footprint.json)".
         static func series(_ readings: [Reading]) -> String {
             let first = readings[0]
-            let pid = first.process.pid.map { "pid \($0)" } ?? "a process without a pid"
+            let process = first.process
+            let pid = (process.name ?? "a process") + (process.pid.map { " [\($0)]" } ?? " without a pid")
             let files = Array(Set(readings.map(\.artifact.fileName))).sorted()
             let count = readings.count == 1 ? "1" : FactValue.grouped(readings.count)
             if first.source.report.snapshots[first.index].clock == .calendar {

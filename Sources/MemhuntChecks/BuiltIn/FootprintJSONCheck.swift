@@ -26,28 +26,28 @@ struct FootprintJSONCheck: MeasuringCheck {
     }
 
     func measure(_ context: CheckContext) async throws -> Measurement? {
-        var keyed: [(key: SeriesKey, reading: Reading)] = []
+        var series = ReadingSeries()
         var chosen = false
         var notes: [String] = []
-        for artifact in context.artifacts(of: .footprintJSON).sorted(by: { $0.source < $1.source }) {
+        for (number, artifact) in context.artifacts(of: .footprintJSON).sorted(by: { $0.source < $1.source })
+            .enumerated()
+        {
             guard case .repro(.footprintJSON(let report))? = artifact.content else { continue }
             let source = Reading.Source(artifact, report)
-            keyed.reserveCapacity(keyed.count + report.snapshots.count)
             for (index, snapshot) in report.snapshots.enumerated() {
                 guard let (place, largest) = Self.pick(snapshot, subject: context.subject),
                     let bytes = snapshot.processes[place].bytes
                 else { continue }
                 chosen = chosen || largest
-                let key = SeriesKey(
-                    pid: snapshot.processes[place].pid, file: snapshot.clock == .calendar ? nil : artifact.source)
-                keyed.append(
-                    (key, Reading(source: source, index: index, place: place, time: snapshot.time, bytes: bytes)))
+                series.add(
+                    Reading(source: source, index: index, place: place, time: snapshot.time, bytes: bytes),
+                    key: SeriesKey(
+                        pid: snapshot.processes[place].pid, file: snapshot.clock == .calendar ? nil : number))
             }
             notes += report.unreadable.prefix(3).map { "\(artifact.fileName): \($0)" }
         }
-        let (series, others) = Self.series(keyed)
-        keyed = []
-        var readings = series
+        let (judged, others) = series.split()
+        var readings = judged
         guard !readings.isEmpty else { return nil }
         // Sorted by time unless they already are (a sorted copy of many thousand samples' readings is megabytes).
         if readings.allSatisfy({ $0.time != nil }),
@@ -57,7 +57,7 @@ struct FootprintJSONCheck: MeasuringCheck {
                 .map(\.element)
         }
         return Measurement(
-            readings: readings, chosen: chosen, notes: notes, others: others.map { Words.series($0.readings) })
+            readings: readings, chosen: chosen, notes: notes, others: others.map(Words.series))
     }
 
     func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {

@@ -24,33 +24,31 @@ extension FootprintJSONCheck {
         var process: FootprintJSONProcess { source.report.snapshots[index].processes[place] }
     }
 
-    /// The readings of one launch of the process on one clock: its pid, and no file (a calendar date, which
-    /// orders snapshots across files) or the file whose own clock (`wall_time_s`, or no time) orders them. Two
-    /// launches, or two clocks, are never one series: their footprints do not continue each other, and their
-    /// times do not compare.
+    /// The readings of one process (one launch of it) on one clock: its pid, and no file (a calendar date, which
+    /// orders snapshots across files) or the file, by its place, whose own clock (`wall_time_s`, or no time)
+    /// orders them. Two processes, two launches or two clocks are never one series: their footprints do not
+    /// continue each other, and their times do not compare.
     struct SeriesKey: Hashable {
         var pid: Int?
-        var file: String?
+        var file: Int?
     }
 
-    /// The readings grouped by series, in the order first met, and the one the check speaks of: the most
-    /// readings, the later of a tie (the files are read in name order).
-    static func series(_ readings: [(key: SeriesKey, reading: Reading)]) -> (
-        chosen: [Reading], others: [(key: SeriesKey, readings: [Reading])]
-    ) {
-        var order: [SeriesKey] = []
-        var groups: [SeriesKey: [Reading]] = [:]
-        for (key, reading) in readings {
+    /// The readings grouped by series, in the order first met.
+    struct ReadingSeries {
+        private var order: [SeriesKey] = []
+        private var groups: [SeriesKey: [Reading]] = [:]
+
+        mutating func add(_ reading: Reading, key: SeriesKey) {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(reading)
         }
-        var best = 0
-        for (position, key) in order.enumerated() where groups[key]!.count >= groups[order[best]]!.count {
-            best = position
+
+        /// The series the check speaks of, the most readings (the later of a tie: the files are read in name
+        /// order), and the others.
+        func split() -> (chosen: [Reading], others: [[Reading]]) {
+            guard var best = order.first else { return ([], []) }
+            for key in order where groups[key]!.count >= groups[best]!.count { best = key }
+            return (groups[best]!, order.filter { $0 != best }.map { groups[$0]! })
         }
-        let others = order.enumerated().filter { $0.offset != best }.map {
-            (key: $0.element, readings: groups[$0.element]!)
-        }
-        return (order.isEmpty ? [] : groups[order[best]]!, others)
     }
 }
