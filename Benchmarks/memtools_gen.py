@@ -56,20 +56,20 @@ def round_half_away(x):
     return whole + (1 if x - whole >= 0.5 else 0)
 
 
-def cached(path):
-    """The expected figures of an input written by this version of the generator, or None."""
+def cached(path, version=VERSION):
+    """The expected figures of an input written by this version of the generator (or of its kind), or None."""
     side = path + ".json"
     if os.path.exists(path) and os.path.exists(side):
         with open(side) as f:
             data = json.load(f)
-        if data.get("version") == VERSION:
+        if data.get("version") == version:
             return data
     return None
 
 
-def save(path, expected):
+def save(path, expected, version=VERSION):
     """Writes the expected figures beside `path` (after the input itself is in place)."""
-    expected["version"] = VERSION
+    expected["version"] = version
     with open(path + ".json.part", "w") as f:
         json.dump(expected, f, sort_keys=True)
     os.replace(path + ".json.part", path + ".json")
@@ -724,26 +724,49 @@ FOOTPRINT_PROCESSES = [
 ]
 
 
-def footprint_pick(processes):
-    """What memhunt reads of one sample with no app named: the process with the largest footprint (the first of
-    equals), its footprint, peak and the category with the most dirty bytes (the first of equals)."""
-    best = None
+def footprint_sample(processes):
+    """What memhunt reads of one sample: each process with a footprint (`footprint`, else the kernel's
+    `phys_footprint`), its peak and the category with the most dirty bytes (the first of equals)."""
+    procs = []
     for p in processes:
         value = p.get("footprint", p.get("auxiliary", {}).get("phys_footprint"))
-        if value is not None and (best is None or value > best[1]):
-            best = (p, value)
-    p, value = best
-    top = None
-    for name, category in p.get("categories", {}).items():
-        if top is None or category["dirty"] > top[1]:
-            top = (name, category["dirty"])
-    return {"name": p["name"], "pid": p["pid"], "bytes": value, "peak": p.get("auxiliary", {}).get("phys_footprint_peak"),
-            "cat": top and {"name": top[0], "dirty": top[1]}}
+        if value is None:
+            continue
+        top = None
+        for name, category in p.get("categories", {}).items():
+            if top is None or category["dirty"] > top[1]:
+                top = (name, category["dirty"])
+        procs.append({"name": p["name"], "pid": p["pid"], "bytes": value,
+                      "peak": p.get("auxiliary", {}).get("phys_footprint_peak"),
+                      "cat": top and {"name": top[0], "dirty": top[1]}})
+    return procs
 
 
-def footprint_facts(readings):
-    """memhunt's footprint facts of the readings (`footprint_pick`'s, with the sample's time `t`), in time order."""
-    readings = [r for _, r in sorted(enumerate(readings), key=lambda pair: (pair[1]["t"], pair[0]))]
+# The footprint facts' own version: from 5 on, one process is read throughout a file (memhunt's `followed`).
+FOOTPRINT_VERSION = 5
+
+
+def footprint_facts(samples):
+    """memhunt's footprint facts of one file's samples (each `{"t": seconds, "procs": footprint_sample(...)}`)
+    with no app named: the process that is the largest in the most samples (the first of equal footprints in a
+    sample; of a tie, the larger in its newest such sample, then the lower pid) is read in every sample that has
+    it, in time order; never the largest of each sample joined into one line."""
+    several = any(len(sample["procs"]) > 1 for sample in samples)
+    wins = {}
+    for sample in samples:
+        largest = None
+        for proc in sample["procs"]:
+            if largest is None or proc["bytes"] > largest["bytes"]:
+                largest = proc
+        if largest is not None:
+            wins[largest["pid"]] = (wins.get(largest["pid"], (0, 0))[0] + 1, largest["bytes"])
+    followed = max(wins, key=lambda pid: (wins[pid][0], wins[pid][1], -pid)) if several and wins else None
+    best = []
+    for sample in samples:
+        procs = [p for p in sample["procs"] if followed is None or p["pid"] == followed]
+        if procs and (followed is not None or len(sample["procs"]) == 1):
+            best.append(dict(procs[0], t=sample["t"]))
+    readings = [r for _, r in sorted(enumerate(best), key=lambda pair: (pair[1]["t"], pair[0]))]
     newest, first = readings[-1], readings[0]
     peak = max(max((r["peak"] for r in readings if r["peak"] is not None), default=0), max(r["bytes"] for r in readings))
     facts = {"footprint.process": "%s [%d]" % (newest["name"], newest["pid"]),
@@ -779,7 +802,7 @@ def footprint_facts(readings):
 
 def write_footprint(path, size, seed=53):
     """`footprint --sample … -j` JSON of about `size` bytes; returns the facts memhunt gives of it."""
-    found = cached(path)
+    found = cached(path, version=FOOTPRINT_VERSION)
     if found:
         return found
     rng = random.Random(seed)
@@ -846,14 +869,12 @@ def write_footprint(path, size, seed=53):
             text = ("" if index == 0 else ",\n") + "\n".join("  " + line for line in text.split("\n"))
             out.write(text)
             written += len(text)
-            pick = footprint_pick(processes)
-            pick["t"] = sample["start_time"]["wall_time_s"]
-            readings.append(pick)
+            readings.append({"t": sample["start_time"]["wall_time_s"], "procs": footprint_sample(processes)})
             index += 1
         out.write('\n ],\n "errors": [],\n "warnings": [\n'
                   '  "Unable to retrieve ledger entry info - No such process"\n ]\n}\n')
     os.replace(path + ".part", path)
-    return save(path, dict(footprint_facts(readings)))
+    return save(path, dict(footprint_facts(readings)), version=FOOTPRINT_VERSION)
 
 
 # ---- unified log (ndjson) with kill lines ----

@@ -130,8 +130,9 @@ import Testing
                     + "snapshot of AluminumWeight [5120] (faq-visit-4.footprint.json)."))
     }
 
-    /// With no app named, the largest process of each sample is read: where a child outgrows the app in one
-    /// sample, that sample is the child's, not a point of the app's line.
+    /// With no app named, one process is read throughout the file, the largest in most of its samples: where a
+    /// child outgrows the app in one sample, the app's footprint there is still the point of its line, and the
+    /// child's is no point of it.
     @Test func theLargestProcessOfOneSampleIsNotAPointOfAnothersLine() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
@@ -147,15 +148,16 @@ import Testing
         try folder.write("shop.samples.footprint.json", Array(text.utf8))
         let result = try await Hunt.run([folder.path], app: nil, playbook: "navigation-growth")
         #expect(result.facts["footprint.process"] == "Shop [77]")
-        #expect(result.facts["footprint.samples"] == 3)
+        #expect(result.facts["footprint.samples"] == 4)
         #expect(result.facts["footprint.firstMB"] == 100)
         #expect(result.facts["footprint.growthMB"] == 30)
         #expect(result.facts["footprint.peakMB"] == 130)
+        #expect(result.facts["footprint.slopeMBPerMinute"] == 60)
         let finding = try #require(result.findings.first { $0.code == "footprint-json.growing" })
+        #expect(finding.title == "Shop [77] grew 30 MB in 4 samples over 30 s (60 MB per minute)")
         #expect(
-            finding.detail.contains(
-                "Not joined to these samples (another process or launch, or another clock): 1 sample of "
-                    + "com.apple.WebKit.WebContent [78] in shop.samples.footprint.json, on that file's own clock."))
+            finding.detail.hasSuffix(
+                "The process is the one largest in most of the file's snapshots: no app was named."))
     }
 
     /// Snapshots dated by the calendar are one series across files, in time order whatever their names.
@@ -226,7 +228,7 @@ import Testing
         #expect(
             unnamed.steps.contains { step in
                 step.presentation.headline.contains {
-                    $0.text.hasSuffix("(the largest of the file's processes: no app was named)")
+                    $0.text.hasSuffix("(the process largest in most of the file's snapshots: no app was named)")
                 }
             })
     }

@@ -11,7 +11,7 @@ extension FootprintJSONCheck {
         static func headline(_ m: Measurement, largest: FootprintJSONCategory?) -> String {
             "\(m.name): \(mb(m.newest.bytes))"
                 + (largest.map { "; largest category \($0.name) \(mb($0.dirtyBytes))" } ?? "")
-                + (m.chosen ? " (the largest of the file's processes: no app was named)" : "")
+                + (m.chosen ? " (the process largest in most of the file's snapshots: no app was named)" : "")
         }
 
         /// "+12 s" from the first sample when both have a time, else "sample 3".
@@ -60,7 +60,8 @@ extension FootprintJSONCheck {
             return "footprint of \(m.name): \(series), +\(mb(growth))\(fit.span), R² \(format2(fit.r2)) (thresholds "
                 + "\(fit.minGrowth.oneDecimalText) MB, R² \(format2(fit.minR2))). It climbs and does not come back "
                 + "within the samples."
-                + (m.chosen ? " The process is the largest of the file's: no app was named." : "") + unread(m)
+                + (m.chosen ? " The process is the one largest in most of the file's snapshots: no app was named." : "")
+                + unread(m)
         }
 
         /// " One rise after sample 3, then held: …" for a step or a transient; nothing for the other shapes.
