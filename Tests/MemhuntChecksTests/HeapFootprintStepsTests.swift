@@ -235,6 +235,29 @@ import Testing
 }
 
 extension HeapFootprintStepsTests {
+    /// Samples of several processes without pids, and no app named: the file is followed by the name that is the
+    /// largest in most of its samples, and a child larger in one sample is no point of its line.
+    @Test func samplesWithoutPidsAreFollowedByName() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        func sample(_ second: Int, app: Int, child: Int) -> String {
+            """
+            {"start_time": {"wall_time_s": \(second)}, "processes": [
+              {"name": "com.apple.WebKit.WebContent", "footprint": \(child << 20)},
+              {"name": "AluminumWeight", "footprint": \(app << 20)}]}
+            """
+        }
+        let samples = [sample(0, app: 80, child: 20), sample(10, app: 90, child: 300), sample(20, app: 100, child: 30)]
+        try dir.write(
+            "nopids.samples.footprint.json",
+            "{\"bytes per unit\": 1, \"samples\": [" + samples.joined(separator: ",") + "]}")
+        let result = try await Hunt.run([dir.path], app: nil, playbook: "navigation-growth")
+        #expect(result.facts["footprint.process"] == "AluminumWeight")
+        #expect(result.facts["footprint.samples"] == 3)
+        #expect(result.facts["footprint.footprintMB"] == 100)
+        #expect(result.facts["footprint.peakMB"] == 100)
+    }
+
     /// A heap with its total but no class table is no evidence that no class grew.
     @Test func aHeapWithoutItsTableComparesNothing() async throws {
         let dir = try TemporaryDirectory()

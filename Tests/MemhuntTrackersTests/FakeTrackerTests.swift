@@ -568,7 +568,8 @@ import Testing
     }
 
     /// Ten attaches at the same moment (RACE-* keys list a comment a second late): one comment stays, and the
-    /// reports are attached once, by the attach whose comment stayed.
+    /// reports are attached once. The attach whose comment stayed adds them; another attach that found them still
+    /// missing once the comment had settled (a loaded machine) adds them instead and says it updated the post.
     @Test func tenAttachesAtOnceLeaveOneCommentAndOneSetOfFiles() async throws {
         let server = try await FaultServer(script: "tracker_fake.py", arguments: ["--token", Self.token])
         defer { server.stop() }
@@ -578,7 +579,8 @@ import Testing
         ]
         let actions = try await concurrently(10, environment) { "jira:RACE-1" }
         #expect(actions.filter { $0 == .posted }.count == 1)
-        #expect(actions.filter { $0 == .alreadyPosted || $0 == .unchanged }.count == 9)
+        #expect(
+            actions.filter { $0 == .alreadyPosted || $0 == .unchanged || $0 == .updated }.count == 9, "\(actions)")
         let state = try await issue(server, "RACE-1")
         #expect((state["comments"] as? [[String: Any]])?.count == 1)
         #expect(

@@ -6,31 +6,51 @@ import MemhuntFormats
 struct FootprintJSONCheck: MeasuringCheck {
     /// The process of `snapshot` the check speaks of, by its place: the subject's; with no app named, the
     /// process the file is `followed` by (said so), or the only one.
-    static func pick(_ snapshot: FootprintSnapshot, subject: Subject, following: Int?) -> (place: Int, chosen: Bool)? {
+    static func pick(_ snapshot: FootprintSnapshot, subject: Subject, following: Followed?) -> (
+        place: Int, chosen: Bool
+    )? {
         let processes = snapshot.processes
         let named = processes.indices.filter { processes[$0].bytes != nil }
         if subject.app != nil { return named.first { subject.matches(processes[$0].name) }.map { ($0, false) } }
-        if let following { return named.first { processes[$0].pid == following }.map { ($0, true) } }
+        if let following { return named.first { Followed(processes[$0]) == following }.map { ($0, true) } }
         return named.count == 1 ? (named[0], false) : nil
     }
 
+    /// A process as a file is followed by: its pid, or its name where the file gives no pids.
+    enum Followed: Hashable, Comparable {
+        case pid(Int)
+        case name(String)
+
+        init?(_ process: FootprintJSONProcess) {
+            if let pid = process.pid {
+                self = .pid(pid)
+            } else if let name = process.name {
+                self = .name(name)
+            } else {
+                return nil
+            }
+        }
+    }
+
     /// With no app named, the pid a file's snapshots are read for: the process that is the largest in the most of
-    /// them (the larger in its newest of a tie). One process throughout, never the largest of each snapshot: a
-    /// child that outgrows the app in one sample is no point of the app's line. Nil when no snapshot names more
-    /// than one process.
-    static func followed(_ report: FootprintJSON) -> Int? {
-        var wins: [Int: (count: Int, newest: Int)] = [:]
+    /// them (the larger in its newest of a tie, then the lower pid or the first name). One process throughout,
+    /// never the largest of each snapshot: a child that outgrows the app in one sample is no point of the app's
+    /// line. A file without pids is followed by name. Nil when no snapshot names more than one process.
+    static func followed(_ report: FootprintJSON) -> Followed? {
+        var wins: [Followed: (count: Int, newest: Int)] = [:]
         var several = false
         for snapshot in report.snapshots {
             let named = snapshot.processes.filter { $0.bytes != nil }
             several = several || named.count > 1
-            guard let largest = named.max(by: { ($0.bytes ?? 0) < ($1.bytes ?? 0) }), let pid = largest.pid else {
-                continue
-            }
-            wins[pid] = ((wins[pid]?.count ?? 0) + 1, largest.bytes ?? 0)
+            guard let largest = named.max(by: { ($0.bytes ?? 0) < ($1.bytes ?? 0) }), let key = Followed(largest)
+            else { continue }
+            wins[key] = ((wins[key]?.count ?? 0) + 1, largest.bytes ?? 0)
         }
         guard several else { return nil }
-        return wins.max { ($0.value.count, $0.value.newest, -$0.key) < ($1.value.count, $1.value.newest, -$1.key) }?.key
+        return wins.max {
+            ($0.value.count, $0.value.newest) < ($1.value.count, $1.value.newest)
+                || (($0.value.count, $0.value.newest) == ($1.value.count, $1.value.newest) && $0.key > $1.key)
+        }?.key
     }
 
     /// The subject's readings of one series in time order (file order when a sample has no time), whether its
