@@ -1,7 +1,7 @@
 // libFuzzer target `leaks`: leaks reports of memgraphs, streamed line by line, and what memhunt says of their
 // trees (each cycle's shape, pattern and owner; the per-class comparison of two captures). Differential: a read
 // in two chunks equals a whole read; past small bounds, lines passed over by their bytes change nothing; the
-// classifier's memos name each shape as `classify` does alone.
+// classifier's memos name each shape as `classify` does alone; the recogniser's byte gate turns no match away.
 // Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
 import MemhuntSnapshots
 
@@ -10,7 +10,9 @@ import MemhuntSnapshots
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    _ = LeaksReport.matches(lines: ReproText.sniffLines(bytes[...]))
+    let sniff = FormatSniff(bytes[...])
+    precondition(
+        LeaksReport.recognises(sniff) == LeaksReport.matches(lines: sniff.lines), "the byte gate turned a match away")
     guard case .success(let report) = LeaksReport.parse(bytes) else { return 0 }
     // The same bytes in two chunks read as one.
     var scanner = LeaksScanner()

@@ -34,9 +34,26 @@ public struct FormatSniff {
     /// The head's lines, for formats recognised by a banner or a line shape.
     public var lines: [String] { split.lines }
 
+    /// False only where no line can hold any of `needles` (ASCII, without `\r` or `\n`) as `Character`s: the
+    /// lines' bytes are all ASCII, where each byte is a `Character` of its own and a line that holds a needle holds
+    /// its bytes, and they hold none of them. A recogniser that needs one of them says no without reading lines;
+    /// where the head is not all ASCII (`K` equals `U+212A`, a combining mark joins the byte before it) the lines
+    /// are read as before.
+    public func mayHold(anyOf needles: StaticString...) -> Bool {
+        guard split.ascii else { return true }
+        let bytes = split.head.prefix(ReproText.sniffLimit)
+        return needles.contains { ReproText.containsBytes(bytes, $0) }
+    }
+
     private final class Lines {
         let head: ArraySlice<UInt8>
         lazy var lines: [String] = ReproText.sniffLines(head)
+        /// Whether the bytes the lines are read from are all ASCII.
+        lazy var ascii: Bool = head.prefix(ReproText.sniffLimit).withUnsafeBufferPointer { bytes in
+            var bits: UInt8 = 0
+            for byte in bytes { bits |= byte }
+            return bits < 0x80
+        }
         init(_ head: ArraySlice<UInt8>) { self.head = head }
     }
 }

@@ -61,3 +61,52 @@ import Testing
         }
     }
 }
+
+/// A recogniser's byte gate (`FormatSniff.mayHold`) says no only where its lines could not match: on every
+/// fixture, every file of `../shared/realworld` when it is beside the checkout, and heads made to tempt it.
+@Suite struct RecogniserByteGateTests {
+    static let made: [String] = [
+        "Process 42: 3 leaks for 1024 total leaked bytes.\n",
+        "leaks Report Version: 4.0\n",
+        "    2 (96 bytes) ROOT CYCLE: <Node 0x1> [48]\n",
+        "Test Case '-[A b]' started.\n",
+        "Command line invocation:\n    /usr/bin/xcodebuild test -scheme App\n",
+        // Not all ASCII: the Kelvin sign equals `K` as a `Character`, and the lines are read as before.
+        "    2 (96 bytes) ROOT LEA\u{212A}: <Node 0x1> [48]\n",
+        "Process 42: 3 leaks for 1024 total leaked bytes.\u{301}\n",
+        "nothing of either\nat all\n",
+    ]
+
+    static func files() -> [String] {
+        var roots = [Repo.root + "/Fixtures"]
+        if let shared = Repo.realworld { roots.append(shared) }
+        return roots.flatMap { root in
+            (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).map { root + "/" + $0 }
+        }.filter { path in
+            var folder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && !folder.boolValue
+        }
+    }
+
+    @Test func theGateTurnsNoMatchAway() throws {
+        var heads = Self.made.map { Array($0.utf8)[...] }
+        for path in Self.files() {
+            guard let handle = FileHandle(forReadingAtPath: path) else { continue }
+            defer { try? handle.close() }
+            heads.append(Array(try handle.read(upToCount: 65_536) ?? Data())[...])
+        }
+        var matched = (leaks: 0, xctest: 0)
+        for head in heads {
+            let sniff = FormatSniff(head)
+            let (leaks, xctest) = (LeaksReport.matches(lines: sniff.lines), XCTestMetrics.matches(lines: sniff.lines))
+            #expect(LeaksReport.recognises(sniff) == leaks)
+            #expect(XCTestMetrics.recognises(sniff) == xctest)
+            matched.leaks += leaks ? 1 : 0
+            matched.xctest += xctest ? 1 : 0
+        }
+        // The made heads alone match leaks four times (the Kelvin sign's among them) and xcodebuild twice.
+        #expect(matched.leaks >= 4 && matched.xctest >= 2)
+        #expect(!FormatSniff(Array("nothing of either\n".utf8)[...]).mayHold(anyOf: "ROOT LEAK:"))
+        #expect(FormatSniff(Array("é\n".utf8)[...]).mayHold(anyOf: "ROOT LEAK:"))
+    }
+}

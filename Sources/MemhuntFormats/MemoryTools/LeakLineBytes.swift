@@ -36,9 +36,9 @@ struct LeakLineBytes {
     static func isTrimmed(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
 
     /// Past the spaces from `index`.
-    func skippingSpaces(_ index: Int, to end: Int? = nil) -> Int {
+    func skippingSpaces(_ index: Int) -> Int {
         var index = index
-        while index < (end ?? count), bytes[index] == 0x20 { index += 1 }
+        while index < count, bytes[index] == 0x20 { index += 1 }
         return index
     }
 
@@ -101,15 +101,7 @@ struct LeakLineBytes {
         guard !range.isEmpty,
             let number = ReproText.measure(Substring(string(range.lowerBound, range.upperBound - 1)))
         else { return Int(string(range.lowerBound, range.upperBound)) }
-        let scale: Double
-        switch bytes[range.upperBound - 1] {
-        case UInt8(ascii: "K"): scale = 1024
-        case UInt8(ascii: "M"): scale = 1_048_576
-        case UInt8(ascii: "G"): scale = 1_073_741_824
-        default: return nil
-        }
-        let bytes = number * scale
-        return bytes < 9e18 ? Int(bytes.rounded()) : nil
+        return LeaksReport.bytes(number, unit: bytes[range.upperBound - 1])
     }
 }
 

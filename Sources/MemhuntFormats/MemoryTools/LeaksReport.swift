@@ -91,11 +91,16 @@ public struct LeaksReport: Sendable, Hashable {
         guard let unit = trimmed.last, let number = ReproText.measure(trimmed.dropLast()) else {
             return Int(trimmed)
         }
+        return unit.asciiValue.flatMap { bytes(number, unit: $0) }
+    }
+
+    /// `number` of `unit` (`K`, `M` or `G`, binary multiples) in bytes; nil for another unit or past `Int`.
+    static func bytes(_ number: Double, unit: UInt8) -> Int? {
         let scale: Double
         switch unit {
-        case "K": scale = 1024
-        case "M": scale = 1_048_576
-        case "G": scale = 1_073_741_824
+        case UInt8(ascii: "K"): scale = 1024
+        case UInt8(ascii: "M"): scale = 1_048_576
+        case UInt8(ascii: "G"): scale = 1_073_741_824
         default: return nil
         }
         let bytes = number * scale
@@ -196,7 +201,7 @@ public struct LeaksScanner: Sendable, LineScanning {
     /// margin with `P` or `D`), cannot be a top-level entry (its first byte past the indent is no digit, or it is
     /// not at the entries' indent) and the forest passes over it (`LeakForest.Builder.passOver`).
     private mutating func passesOver(_ line: LeakLineBytes) -> Bool {
-        guard let head = line.bytes.first, head != UInt8(ascii: "P"), head != UInt8(ascii: "D") else { return false }
+        guard Self.namesNoField(line) else { return false }
         let indent = line.skippingSpaces(0)
         if indent < line.count, LeakLineBytes.isDigit(line[indent]), rootIndent == nil || rootIndent == indent {
             return false
@@ -206,12 +211,18 @@ public struct LeaksScanner: Sendable, LineScanning {
 
     /// `read` of an ASCII line: after the summary, a line not at the margin with `P` or `D` can only be an entry.
     private mutating func read(_ line: LeakLineBytes) {
-        guard summary, let head = line.bytes.first, head != UInt8(ascii: "P"), head != UInt8(ascii: "D") else {
+        guard summary, Self.namesNoField(line) else {
             read(line.string(0, line.count))
             return
         }
         guard !line.holdsTotal else { return }
         entry(line)
+    }
+
+    /// Whether a line cannot name a header field: those start at the margin with `P` or `D`.
+    private static func namesNoField(_ line: LeakLineBytes) -> Bool {
+        guard let head = line.bytes.first else { return false }
+        return head != UInt8(ascii: "P") && head != UInt8(ascii: "D")
     }
 
     /// `entry` of an ASCII line.
@@ -344,6 +355,10 @@ public struct LeaksScanner: Sendable, LineScanning {
 extension LeaksReport: ReproFormat {
     public static let kind = ArtifactKind.leaks
     public static let fixtures = ["Fixtures/leaks/DemoApp-after.leaks.txt"]
-    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(lines: sniff.lines) }
+    /// Every line `matches` takes holds one of these.
+    public static func recognises(_ sniff: FormatSniff) -> Bool {
+        sniff.mayHold(anyOf: "leaks Report Version:", " leaks for ", "ROOT CYCLE:", "ROOT LEAK:", "CYCLE BACK TO ")
+            && matches(lines: sniff.lines)
+    }
     public static func artifact(_ value: LeaksReport) -> ReproArtifact { .leaks(value) }
 }

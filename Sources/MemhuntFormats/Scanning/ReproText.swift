@@ -319,7 +319,10 @@ enum ReproText {
     }
 
     /// The first `limit` bytes of `prefix` as lines, for sniffing.
-    static func sniffLines(_ prefix: ArraySlice<UInt8>, limit: Int = 65_536) -> [String] {
+    static func sniffLines(_ prefix: ArraySlice<UInt8>, limit: Int = sniffLimit) -> [String] {
         lines(prefix.prefix(limit))
     }
+
+    /// How many bytes of a head `sniffLines` reads.
+    static let sniffLimit = 65_536
 }

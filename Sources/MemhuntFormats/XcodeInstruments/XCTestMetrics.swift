@@ -252,6 +252,9 @@ public struct XCTestMetrics: Sendable, Hashable {
 extension XCTestMetrics: ReproFormat {
     public static let kind = ArtifactKind.xctestMetrics
     public static let fixtures = ["Fixtures/xctest/xcodebuild-widget-over.log"]
-    public static func recognises(_ sniff: FormatSniff) -> Bool { matches(lines: sniff.lines) }
+    /// Every line `matches` takes holds one of these.
+    public static func recognises(_ sniff: FormatSniff) -> Bool {
+        sniff.mayHold(anyOf: "Test Case '", "Test Suite '", "Command line invocation:") && matches(lines: sniff.lines)
+    }
     public static func artifact(_ value: XCTestMetrics) -> ReproArtifact { .xctestMetrics(value) }
 }
