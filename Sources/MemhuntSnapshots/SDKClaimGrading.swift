@@ -58,20 +58,8 @@ public struct OSRecord: Sendable, Hashable {
 
     /// The records of a JetsamEvent's processes that `isApp` says are the app's.
     public static func records(of event: JetsamEvent, file: String, isApp: (String) -> Bool) -> [OSRecord] {
-        let time = zoned(event.date) ? event.time : nil
-        return event.processes.filter { isApp($0.name) }.map { process in
-            let outcome: Outcome =
-                if let reason = process.reason {
-                    memoryReasons.contains(reason) ? .memoryKill(reason: reason) : .otherKill(reason: reason)
-                } else {
-                    .alive(states: process.states)
-                }
-            let bytes = event.pageSize > 0 ? process.rpages.multipliedReportingOverflow(by: event.pageSize) : nil
-            return OSRecord(
-                what: "JetsamEvent", file: file, process: process.name, pid: process.pid, outcome: outcome, time: time,
-                timeText: event.date, device: event.product, os: event.build,
-                residentBytes: bytes.flatMap { $0.overflow ? nil : $0.partialValue })
-        }
+        let listed = JetsamRecords(event, file: file, isApp: isApp)
+        return listed.processes.map(listed.record)
     }
 
     /// The record of a crash report, when `isApp` says it is the app's.
@@ -494,63 +482,4 @@ public enum SDKClaimGrader {
 
 extension String {
     fileprivate func nonEmptyOr(_ other: String) -> String { isEmpty ? other : self }
-}
-
-/// What a fleet scan keeps of SDK exports and OS records, to grade the claims once every file is read.
-public struct ScanSDKClaims: Sendable {
-    /// The events of the SDK exports, with their files.
-    public var events: [(file: String, event: SDKEvent)] = []
-    /// The OS records of app processes (JetsamEvents, crash reports, kill lines), up to `recordLimit`.
-    public var records: [OSRecord] = []
-    /// OS records past `recordLimit`, not kept: a claim they would have settled stays unconfirmed.
-    public var recordsNotKept = 0
-    /// A JetsamEvent lists every process; a scan keeps its apps' records, at most this many in all.
-    public static let recordLimit = 200_000
-
-    public init() {}
-
-    /// Keeps the OS records `content` holds, when it is a JetsamEvent, a crash report or a log of kills.
-    public mutating func add(_ content: ParsedArtifact, file: String) {
-        var found: [OSRecord] = []
-        switch content {
-        case .jetsamEvent(let event):
-            found = OSRecord.records(of: event, file: file) { name in
-                JetsamProcess.isApp(name: name, states: [])
-            }
-        case .crashReport(let report):
-            if let record = OSRecord.record(of: report, file: file, isApp: { _ in true }) { found = [record] }
-        case .sdkExport(let export):
-            events += export.events.map { (file, $0) }
-        default: break
-        }
-        for kill in content.killLog?.kills ?? [] {
-            if let record = OSRecord.record(of: kill, file: file, isApp: { _ in true }) { found.append(record) }
-        }
-        let room = max(0, Self.recordLimit - records.count)
-        records += found.prefix(room)
-        recordsNotKept += max(0, found.count - room)
-    }
-
-    public mutating func merge(_ other: ScanSDKClaims) {
-        events += other.events
-        let room = max(0, Self.recordLimit - records.count)
-        records += other.records.prefix(room)
-        recordsNotKept += other.recordsNotKept + max(0, other.records.count - room)
-    }
-
-    /// Each event once (by its id, else its SDK, time and app), graded, in file order.
-    public func grades(options: SDKClaimGrader.Options = .init()) -> [(file: String, grade: SDKClaimGrade)] {
-        var seen: Set<String> = []
-        var byApp: [String: [OSRecord]] = [:]
-        for record in records { byApp[record.process.lowercased(), default: []].append(record) }
-        return events.sorted { $0.file < $1.file }.compactMap { file, event in
-            guard seen.insert(event.identity).inserted else { return nil }
-            // The kernel cuts a process name at 32 bytes: the cut name is looked up too.
-            let names = SDKClaimGrader.appNames(event).flatMap {
-                [$0.lowercased(), String($0.lowercased().utf8.prefix(32))!]
-            }
-            let candidates = Set(names).flatMap { byApp[$0] ?? [] }
-            return (file, SDKClaimGrader.grade(event, records: candidates, options: options))
-        }
-    }
 }
