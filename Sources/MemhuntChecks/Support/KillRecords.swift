@@ -6,14 +6,23 @@ import MemhuntFormats
 /// app. A kill of another process is never the subject's.
 struct KillRecord {
     var kill: MemoryKill
-    var artifact: Artifact
+    /// The log's artifact, one box shared by its records: an `Artifact` held in each of a large log's thousands of
+    /// records was most of a run's heap.
+    private let log: Log
+    var artifact: Artifact { log.artifact }
+
+    private final class Log: Sendable {
+        let artifact: Artifact
+        init(_ artifact: Artifact) { self.artifact = artifact }
+    }
 
     var evidence: Evidence { Evidence(source: artifact.source, line: kill.line) }
 
     /// Every kill record of the logs among `context`'s artifacts, in artifact and line order.
     static func all(in context: CheckContext) -> [KillRecord] {
         context.artifacts(of: .killLog).flatMap { artifact in
-            (artifact.killLog?.kills ?? []).map { KillRecord(kill: $0, artifact: artifact) }
+            let log = Log(artifact)
+            return (artifact.killLog?.kills ?? []).map { KillRecord(kill: $0, log: log) }
         }
     }
 

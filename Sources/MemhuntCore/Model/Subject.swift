@@ -157,9 +157,18 @@ public enum ArtifactOwner {
         case .repro(.heap(let report)): names = [report.processName]
         // footprint JSON of one process names it; of several (`--targetChildren`, several pids) it names no one
         // app: the check reads the subject's process among them.
+        // Found by walking the snapshots, never by a set of every snapshot's names: a long `--sample` file has
+        // tens of thousands of them.
         case .repro(.footprintJSON(let report)):
-            let processes = Set(report.snapshots.flatMap { $0.processes.map { $0.name ?? "" } })
-            names = processes.count == 1 ? [processes.first!] : []
+            var only: String?
+            var several = false
+            for snapshot in report.snapshots where !several {
+                for process in snapshot.processes where !several {
+                    let name = process.name ?? ""
+                    if only == nil { only = name } else if only != name { several = true }
+                }
+            }
+            names = several ? [] : [only]
         case .repro(.xctraceExport(let export)): names = export.processNames
         // A change log names the processes of its lines, the one with most evaluations first.
         case .repro(.changeLog(let summary)):
