@@ -23,7 +23,8 @@ def kib(pages, page_size):
 
 
 def mb(value_kib):
-    return round(value_kib / 1024 * 10) / 10
+    # One decimal, halves away from zero (memhunt's rounding; Python's round() takes halves to even).
+    return math.floor(value_kib / 1024 * 10 + 0.5) / 10
 
 
 def percentile(sorted_values, p):

@@ -24,6 +24,9 @@ as a stream (never held whole in memory) with its expected figures beside it in 
                ReportSystemMemory's, soft-limit crossings, memorystatus lines that are no kill
   metrickit    a fleet of MetricKit payload files: bare, wrapped (`payload`, `_source`), daily arrays, localized
                units, payloads without a bundle id or memory metrics, diagnostic payloads, exact duplicates
+  jetsam-fleet a fleet of full-size JetsamEvents of 600 devices: about 380 daemons (with the `daemon` state) and
+               the apps each device has installed and running (one frontmost, some killed), pretty-printed in the
+               key order of real records
 
     Benchmarks/memtools_gen.py write KIND PATH [--size-mb N] [--count N] [--members N] [--seed N]
 """
@@ -1474,14 +1477,154 @@ def write_metrickit_fleet(folder, count=100000, seed=56):
     return expected
 
 
+# The daemons of a device's JetsamEvents: real names, then more made the way launchd's jobs are named, so that a
+# record lists about 380 of them as a real one does. They carry the `daemon` state, as real records' daemons do.
+JETSAM_DAEMONS = ["backboardd", "SpringBoard", "mediaserverd", "CommCenter", "locationd", "wifid", "runningboardd",
+                  "duetexpertd", "cloudd", "nsurlsessiond", "assetsd", "searchd", "bluetoothd", "configd", "powerd",
+                  "symptomsd", "apsd", "identityservicesd", "mDNSResponder", "thermalmonitord", "coreduetd", "dasd",
+                  "trustd", "securityd", "useractivityd", "sharingd", "rapportd", "healthd", "fseventsd", "logd",
+                  "aggregated", "analyticsd", "bird", "callservicesd", "contextstored", "coreauthd", "druid",
+                  "fitcored", "geod", "itunesstored", "kbd", "lsd", "mobileassetd", "navd", "nearbyd", "nfcd",
+                  "passd", "photoanalysisd", "routined", "siriknowledged", "suggestd", "tccd", "timed", "triald",
+                  "watchdogd", "com.apple.WebKit.Networking", "com.apple.WebKit.GPU", "com.apple.quicklook.ThumbnailsAgent",
+                  "com.apple.accessibility.heard", "com.apple.dt.instruments.dtsecurity"]
+JETSAM_DAEMONS += ["%s%sd" % (stem, suffix) for stem in ("accounts", "audio", "backup", "calendar", "camera", "carkit",
+                                                         "contacts", "coremedia", "display", "familycircle", "game",
+                                                         "homekit", "imagent", "keyboard", "mail", "maps", "media",
+                                                         "memory", "metrics", "music", "notes", "phone", "print",
+                                                         "reminders", "screentime", "siri", "spotlight", "storekit",
+                                                         "sync", "usage", "video", "voicemail", "wallet", "weather")
+                   for suffix in ("", "agent", "helper", "sync", "cache", "service", "monitor", "index", "store",
+                                  "bridge")]
+# Apps a device may have installed (their extensions too), most-installed first.
+JETSAM_APPS = ["MobileSafari", "MobileMail", "Photos", "Maps", "Music", "Atlas", "JustSend", "WhatsApp", "Instagram",
+               "Spotify", "YouTube", "Messenger", "Telegram", "Slack", "Notion", "Uber", "Airbnb", "Duolingo",
+               "Strava", "Netflix", "Discord", "Reddit", "Signal", "Zoom", "Outlook", "Teams", "LinkedIn", "Pinterest",
+               "Snapchat", "TikTok", "Threads", "Bluesky", "Mastodon", "Ivory", "Overcast", "Pocket", "Things",
+               "Fantastical", "1Password", "Authenticator", "AtlasWidgetExtension", "JustSendShareExtension",
+               "WhatsAppNotificationService", "SpotifyWidgetExtension", "PhotosReliveWidget",
+               "MobileSMS", "MobileCal", "MobileNotes", "Reminders", "Weather", "Health", "Fitness", "Wallet",
+               "Podcasts", "Books", "News", "Stocks", "Translate", "Shortcuts", "Files", "Camera", "Clock",
+               "GarageBand", "iMovie", "Keynote", "Pages", "Numbers", "TestFlight", "Xcode Previews", "Lightroom"]
+
+
+def jetsam_fleet_record(rng, device, apps, when, incident):
+    """One full-size JetsamEvent of `device` (product, build, key) whose installed apps are `apps`: its daemons,
+    then the apps it has running (one frontmost, some killed), in the key order and pretty-printing of real
+    records (`"key" : value`, two-space indent)."""
+    product, build, key = device
+    processes = []
+    pid = 30
+    for name in JETSAM_DAEMONS:
+        if rng.random() < 0.04:
+            continue  # not running at this moment
+        rpages = int(rng.lognormvariate(6.5, 1.2)) + 16
+        process = {"uuid": "%08x-%04x-%04x-%04x-%012x" % (rng.getrandbits(32), rng.getrandbits(16),
+                                                            rng.getrandbits(16), rng.getrandbits(16),
+                                                            rng.getrandbits(48)),
+                   "states": ["daemon", "idle"] if rng.random() < 0.6 else ["daemon"]}
+        if rng.random() < 0.5:
+            process["lifetimeMax"] = rpages + rng.randint(0, 4000)
+        process.update({"age": rng.getrandbits(42), "purgeable": rng.randint(0, 40), "fds": rng.randint(4, 300),
+                        "coalition": rng.randint(1, 900), "rpages": rpages, "priority": rng.choice([0, 3, 5, 40, 180]),
+                        "physicalPages": {"internal": [rng.randint(0, rpages), rpages]}, "pid": pid,
+                        "cpuTime": round(rng.uniform(0, 400), 6), "name": name})
+        processes.append(process)
+        pid += rng.randint(1, 9)
+    running = [app for app in apps if rng.random() < 0.7]
+    frontmost = rng.choice(running) if running else None
+    for name in running:
+        rpages = int(rng.lognormvariate(8.3, 0.9)) + 64
+        states = ["frontmost"] if name == frontmost else [rng.choice(["suspended", "suspended", "background"])]
+        process = {"uuid": "%08x-%04x-%04x-%04x-%012x" % (rng.getrandbits(32), rng.getrandbits(16),
+                                                            rng.getrandbits(16), rng.getrandbits(16),
+                                                            rng.getrandbits(48)),
+                   "states": states, "lifetimeMax": rpages + rng.randint(0, 30000), "age": rng.getrandbits(40),
+                   "purgeable": rng.randint(0, 2000), "fds": rng.randint(20, 200), "coalition": rng.randint(1, 900),
+                   "rpages": rpages, "priority": 100 if name == frontmost else rng.choice([0, 4, 10]),
+                   "physicalPages": {"internal": [rng.randint(0, rpages), rpages]}, "pid": pid,
+                   "cpuTime": round(rng.uniform(0, 900), 6), "name": name}
+        roll = rng.random()
+        if roll < 0.03:
+            process["reason"] = "per-process-limit"
+        elif roll < 0.08:
+            process["reason"] = "vm-pageshortage"
+        elif roll < 0.10:
+            process["reason"] = "idle-exit"
+        if "reason" in process:
+            process["killDelta"] = rng.randint(100, 90000)
+        processes.append(process)
+        pid += rng.randint(1, 9)
+    body = {"crashReporterKey": key, "kernel": "Darwin Kernel Version 25.1.0: root:xnu-12377.42.6~55/RELEASE_ARM64_T8140",
+            "product": product, "incident": incident, "date": when, "build": build, "timeDelta": rng.randint(1, 9),
+            "memoryStatus": {"compressorSize": rng.randint(20000, 90000), "compressions": rng.randint(10 ** 6, 10 ** 8),
+                             "decompressions": rng.randint(10 ** 6, 10 ** 7), "zoneMapCap": 1472872448,
+                             "largestZone": "APFS_4K_OBJS", "largestZoneSize": rng.randint(10 ** 7, 6 * 10 ** 7),
+                             "pageSize": 16384, "uncompressed": rng.randint(100000, 300000),
+                             "zoneMapSize": rng.randint(10 ** 8, 3 * 10 ** 8),
+                             "memoryPages": {"active": rng.randint(40000, 150000), "throttled": 0,
+                                             "fileBacked": rng.randint(10000, 90000), "wired": rng.randint(40000, 99000),
+                                             "anonymous": rng.randint(40000, 150000), "purgeable": rng.randint(0, 900),
+                                             "inactive": rng.randint(30000, 120000), "free": rng.randint(1000, 9000),
+                                             "speculative": rng.randint(100, 4000)}},
+            "largestProcess": max(processes, key=lambda p: p["rpages"])["name"], "genCounter": rng.randint(0, 3),
+            "processes": processes}
+    header = {"bug_type": "298", "timestamp": when, "os_version": build, "roots_installed": 0, "incident_id": incident}
+    return (json.dumps(header, separators=(",", ":")) + "\n"
+            + json.dumps(body, indent=2, separators=(",", " : ")) + "\n")
+
+
+def write_jetsam_fleet(folder, count=10000, seed=58):
+    """`count` full-size JetsamEvents (about 440 processes each) of 600 devices under `folder`, 1,000 a sub-folder.
+    Returns how many records and processes were written."""
+    marker = folder + ".json"  # beside the fleet, not in it: the scans read every file under it
+    if os.path.isdir(folder) and os.path.exists(marker):
+        with open(marker) as f:
+            data = json.load(f)
+        if data.get("version") == VERSION:
+            return data
+    rng = random.Random(seed)
+    part = folder + ".part"
+    if os.path.isdir(part):
+        shutil.rmtree(part)
+    weights = [1 / (rank + 1) ** 0.7 for rank in range(len(JETSAM_APPS))]
+    devices = []
+    for _ in range(600):
+        product = rng.choice(["iPhone18,1", "iPhone17,3", "iPhone16,2", "iPhone15,2", "iPhone14,5"])
+        build = rng.choice(["iPhone OS 26.1 (23B85)", "iPhone OS 26.0 (23A341)", "iPhone OS 18.6 (22G86)"])
+        installed = sorted(set(rng.choices(JETSAM_APPS, weights, k=rng.randint(30, 70))), key=JETSAM_APPS.index)
+        devices.append(((product, build, "%040x" % rng.getrandbits(160)), installed))
+    processes = 0
+    for index in range(count):
+        sub = os.path.join(part, "%03d" % (index // 1000))
+        if index % 1000 == 0:
+            os.makedirs(sub)
+        device, apps = devices[index % len(devices)]
+        stamp = datetime.datetime(2026, 8, 1) + datetime.timedelta(seconds=index * 257)
+        when = stamp.strftime("%Y-%m-%d %H:%M:%S.00 +0900")
+        incident = "%08X-%04X-4%03X-8%03X-%012X" % (rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(12),
+                                                     rng.getrandbits(12), index)
+        text = jetsam_fleet_record(rng, device, apps, when, incident)
+        processes += text.count('"name" : ')
+        with open(os.path.join(sub, "JetsamEvent-%s-%06d.ips" % (stamp.strftime("%Y-%m-%d-%H%M%S"), index)), "w") as f:
+            f.write(text)
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+    os.replace(part, folder)
+    expected = {"records": count, "processes": processes, "version": VERSION}
+    with open(marker, "w") as f:
+        json.dump(expected, f)
+    return expected
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=("write",))
     parser.add_argument("kind", choices=("allocations", "leaks", "heap", "footprint", "sysdiagnose", "killlog",
-                                         "metrickit"))
+                                         "metrickit", "jetsam-fleet"))
     parser.add_argument("path")
     parser.add_argument("--size-mb", type=float, default=16)
-    parser.add_argument("--count", type=int, default=1000, help="metrickit: payload files")
+    parser.add_argument("--count", type=int, default=1000, help="metrickit: payload files; jetsam-fleet: records")
     parser.add_argument("--members", type=int, default=2000, help="sysdiagnose: members")
     parser.add_argument("--seed", type=int)
     args = parser.parse_args()
@@ -1489,6 +1632,8 @@ def main():
     seed = {} if args.seed is None else {"seed": args.seed}
     if args.kind == "metrickit":
         result = write_metrickit_fleet(args.path, args.count, **seed)
+    elif args.kind == "jetsam-fleet":
+        result = write_jetsam_fleet(args.path, args.count, **seed)
     elif args.kind == "sysdiagnose":
         result = write_sysdiagnose(args.path, size, args.members, **seed)
     else:
