@@ -58,7 +58,8 @@ public struct OSRecord: Sendable, Hashable {
 
     /// The records of a JetsamEvent's processes that `isApp` says are the app's.
     public static func records(of event: JetsamEvent, file: String, isApp: (String) -> Bool) -> [OSRecord] {
-        let listed = JetsamRecords(event, file: file, isApp: isApp)
+        var shared = JetsamRecords.Shared()
+        let listed = JetsamRecords(event, file: file, isApp: { isApp($0.name) }, shared: &shared)
         return listed.processes.map(listed.record)
     }
 

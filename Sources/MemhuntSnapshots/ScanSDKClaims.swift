@@ -21,19 +21,45 @@ struct JetsamRecords: Sendable {
     var pageSize: UInt64
     var processes: [Process]
 
-    /// The processes of `event` that `isApp` says are the app's.
-    init(_ event: JetsamEvent, file: String, isApp: (String) -> Bool) {
+    /// The processes of `event` that `isApp` says are the app's, their names and states as `shared` holds them.
+    init(_ event: JetsamEvent, file: String, isApp: (JetsamProcess) -> Bool, shared: inout Shared) {
         self.file = file
         date = event.date
         time = (event.date.map(AppleDate.hasZone) ?? false) ? event.time : nil
         product = event.product
         build = event.build
         pageSize = event.pageSize
-        processes = event.processes.compactMap { process in
-            guard isApp(process.name) else { return nil }
-            return Process(
-                name: process.name, pid: process.pid, reason: process.reason, states: process.states,
-                rpages: process.rpages)
+        // Sized to the apps: `compactMap` reserved room for every process of the event, a tenth of them apps.
+        let apps = event.processes.indices.filter { isApp(event.processes[$0]) }
+        processes = []
+        processes.reserveCapacity(apps.count)
+        for index in apps {
+            let process = event.processes[index]
+            processes.append(
+                Process(
+                    name: shared.name(process.name), pid: process.pid, reason: process.reason,
+                    states: shared.states(process.states), rpages: process.rpages))
+        }
+    }
+
+    /// One copy of each name and list of states the records of a scan repeat (an app is in thousands of events):
+    /// each parsed event has its own.
+    struct Shared: Sendable {
+        private var names: [String: String] = [:]
+        private var lists: [[String]: [String]] = [:]
+        /// Distinct values kept at most, of each kind; past them a value is kept as it comes.
+        static let limit = 20_000
+
+        mutating func name(_ text: String) -> String {
+            if let known = names[text] { return known }
+            if names.count < Self.limit { names[text] = text }
+            return text
+        }
+
+        mutating func states(_ list: [String]) -> [String] {
+            if let known = lists[list] { return known }
+            if lists.count < Self.limit { lists[list] = list }
+            return list
         }
     }
 
@@ -61,9 +87,11 @@ public struct ScanSDKClaims: Sendable {
     /// they were read; a JetsamEvent's as one entry, made records when claims are graded.
     private var kept: [Kept] = []
     private var keptCount = 0
+    private var shared = JetsamRecords.Shared()
     /// OS records past `recordLimit`, not kept: a claim they would have settled stays unconfirmed.
     public var recordsNotKept = 0
-    /// A JetsamEvent lists every process; a scan keeps its apps' records, at most this many in all.
+    /// A JetsamEvent lists every process; a scan keeps its apps' records (not its daemons': an SDK runs in an app),
+    /// at most this many in all.
     public static let recordLimit = 200_000
 
     private enum Kept: Sendable {
@@ -90,7 +118,9 @@ public struct ScanSDKClaims: Sendable {
     public mutating func add(_ content: ParsedArtifact, file: String) {
         switch content {
         case .jetsamEvent(let event):
-            keep(JetsamRecords(event, file: file) { name in JetsamProcess.isApp(name: name, states: []) })
+            keep(
+                JetsamRecords(
+                    event, file: file, isApp: \.isApp, shared: &shared))
         case .crashReport(let report):
             if let record = OSRecord.record(of: report, file: file, isApp: { _ in true }) { keep(record) }
         case .sdkExport(let export):
@@ -148,7 +178,10 @@ public struct ScanSDKClaims: Sendable {
         var seen: Set<String> = []
         return events.sorted { $0.file < $1.file }.compactMap { file, event in
             guard seen.insert(event.identity).inserted else { return nil }
-            let candidates = Set(names(event)).flatMap { byApp[$0] ?? [] }
+            // Each name once, in the event's order: a set's order changes from run to run, and records of one
+            // time under the whole and the cut name would have come in either order.
+            var named: Set<String> = []
+            let candidates = names(event).filter { named.insert($0).inserted }.flatMap { byApp[$0] ?? [] }
             return (file, SDKClaimGrader.grade(event, records: candidates, options: options))
         }
     }
