@@ -93,6 +93,10 @@ public struct ScanSDKClaims: Sendable {
     /// A JetsamEvent lists every process; a scan keeps its apps' records (not its daemons': an SDK runs in an app),
     /// at most this many in all.
     public static let recordLimit = 200_000
+    /// Where the aggregates of one scan's workers share `recordLimit`: given how many records an entry holds, how
+    /// many of them may be kept. Without it each worker kept up to the limit until they were merged, twice the
+    /// records at the peak with two. Nil: this aggregate's own count decides.
+    public var room: (@Sendable (Int) -> Int)?
 
     private enum Kept: Sendable {
         case record(OSRecord)
@@ -134,6 +138,13 @@ public struct ScanSDKClaims: Sendable {
 
     public mutating func merge(_ other: ScanSDKClaims) {
         events += other.events
+        // Kept within the room both share: nothing more to take.
+        if room != nil, other.room != nil {
+            kept += other.kept
+            keptCount += other.keptCount
+            recordsNotKept += other.recordsNotKept
+            return
+        }
         for entry in other.kept {
             switch entry {
             case .record(let record): keep(record)
@@ -143,8 +154,14 @@ public struct ScanSDKClaims: Sendable {
         recordsNotKept += other.recordsNotKept
     }
 
+    /// How many of `wanted` records may be kept.
+    private func granted(_ wanted: Int) -> Int {
+        guard wanted > 0 else { return 0 }
+        return room?(wanted) ?? min(wanted, max(0, Self.recordLimit - keptCount))
+    }
+
     private mutating func keep(_ record: OSRecord) {
-        guard keptCount < Self.recordLimit else {
+        guard granted(1) == 1 else {
             recordsNotKept += 1
             return
         }
@@ -153,9 +170,9 @@ public struct ScanSDKClaims: Sendable {
     }
 
     private mutating func keep(_ listed: JetsamRecords) {
-        let room = max(0, Self.recordLimit - keptCount)
-        recordsNotKept += max(0, listed.processes.count - room)
-        guard room > 0, !listed.processes.isEmpty else { return }
+        let room = granted(listed.processes.count)
+        recordsNotKept += listed.processes.count - room
+        guard room > 0 else { return }
         var listed = listed
         if listed.processes.count > room { listed.processes = Array(listed.processes.prefix(room)) }
         kept.append(.jetsam(listed))

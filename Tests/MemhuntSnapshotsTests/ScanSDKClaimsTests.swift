@@ -1,3 +1,4 @@
+import Foundation
 import MemhuntFormats
 import Testing
 
@@ -39,5 +40,34 @@ import Testing
         #expect(big.records.count == ScanSDKClaims.recordLimit)
         #expect(big.recordsNotKept == 20_000)
         #expect(big.records[120_000].process == "App200000" && big.records.last?.process == "App279999")
+    }
+
+    /// A scan's workers share the limit as they read: together they never hold more than it, and merging keeps
+    /// every record each kept.
+    @Test func workersSharingARoomKeepAtMostTheLimitTogether() {
+        final class Room: @unchecked Sendable {
+            let lock = NSLock()
+            var left = ScanSDKClaims.recordLimit
+            func take(_ wanted: Int) -> Int {
+                lock.withLock {
+                    let granted = min(wanted, left)
+                    left -= granted
+                    return granted
+                }
+            }
+        }
+        let room = Room()
+        var (one, two, total) = (ScanSDKClaims(), ScanSDKClaims(), ScanSDKClaims())
+        one.room = room.take
+        two.room = room.take
+        total.room = room.take
+        one.add(.jetsamEvent(Self.event(150_000, offset: 0)), file: "a.ips")
+        two.add(.jetsamEvent(Self.event(150_000, offset: 150_000)), file: "b.ips")
+        #expect(one.records.count == 150_000 && two.records.count == 50_000)
+        #expect(two.recordsNotKept == 100_000 && room.left == 0)
+        total.merge(one)
+        total.merge(two)
+        #expect(total.records.count == ScanSDKClaims.recordLimit && total.recordsNotKept == 100_000)
+        #expect(total.records.last?.process == "App199999")
     }
 }

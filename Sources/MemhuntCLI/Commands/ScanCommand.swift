@@ -57,7 +57,22 @@ struct ScanCommand: MemhuntCommand {
         /// that record (a whole record's key also holds its processes, which a fragment lacks).
         var seenDescriptions = Set<String>()
 
-        init(walk: FileWalk) { self.walk = walk }
+        init(walk: FileWalk) {
+            self.walk = walk
+            aggregate.sdk.room = take
+        }
+
+        /// The OS records the workers may still keep for SDK claims, all of them together.
+        var sdkRoom = ScanSDKClaims.recordLimit
+
+        /// How many of `wanted` OS records a worker may keep (`ScanSDKClaims.room`).
+        @Sendable func take(_ wanted: Int) -> Int {
+            lock.withLock {
+                let granted = min(wanted, sdkRoom)
+                sdkRoom -= granted
+                return granted
+            }
+        }
 
         /// Fragments of records (elided or partial pastes with an identity), folded after the walk unless a whole
         /// record of theirs was read: whichever came first, the whole record is the one counted.
@@ -152,6 +167,7 @@ struct ScanCommand: MemhuntCommand {
             DispatchQueue.global().async {
                 DispatchQueue.concurrentPerform(iterations: workers) { _ in
                     var local = ScanAggregate()
+                    local.sdk.room = work.take
                     var lines = ""
                     defer { flush(&lines, console: console, atLeast: 0) }
                     while let (path, listedRegular) = work.take() {
