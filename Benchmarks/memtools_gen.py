@@ -1408,18 +1408,44 @@ def diagnostic_payload(rng, app, day, device, build):
             "hangDiagnostics": []}
 
 
-def write_metrickit_fleet(folder, count=100000, seed=56):
-    """`count` MetricKit payload files under `folder` (1,000 a sub-folder); returns how many of each shape."""
-    marker = folder + ".json"  # beside the fleet, not in it: the scans read every file under it
+def fleet_cached(folder):
+    """The expected figures of a fleet this version of the generator wrote under `folder`, or None. They are kept
+    beside the fleet (`folder`.json), not in it: the scans read every file under it."""
+    marker = folder + ".json"
     if os.path.isdir(folder) and os.path.exists(marker):
         with open(marker) as f:
             data = json.load(f)
         if data.get("version") == VERSION:
             return data
-    rng = random.Random(seed)
+    return None
+
+
+def fleet_part(folder):
+    """An empty folder beside `folder` to write a fleet into before it takes `folder`'s place."""
     part = folder + ".part"
     if os.path.isdir(part):
         shutil.rmtree(part)
+    return part
+
+
+def fleet_done(folder, part, expected):
+    """Puts the fleet written under `part` in `folder`'s place and keeps `expected` (with the version) beside it."""
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+    os.replace(part, folder)
+    expected = dict(expected, version=VERSION)
+    with open(folder + ".json", "w") as f:
+        json.dump(expected, f)
+    return expected
+
+
+def write_metrickit_fleet(folder, count=100000, seed=56):
+    """`count` MetricKit payload files under `folder` (1,000 a sub-folder); returns how many of each shape."""
+    written_before = fleet_cached(folder)
+    if written_before:
+        return written_before
+    rng = random.Random(seed)
+    part = fleet_part(folder)
     shapes = {}
     written = []
     weights = [1 / (rank + 1) ** 0.9 for rank in range(len(METRICKIT_APPS))]
@@ -1468,13 +1494,7 @@ def write_metrickit_fleet(folder, count=100000, seed=56):
             f.write(data)
         if len(written) < 5000:
             written.append(name)
-    if os.path.isdir(folder):
-        shutil.rmtree(folder)
-    os.replace(part, folder)
-    expected = {"files": count, "shapes": shapes, "version": VERSION}
-    with open(marker, "w") as f:
-        json.dump(expected, f)
-    return expected
+    return fleet_done(folder, part, {"files": count, "shapes": shapes})
 
 
 # The daemons of a device's JetsamEvents: real names, then more made the way launchd's jobs are named, so that a
@@ -1508,6 +1528,12 @@ JETSAM_APPS = ["MobileSafari", "MobileMail", "Photos", "Maps", "Music", "Atlas",
                "GarageBand", "iMovie", "Keynote", "Pages", "Numbers", "TestFlight", "Xcode Previews", "Lightroom"]
 
 
+def process_uuid(rng):
+    """A process's image UUID as JetsamEvents write it (lower-case hex)."""
+    return "%08x-%04x-%04x-%04x-%012x" % (rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(16),
+                                          rng.getrandbits(16), rng.getrandbits(48))
+
+
 def jetsam_fleet_record(rng, device, apps, when, incident):
     """One full-size JetsamEvent of `device` (product, build, key) whose installed apps are `apps`: its daemons,
     then the apps it has running (one frontmost, some killed), in the key order and pretty-printing of real
@@ -1519,9 +1545,7 @@ def jetsam_fleet_record(rng, device, apps, when, incident):
         if rng.random() < 0.04:
             continue  # not running at this moment
         rpages = int(rng.lognormvariate(6.5, 1.2)) + 16
-        process = {"uuid": "%08x-%04x-%04x-%04x-%012x" % (rng.getrandbits(32), rng.getrandbits(16),
-                                                            rng.getrandbits(16), rng.getrandbits(16),
-                                                            rng.getrandbits(48)),
+        process = {"uuid": process_uuid(rng),
                    "states": ["daemon", "idle"] if rng.random() < 0.6 else ["daemon"]}
         if rng.random() < 0.5:
             process["lifetimeMax"] = rpages + rng.randint(0, 4000)
@@ -1536,9 +1560,7 @@ def jetsam_fleet_record(rng, device, apps, when, incident):
     for name in running:
         rpages = int(rng.lognormvariate(8.3, 0.9)) + 64
         states = ["frontmost"] if name == frontmost else [rng.choice(["suspended", "suspended", "background"])]
-        process = {"uuid": "%08x-%04x-%04x-%04x-%012x" % (rng.getrandbits(32), rng.getrandbits(16),
-                                                            rng.getrandbits(16), rng.getrandbits(16),
-                                                            rng.getrandbits(48)),
+        process = {"uuid": process_uuid(rng),
                    "states": states, "lifetimeMax": rpages + rng.randint(0, 30000), "age": rng.getrandbits(40),
                    "purgeable": rng.randint(0, 2000), "fds": rng.randint(20, 200), "coalition": rng.randint(1, 900),
                    "rpages": rpages, "priority": 100 if name == frontmost else rng.choice([0, 4, 10]),
@@ -1577,16 +1599,11 @@ def jetsam_fleet_record(rng, device, apps, when, incident):
 def write_jetsam_fleet(folder, count=10000, seed=58):
     """`count` full-size JetsamEvents (about 440 processes each) of 600 devices under `folder`, 1,000 a sub-folder.
     Returns how many records and processes were written."""
-    marker = folder + ".json"  # beside the fleet, not in it: the scans read every file under it
-    if os.path.isdir(folder) and os.path.exists(marker):
-        with open(marker) as f:
-            data = json.load(f)
-        if data.get("version") == VERSION:
-            return data
+    written_before = fleet_cached(folder)
+    if written_before:
+        return written_before
     rng = random.Random(seed)
-    part = folder + ".part"
-    if os.path.isdir(part):
-        shutil.rmtree(part)
+    part = fleet_part(folder)
     weights = [1 / (rank + 1) ** 0.7 for rank in range(len(JETSAM_APPS))]
     devices = []
     for _ in range(600):
@@ -1608,13 +1625,7 @@ def write_jetsam_fleet(folder, count=10000, seed=58):
         processes += text.count('"name" : ')
         with open(os.path.join(sub, "JetsamEvent-%s-%06d.ips" % (stamp.strftime("%Y-%m-%d-%H%M%S"), index)), "w") as f:
             f.write(text)
-    if os.path.isdir(folder):
-        shutil.rmtree(folder)
-    os.replace(part, folder)
-    expected = {"records": count, "processes": processes, "version": VERSION}
-    with open(marker, "w") as f:
-        json.dump(expected, f)
-    return expected
+    return fleet_done(folder, part, {"records": count, "processes": processes})
 
 
 def main():
