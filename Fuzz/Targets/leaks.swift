@@ -1,7 +1,8 @@
 // libFuzzer target `leaks`: leaks reports of memgraphs, streamed line by line, and what memhunt says of their
 // trees (each cycle's shape, pattern and owner; the per-class comparison of two captures). Differential: a read
 // in two chunks equals a whole read; past small bounds, lines passed over by their bytes change nothing; the
-// classifier's memos name each shape as `classify` does alone; the recogniser's byte gate turns no match away.
+// shapes folded as each tree closes are those of the kept trees grouped afterwards; the classifier's memos name
+// each shape as `classify` does alone; the recogniser's byte gate turns no match away.
 // Built and run by Fuzz/run.sh; a crash, trap or sanitizer report is a finding.
 import MemhuntSnapshots
 
@@ -32,6 +33,22 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         strings.feed(whole)
     }
     guard fast.finish() == strings.finish() else { fatalError("the bytes' reading differs from the strings'") }
+    // The tally folded as trees close, against the kept trees' shapes grouped afterwards, one by one.
+    var keeping = LeaksScanner(bounds: LeakForest.Bounds(), fast: true, keepingLines: true)
+    bytes.withUnsafeBytes { keeping.feed($0) }
+    guard case .success(let kept) = keeping.finish() else { fatalError("keeping the lines failed the read") }
+    guard kept.forest.shapes == report.forest.shapes else { fatalError("keeping the lines changed the tally") }
+    var regrouped: [(shape: LeakShape, instances: Int)] = []
+    for shape in LeakShape.all(in: kept.forest) {
+        if let at = regrouped.firstIndex(where: { LeakShapeTally.alike($0.shape, shape) }) {
+            regrouped[at].instances += 1
+        } else {
+            regrouped.append((shape, 1))
+        }
+    }
+    guard regrouped.map(\.shape) == report.forest.shapes.groups.map(\.shape),
+        regrouped.map(\.instances) == report.forest.shapes.groups.map(\.instances)
+    else { fatalError("the shapes folded as trees closed differ from the kept trees'") }
     // Each ASCII line's tree line read from its bytes as from its string.
     for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
         let text = line.last == 0x0D ? line.dropLast() : line
@@ -46,7 +63,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     // Each shape named by the report's classifier (its memos) as on its own.
     var classifier = CycleCatalog.Classifier(process: report.processName)
-    for shape in LeakShape.all(in: report.forest) {
+    for shape in report.forest.shapes.groups.map(\.shape) {
         let leak = CycleCatalog.classify(shape, process: report.processName)
         guard classifier.classify(shape) == leak else { fatalError("the classifier's memo named a shape otherwise") }
         _ = (leak.shape.path, leak.evidence)

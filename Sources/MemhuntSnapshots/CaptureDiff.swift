@@ -97,13 +97,7 @@ public struct CaptureDiff: Sendable, Equatable {
 
     /// A leaks report's leaked objects per class, from its trees ("untyped block" for a node of no class).
     public static func classes(_ report: LeaksReport) -> [String: Tally] {
-        var result: [String: Tally] = [:]
-        for line in report.forest.trees.joined() where line.marker != .cycleBackTo {
-            let name = line.className ?? "untyped block"
-            result[name, default: Tally()].count += 1
-            result[name]!.bytes += line.size ?? 0
-        }
-        return result
+        report.forest.shapes.classes.mapValues { Tally(count: $0.count, bytes: $0.bytes) }
     }
 
     /// An Allocations export's categories with their persistent allocations and bytes.

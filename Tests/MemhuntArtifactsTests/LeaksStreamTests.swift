@@ -54,7 +54,7 @@ import Testing
         #expect(report.roots.count == LeaksScanner.maxRoots)
         #expect(report.roots.contains { $0.className == "ImageBuffer" && $0.bytes == 4096 && $0.kind == .leak })
         // Trees within the forest's bounds: 2,000 kept, the rest counted.
-        #expect(report.forest.trees.count == LeakForest.maxTrees)
+        #expect(report.forest.shapes.trees == LeakForest.maxTrees)
         #expect(report.forest.treesLeftOut == 20_001 - LeakForest.maxTrees)
     }
 }

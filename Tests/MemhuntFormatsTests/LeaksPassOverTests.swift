@@ -74,11 +74,11 @@ import Testing
         let parsed = try Self.read(bytes, bounds: bounds, fast: false).get()
         #expect(passed == parsed)
         #expect(passed.leaks == 12_000 && passed.roots.count == LeaksScanner.maxRoots)
-        #expect(passed.forest.trees.count == min(bounds.trees, passed.forest.trees.count))
+        #expect(passed.forest.shapes.trees == min(bounds.trees, passed.forest.shapes.trees))
         #expect(passed.forest.treesLeftOut > 0)
         // Every six cycles make six trees: the line after a blank one starts a tree of its own, and an outdented
         // ROOT LEAK takes in the cycles below it (deeper than it) until the preview holding `<< TOTAL >>` ends it.
         // The first cycle is a tree before any outdented one: 3,001.
-        #expect(passed.forest.trees.count + passed.forest.treesLeftOut == 3_001)
+        #expect(passed.forest.shapes.trees + passed.forest.treesLeftOut == 3_001)
     }
 }

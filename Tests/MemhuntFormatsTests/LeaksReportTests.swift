@@ -67,9 +67,13 @@ import Testing
         #expect(ReproReader.detect(Array(text.utf8)) == .leaks)
         let report = try LeaksReport.parse(Array(text.utf8)).get()
         #expect(!report.summaryKnown)
-        #expect(report.forest.trees.count == 1)
-        #expect(report.forest.trees[0].map(\.line) == [3, 4, 5])
-        #expect(report.forest.trees[0].last?.field == "delegate")
+        #expect(report.forest.shapes.trees == 1 && report.forest.shapes.treeBytes == [64])
+        // Its one cycle, folded as the tree closed: the two nodes and the reference back, at their lines.
+        let cycle = try #require(report.forest.shapes.groups.first)
+        #expect(report.forest.shapes.groups.count == 1 && cycle.instances == 1 && cycle.trees == [0])
+        #expect(cycle.shape.lines == [3, 4, 5] && cycle.shape.backField == "delegate")
+        #expect(cycle.shape.path == "SettingsViewController → SettingsStore → SettingsViewController")
+        #expect(report.forest.shapes.classes["SettingsStore"] == .init(count: 1, bytes: 32))
     }
 
     /// Prose that names a ROOT CYCLE without a tree line is no leaks report.

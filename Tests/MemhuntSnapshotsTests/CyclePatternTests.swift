@@ -249,7 +249,9 @@ extension CyclePatternTests {
                 Issue.record("\(file.name): not read as a leaks report")
                 continue
             }
-            let named = LeakShape.all(in: report.forest).map { CycleCatalog.classify($0, process: report.processName) }
+            let named = report.forest.shapes.groups.map(\.shape).map {
+                CycleCatalog.classify($0, process: report.processName)
+            }
             let raised = named.contains { $0.pattern?.id == file.id || $0.alsoMatches.contains(file.id) }
             #expect(raised == file.raises, "\(file.name)")
         }

@@ -11,8 +11,8 @@ struct LeaksCheck: MeasuringCheck {
         var instances: Int
         /// The bytes of the trees its cycles are in, each tree once.
         var bytes: Int
-        /// The first line of the last tree counted: the shapes come tree by tree, so a tree is new when it differs.
-        var lastTree: Int
+        /// Those trees, by their order in the report's tally, ascending.
+        var trees: [Int]
         /// Its place among the groups as first seen: ties keep it.
         var order = 0
     }
@@ -55,31 +55,42 @@ struct LeaksCheck: MeasuringCheck {
     }
 
     /// The newest report's leak shapes named (`CycleCatalog`) and grouped by path, references, pattern and owner.
+    /// The report's tally has gathered shapes alike in all but where they are; each of its groups is named once.
     static func groups(_ report: LeaksReport, known: [KnownFrameworkCycle] = CycleCatalog.frameworkCycles)
         -> [CycleGroup]
     {
+        let tally = report.forest.shapes
         var groups: [CycleGroup] = []
-        var index: [String: Int] = [:]
+        groups.reserveCapacity(tally.groups.count)
+        var index: [Int: [Int]] = [:]
         var classifier = CycleCatalog.Classifier(process: report.processName, known: known)
-        // Tree by tree: a report's shapes are let go once grouped.
-        for shape in report.forest.trees.lazy.flatMap({ LeakShape.shapes(in: $0) }) {
-            let leak = classifier.classify(shape)
-            let key = [shape.kind.rawValue, shape.path, shape.fields.joined(separator: ","), leak.pattern?.id ?? ""]
-                .joined(separator: "|")
-            if let at = index[key] {
-                groups[at].instances += 1
-                // Two cycles of one tree hold that tree's bytes between them, not twice.
-                if groups[at].lastTree != shape.treeLine {
-                    groups[at].lastTree = shape.treeLine
-                    groups[at].bytes += shape.treeBytes ?? 0
-                }
+        for alike in tally.groups {
+            let leak = classifier.classify(alike.shape)
+            let (path, fields) = (alike.shape.path, alike.shape.fields)
+            var hasher = Hasher()
+            hasher.combine(alike.shape.kind)
+            hasher.combine(path)
+            hasher.combine(fields)
+            hasher.combine(leak.pattern?.id)
+            let key = hasher.finalize()
+            let same = index[key]?.first { at in
+                let other = groups[at].leak
+                return other.shape.kind == alike.shape.kind && other.pattern?.id == leak.pattern?.id
+                    && other.shape.path == path && other.shape.fields == fields
+            }
+            if let at = same {
+                groups[at].instances += alike.instances
+                groups[at].trees = Self.union(groups[at].trees, alike.trees)
             } else {
-                index[key] = groups.count
+                index[key, default: []].append(groups.count)
                 groups.append(
                     CycleGroup(
-                        leak: leak, instances: 1, bytes: shape.treeBytes ?? 0, lastTree: shape.treeLine,
-                        order: groups.count))
+                        leak: leak, instances: alike.instances, bytes: 0, trees: alike.trees, order: groups.count))
             }
+        }
+        // Two cycles of one tree hold that tree's bytes between them, not twice.
+        for at in groups.indices {
+            groups[at].bytes = groups[at].trees.reduce(0) { $0 + tally.treeBytes[$1] }
         }
         let rank: [ClassifiedLeak.Owner: Int] = [.app: 0, .unknown: 1, .framework: 2]
         // Sorted in place, ties in the order first seen: a copy of thousands of groups was the check's peak.
@@ -87,6 +98,20 @@ struct LeaksCheck: MeasuringCheck {
             (rank[a.leak.owner] ?? 0, -a.bytes, a.order) < (rank[b.leak.owner] ?? 0, -b.bytes, b.order)
         }
         return groups
+    }
+
+    /// Two ascending lists of tree indexes as one, each once.
+    static func union(_ a: [Int], _ b: [Int]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(a.count + b.count)
+        var (i, j) = (0, 0)
+        while i < a.count || j < b.count {
+            let next = j == b.count || (i < a.count && a[i] <= b[j]) ? a[i] : b[j]
+            if i < a.count, a[i] == next { i += 1 }
+            if j < b.count, b[j] == next { j += 1 }
+            result.append(next)
+        }
+        return result
     }
 
     func say(_ m: Measurement, in context: CheckContext, to output: inout CheckOutput) {
@@ -169,10 +194,11 @@ struct LeaksCheck: MeasuringCheck {
     /// frameworks', each with why it was classed so.
     static func sayCycles(_ groups: [CycleGroup], _ artifact: Artifact, to output: inout CheckOutput) {
         guard !groups.isEmpty else { return }
-        let own = groups.filter { $0.leak.owner != .framework }
+        // Filtered lazily: a large report has thousands of groups, and a copy of them was the check's peak.
+        let own = groups.lazy.filter { $0.leak.owner != .framework }
+        let framework = groups.lazy.filter { $0.leak.owner == .framework }
         output.record(Fact.appCycles, .int(own.reduce(0) { $0 + $1.instances }))
-        output.record(
-            Fact.frameworkCycles, .int(groups.filter { $0.leak.owner == .framework }.reduce(0) { $0 + $1.instances }))
+        output.record(Fact.frameworkCycles, .int(framework.reduce(0) { $0 + $1.instances }))
         output.record(
             Fact.cycles.key,
             .array(
@@ -193,7 +219,7 @@ struct LeaksCheck: MeasuringCheck {
                 detail: Words.cycle(group, artifact), evidence: evidence(group.leak),
                 next: .change(group.leak.pattern?.fix ?? Words.readTheReferences), pattern: group.leak.pattern?.id)
         }
-        for group in groups.filter({ $0.leak.owner == .framework }).prefix(5) {
+        for group in framework.prefix(5) {
             output.emit(
                 Code.frameworkCycle, title: Words.frameworkTitle(group), detail: Words.framework(group, artifact),
                 evidence: evidence(group.leak))

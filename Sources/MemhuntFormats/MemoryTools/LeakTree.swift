@@ -46,8 +46,11 @@ public struct LeakTreeLine: Sendable, Hashable {
 
     /// The label without `__strong`/`__weak`/`__unsafe_unretained` and without a ` + N` offset: `delegate`,
     /// `_node`, `[capture]`.
-    public var field: String? {
-        guard var text = label else { return nil }
+    public var field: String? { label.map(Self.field(of:)) }
+
+    /// `label`'s field.
+    static func field(of label: String) -> String {
+        var text = label
         for qualifier in ["__strong ", "__weak ", "__unsafe_unretained ", "__autoreleasing "]
         where text.hasPrefix(qualifier) {
             text = String(text.dropFirst(qualifier.count))
@@ -60,32 +63,36 @@ public struct LeakTreeLine: Sendable, Hashable {
     public var isWeak: Bool { label?.hasPrefix("__weak ") == true }
 }
 
-/// The lines of `leaks` trees in a text, each top-level entry with the lines under it. A report's trees follow
-/// its `<< TOTAL >>` line; a fragment pasted alone (no header, no summary) is read from its first tree line.
-/// Bounded: at most `maxTrees` trees, `maxLines` lines each and `maxTotalLines` lines in all are kept (a tree
-/// line is about 200 bytes with its strings: the whole forest stays under about 20 MB whatever the report's
-/// size), and what was left out is counted.
+/// The `leaks` trees of a text, each top-level entry with the lines under it, and their shapes folded as each
+/// tree closes (`LeakShapeTally`). A report's trees follow its `<< TOTAL >>` line; a fragment pasted alone (no
+/// header, no summary) is read from its first tree line. Bounded: at most `maxTrees` trees, `maxLines` lines each
+/// and `maxTotalLines` lines in all are kept, and what was left out is counted. A streamed report keeps only the
+/// tree being read and the tally; `read` keeps the trees' lines too.
 public struct LeakForest: Sendable, Hashable {
     public static let maxTrees = 2_000
     /// Enough for a cycle of 10,000 nodes and what hangs below it.
     public static let maxLines = 20_000
     public static let maxTotalLines = 100_000
 
-    /// Each top-level entry: its lines, the first being the entry itself.
+    /// Each top-level entry: its lines, the first being the entry itself (empty where the trees were folded
+    /// only).
     public var trees: [[LeakTreeLine]]
+    /// The kept trees' shapes, bytes and classes.
+    public var shapes = LeakShapeTally()
     /// Trees and lines not kept.
     public var treesLeftOut: Int
     public var linesLeftOut: Int
 
     public init(trees: [[LeakTreeLine]] = [], treesLeftOut: Int = 0, linesLeftOut: Int = 0) {
         self.trees = trees
+        for tree in trees { shapes.add(tree: tree) }
         self.treesLeftOut = treesLeftOut
         self.linesLeftOut = linesLeftOut
     }
 
-    /// The trees of `lines`.
+    /// The trees of `lines`, with their lines.
     public static func read(_ lines: some Sequence<Substring>, firstLine: Int = 1) -> LeakForest {
-        var builder = Builder(firstLine: firstLine)
+        var builder = Builder(firstLine: firstLine, keepingLines: true)
         for line in lines { builder.add(line) }
         return builder.finish()
     }
@@ -103,6 +110,8 @@ public struct LeakForest: Sendable, Hashable {
         let bounds: Bounds
         /// Whether `passOver` may pass lines over (the fuzz target compares a read without it).
         let fast: Bool
+        /// Whether the trees' lines are kept beside their tally.
+        let keepingLines: Bool
         private var number: Int
         private var current: [LeakTreeLine] = []
         // Lines seen of the current tree, its first line's indent, whether it is kept, and the lines kept so far.
@@ -113,12 +122,15 @@ public struct LeakForest: Sendable, Hashable {
         private var interned: [String: String] = [:]
         static let maxInterned = 50_000
 
-        public init(firstLine: Int = 1) { self.init(firstLine: firstLine, bounds: Bounds(), fast: true) }
+        public init(firstLine: Int = 1, keepingLines: Bool = false) {
+            self.init(firstLine: firstLine, bounds: Bounds(), fast: true, keepingLines: keepingLines)
+        }
 
-        init(firstLine: Int, bounds: Bounds, fast: Bool) {
+        init(firstLine: Int, bounds: Bounds, fast: Bool, keepingLines: Bool = false) {
             number = firstLine - 1
             self.bounds = bounds
             self.fast = fast
+            self.keepingLines = keepingLines
         }
 
         /// Whether a tree line with a marker (`ROOT CYCLE`, `ROOT LEAK`, `CYCLE BACK TO`) was read.
@@ -160,7 +172,7 @@ public struct LeakForest: Sendable, Hashable {
             // of a tree starts a tree with whatever line comes first.
             if seen > 0, node.count != nil, node.indent <= rootIndent { close() }
             if seen == 0 {
-                keeping = forest.trees.count < bounds.trees && kept < bounds.total
+                keeping = forest.shapes.trees < bounds.trees && kept < bounds.total
                 rootIndent = node.indent
             }
             seen += 1
@@ -214,8 +226,9 @@ public struct LeakForest: Sendable, Hashable {
         private mutating func close() {
             guard seen > 0 else { return }
             if keeping {
+                forest.shapes.add(tree: current)
                 // A copy at its exact size: the lines gathered in `current` grew by doubling.
-                forest.trees.append(current.withUnsafeBufferPointer { Array($0) })
+                if keepingLines { forest.trees.append(current.withUnsafeBufferPointer { Array($0) }) }
                 kept += current.count
             } else {
                 forest.treesLeftOut += 1
@@ -226,6 +239,7 @@ public struct LeakForest: Sendable, Hashable {
 
         public mutating func finish() -> LeakForest {
             close()
+            forest.shapes.finish()
             return forest
         }
     }

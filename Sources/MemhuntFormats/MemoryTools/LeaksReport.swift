@@ -47,7 +47,8 @@ public struct LeaksReport: Sendable, Hashable {
     public var roots: [LeakRoot]
     /// Entry lines that could not be read (a tree cut mid-line), with their line numbers.
     public var unreadable: [String]
-    /// The trees after the summary, line by line (bounded: `LeakForest`).
+    /// The trees after the summary, folded into their shapes as each closed (bounded: `LeakForest`); their lines
+    /// are not kept.
     public var forest = LeakForest()
     /// Whether the report's `N leaks for M total leaked bytes` line was read. A tree pasted alone (an issue's
     /// excerpt) has none: its trees are read, and `leaks` and `leakedBytes` say nothing then.
@@ -132,15 +133,18 @@ public struct LeaksScanner: Sendable, LineScanning {
     private var tooLong = 0
     private let bounds: LeakForest.Bounds
     private let fast: Bool
+    private let keepingLines: Bool
 
     public init() { self.init(bounds: LeakForest.Bounds(), fast: true) }
 
     /// A scanner keeping `bounds` of the forest that reads ASCII lines from their bytes and passes lines over by
     /// them (`fast`), or reads every line as a string: the fuzz target holds the two reads equal past small bounds.
-    init(bounds: LeakForest.Bounds, fast: Bool) {
+    /// With `keepingLines`, the trees' lines are kept beside their tally (the fuzz target groups them again).
+    init(bounds: LeakForest.Bounds, fast: Bool, keepingLines: Bool = false) {
         self.bounds = bounds
         self.fast = fast
-        forest = LeakForest.Builder(firstLine: 1, bounds: bounds, fast: fast)
+        self.keepingLines = keepingLines
+        forest = LeakForest.Builder(firstLine: 1, bounds: bounds, fast: fast, keepingLines: keepingLines)
     }
 
     /// Consumes the next chunk; lines may span chunks.
@@ -306,7 +310,10 @@ public struct LeaksScanner: Sendable, LineScanning {
             report.leaks = count
             report.leakedBytes = leaked
             // The trees are those after the first summary: what came before it is no tree of this report.
-            if !summary { forest = LeakForest.Builder(firstLine: number + 1, bounds: bounds, fast: fast) }
+            if !summary {
+                forest = LeakForest.Builder(
+                    firstLine: number + 1, bounds: bounds, fast: fast, keepingLines: keepingLines)
+            }
             summary = true
         } else if summary, !ReproText.containsText(line, "<< TOTAL >>") {
             entry(line)

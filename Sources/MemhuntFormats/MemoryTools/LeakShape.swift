@@ -1,5 +1,3 @@
-import MemhuntFormats
-
 /// What a `leaks` tree shows to be leaked by its shape: a reference cycle (the objects on it and the references
 /// between them) or one object leaked alone with nothing under it. The evidence a pattern may rest on is the
 /// cycle's own nodes and edges; what hangs below them is what the cycle keeps alive.
@@ -18,7 +16,8 @@ public struct LeakShape: Sendable, Hashable {
         public var image: String?
         /// The reference from the node before it on the cycle (`person`, `__strong _getVerdict`).
         public var label: String?
-        public var field: String?
+        /// The label's field: worked out when asked, since a report's groups hold thousands of nodes.
+        public var field: String? { label.map(LeakTreeLine.field(of:)) }
         public var line: Int
     }
 
@@ -179,8 +178,7 @@ public struct LeakShape: Sendable, Hashable {
             // The target is above what was pasted: it is named by the back line, first.
             nodes.insert(
                 Node(
-                    className: back.className, address: back.address, image: nil, label: nil, field: nil,
-                    line: back.line),
+                    className: back.className, address: back.address, image: nil, label: nil, line: back.line),
                 at: 0)
             path = []
         }
@@ -193,46 +191,6 @@ public struct LeakShape: Sendable, Hashable {
 
     static func node(_ line: LeakTreeLine, label: String?) -> Node {
         Node(
-            className: line.className, address: line.address, image: line.image, label: label,
-            field: label == nil ? nil : line.field, line: line.line)
-    }
-}
-
-/// Whose code a class is: the app's, a system framework's, or neither (a closure context or a block belongs to
-/// whoever made it; an untyped block names nothing). `leaks` prints no image for an object, so a class is
-/// system by its module (`Swift.`, `SwiftUI.`, `Foundation.`…), by the prefixes of Apple's frameworks followed by
-/// a capital (`NSMutableArray`, `CFRunLoopSource`, `NEFilterSocketFlow`), or as C++ of the standard library; a
-/// block by the image its line names, when that is not the process's own.
-public enum LeakOwner: String, Sendable, Hashable {
-    case app, system, neutral
-
-    static let systemModules = [
-        "Swift.", "SwiftUI.", "Foundation.", "Combine.", "_Concurrency.", "Observation.", "UIKit.", "AppKit.",
-        "CoreData.", "SwiftData.", "WebKit.", "Network.", "std::", "__gnu_cxx::",
-    ]
-    static let systemPrefixes = [
-        "__NS", "_NS", "NS", "__CF", "_CF", "CF", "_UI", "UI", "CA", "CG", "CI", "AV", "WK", "NE", "MK", "CL", "PH",
-        "SK", "FIT", "OS_", "IOHID",
-    ]
-    static let neutralClasses = ["Closure context", "Swift closure context", "__NSMallocBlock__", "__NSStackBlock__"]
-
-    public static func of(_ node: LeakShape.Node, process: String?) -> LeakOwner {
-        guard let name = node.className else { return .neutral }
-        if neutralClasses.contains(name) {
-            // A block's code is in the image its line names.
-            guard let image = node.image else { return .neutral }
-            return image == process ? .app : .system
-        }
-        return of(name)
-    }
-
-    public static func of(_ name: String) -> LeakOwner {
-        if neutralClasses.contains(name) { return .neutral }
-        if systemModules.contains(where: { name.hasPrefix($0) }) { return .system }
-        for prefix in systemPrefixes where name.hasPrefix(prefix) {
-            let next = name.dropFirst(prefix.count).first
-            if next.map({ $0.isUppercase || $0 == "_" }) ?? false { return .system }
-        }
-        return .app
+            className: line.className, address: line.address, image: line.image, label: label, line: line.line)
     }
 }
