@@ -37,6 +37,9 @@ build_lib() { # module, sources dir, extra flags...
     local lib="$out/lib/lib$module.a"
     if [ -f "$lib" ] && [ -z "$(find "$dir" -name '*.swift' -newer "$lib")" ]; then return; fi
     echo "fuzz: building $module" >&2
+    # A new archive each time: the static-library step adds to an existing one, so a source file renamed or
+    # removed left its old object inside, and the link then found every symbol of it twice.
+    rm -f "$lib"
     swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/lib/$module.swiftmodule" \
         -emit-library -static -o "$lib" "$@" $(find "$dir" -name '*.swift' | sort)
 }
