@@ -22,6 +22,7 @@ import Testing
                 .leakPatterns: "leaks.cycles", .leakCount: "leaks.count", .leakedBytes: "leaks.leakedBytes",
                 .classGrowth: "heap.diff", .captures: "heap.heaps", .growthShape: "growth.shape",
                 .growthPerRepetition: "growth.slopeMB", .testPeaks: "xctest.perTest", .testCeiling: "xctest.ceilingMB",
+                .leakPatternsComplete: "leaks.cyclesComplete",
             ])
     }
 }

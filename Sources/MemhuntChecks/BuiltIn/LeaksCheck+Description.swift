@@ -23,12 +23,18 @@ extension LeaksCheck {
             "leaks.cycles", .list,
             "The newest report's cycles and lone leaked objects by group: {path, pattern, owner, instances, bytes}, "
                 + "the app's first (at most 100).", verifies: .leakPatterns)
+        static let cyclesComplete = FactDescription(
+            "leaks.cyclesComplete", .flag,
+            "Whether leaks.cycles holds every group of the newest report: false when its trees past the reader's "
+                + "bounds (2,000 trees, 20,000 lines a tree, 100,000 in all) were not read, or past 100 groups.",
+            verifies: .leakPatternsComplete)
         static let appCycles = FactDescription(
             "leaks.appCycles", .count,
-            "Cycles and lone leaked objects of the app (or of no known owner) in the newest report.", measure: true)
+            "Cycles and lone leaked objects of the app (or of no known owner) in the newest report's trees read.",
+            measure: true)
         static let frameworkCycles = FactDescription(
-            "leaks.frameworkCycles", .count, "Cycles of the newest report wholly inside system frameworks.",
-            better: .neutral)
+            "leaks.frameworkCycles", .count,
+            "Cycles of the newest report's trees read wholly inside system frameworks.", better: .neutral)
         static let verdict = FactDescription(
             "leaks.verdict", .text,
             "Two reports of one process: PASS, PARTIAL, FAIL or REGRESSED, the worst over the app's patterns (the "
@@ -136,7 +142,7 @@ extension LeaksCheck {
         reads: [.leaks],
         facts: [
             Fact.count, Fact.leakedMB, Fact.leakedBytes, Fact.largestRoot, Fact.footprintMB, Fact.reports, Fact.cycles,
-            Fact.appCycles,
+            Fact.cyclesComplete, Fact.appCycles,
             Fact.frameworkCycles, Fact.verdict, Fact.bytesFreed,
         ],
         codes: [Code.found, Code.cycle, Code.frameworkCycle, Code.verdict, Code.fewer, Code.more],

@@ -118,6 +118,20 @@ extension LeaksCheck {
             return text
         }
 
+        /// What of the report's trees was not read for cycles, as a sentence after a finding's; empty when
+        /// every tree was read whole.
+        static func notRead(_ report: LeaksReport) -> String {
+            let forest = report.forest
+            guard !report.treesReadWhole else { return "" }
+            let parts =
+                (forest.treesLeftOut > 0 ? [Plural.count(forest.treesLeftOut, "tree")] : [])
+                + (forest.linesLeftOut > 0 ? [Plural.count(forest.linesLeftOut, "tree line")] : [])
+            return " \(parts.joined(separator: " and ")) of the report past memhunt's bounds "
+                + "(\(FactValue.grouped(LeakForest.maxTrees)) trees, \(FactValue.grouped(LeakForest.maxLines)) lines "
+                + "a tree, \(FactValue.grouped(LeakForest.maxTotalLines)) in all) were not read for cycles: the counts "
+                + "here are of the trees read, and the report may hold more."
+        }
+
         static func frameworkTitle(_ group: LeaksCheck.CycleGroup) -> String {
             let why = group.leak.frameworkWhy ?? ""
             let name =
@@ -155,19 +169,30 @@ extension LeaksCheck {
         static func verdict(_ verdict: FixVerdict) -> String {
             let rows = verdict.rows.map { row in
                 "\(row.key) \(row.before) → \(row.after): "
-                    + (row.expectedAlive ? "expected alive, not judged" : row.grade.word)
+                    + (row.expectedAlive
+                        ? "expected alive, not judged" : verdict.byCounts ? "not judged" : row.grade.word)
             }
+            let unread =
+                switch verdict.unread {
+                case (true, true): "neither report's trees were all read"
+                case (true, false): "the first report's trees were not all read"
+                case (false, true): "the newest report's trees were not all read"
+                case (false, false): ""
+                }
             let freed = max(0, verdict.bytes.before - verdict.bytes.after)
             let how =
                 verdict.byCounts
-                ? "the leak counts decide: \(verdict.overall.word)"
+                ? (unread.isEmpty
+                    ? "" : unread + " (past memhunt's bounds), so a pattern's count there is not the report's: ")
+                    + "the leak counts decide: \(verdict.overall.word)"
                     + [" (none after)", " (fewer after, not none)", " (as many or more after)", " (none before)"][
                         verdict.overall.rawValue]
                 : "overall \(verdict.overall.word), the worst of them"
             return
                 (rows.isEmpty
                 ? "Neither report has a cycle of the app: " + how
-                : "Per pattern of the app's cycles: " + rows.joined(separator: "; ") + "; " + how)
+                : "Per pattern of the app's cycles" + (unread.isEmpty ? "" : " in the trees read") + ": "
+                    + rows.joined(separator: "; ") + "; " + how)
                 + ". Leaked bytes \(FactValue.grouped(verdict.bytes.before)) → \(FactValue.grouped(verdict.bytes.after)): "
                 + "\(FactValue.grouped(freed)) freed, \(FactValue.grouped(verdict.bytes.after)) still leaked. "
                 + "A framework's cycle is not judged: the app cannot fix it."

@@ -135,7 +135,7 @@ struct LeaksCheck: MeasuringCheck {
                 evidence: [Evidence(source: artifact.source, line: m.largest.first?.line)],
                 next: .change(Self.hint(m)))
         }
-        Self.sayCycles(m.cycles, artifact, to: &output)
+        Self.sayCycles(m.cycles, artifact, newest, to: &output)
         output.event("leaks report of the memgraph", of: artifact)
         // Two reports compare by their counts: both must give them.
         guard m.reports.count >= 2, m.reports[0].report.summaryKnown, newest.summaryKnown else { return }
@@ -192,8 +192,12 @@ struct LeaksCheck: MeasuringCheck {
 
     /// The cycles and lone objects: each of the app's (or of no known owner) with its pattern and fix, then the
     /// frameworks', each with why it was classed so.
-    static func sayCycles(_ groups: [CycleGroup], _ artifact: Artifact, to output: inout CheckOutput) {
+    static func sayCycles(
+        _ groups: [CycleGroup], _ artifact: Artifact, _ report: LeaksReport, to output: inout CheckOutput
+    ) {
         guard !groups.isEmpty else { return }
+        output.record(Fact.cyclesComplete, .bool(report.treesReadWhole && groups.count <= 100))
+        let unread = Words.notRead(report)
         // Filtered lazily: a large report has thousands of groups, and a copy of them was the check's peak.
         let own = groups.lazy.filter { $0.leak.owner != .framework }
         let framework = groups.lazy.filter { $0.leak.owner == .framework }
@@ -216,12 +220,13 @@ struct LeaksCheck: MeasuringCheck {
         for group in own.prefix(10) {
             output.emit(
                 Code.cycle, severity: group.leak.owner == .unknown ? .notice : nil, title: Words.cycleTitle(group),
-                detail: Words.cycle(group, artifact), evidence: evidence(group.leak),
+                detail: Words.cycle(group, artifact) + unread, evidence: evidence(group.leak),
                 next: .change(group.leak.pattern?.fix ?? Words.readTheReferences), pattern: group.leak.pattern?.id)
         }
         for group in framework.prefix(5) {
             output.emit(
-                Code.frameworkCycle, title: Words.frameworkTitle(group), detail: Words.framework(group, artifact),
+                Code.frameworkCycle, title: Words.frameworkTitle(group),
+                detail: Words.framework(group, artifact) + unread,
                 evidence: evidence(group.leak))
         }
     }

@@ -6,7 +6,9 @@ import MemhuntSnapshots
 /// no known pattern by its path) PASS when it is gone, PARTIAL when fewer remain, FAIL when as many or more,
 /// REGRESSED when new after; the overall verdict is the worst. A framework's cycle is listed, not judged (the
 /// app cannot fix it); a group whose classes are all declared expected alive (singletons) is listed and not
-/// judged either, so it cannot flip it. With no cycle of the app on either side, the leak counts decide.
+/// judged either, so it cannot flip it. With no cycle of the app on either side, the leak counts decide; so they do
+/// when either report's trees were not all read (past the reader's bounds), its rows listed and not judged: a
+/// pattern's count in the trees read is not the report's.
 struct FixVerdict {
     typealias Grade = FixGrade
 
@@ -20,8 +22,10 @@ struct FixVerdict {
 
     var rows: [Row]
     var overall: Grade
-    /// Whether the leak counts decided (no cycle of the app on either side).
+    /// Whether the leak counts decided (no cycle of the app on either side, or a report not read whole).
     var byCounts: Bool
+    /// Which reports' trees were not all read.
+    var unread: (before: Bool, after: Bool)
     var leaks: (before: Int, after: Int)
     var bytes: (before: Int, after: Int)
 
@@ -50,7 +54,8 @@ struct FixVerdict {
         leaks = (before.report.leaks, after.report.leaks)
         bytes = (before.report.leakedBytes, after.report.leakedBytes)
         let judged = rows.filter { !$0.expectedAlive }
-        byCounts = rows.isEmpty
+        unread = (!before.report.treesReadWhole, !after.report.treesReadWhole)
+        byCounts = rows.isEmpty || unread.before || unread.after
         overall =
             byCounts
             ? Grade(before: leaks.before, after: leaks.after) : judged.map(\.grade).max() ?? .pass

@@ -26,10 +26,9 @@ struct HeldOrLeaked {
             }, date: \.date)
         guard let (artifact, report) = reports.last else { return nil }
         let leaked = Self.leaked(className, in: report)
-        let complete = report.forest.treesLeftOut == 0 && report.forest.linesLeftOut == 0
         if leaked == 0 {
             // A tree left out may hold the class: "reachable" only from a report read whole.
-            guard complete, report.summaryKnown else { return nil }
+            guard report.treesReadWhole, report.summaryKnown else { return nil }
             return HeldOrLeaked(kind: .reachable, leaked: 0, report: artifact)
         }
         return HeldOrLeaked(kind: leaked * 10 >= added * 9 ? .leaked : .partly, leaked: leaked, report: artifact)

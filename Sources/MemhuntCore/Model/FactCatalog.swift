@@ -52,6 +52,9 @@ public enum RepeatedReading: String, Sendable, Hashable, Codable {
 public enum FixEvidence: String, Sendable, Hashable, Codable, CaseIterable {
     /// A list of `{pattern, owner, instances, path}`: the leak shapes of a report, by pattern and owner.
     case leakPatterns = "leak-patterns"
+    /// Whether that list holds every shape of the report: false when trees past the reader's bounds were not read
+    /// or the list was cut, so a pattern's count there is not the report's.
+    case leakPatternsComplete = "leak-patterns-complete"
     /// How many objects a leaks report found leaked.
     case leakCount = "leak-count"
     /// How many bytes a leaks report found leaked.
