@@ -38,17 +38,26 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     bytes.withUnsafeBytes { keeping.feed($0) }
     guard case .success(let kept) = keeping.finish() else { fatalError("keeping the lines failed the read") }
     guard kept.forest.shapes == report.forest.shapes else { fatalError("keeping the lines changed the tally") }
-    var regrouped: [(shape: LeakShape, instances: Int)] = []
-    for shape in LeakShape.all(in: kept.forest) {
-        if let at = regrouped.firstIndex(where: { LeakShapeTally.alike($0.shape, shape) }) {
-            regrouped[at].instances += 1
-        } else {
-            regrouped.append((shape, 1))
+    // Past a bound of distinct shapes too: a shape alike none named is counted, not named.
+    var few = LeaksScanner(bounds: LeakForest.Bounds(shapes: 3), fast: true)
+    bytes.withUnsafeBytes { few.feed($0) }
+    guard case .success(let bounded) = few.finish() else { fatalError("a bound of shapes failed the read") }
+    for (bound, tally) in [(Int.max, report.forest.shapes), (3, bounded.forest.shapes)] {
+        var regrouped: [(shape: LeakShape, instances: Int)] = []
+        var unnamed = 0
+        for shape in LeakShape.all(in: kept.forest) {
+            if let at = regrouped.firstIndex(where: { LeakShapeTally.alike($0.shape, shape) }) {
+                regrouped[at].instances += 1
+            } else if regrouped.count >= bound {
+                unnamed += 1
+            } else {
+                regrouped.append((shape, 1))
+            }
         }
+        guard regrouped.map(\.shape) == tally.groups.map(\.shape),
+            regrouped.map(\.instances) == tally.groups.map(\.instances), unnamed == tally.unnamed
+        else { fatalError("the shapes folded as trees closed differ from the kept trees'") }
     }
-    guard regrouped.map(\.shape) == report.forest.shapes.groups.map(\.shape),
-        regrouped.map(\.instances) == report.forest.shapes.groups.map(\.instances)
-    else { fatalError("the shapes folded as trees closed differ from the kept trees'") }
     // Each ASCII line's tree line read from its bytes as from its string.
     for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
         let text = line.last == 0x0D ? line.dropLast() : line

@@ -123,7 +123,7 @@ public struct CaptureDiff: Sendable, Equatable {
     /// What a leaks report's bounded trees leave out, in words; nil when they hold every tree whole.
     public static func leftOut(_ report: LeaksReport, name: String) -> String? {
         let forest = report.forest
-        guard forest.treesLeftOut > 0 || forest.linesLeftOut > 0 else { return nil }
+        guard !report.treesReadWhole else { return nil }
         return "\(name): \(forest.treesLeftOut) trees and \(forest.linesLeftOut) lines past the first "
             + "\(LeakForest.maxTrees) trees of \(LeakForest.maxLines) lines were not compared"
     }

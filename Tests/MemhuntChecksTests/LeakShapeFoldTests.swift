@@ -19,22 +19,31 @@ import Testing
         let kept = try scanner.finish().get()
         #expect(report.forest.trees.isEmpty, "\(name): a streamed report kept its lines")
         #expect(kept.forest.shapes == report.forest.shapes, "\(name)")
-        var regrouped: [(shape: LeakShape, instances: Int, trees: [Int])] = []
-        for (tree, lines) in kept.forest.trees.enumerated() {
-            for shape in LeakShape.shapes(in: lines) {
-                if let at = regrouped.firstIndex(where: { LeakShapeTally.alike($0.shape, shape) }) {
-                    regrouped[at].instances += 1
-                    if regrouped[at].trees.last != tree { regrouped[at].trees.append(tree) }
-                } else {
-                    regrouped.append((shape, 1, [tree]))
+        // And past a bound of two distinct shapes: a shape alike neither is counted, not named.
+        var few = LeaksScanner(bounds: LeakForest.Bounds(shapes: 2), fast: true)
+        bytes.withUnsafeBytes { few.feed($0) }
+        let bounded = try few.finish().get().forest.shapes
+        for (bound, tally) in [(Int.max, report.forest.shapes), (2, bounded)] {
+            var regrouped: [(shape: LeakShape, instances: Int, trees: [Int])] = []
+            var unnamed = 0
+            for (tree, lines) in kept.forest.trees.enumerated() {
+                for shape in LeakShape.shapes(in: lines) {
+                    if let at = regrouped.firstIndex(where: { LeakShapeTally.alike($0.shape, shape) }) {
+                        regrouped[at].instances += 1
+                        if regrouped[at].trees.last != tree { regrouped[at].trees.append(tree) }
+                    } else if regrouped.count >= bound {
+                        unnamed += 1
+                    } else {
+                        regrouped.append((shape, 1, [tree]))
+                    }
                 }
             }
+            #expect(regrouped.map(\.shape) == tally.groups.map(\.shape), "\(name)")
+            #expect(regrouped.map(\.instances) == tally.groups.map(\.instances), "\(name)")
+            #expect(regrouped.map(\.trees) == tally.groups.map(\.trees), "\(name)")
+            #expect(unnamed == tally.unnamed, "\(name)")
+            #expect(tally.treeBytes == kept.forest.trees.map { $0[0].bytes ?? 0 }, "\(name)")
         }
-        let groups = report.forest.shapes.groups
-        #expect(regrouped.map(\.shape) == groups.map(\.shape), "\(name)")
-        #expect(regrouped.map(\.instances) == groups.map(\.instances), "\(name)")
-        #expect(regrouped.map(\.trees) == groups.map(\.trees), "\(name)")
-        #expect(report.forest.shapes.treeBytes == kept.forest.trees.map { $0[0].bytes ?? 0 }, "\(name)")
     }
 
     @Test func theFixturesFoldAsTheirTreesGroupAfterwards() throws {

@@ -49,9 +49,9 @@ import Testing
         #expect(verdict.title == "Fix verdict PARTIAL: 4,300 → 6 leaks, by the counts")
         #expect(
             verdict.detail.hasPrefix(
-                "Per pattern of the app's cycles in the trees read: closure.self-capture-stored 2000 → 3: not judged; "
-                    + "the first report's trees were not all read (past memhunt's bounds), so a pattern's count there "
-                    + "is not the report's: the leak counts decide: PARTIAL (fewer after, not none)."))
+                "Per pattern of the app's cycles read and named: closure.self-capture-stored 2000 → 3: not judged; "
+                    + "the first report's cycles were not all read and named (past memhunt's bounds), so a pattern's "
+                    + "count there is not the report's: the leak counts decide: PARTIAL (fewer after, not none)."))
     }
 
     @Test func theNewestReportReadInPartSaysSoOfEachCycle() throws {
@@ -68,6 +68,38 @@ import Testing
         #expect(groups[0].leak.pattern?.id == "closure.self-capture-stored")
         let verdict = FixVerdict(before: (whole, LeaksCheck.groups(whole)), after: (report, groups), expectedAlive: [])
         #expect(verdict.byCounts && verdict.unread == (false, true) && verdict.overall == .fail)
-        #expect(LeaksCheck.Words.verdict(verdict).contains("the newest report's trees were not all read"))
+        #expect(LeaksCheck.Words.verdict(verdict).contains("the newest report's cycles were not all read and named"))
+    }
+
+    /// 1,005 distinct cycles (a model class each): the first 1,000 named, the other 5 counted, and every sentence
+    /// about them says so; the list is not the whole report's, and a fix over it is judged by the counts.
+    @Test func shapesPastTheBoundAreCountedNotNamed() async throws {
+        var text =
+            "Process:         Shop [5151]\nDate/Time:       2026-11-02 09:30:00 +0100\n----\n\n"
+            + "leaks Report Version: 4.0\nProcess 5151: 2010 leaks for 96480 total leaked bytes.\n\n\n"
+        for tree in 0..<1_005 {
+            let (a, b) = (String(0x1_0000_0000 + tree * 64, radix: 16), String(0x2_0000_0000 + tree * 64, radix: 16))
+            text += "      2 (96 bytes) ROOT CYCLE: <Model\(tree) 0x\(a)> [64]\n"
+            text += "         __strong onChange --> ROOT CYCLE: <Closure context 0x\(b)> [32]\n"
+            text += "            __strong self --> CYCLE BACK TO <Model\(tree) 0x\(a)> [64]\n"
+        }
+        let report = try LeaksReport.parse(Array(text.utf8)).get()
+        #expect(report.treesReadWhole && !report.shapesNamedWhole)
+        #expect(report.forest.shapes.groups.count == 1_000 && report.forest.shapes.unnamed == 5)
+        #expect(report.forest.shapes.treeBytes.count == 1_005)
+        #expect(
+            LeaksCheck.Words.notRead(report)
+                == " 5 cycles and lone objects of shapes past the first 1,000 distinct ones were counted, not named: "
+                + "the counts here are of the shapes named, and the report may hold more of this one.")
+        let groups = LeaksCheck.groups(report)
+        #expect(groups.count == 1_000 && groups.reduce(0) { $0 + $1.instances } == 1_000)
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try folder.write("many.leaks.txt", Array(text.utf8))
+        let result = try await Hunt.run([folder.path + "/many.leaks.txt"], app: nil, playbook: "navigation-growth")
+        let step = try #require(result.steps.first { $0.step.id == "leaks" })
+        #expect(step.facts["leaks.appCycles"] == 1_000 && step.facts["leaks.cyclesComplete"] == false)
+        let cycle = try #require(result.findings.first { $0.code == "leaks.cycle" })
+        #expect(cycle.detail.contains("5 cycles and lone objects of shapes past the first 1,000 distinct ones"))
     }
 }

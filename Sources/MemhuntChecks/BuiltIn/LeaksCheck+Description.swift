@@ -26,15 +26,18 @@ extension LeaksCheck {
         static let cyclesComplete = FactDescription(
             "leaks.cyclesComplete", .flag,
             "Whether leaks.cycles holds every group of the newest report: false when its trees past the reader's "
-                + "bounds (2,000 trees, 20,000 lines a tree, 100,000 in all) were not read, or past 100 groups.",
+                + "bounds (2,000 trees, 20,000 lines a tree, 100,000 in all) were not read, when shapes past the "
+                + "first 1,000 distinct ones were counted but not named, or past 100 groups.",
             verifies: .leakPatternsComplete)
         static let appCycles = FactDescription(
             "leaks.appCycles", .count,
-            "Cycles and lone leaked objects of the app (or of no known owner) in the newest report's trees read.",
+            "Cycles and lone leaked objects of the app (or of no known owner) in the newest report's trees read, "
+                + "of the shapes named.",
             measure: true)
         static let frameworkCycles = FactDescription(
             "leaks.frameworkCycles", .count,
-            "Cycles of the newest report's trees read wholly inside system frameworks.", better: .neutral)
+            "Cycles of the newest report's trees read, of the shapes named, wholly inside system frameworks.",
+            better: .neutral)
         static let verdict = FactDescription(
             "leaks.verdict", .text,
             "Two reports of one process: PASS, PARTIAL, FAIL or REGRESSED, the worst over the app's patterns (the "

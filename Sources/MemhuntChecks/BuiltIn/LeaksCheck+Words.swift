@@ -122,14 +122,26 @@ extension LeaksCheck {
         /// every tree was read whole.
         static func notRead(_ report: LeaksReport) -> String {
             let forest = report.forest
-            guard !report.treesReadWhole else { return "" }
-            let parts =
-                (forest.treesLeftOut > 0 ? [Plural.count(forest.treesLeftOut, "tree")] : [])
-                + (forest.linesLeftOut > 0 ? [Plural.count(forest.linesLeftOut, "tree line")] : [])
-            return " \(parts.joined(separator: " and ")) of the report past memhunt's bounds "
-                + "(\(FactValue.grouped(LeakForest.maxTrees)) trees, \(FactValue.grouped(LeakForest.maxLines)) lines "
-                + "a tree, \(FactValue.grouped(LeakForest.maxTotalLines)) in all) were not read for cycles: the counts "
-                + "here are of the trees read, and the report may hold more."
+            var text = ""
+            if !report.treesReadWhole {
+                let parts =
+                    (forest.treesLeftOut > 0 ? [Plural.count(forest.treesLeftOut, "tree")] : [])
+                    + (forest.linesLeftOut > 0 ? [Plural.count(forest.linesLeftOut, "tree line")] : [])
+                text +=
+                    " \(parts.joined(separator: " and ")) of the report past memhunt's bounds "
+                    + "(\(FactValue.grouped(LeakForest.maxTrees)) trees, \(FactValue.grouped(LeakForest.maxLines)) "
+                    + "lines a tree, \(FactValue.grouped(LeakForest.maxTotalLines)) in all) were not read for cycles: the "
+                    + "counts here are of the trees read, and the report may hold more."
+            }
+            let unnamed = forest.shapes.unnamed
+            if unnamed > 0 {
+                text +=
+                    " \(Plural.count(unnamed, "cycle or lone object", "cycles and lone objects")) "
+                    + "of shapes past the first \(FactValue.grouped(forest.shapes.maxGroups)) distinct ones "
+                    + "\(unnamed == 1 ? "was" : "were") counted, not named: the counts here are of the shapes named, "
+                    + "and the report may hold more of this one."
+            }
+            return text
         }
 
         static func frameworkTitle(_ group: LeaksCheck.CycleGroup) -> String {
@@ -174,9 +186,9 @@ extension LeaksCheck {
             }
             let unread =
                 switch verdict.unread {
-                case (true, true): "neither report's trees were all read"
-                case (true, false): "the first report's trees were not all read"
-                case (false, true): "the newest report's trees were not all read"
+                case (true, true): "neither report's cycles were all read and named"
+                case (true, false): "the first report's cycles were not all read and named"
+                case (false, true): "the newest report's cycles were not all read and named"
                 case (false, false): ""
                 }
             let freed = max(0, verdict.bytes.before - verdict.bytes.after)
@@ -191,7 +203,7 @@ extension LeaksCheck {
             return
                 (rows.isEmpty
                 ? "Neither report has a cycle of the app: " + how
-                : "Per pattern of the app's cycles" + (unread.isEmpty ? "" : " in the trees read") + ": "
+                : "Per pattern of the app's cycles" + (unread.isEmpty ? "" : " read and named") + ": "
                     + rows.joined(separator: "; ") + "; " + how)
                 + ". Leaked bytes \(FactValue.grouped(verdict.bytes.before)) → \(FactValue.grouped(verdict.bytes.after)): "
                 + "\(FactValue.grouped(freed)) freed, \(FactValue.grouped(verdict.bytes.after)) still leaked. "

@@ -196,7 +196,7 @@ struct LeaksCheck: MeasuringCheck {
         _ groups: [CycleGroup], _ artifact: Artifact, _ report: LeaksReport, to output: inout CheckOutput
     ) {
         guard !groups.isEmpty else { return }
-        output.record(Fact.cyclesComplete, .bool(report.treesReadWhole && groups.count <= 100))
+        output.record(Fact.cyclesComplete, .bool(report.shapesNamedWhole && groups.count <= 100))
         let unread = Words.notRead(report)
         // Filtered lazily: a large report has thousands of groups, and a copy of them was the check's peak.
         let own = groups.lazy.filter { $0.leak.owner != .framework }

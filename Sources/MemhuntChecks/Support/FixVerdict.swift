@@ -7,8 +7,8 @@ import MemhuntSnapshots
 /// REGRESSED when new after; the overall verdict is the worst. A framework's cycle is listed, not judged (the
 /// app cannot fix it); a group whose classes are all declared expected alive (singletons) is listed and not
 /// judged either, so it cannot flip it. With no cycle of the app on either side, the leak counts decide; so they do
-/// when either report's trees were not all read (past the reader's bounds), its rows listed and not judged: a
-/// pattern's count in the trees read is not the report's.
+/// when either report's cycles were not all read and named (past the reader's bounds), its rows listed and not
+/// judged: a pattern's count in what was read is not the report's.
 struct FixVerdict {
     typealias Grade = FixGrade
 
@@ -24,7 +24,7 @@ struct FixVerdict {
     var overall: Grade
     /// Whether the leak counts decided (no cycle of the app on either side, or a report not read whole).
     var byCounts: Bool
-    /// Which reports' trees were not all read.
+    /// Which reports' cycles were not all read and named (`LeaksReport.shapesNamedWhole`).
     var unread: (before: Bool, after: Bool)
     var leaks: (before: Int, after: Int)
     var bytes: (before: Int, after: Int)
@@ -54,7 +54,7 @@ struct FixVerdict {
         leaks = (before.report.leaks, after.report.leaks)
         bytes = (before.report.leakedBytes, after.report.leakedBytes)
         let judged = rows.filter { !$0.expectedAlive }
-        unread = (!before.report.treesReadWhole, !after.report.treesReadWhole)
+        unread = (!before.report.shapesNamedWhole, !after.report.shapesNamedWhole)
         byCounts = rows.isEmpty || unread.before || unread.after
         overall =
             byCounts

@@ -1,7 +1,7 @@
 /// The cycles and lone objects of a forest's kept trees, folded as each tree closes: one group per distinct
 /// shape (its first instance, how many, the trees it is in), each kept tree's bytes, and the kept lines' objects
-/// per class. A streamed report lets each tree go once folded. What the groups keep is bounded by the forest's
-/// own bounds: each node of a kept shape is a kept line.
+/// per class. A streamed report lets each tree go once folded. What the groups keep is bounded: each node of a
+/// kept shape is a kept line, and past `maxGroups` distinct shapes a new one is counted in `unnamed`, not kept.
 public struct LeakShapeTally: Sendable, Hashable {
     /// Shapes alike in all but where they are: kind, classes, images, references, and how the cycle closes.
     public struct Group: Sendable, Hashable {
@@ -29,10 +29,18 @@ public struct LeakShapeTally: Sendable, Hashable {
     public private(set) var treeBytes: [Int] = []
     /// The kept lines' objects per class, back references aside ("untyped block" for a node of no class).
     public private(set) var classes: [String: ClassCount] = [:]
+    /// Instances of shapes alike none of the groups, read once the groups numbered `maxGroups`: counted, not
+    /// named. A report of thousands of distinct cycles (random class paths) held them all, the largest part of
+    /// its reading's memory; a real report repeats a few shapes.
+    public private(set) var unnamed = 0
+    /// Distinct shapes named at most.
+    public let maxGroups: Int
     /// Groups by the hash of their structure; a hash names candidates, `alike` decides.
     private var index: [Int: [Int]] = [:]
 
-    public init() {}
+    public init(maxGroups: Int = LeakForest.maxShapes) {
+        self.maxGroups = maxGroups
+    }
 
     /// How many trees were folded.
     public var trees: Int { treeBytes.count }
@@ -52,6 +60,8 @@ public struct LeakShapeTally: Sendable, Hashable {
             if let at = index[key]?.first(where: { Self.alike(groups[$0].shape, shape) }) {
                 groups[at].instances += 1
                 if groups[at].trees.last != number { groups[at].trees.append(number) }
+            } else if groups.count >= maxGroups {
+                unnamed += 1
             } else {
                 index[key, default: []].append(groups.count)
                 // Kept at their exact sizes: a shape's lists grew by appending, and a report's groups keep some
@@ -97,11 +107,12 @@ public struct LeakShapeTally: Sendable, Hashable {
     }
 
     public static func == (a: LeakShapeTally, b: LeakShapeTally) -> Bool {
-        a.groups == b.groups && a.treeBytes == b.treeBytes && a.classes == b.classes
+        a.groups == b.groups && a.treeBytes == b.treeBytes && a.classes == b.classes && a.unnamed == b.unnamed
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(groups)
         hasher.combine(treeBytes)
+        hasher.combine(unnamed)
     }
 }

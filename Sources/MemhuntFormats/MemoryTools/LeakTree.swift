@@ -66,13 +66,16 @@ public struct LeakTreeLine: Sendable, Hashable {
 /// The `leaks` trees of a text, each top-level entry with the lines under it, and their shapes folded as each
 /// tree closes (`LeakShapeTally`). A report's trees follow its `<< TOTAL >>` line; a fragment pasted alone (no
 /// header, no summary) is read from its first tree line. Bounded: at most `maxTrees` trees, `maxLines` lines each
-/// and `maxTotalLines` lines in all are kept, and what was left out is counted. A streamed report keeps only the
+/// and `maxTotalLines` lines in all are kept, `maxShapes` distinct shapes are named, and what was left out is
+/// counted. A streamed report keeps only the
 /// tree being read and the tally; `read` keeps the trees' lines too.
 public struct LeakForest: Sendable, Hashable {
     public static let maxTrees = 2_000
     /// Enough for a cycle of 10,000 nodes and what hangs below it.
     public static let maxLines = 20_000
     public static let maxTotalLines = 100_000
+    /// Distinct cycles and lone objects named (`LeakShapeTally`): the findings name ten and list a hundred.
+    public static let maxShapes = 1_000
 
     /// Each top-level entry: its lines, the first being the entry itself (empty where the trees were folded
     /// only).
@@ -97,11 +100,12 @@ public struct LeakForest: Sendable, Hashable {
         return builder.finish()
     }
 
-    /// How much of a forest is kept: trees, lines of one tree, lines in all.
+    /// How much of a forest is kept: trees, lines of one tree, lines in all, distinct shapes named.
     struct Bounds: Sendable, Hashable {
         var trees = maxTrees
         var lines = maxLines
         var total = maxTotalLines
+        var shapes = maxShapes
     }
 
     /// The forest built one line at a time, as a streamed report is read.
@@ -128,6 +132,7 @@ public struct LeakForest: Sendable, Hashable {
 
         init(firstLine: Int, bounds: Bounds, fast: Bool, keepingLines: Bool = false) {
             number = firstLine - 1
+            forest.shapes = LeakShapeTally(maxGroups: bounds.shapes)
             self.bounds = bounds
             self.fast = fast
             self.keepingLines = keepingLines

@@ -54,6 +54,14 @@ public struct LeaksReport: Sendable, Hashable {
     /// excerpt) has none: its trees are read, and `leaks` and `leakedBytes` say nothing then.
     public var summaryKnown = true
 
+    /// Whether every tree was read: none and no line of one past the forest's bounds. What is said of its trees'
+    /// classes is of the trees read; only a report read whole can show that something is absent.
+    public var treesReadWhole: Bool { forest.treesLeftOut == 0 && forest.linesLeftOut == 0 }
+
+    /// Whether every cycle and lone object of the report is in a named group of its tally: its trees read whole,
+    /// and no shape past the tally's bound of distinct shapes.
+    public var shapesNamedWhole: Bool { treesReadWhole && forest.shapes.unnamed == 0 }
+
     public init(
         processName: String? = nil, pid: Int? = nil, date: String? = nil, footprintBytes: Int? = nil,
         footprintPeakBytes: Int? = nil, nodes: Int? = nil, mallocedBytes: Int? = nil, leaks: Int, leakedBytes: Int,
