@@ -390,9 +390,16 @@ public struct ScanAggregate: Sendable {
         }
         guard !matched.isEmpty else { return nil }
         let names = matched.reduce(into: Set<String>()) { $0.formUnion(tied(to: $1)) }.sorted()
-        var figures = App()
-        for name in names { figures.merge(apps[name]!) }
-        return (names, figures)
+        return (names, merged(names))
+    }
+
+    /// The figures of `names` (apps with figures, at least one) as one app. A name alone is its figures as they
+    /// are, shared and not copied: the grouped apps of a large fleet, each its own group, would otherwise be a
+    /// second copy of every histogram at the end of the scan, its peak.
+    func merged(_ names: [String]) -> App {
+        var figures = apps[names[0]]!
+        for name in names.dropFirst() { figures.merge(apps[name]!) }
+        return figures
     }
 
     /// `name` and every app name the records tie to it, directly or through others (only names with figures).
@@ -413,9 +420,7 @@ public struct ScanAggregate: Sendable {
         for name in apps.keys.sorted() where !done.contains(name) {
             let names = tied(to: name).sorted()
             done.formUnion(names)
-            var figures = App()
-            for member in names { figures.merge(apps[member]!) }
-            groups.append((names.joined(separator: ", "), figures))
+            groups.append((names.joined(separator: ", "), merged(names)))
         }
         return groups.sorted {
             $0.figures.records != $1.figures.records ? $0.figures.records > $1.figures.records : $0.name < $1.name
