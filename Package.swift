@@ -49,7 +49,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MemhuntBasicsTests",
-            dependencies: ["MemhuntBasics"]
+            dependencies: [
+                "MemhuntBasics",
+                "MemhuntTestSupport",
+            ]
         ),
 
         // MARK: - HTTP: streaming downloads with retries (own sockets for http; for https, libcurl on Linux and
