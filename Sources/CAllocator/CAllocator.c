@@ -5,8 +5,9 @@
 #endif
 
 void memhunt_return_large_blocks(void) {
-#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
-    // Setting the threshold (to its starting value) turns glibc's adjustment of it off.
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+    // Setting either turns glibc's adjustment of both off.
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 512 * 1024);
 #endif
 }
