@@ -218,9 +218,6 @@ public struct ScanHistogram: Sendable, Hashable {
         counts.merge(other.counts, uniquingKeysWith: +)
         total += other.total
     }
-
-    /// The values in ascending order with their counts.
-    public var sorted: [(value: UInt32, count: Int)] { counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
 }
 
 /// What a fleet scan keeps: per-app aggregates and bounded samples, never the records. Memory grows with
@@ -364,7 +361,11 @@ public struct ScanAggregate: Sendable {
         duplicates += other.duplicates
         compressions += other.compressions
         compressionsNotCounts += other.compressionsNotCounts
-        for (name, figures) in other.apps { apps[name, default: App()].merge(figures) }
+        // An app new here is taken whole (its histograms shared, not copied value by value while the other
+        // aggregate still holds them: the first worker's merge doubled its figures at the scan's end).
+        for (name, figures) in other.apps {
+            if apps[name] == nil { apps[name] = figures } else { apps[name]!.merge(figures) }
+        }
         for (name, others) in other.ties { ties[name, default: []].formUnion(others) }
         for sample in other.outliers { Self.keep(sample, in: &outliers, limit: Self.outlierCount) }
         appStoreConnect += other.appStoreConnect
@@ -446,22 +447,22 @@ public struct ScanDistribution: Sendable, Hashable, Encodable {
     /// Nil for no values. The nearest-rank percentiles of `ScanFigures.percentile`, read off the cumulative
     /// counts: the value at 1-based position ⌈p/100 × n⌉.
     public init?(kibibytes histogram: ScanHistogram) {
-        let sorted = histogram.sorted
+        // The distinct values alone, sorted (four bytes each), their counts looked up: the sorted pairs of a large
+        // fleet's app, and their copy, were megabytes at the scan's end, its peak.
+        let values = histogram.counts.keys.sorted()
         let n = histogram.total
-        guard n > 0, let max = sorted.last?.value else { return nil }
-        func at(_ p: Double) -> UInt32 {
-            let position = min(Swift.max(Int((p / 100 * Double(n)).rounded(.up)), 1), n)
-            var seen = 0
-            for (value, count) in sorted {
-                seen += count
-                if seen >= position { return value }
-            }
-            return max
+        guard n > 0, let max = values.last else { return nil }
+        let wanted = [50.0, 90, 99].map { min(Swift.max(Int(($0 / 100 * Double(n)).rounded(.up)), 1), n) }
+        var found: [UInt32] = []
+        var seen = 0
+        for value in values where found.count < wanted.count {
+            seen += histogram.counts[value]!
+            while found.count < wanted.count, seen >= wanted[found.count] { found.append(value) }
         }
         count = n
-        p50 = ScanFigures.megabytes(at(50))
-        p90 = ScanFigures.megabytes(at(90))
-        p99 = ScanFigures.megabytes(at(99))
+        p50 = ScanFigures.megabytes(found[0])
+        p90 = ScanFigures.megabytes(found[1])
+        p99 = ScanFigures.megabytes(found[2])
         self.max = ScanFigures.megabytes(max)
     }
 }

@@ -319,6 +319,23 @@ import Testing
         #expect(ScanFigures.percentile([1, 2, 3, 4], 50) == 2)
         #expect(ScanFigures.percentile([1, 2, 3, 4], 99) == 4)
         #expect(ScanFigures.megabytes(742_400) == 725)
+        // Nearest rank over repeated values: nine of 1 MB and one of 5 MB put p90 on the ninth, p99 on the tenth;
+        // each value given as often as the sorted list of every value holds it.
+        let repeated = ScanDistribution(kibibytes: Array(repeating: 1024, count: 9) + [5120])!
+        let figures: [Double] = [repeated.p50, repeated.p90, repeated.p99, repeated.max]
+        #expect(repeated.count == 10)
+        #expect(figures == [1, 1, 5, 5])
+        let values: [UInt32] = (0..<1_000).map { (index: Int) -> UInt32 in
+            UInt32(index % 7) * 1024 + UInt32(index % 3) * 512
+        }
+        let sorted = values.sorted()
+        let spread = ScanDistribution(kibibytes: values)!
+        let ranks: [Double] = [50, 90, 99, 100]
+        let expected: [Double] = ranks.map { (rank: Double) -> Double in
+            ScanFigures.megabytes(ScanFigures.percentile(sorted, rank)!)
+        }
+        let read: [Double] = [spread.p50, spread.p90, spread.p99, spread.max]
+        #expect(read == expected)
     }
 
     @Test func anAppNoRecordNamesIsExitTwo() async {
