@@ -31,13 +31,8 @@ public struct DigestSet: Sendable {
             count += 1
             return true
         }
-        var index = Self.start(high, low) & mask
-        while true {
-            let slot = slots[index]
-            if slot == (0, 0) { break }
-            if slot == (high, low) { return false }
-            index = (index + 1) & mask
-        }
+        let (index, found) = place(high, low)
+        if found { return false }
         slots[index] = (high, low)
         count += 1
         if count > slots.count - slots.count / 8 { grow() }
@@ -46,24 +41,24 @@ public struct DigestSet: Sendable {
 
     /// Whether the set holds a digest.
     public func contains(high: UInt64, low: UInt64) -> Bool {
-        if high == 0 && low == 0 { return containsZero }
-        var index = Self.start(high, low) & mask
-        while true {
-            let slot = slots[index]
-            if slot == (0, 0) { return false }
-            if slot == (high, low) { return true }
-            index = (index + 1) & mask
-        }
+        high == 0 && low == 0 ? containsZero : place(high, low).found
     }
 
     /// The table's size in slots.
     public var capacity: Int { slots.count }
 
-    private static func start(_ high: UInt64, _ low: UInt64) -> Int {
+    /// The slot that holds the digest, or the empty slot where the look-up ended (where it would go).
+    private func place(_ high: UInt64, _ low: UInt64) -> (index: Int, found: Bool) {
         var hasher = Hasher()
         hasher.combine(high)
         hasher.combine(low)
-        return hasher.finalize()
+        var index = hasher.finalize() & mask
+        while true {
+            let slot = slots[index]
+            if slot == (0, 0) { return (index, false) }
+            if slot == (high, low) { return (index, true) }
+            index = (index + 1) & mask
+        }
     }
 
     /// Twice the slots, every digest placed again.
@@ -71,10 +66,6 @@ public struct DigestSet: Sendable {
         let old = slots
         slots = Array(repeating: (0, 0), count: old.count * 2)
         mask = slots.count - 1
-        for slot in old where slot != (0, 0) {
-            var index = Self.start(slot.0, slot.1) & mask
-            while slots[index] != (0, 0) { index = (index + 1) & mask }
-            slots[index] = slot
-        }
+        for slot in old where slot != (0, 0) { slots[place(slot.0, slot.1).index] = slot }
     }
 }

@@ -195,8 +195,12 @@ public enum ScanFigures {
     /// figure; the Spark job (`Benchmarks/spark/scan_job.py`) computes the same definition.
     public static func percentile<T>(_ sorted: [T], _ p: Double) -> T? {
         guard !sorted.isEmpty else { return nil }
-        let position = Int((p / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(position, 1), sorted.count) - 1]
+        return sorted[rank(p, of: sorted.count) - 1]
+    }
+
+    /// The 1-based position of the nearest-rank percentile `p` among `count` (at least one) sorted values.
+    static func rank(_ p: Double, of count: Int) -> Int {
+        min(max(Int((p / 100 * Double(count)).rounded(.up)), 1), count)
     }
 }
 
@@ -452,7 +456,7 @@ public struct ScanDistribution: Sendable, Hashable, Encodable {
         let values = histogram.counts.keys.sorted()
         let n = histogram.total
         guard n > 0, let max = values.last else { return nil }
-        let wanted = [50.0, 90, 99].map { min(Swift.max(Int(($0 / 100 * Double(n)).rounded(.up)), 1), n) }
+        let wanted = [50.0, 90, 99].map { ScanFigures.rank($0, of: n) }
         var found: [UInt32] = []
         var seen = 0
         for value in values where found.count < wanted.count {

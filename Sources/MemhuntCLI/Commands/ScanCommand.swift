@@ -46,11 +46,6 @@ struct ScanCommand: MemhuntCommand {
         /// 16 MB of keys instead of about 100), in a table fuller than a `Set`'s (`DigestSet`).
         var seen = DigestSet()
 
-        struct Digest: Hashable {
-            var high: UInt64
-            var low: UInt64
-        }
-
         /// The identities of the records read so far (`Artifact.recordIdentity`): the same record in other bytes
         /// (a CRLF copy, a paste) is one record too. Only crash reports and JetsamEvents have one.
         var seenRecords = Set<String>()
@@ -102,12 +97,12 @@ struct ScanCommand: MemhuntCommand {
         }
 
         /// The first 32 hex digits of `hex` as two words; nil when they are not hex.
-        static func digest(_ hex: String) -> Digest? {
+        static func digest(_ hex: String) -> (high: UInt64, low: UInt64)? {
             let utf8 = Array(hex.utf8.prefix(32))
             guard utf8.count == 32, let high = UInt64(String(decoding: utf8[0..<16], as: UTF8.self), radix: 16),
                 let low = UInt64(String(decoding: utf8[16..<32], as: UTF8.self), radix: 16)
             else { return nil }
-            return Digest(high: high, low: low)
+            return (high, low)
         }
 
         func take() -> (path: String, listedRegular: Bool)? { lock.withLock { walk.nextEntry() } }
